@@ -1,0 +1,499 @@
+"""The primal perceptron as the seeds write it, in four variants.
+
+All variants share one notation: activation a = w·x + b, label y ∈ {−1, +1},
+functional margin y·a, step size τ, and the mistake rule y·a ≤ 0
+("nonpositive", Rosenblatt's PerceptronTrain) or y·a < 0 ("negative").
+
+- ``cyclic``: PerceptronTrain. Points in order, epoch after epoch; on a
+  mistake w ← w + τ·y·x, b ← b + τ·y.
+- ``random``: one uniformly chosen point per step, same update.
+- ``minibatch``: a random B-subset I without replacement; with
+  M = mistakes in I, w ← w + τ/B Σ_{i∈M} yᵢxᵢ, b ← b + τ/B Σ_{i∈M} yᵢ
+  (``reduction="sum"`` drops the 1/B).
+- ``batch``: a gradient step on the perceptron loss over all N points:
+  w ← w + τ/N Σ_{i∈M} yᵢxᵢ (``reduction="mean"``, the mean loss) or
+  w ← w + τ Σ_{i∈M} yᵢxᵢ (``reduction="sum"``).
+
+:func:`run_perceptron` computes a whole run into a compact
+:class:`Trajectory` (the state is stored only after each update, so a run of
+S steps with K updates costs O(S + K·d) memory); :func:`perceptron` is the
+generator of :class:`~core.snapshot.Snapshot` objects over it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.snapshot import UPDATE_RULES, Problem, Snapshot, readonly
+
+VARIANTS = ("cyclic", "random", "minibatch", "batch")
+REDUCTIONS = ("mean", "sum")
+MAX_STEPS_LIMIT = 5_000_000
+TAU_LIMIT = 1e6
+_EMPTY = readonly(np.zeros(0, dtype=np.int64))
+
+
+# ----------------------------------------------------------------------------
+# validation at the boundary
+# ----------------------------------------------------------------------------
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def validate_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+    """Check and convert training data.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        Finite real numbers, n >= 1, d >= 1.
+    y : array_like of shape (n,)
+        Labels, each exactly −1 or +1.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64, read-only
+    y : ndarray of shape (n,), int64, read-only
+
+    Raises
+    ------
+    ValueError
+        With a message naming what was given and what is allowed.
+    """
+    try:
+        Xa = np.array(X, dtype=np.float64, order="C")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"X must be a 2-D array of finite numbers, could not convert it: {exc}") from None
+    if Xa.ndim != 2 or Xa.shape[0] < 1 or Xa.shape[1] < 1:
+        raise ValueError(f"X must be a 2-D array of shape (n, d) with n, d >= 1, got shape {Xa.shape}")
+    if not np.isfinite(Xa).all():
+        bad = int(np.argwhere(~np.isfinite(Xa))[0, 0])
+        raise ValueError(f"X must contain only finite numbers, row {bad} is {Xa[bad].tolist()}")
+    try:
+        ya = np.array(y, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"y must be an array of labels -1 or +1, could not convert it: {exc}") from None
+    if ya.shape != (Xa.shape[0],):
+        raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
+    ok = (ya == 1.0) | (ya == -1.0)
+    if not ok.all():
+        vals = np.unique(ya[~ok])[:5].tolist()
+        raise ValueError(f"labels must be -1 or +1, got values {vals}")
+    return readonly(Xa), readonly(ya.astype(np.int64))
+
+
+def _check_real(name: str, v, *, low: float | None = None, high: float | None = None, strict_low=False) -> float:
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {v!r}")
+    v = float(v)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {v}")
+    if low is not None and (v <= low if strict_low else v < low):
+        raise ValueError(f"{name} must be {'>' if strict_low else '>='} {low:g}, got {v:g}")
+    if high is not None and v > high:
+        raise ValueError(f"{name} must be <= {high:g}, got {v:g}")
+    return v
+
+
+def _check_choice(name: str, v, allowed: tuple[str, ...]) -> str:
+    if v not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(repr(a) for a in allowed)}, got {v!r}")
+    return v
+
+
+# ----------------------------------------------------------------------------
+# the trajectory
+# ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Trajectory:
+    """A whole perceptron run, stored compactly; indexing gives snapshots.
+
+    Attributes
+    ----------
+    problem : Problem
+        The data and the mistake rule.
+    variant, reduction : str
+        The variant and, for minibatch/batch, whether the step is τ/B Σ or τ Σ.
+    tau : float
+        Step size τ.
+    batch_size : int
+        B (1 for online variants, N for batch).
+    n_steps : int
+        S, the index of the last step (the run has S + 1 snapshots).
+    update_steps : ndarray of shape (K,)
+        The steps after which the state changed, increasing.
+    W : ndarray of shape (K + 1, d)
+        W[k] is w after the k-th update (W[0] = w₀).
+    B : ndarray of shape (K + 1,)
+        B[k] is b after the k-th update (B[0] = b₀).
+    order : ndarray of shape (S,) or (S, B), or None
+        The points examined at steps 1..S for the random and minibatch
+        variants; None where it follows from the step (cyclic, batch).
+    converged : bool
+        Whether the last state misclassifies no point under the rule.
+    max_steps : int
+        The step cap the run was given.
+    """
+
+    problem: Problem
+    variant: str
+    reduction: str
+    tau: float
+    batch_size: int
+    n_steps: int
+    update_steps: np.ndarray
+    W: np.ndarray
+    B: np.ndarray
+    order: np.ndarray | None
+    converged: bool
+    max_steps: int
+
+    def __len__(self) -> int:
+        return self.n_steps + 1
+
+    @property
+    def n_updates(self) -> int:
+        """K, the number of steps that changed (w, b)."""
+        return int(self.update_steps.size)
+
+    def state_index(self, steps) -> np.ndarray:
+        """How many updates happened up to and including each step, shape like ``steps``."""
+        return np.searchsorted(self.update_steps, np.asarray(steps), side="right")
+
+    def states(self, steps=None) -> tuple[np.ndarray, np.ndarray]:
+        """(w, b) after each of ``steps`` (default: every step 0..S).
+
+        Returns
+        -------
+        W : ndarray of shape (k, d)
+        b : ndarray of shape (k,)
+        """
+        steps = np.arange(len(self)) if steps is None else np.asarray(steps)
+        k = self.state_index(steps)
+        return self.W[k], self.B[k]
+
+    def epoch(self, step: int) -> int:
+        """Passes over the data begun by ``step``: ⌈s·B/N⌉ (⌈s/N⌉ online, s for batch)."""
+        if self.variant == "batch":
+            return int(step)
+        return -(-int(step) * self.batch_size // self.problem.n)
+
+    def examined(self, step: int) -> np.ndarray:
+        """Indices examined at ``step``, shape (k,) (empty at step 0)."""
+        if step == 0:
+            return _EMPTY
+        if self.variant == "cyclic":
+            return readonly(np.array([(step - 1) % self.problem.n], dtype=np.int64))
+        if self.variant == "batch":
+            return readonly(np.arange(self.problem.n, dtype=np.int64))
+        return readonly(np.atleast_1d(self.order[step - 1]))
+
+    def updated(self, step: int) -> np.ndarray:
+        """Indices whose yᵢxᵢ entered the update at ``step`` (M ∩ examined at the old state)."""
+        pos = int(np.searchsorted(self.update_steps, step))
+        if step == 0 or pos >= self.n_updates or self.update_steps[pos] != step:
+            return _EMPTY
+        ex = self.examined(step)
+        # M ∩ I judged at the state before the step, w_{k} with k = pos updates so far
+        m = self.problem.y[ex] * (self.problem.X[ex] @ self.W[pos] + self.B[pos])
+        return readonly(ex[self.problem.mistakes(m)])
+
+    def __getitem__(self, step: int) -> Snapshot:
+        step = int(step)
+        if step < 0:
+            step += len(self)
+        if not 0 <= step <= self.n_steps:
+            raise IndexError(f"step must be between 0 and {self.n_steps}, got {step}")
+        k = int(self.state_index(step))
+        return Snapshot(
+            step=step,
+            w=readonly(self.W[k]),
+            b=float(self.B[k]),
+            examined=self.examined(step),
+            updated=self.updated(step),
+            converged=bool(self.converged and step == self.n_steps),
+            epoch=self.epoch(step),
+            problem=self.problem,
+        )
+
+    def __iter__(self) -> Iterator[Snapshot]:
+        for s in range(len(self)):
+            yield self[s]
+
+
+# ----------------------------------------------------------------------------
+# engines
+# ----------------------------------------------------------------------------
+
+
+def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
+    """Online perceptron (cyclic or random order).
+
+    Between two mistakes w and b do not change, so where mistakes are rare the
+    margins of the next L examined points are computed in one vectorised call
+    and the first mistake is found with argmax (L doubles after a clean block);
+    where they are dense and d = 2, a plain scalar loop over Python floats is
+    cheaper per step. Convergence is decided without an O(N) check after every
+    update: in cyclic order a clean pass of N examinations at one (w, b) proves
+    it; in random order a full check runs once a state has survived min(N, 256)
+    examinations.
+
+    Returns
+    -------
+    tuple
+        (n_steps, update_steps, W, B, order, converged).
+    """
+    X, n = problem.X, problem.n
+    yf = problem.y.astype(np.float64)
+    strict = problem.update_on == "negative"
+    fit_b = problem.fit_intercept
+    order = None if cyclic else np.empty(max_steps, dtype=np.int64)
+    filled = 0  # order[:filled] is drawn
+    steps, Ws, Bs = [], [w], [b]
+    st = {"s": 0, "last": 0, "checked": False}
+    patience = min(n, 256)
+    ar = np.arange(1 << 16)
+
+    def is_separating(w, b) -> bool:
+        return not problem.mistakes(problem.margins(w, b)).any()
+
+    def scalar_block(idx, w, b):
+        """Examine the points idx one by one, updating as we go; return (w, b, converged)."""
+        xb, yb = X[idx].tolist(), yf[idx].tolist()
+        w0, w1, bb = float(w[0]), float(w[1]), float(b)
+        s, last, checked = st["s"], st["last"], st["checked"]
+        conv = False
+        for (xi0, xi1), yi in zip(xb, yb):
+            s += 1
+            m = yi * (w0 * xi0 + w1 * xi1 + bb)  # y·(w·x + b)
+            if m < 0 or (m == 0 and not strict):
+                if cyclic and s - 1 - last >= n:  # a clean pass preceded this point
+                    conv = True
+                    break
+                w0 += tau * yi * xi0  # w ← w + τ·y·x
+                w1 += tau * yi * xi1
+                if fit_b:
+                    bb += tau * yi  # b ← b + τ·y
+                steps.append(s)
+                Ws.append((w0, w1))
+                Bs.append(bb)
+                last, checked = s, False
+            elif not cyclic and not checked and s - last >= patience:
+                checked = True
+                if is_separating(np.array([w0, w1]), bb):
+                    conv = True
+                    break
+        if cyclic and not conv and s - last >= n:
+            conv = True
+        st.update(s=s, last=last, checked=checked)
+        return np.array([w0, w1]), bb, conv
+
+    converged = is_separating(w, b)
+    L, dense = 64, 0
+    while st["s"] < max_steps and not converged:
+        s = st["s"]
+        L = min(L, max_steps - s)
+        if not cyclic:
+            while filled < min(s + max(L, 512), max_steps):  # fixed blocks: the stream depends on the seed only
+                k = min(4096, max_steps - filled)
+                order[filled:filled + k] = rng.integers(0, n, size=k)
+                filled += k
+        if dense >= 3 and X.shape[1] == 2:
+            k0 = len(steps)
+            L = min(512, max_steps - s)
+            idx = (s + ar[:L]) % n if cyclic else order[s:s + L]  # examined at s+1..s+L
+            w, b, converged = scalar_block(idx, w, b)
+            if len(steps) - k0 < 16:  # mistakes became rare: back to vectorised blocks
+                dense, L = 0, 64
+            continue
+        idx = (s + ar[:L]) % n if cyclic else order[s:s + L]  # examined at s+1..s+L
+        m = yf[idx] * (X[idx] @ w + b)  # y·(w·x + b) for the block
+        bad = m < 0 if strict else m <= 0
+        j = int(bad.argmax()) if bad.any() else -1
+        if j < 0:
+            st["s"] = s = s + L
+            L, dense = min(2 * L, ar.size), 0
+            if cyclic and s - st["last"] >= n:  # a clean pass of N points at one (w, b)
+                converged = True
+            elif not cyclic and not st["checked"] and s - st["last"] >= patience:
+                st["checked"] = True
+                converged = is_separating(w, b)
+            continue
+        if cyclic and s + j - st["last"] >= n:
+            converged = True
+            break
+        s += j + 1
+        i = idx[j]
+        w = w + tau * yf[i] * X[i]  # w ← w + τ·y·x
+        if fit_b:
+            b = b + tau * yf[i]  # b ← b + τ·y
+        steps.append(s)
+        Ws.append(w)
+        Bs.append(b)
+        st.update(s=s, last=s, checked=False)
+        dense = dense + 1 if j < 16 else 0
+        L = max(8, L // 4)
+    s, last = st["s"], st["last"]
+    if not converged and s > last:
+        converged = is_separating(w, b)
+    if converged:
+        s = last  # the run ends at the first state that misclassifies nothing
+    if order is not None:
+        order = order[:s].copy()
+    return s, steps, Ws, Bs, order, converged
+
+
+def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, reduction, rng):
+    """Minibatch or full-batch perceptron, one vectorised step per loop turn."""
+    X, n = problem.X, problem.n
+    yf = problem.y.astype(np.float64)
+    fit_b = problem.fit_intercept
+    # τ/B Σ (mean) or τ Σ (sum); B = N for the full batch
+    scale = tau / batch_size if reduction == "mean" else tau
+    order = np.empty((max_steps, batch_size), dtype=np.int64) if minibatch else None
+    steps, Ws, Bs = [], [w], [b]
+    converged = not problem.mistakes(problem.margins(w, b)).any()
+    s = 0
+    while s < max_steps and not converged:
+        if minibatch:
+            idx = rng.choice(n, size=batch_size, replace=False)  # I, |I| = B
+            order[s] = idx
+            M = idx[problem.mistakes(yf[idx] * (X[idx] @ w + b))]  # M ∩ I
+        else:
+            M = np.flatnonzero(problem.mistakes(problem.margins(w, b)))  # M
+        s += 1
+        if M.size == 0:
+            continue
+        w = w + scale * (yf[M] @ X[M])  # w ← w + τ/B Σ_{i∈M} yᵢxᵢ
+        if fit_b:
+            b = b + scale * yf[M].sum()  # b ← b + τ/B Σ_{i∈M} yᵢ
+        steps.append(s)
+        Ws.append(w)
+        Bs.append(b)
+        converged = not problem.mistakes(problem.margins(w, b)).any()
+    if order is not None:
+        order = order[:s].copy()
+    return s, steps, Ws, Bs, order, converged
+
+
+def run_perceptron(
+    X,
+    y,
+    *,
+    variant: str = "cyclic",
+    tau: float = 1.0,
+    batch_size: int = 1,
+    w0=None,
+    b0: float = 0.0,
+    update_on: str = "nonpositive",
+    fit_intercept: bool = True,
+    max_steps: int = 10_000,
+    seed: int | np.random.Generator = 0,
+    reduction: str = "mean",
+) -> Trajectory:
+    """Run a perceptron variant to convergence or ``max_steps`` and keep the whole run.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        Points.
+    y : array_like of shape (n,)
+        Labels in {−1, +1}.
+    variant : {"cyclic", "random", "minibatch", "batch"}
+        See the module docstring.
+    tau : float
+        Step size τ > 0 (at most 1e6).
+    batch_size : int
+        B for ``minibatch``, 1 <= B <= N; ignored by the other variants.
+    w0 : array_like of shape (d,), optional
+        Initial weights (default zeros).
+    b0 : float
+        Initial bias (held fixed when ``fit_intercept`` is False).
+    update_on : {"nonpositive", "negative"}
+        Mistake rule y·a <= 0 or y·a < 0. With "negative", w₀ = 0, b₀ = 0
+        misclassifies nothing and never moves.
+    fit_intercept : bool
+        Learn b (True) or keep b = b₀.
+    max_steps : int
+        Cap on the number of steps, 0 <= max_steps <= 5,000,000.
+    seed : int or numpy.random.Generator
+        Source of the random order (random, minibatch).
+    reduction : {"mean", "sum"}
+        Minibatch and batch step: τ/B Σ (gradient of the mean loss) or τ Σ.
+
+    Returns
+    -------
+    Trajectory
+        Stops at the first state that misclassifies no point (``converged``)
+        or after ``max_steps`` steps.
+    """
+    Xa, ya = validate_data(X, y)
+    n, d = Xa.shape
+    _check_choice("variant", variant, VARIANTS)
+    _check_choice("update_on", update_on, UPDATE_RULES)
+    _check_choice("reduction", reduction, REDUCTIONS)
+    tau = _check_real("tau", tau, low=0.0, high=TAU_LIMIT, strict_low=True)
+    b0 = _check_real("b0", b0, low=-TAU_LIMIT, high=TAU_LIMIT)
+    if not _is_int(max_steps) or not 0 <= max_steps <= MAX_STEPS_LIMIT:
+        raise ValueError(f"max_steps must be an integer between 0 and {MAX_STEPS_LIMIT:,}, got {max_steps!r}")
+    if variant == "minibatch":
+        if not _is_int(batch_size) or not 1 <= batch_size <= n:
+            raise ValueError(f"batch_size must be an integer between 1 and N = {n}, got {batch_size!r}")
+        B = int(batch_size)
+    else:
+        B = n if variant == "batch" else 1
+    if w0 is None:
+        w = np.zeros(d)
+    else:
+        try:
+            w = np.array(w0, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"w0 must be {d} finite numbers, got {w0!r}") from None
+        if w.shape != (d,) or not np.isfinite(w).all() or np.abs(w).max() > TAU_LIMIT:
+            raise ValueError(f"w0 must be {d} finite numbers of size <= 1e6, got {np.asarray(w0).tolist()}")
+    if isinstance(seed, np.random.Generator):
+        rng = seed
+    elif _is_int(seed) and seed >= 0:
+        rng = np.random.default_rng(int(seed))
+    else:
+        raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
+
+    problem = Problem(X=Xa, y=ya, update_on=update_on, fit_intercept=bool(fit_intercept))
+    if variant in ("cyclic", "random"):
+        out = _online(problem, w, b0, tau, int(max_steps), variant == "cyclic", rng)
+    else:
+        out = _batched(problem, w, b0, tau, int(max_steps), B, variant == "minibatch", reduction, rng)
+    s, steps, Ws, Bs, order, converged = out
+    return Trajectory(
+        problem=problem,
+        variant=variant,
+        reduction=reduction,
+        tau=tau,
+        batch_size=B,
+        n_steps=int(s),
+        update_steps=readonly(np.asarray(steps, dtype=np.int64)),
+        W=readonly(np.array(Ws, dtype=np.float64).reshape(len(Ws), d)),
+        B=readonly(np.array(Bs, dtype=np.float64)),
+        order=None if order is None else readonly(order),
+        converged=bool(converged),
+        max_steps=int(max_steps),
+    )
+
+
+def perceptron(X, y, **kwargs) -> Iterator[Snapshot]:
+    """Yield the perceptron's snapshots, step 0 (the initial state) first.
+
+    Takes the parameters of :func:`run_perceptron`. Each later snapshot is the
+    state after examining one point (cyclic, random) or one batch. The
+    parameters are validated when called, before the first snapshot.
+    """
+    return iter(run_perceptron(X, y, **kwargs))

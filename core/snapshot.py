@@ -1,0 +1,119 @@
+"""Immutable per-step snapshots yielded by every algorithm.
+
+A snapshot stores only O(d) numbers of its own (w, b, the indices examined and
+updated); everything that depends on all N points (the misclassified set M, the
+loss, the error count) is computed on access from the shared, read-only
+:class:`Problem`, so a long trajectory never stores an N-vector per step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+UPDATE_RULES = ("nonpositive", "negative")
+
+
+def readonly(a: np.ndarray) -> np.ndarray:
+    """Return ``a`` with its write flag cleared (a view when ``a`` is shared)."""
+    a = np.asarray(a)
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """The data and the conventions shared by every snapshot of one run.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+        Points, float64, read-only.
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}, int64, read-only.
+    update_on : {"nonpositive", "negative"}
+        A point is a mistake when y·(w·x + b) <= 0 ("nonpositive") or < 0
+        ("negative").
+    fit_intercept : bool
+        Whether b is learned (True) or held at b0 (False).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    update_on: str = "nonpositive"
+    fit_intercept: bool = True
+
+    @property
+    def n(self) -> int:
+        """Number of points N."""
+        return int(self.X.shape[0])
+
+    def margins(self, w: np.ndarray, b: float) -> np.ndarray:
+        """Functional margins yᵢ(w·xᵢ + b) of every point, shape (n,)."""
+        return self.y * (self.X @ w + b)
+
+    def mistakes(self, m: np.ndarray) -> np.ndarray:
+        """Mistake mask from functional margins m: m <= 0 or m < 0 by the rule."""
+        return m < 0 if self.update_on == "negative" else m <= 0
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """The state of a perceptron after one step.
+
+    Step 0 is the initial state; step s > 0 is the state after examining one
+    point (online variants) or one (mini-)batch.
+
+    Attributes
+    ----------
+    step : int
+        Step index s, 0 for the initial state.
+    w : ndarray of shape (d,)
+        Weights after this step, read-only.
+    b : float
+        Bias after this step.
+    examined : ndarray of shape (k,)
+        Indices looked at in this step (empty at step 0), read-only.
+    updated : ndarray of shape (m,)
+        Indices whose yᵢxᵢ entered the update (the mistakes M ∩ examined,
+        judged at the state before the step); empty when nothing changed.
+    converged : bool
+        True when no point is a mistake under the active rule at (w, b).
+    epoch : int
+        Number of passes over the data begun so far (step s of an online run
+        with N points is in epoch ceil(s / N)); 0 at step 0.
+    problem : Problem
+        Shared data and conventions (not stored per step).
+    """
+
+    step: int
+    w: np.ndarray
+    b: float
+    examined: np.ndarray
+    updated: np.ndarray
+    converged: bool
+    epoch: int
+    problem: Problem = field(repr=False)
+
+    @property
+    def margins(self) -> np.ndarray:
+        """Functional margins yᵢ(w·xᵢ + b) at this state, shape (n,)."""
+        return self.problem.margins(self.w, self.b)
+
+    @property
+    def misclassified(self) -> np.ndarray:
+        """Mask of the set M of mistakes under the active rule, shape (n,), bool."""
+        return self.problem.mistakes(self.margins)
+
+    @property
+    def errors(self) -> int:
+        """|M|: how many points are mistakes under the active rule."""
+        return int(np.count_nonzero(self.misclassified))
+
+    @property
+    def loss(self) -> float:
+        """Mean perceptron loss (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b))."""
+        return float(np.maximum(0.0, -self.margins).mean())
