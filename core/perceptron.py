@@ -272,7 +272,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
         w0, w1, bb = float(w[0]), float(w[1]), float(b)
         s, last, checked = st["s"], st["last"], st["checked"]
         conv = False
-        for (xi0, xi1), yi in zip(xb, yb):
+        for (xi0, xi1), yi in zip(xb, yb, strict=True):
             s += 1
             m = yi * (w0 * xi0 + w1 * xi1 + bb)  # y·(w·x + b)
             if m < 0 or (m == 0 and not strict):
