@@ -181,6 +181,52 @@ class Trajectory:
         k = self.state_index(steps)
         return self.W[k], self.B[k]
 
+    def state_mistakes(self, states) -> np.ndarray:
+        """Mistake masks M of the given stored states (indices into W, B).
+
+        Parameters
+        ----------
+        states : array_like of shape (k,)
+            Indices 0..K of stored states.
+
+        Returns
+        -------
+        ndarray of shape (k, n), bool
+            Row j is M at state ``states[j]`` under the active rule.
+        """
+        states = np.asarray(states, dtype=np.int64).reshape(-1)
+        p = self.problem
+        out = np.empty((states.size, p.n), dtype=bool)
+        chunk = max(1, 2_000_000 // p.n)  # bound the (chunk, n) margin matrix
+        for a in range(0, states.size, chunk):
+            k = states[a:a + chunk]
+            m = p.y * (self.W[k] @ p.X.T + self.B[k][:, None])  # yᵢ(w·xᵢ + b)
+            out[a:a + chunk] = p.mistakes(m)
+        return out
+
+    def curves(self) -> tuple[np.ndarray, np.ndarray]:
+        """|M| and the mean perceptron loss after every step 0..S.
+
+        Computed once per stored state (K + 1 of them) and spread over steps.
+
+        Returns
+        -------
+        errors : ndarray of shape (S + 1,), int64
+        loss : ndarray of shape (S + 1,), float64
+            (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b)).
+        """
+        p = self.problem
+        K1 = self.W.shape[0]
+        err = np.empty(K1, dtype=np.int64)
+        loss = np.empty(K1)
+        chunk = max(1, 2_000_000 // p.n)
+        for a in range(0, K1, chunk):
+            m = p.y * (self.W[a:a + chunk] @ p.X.T + self.B[a:a + chunk][:, None])
+            err[a:a + chunk] = p.mistakes(m).sum(axis=1)
+            loss[a:a + chunk] = np.maximum(0.0, -m).mean(axis=1)
+        k = self.state_index(np.arange(len(self)))
+        return err[k], loss[k]
+
     def epoch(self, step: int) -> int:
         """Passes over the data begun by ``step``: ⌈s·B/N⌉ (⌈s/N⌉ online, s for batch)."""
         if self.variant == "batch":

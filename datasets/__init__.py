@@ -132,8 +132,7 @@ REGISTRY: dict[str, DatasetSpec] = {
             fixed_n=False,
             separable=True,
             description=(
-                "Two classes that a straight line separates with a gap of "
-                "exactly γ on each side of a hidden line."
+                "Two classes that a straight line separates with a gap of exactly γ on each side of a hidden line."
             ),
         ),
         DatasetSpec(
@@ -174,8 +173,7 @@ REGISTRY: dict[str, DatasetSpec] = {
             fixed_n=False,
             separable=False,
             description=(
-                "One class on a small inner ring and the other on a large "
-                "outer ring, so any line leaves errors."
+                "One class on a small inner ring and the other on a large outer ring, so any line leaves errors."
             ),
         ),
         DatasetSpec(
@@ -258,25 +256,17 @@ def make_dataset(name: str, n, seed=0, **params) -> tuple[np.ndarray, np.ndarray
     """
     spec = REGISTRY.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise ValueError(
-            f"unknown dataset {name!r}; choose one of: {', '.join(REGISTRY)}"
-        )
+        raise ValueError(f"unknown dataset {name!r}; choose one of: {', '.join(REGISTRY)}")
     known = {p.name: p for p in spec.params}
     for key in params:
         if key not in known:
             allowed = ", ".join(known) if known else "(none)"
-            raise ValueError(
-                f"unknown parameter {key!r} for dataset {name!r}; "
-                f"choose one of: {allowed}"
-            )
+            raise ValueError(f"unknown parameter {key!r} for dataset {name!r}; choose one of: {allowed}")
     kwargs = {}
     for p in spec.params:
         value = params.get(p.name, p.default)
         f = _as_real(p.label, value)
         if not p.min <= f <= p.max:
-            raise ValueError(
-                f"{p.label} must be between {_fmt(p.min)} and {_fmt(p.max)}, "
-                f"got {value!r}"
-            )
+            raise ValueError(f"{p.label} must be between {_fmt(p.min)} and {_fmt(p.max)}, got {value!r}")
         kwargs[p.name] = f
     return spec.make(n, seed=seed, **kwargs)

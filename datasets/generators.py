@@ -472,9 +472,7 @@ def make_textbook(n=3, *, seed=0) -> tuple[np.ndarray, np.ndarray]:
     try:
         _check_n(n, lo=3, hi=3)
     except ValueError:
-        raise ValueError(
-            f"n must be exactly 3 for the textbook example, got {n!r}"
-        ) from None
+        raise ValueError(f"n must be exactly 3 for the textbook example, got {n!r}") from None
     _check_seed(seed)
     X = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])
     y = np.array([1, 1, -1])

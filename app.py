@@ -1,0 +1,23 @@
+"""Decision Boundary Lab: the entry point.
+
+Sets up navigation over ``pages/`` and draws the shared dataset sidebar. The
+dataset lives in ``st.session_state`` under a key no widget owns, so it
+survives page switches and every page reads the same points.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.shared import dataset_sidebar
+
+st.set_page_config(page_title="Decision Boundary Lab", page_icon="📐", layout="wide")
+
+nav = st.navigation(
+    [
+        st.Page("pages/home.py", title="Home", icon="🏠", default=True, url_path="home"),
+        st.Page("pages/perceptron.py", title="Perceptron", icon="➕", url_path="perceptron"),
+    ]
+)
+dataset_sidebar()
+nav.run()

@@ -1,0 +1,99 @@
+"""Linear separability of 2-D data, decided exactly (no solver).
+
+With an intercept, two finite point sets are strictly separable by a line
+w·x + b = 0 exactly when their convex hulls are disjoint; for convex polygons
+in the plane that holds exactly when some edge normal (or, for a flat hull,
+edge direction) of either hull separates their projections (the separating
+axis theorem). Without an intercept the line passes through the origin, and a
+w with yᵢ(w·xᵢ) > 0 for all i exists exactly when the vectors zᵢ = yᵢxᵢ are
+non-zero and fit in an open half-plane, i.e. their directions leave an angular
+gap larger than π.
+
+The mistake bound (R/γ)² needs the max-margin γ from the SVM solver and lives
+with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def convex_hull(P: np.ndarray) -> np.ndarray:
+    """Vertices of the convex hull, counter-clockwise (Andrew's monotone chain).
+
+    Parameters
+    ----------
+    P : ndarray of shape (n, 2)
+
+    Returns
+    -------
+    ndarray of shape (h, 2)
+        h = 1 for a single point, 2 for collinear points.
+    """
+    P = np.unique(np.asarray(P, dtype=np.float64), axis=0)  # sorted by x, then y
+    if len(P) <= 2:
+        return P
+    pts = P.tolist()
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    hull = lower[:-1] + upper[:-1]
+    return np.array(hull if len(hull) >= 2 else lower[:1])
+
+
+def _axes(H: np.ndarray) -> np.ndarray:
+    """Candidate separating directions of a hull: edge normals and edge directions, shape (k, 2)."""
+    if len(H) < 2:
+        return np.zeros((0, 2))
+    E = np.roll(H, -1, axis=0) - H
+    E = E[np.any(E != 0, axis=1)]
+    return np.concatenate([np.stack([-E[:, 1], E[:, 0]], axis=1), E])
+
+
+def is_separable(X, y, *, fit_intercept: bool = True) -> bool:
+    """Whether some line classifies every point strictly correctly.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, 2)
+    y : array_like of shape (n,)
+        Labels in {−1, +1}.
+    fit_intercept : bool
+        Lines w·x + b = 0 (True) or lines through the origin w·x = 0 (False).
+
+    Returns
+    -------
+    bool
+        True when there are (w, b) with yᵢ(w·xᵢ + b) > 0 for every i.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"is_separable decides 2-D data, got X of shape {X.shape}")
+    if not fit_intercept:
+        Z = X * y[:, None]  # zᵢ = yᵢxᵢ must lie in one open half-plane
+        if np.any(np.all(Z == 0, axis=1)):
+            return False
+        ang = np.sort(np.arctan2(Z[:, 1], Z[:, 0]))
+        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
+        return bool(gaps.max() > np.pi + 1e-12)
+    A, B = X[y == 1], X[y == -1]
+    if len(A) == 0 or len(B) == 0:
+        return True
+    HA, HB = convex_hull(A), convex_hull(B)
+    axes = np.concatenate([_axes(HA), _axes(HB)])
+    if len(axes) == 0:  # two single points
+        return not np.array_equal(HA[0], HB[0])
+    pa, pb = HA @ axes.T, HB @ axes.T  # projections, shape (h, k)
+    gap = np.maximum(pb.min(axis=0) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=0))
+    return bool(np.any(gap > 1e-12 * (1 + np.abs(pa).max() + np.abs(pb).max())))

@@ -1,0 +1,20 @@
+"""Home: what the lab is and where to start."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("Decision Boundary Lab")
+st.markdown(
+    """
+Watch linear classifiers find their decision boundary in 2D, one update at a time.
+
+- **Perceptron**: step through Rosenblatt's rule (cyclic, random, mini-batch or full batch). Every step
+  shows the point examined, the misclassified set M, the update vector τ·y·x, the boundary before and
+  after, and the arithmetic written out.
+
+Pick a dataset in the sidebar; every page uses the same points. Start with the three-point
+*textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
+"""
+)
+st.page_link("pages/perceptron.py", label="Open the Perceptron page", icon="➕")

@@ -1,0 +1,121 @@
+"""Helpers for end-to-end tests that drive the Streamlit app in a real Chromium (Playwright, sync API).
+
+Typical use, with the ``page`` fixture of pytest-playwright and ``app_server`` from conftest.py::
+
+    page.goto(app_server)
+    wait_for_rerun(page)
+    assert_no_exception(page)
+    goto_page(page, app_server, "Perceptron")
+    wait_for_chart(page)
+    meta = chart_meta(page)
+    xs, ys = trace_xy(page, "boundary")
+
+Timing notes (measured, see shared/NOTES-browser.md): a rerun is over when the app root says
+``notRunning``/``CONNECTED``, but a Plotly chart is drawn *after* that (its JS loads lazily), so wait
+on the chart itself (``wait_for_chart``) or on a value the page writes into ``layout.meta``
+(``page.wait_for_function``). Right after an action (key press, click) the app may not have
+started its rerun yet: prefer waiting on the content the action changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+DEFAULT_TIMEOUT_MS = 30_000
+
+APP_IDLE = "[data-testid=stApp][data-test-script-state=notRunning][data-test-connection-state=CONNECTED]"
+CHART = "[data-testid=stPlotlyChart] .js-plotly-plot"
+
+# JS: the index-th Plotly graph div on the page, or null.
+_GD = f"(i) => document.querySelectorAll({CHART!r})[i] || null"
+
+
+def wait_for_rerun(page: Page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the script is not running and the app is connected to the server (timeout in ms)."""
+    page.wait_for_selector(APP_IDLE, state="attached", timeout=timeout)
+
+
+def wait_for_chart(page: Page, index: int = 0, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the ``index``-th Plotly chart on the page has been drawn (has ``_fullLayout``)."""
+    page.wait_for_function(
+        f"(i) => {{ const gd = ({_GD})(i); return !!(gd && gd._fullLayout && gd._fullData); }}",
+        arg=index,
+        timeout=timeout,
+    )
+
+
+def chart_meta(page: Page, index: int = 0) -> Any:
+    """``layout.meta`` of the ``index``-th Plotly chart (JSON-like Python value; None if unset)."""
+    return page.evaluate(
+        f"""(i) => {{
+            const gd = ({_GD})(i);
+            if (!gd) throw new Error(`no Plotly chart #${{i}} on the page`);
+            const meta = (gd.layout && gd.layout.meta !== undefined) ? gd.layout.meta : null;
+            return JSON.parse(JSON.stringify(meta));
+        }}""",
+        index,
+    )
+
+
+def trace_xy(page: Page, trace_name: str, index: int = 0) -> tuple[list[Any], list[Any]]:
+    """x and y of the first trace named ``trace_name`` in the ``index``-th chart, as Python lists.
+
+    Read from ``gd._fullData``: plotly 7 sends NumPy arrays as ``{dtype, bdata}``, which the browser
+    decodes into typed arrays there (``gd.data`` keeps the encoded form). Gaps (null) become None.
+    Raises ``AssertionError`` naming the traces present when no trace has that name.
+    """
+    result = page.evaluate(
+        f"""([i, name]) => {{
+            const gd = ({_GD})(i);
+            if (!gd || !gd._fullData) return {{error: `no drawn Plotly chart #${{i}} on the page`}};
+            const tr = gd._fullData.find((t) => t.name === name);
+            if (!tr) return {{error: 'no trace named ' + JSON.stringify(name) + ' in chart #' + i +
+                                     '; traces: ' + JSON.stringify(gd._fullData.map((t) => t.name))}};
+            const arr = (v) => (v == null ? [] : Array.from(v, (e) => (e === undefined ? null : e)));
+            return {{x: arr(tr.x), y: arr(tr.y)}};
+        }}""",
+        [index, trace_name],
+    )
+    assert "error" not in result, result.get("error")
+    return result["x"], result["y"]
+
+
+def assert_no_exception(page: Page) -> None:
+    """Fail if the app shows an exception box or an error alert containing a traceback."""
+    exceptions = page.locator("[data-testid=stException]")
+    n = exceptions.count()
+    assert n == 0, f"the app shows {n} exception(s):\n" + "\n---\n".join(exceptions.all_inner_texts())
+    tracebacks = [t for t in page.locator("[data-testid=stAlertContentError]").all_inner_texts() if "Traceback" in t]
+    assert not tracebacks, "the app shows an error with a traceback:\n" + "\n---\n".join(tracebacks)
+
+
+def goto_page(
+    page: Page,
+    base_url: str,
+    link_text: str,
+    url_path: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT_MS,
+) -> None:
+    """Open another page of the multipage app and wait for its run to finish.
+
+    Clicks the ``stSidebarNav`` link whose text contains ``link_text`` when it is visible; otherwise
+    navigates to that link's href, or to ``base_url + "/" + url_path`` when no such link exists.
+    """
+    link = page.get_by_test_id("stSidebarNav").get_by_role("link").filter(has_text=link_text).first
+    if link.count() and link.is_visible():
+        href = link.get_attribute("href")
+        link.click()
+        if href:
+            target = href.split("?")[0].rstrip("/")
+            page.wait_for_url(lambda url: url.split("?")[0].rstrip("/").endswith(target), timeout=timeout)
+    else:
+        if link.count() and link.get_attribute("href"):
+            target = link.get_attribute("href")
+        elif url_path is not None:
+            target = base_url.rstrip("/") + "/" + url_path.lstrip("/")
+        else:
+            raise AssertionError(f"no sidebar link containing {link_text!r} and no url_path given")
+        page.goto(target, timeout=timeout)
+    wait_for_rerun(page, timeout=timeout)

@@ -1,0 +1,27 @@
+"""Smoke test: the app's root page opens in a real Chromium without an exception."""
+
+from __future__ import annotations
+
+from e2e_helpers import assert_no_exception, wait_for_rerun
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+APP_NAME = "Decision Boundary Lab"
+
+# document.title, then every heading and the sidebar/logo text, as one string.
+_TITLE_AND_HEADINGS = """() => [document.title,
+    ...Array.from(document.querySelectorAll('h1, h2, h3, [data-testid=stSidebarHeader], [data-testid=stLogo]'),
+                  (e) => e.innerText || e.getAttribute('alt') || '')].join('\\n')"""
+
+
+def test_root_page_loads(page: Page, app_server: str) -> None:
+    page.goto(app_server)
+    wait_for_rerun(page)
+    assert_no_exception(page)
+    # The title and headings are written during the run; give them a moment after the first paint.
+    try:
+        page.wait_for_function(f"() => ({_TITLE_AND_HEADINGS})().includes({APP_NAME!r})", timeout=10_000)
+    except PlaywrightTimeoutError:
+        pass
+    shown = page.evaluate(_TITLE_AND_HEADINGS)
+    assert APP_NAME in shown, f"{APP_NAME!r} is neither in the page title nor in a heading: {shown!r}"

@@ -1,0 +1,159 @@
+"""Shared pieces of every figure: palette, number formatting, geometry, the hand-off to Plotly.
+
+Figures are built as plain dicts (validated ``go.Frame`` objects are ~25×
+slower to build). No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+# Okabe–Ito colour-blind-safe palette: +1 blue, −1 vermillion.
+POS_COLOUR = "#0072B2"
+NEG_COLOUR = "#D55E00"
+POS_REGION = "rgba(0, 114, 178, 0.10)"
+NEG_REGION = "rgba(213, 94, 0, 0.10)"
+POS_SYMBOL = "circle"
+NEG_SYMBOL = "diamond"
+INK = "#222222"
+HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow, for the point(s) being examined
+UPDATE_COLOUR = "#009E73"  # Okabe–Ito bluish green, for τ·y·x
+FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 16, "color": INK}
+
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def sub(i: int) -> str:
+    """Unicode subscript digits: 12 -> '₁₂'."""
+    return str(i).translate(_SUB)
+
+
+def num(v: float, digits: int = 3) -> str:
+    """A number as a student writes it: 1.0 -> '1', -0.5 -> '−0.5', 1/3 -> '0.333'."""
+    v = float(v)
+    if not math.isfinite(v):
+        return str(v)
+    if abs(v) >= 1e5 or (v != 0 and abs(v) < 10 ** -digits):
+        s = f"{v:.{digits}g}"
+    else:
+        s = f"{v:.{digits}f}".rstrip("0").rstrip(".")
+    if s in ("-0", ""):
+        s = "0"
+    return s.replace("-", "−")
+
+
+def vec(v) -> str:
+    """A vector as '(1, −2.5)'."""
+    vals = v if isinstance(v, list | tuple) else np.asarray(v, dtype=float).reshape(-1).tolist()
+    return "(" + ", ".join(num(x) for x in vals) + ")"
+
+
+def view_box(X: np.ndarray, pad: float = 0.12) -> tuple[float, float, float, float]:
+    """A square view around the points with a margin: (x0, x1, y0, y1).
+
+    The origin is included when it lies near the data (within the data's
+    span), so that w, drawn from the origin, and lines through it stay in view.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    """
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    if np.all(lo - (hi - lo).max() <= 0) and np.all(hi + (hi - lo).max() >= 0):
+        lo, hi = np.minimum(lo, 0.0), np.maximum(hi, 0.0)
+    span = float(max((hi - lo).max(), 1e-9))
+    c = (lo + hi) / 2
+    half = span / 2 * (1 + 2 * pad) + 0.5 * (span < 1e-6)
+    return float(c[0] - half), float(c[0] + half), float(c[1] - half), float(c[1] + half)
+
+
+def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
+    """The part of the view box where sign·(w·x + b) >= 0, as polygon vertices.
+
+    Sutherland–Hodgman clipping of the box rectangle against one half-plane.
+
+    Parameters
+    ----------
+    box : (x0, x1, y0, y1)
+    w : array_like of shape (2,)
+    b : float
+    sign : +1 or −1
+    """
+    x0, x1, y0, y1 = box
+    poly = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    w0, w1, b = sign * float(w[0]), sign * float(w[1]), sign * float(b)
+
+    def f(p):
+        return w0 * p[0] + w1 * p[1] + b  # sign·(w·x + b)
+
+    out = []
+    for i, p in enumerate(poly):
+        q = poly[(i + 1) % 4]
+        fp, fq = f(p), f(q)
+        if fp >= 0:
+            out.append(p)
+        if (fp >= 0) != (fq >= 0):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:
+    """The line w·x + b = 0 clipped to the view box, as ([x_a, x_b], [y_a, y_b]); empty if it misses."""
+    w = np.asarray(w, dtype=float)
+    if not np.any(w):
+        return [], []
+    pts = []
+    x0, x1, y0, y1 = box
+    if w[1] != 0:
+        for x in (x0, x1):
+            y = -(w[0] * x + b) / w[1]  # solve w₁x + w₂y + b = 0 for y
+            if y0 - 1e-12 <= y <= y1 + 1e-12:
+                pts.append((x, y))
+    if w[0] != 0:
+        for y in (y0, y1):
+            x = -(w[1] * y + b) / w[0]
+            if x0 - 1e-12 <= x <= x1 + 1e-12:
+                pts.append((x, y))
+    if len(pts) < 2:
+        return [], []
+    pts.sort()
+    a, c = pts[0], pts[-1]
+    return [a[0], c[0]], [a[1], c[1]]
+
+
+def poly_xy(poly) -> tuple[list[float], list[float]]:
+    """Polygon vertices as x and y lists for a ``fill: 'toself'`` scatter (which closes it)."""
+    return [p[0] for p in poly], [p[1] for p in poly]
+
+
+def rounded(v, nd: int = 3):
+    """Round floats (or lists of them) to keep the JSON small."""
+    if isinstance(v, np.ndarray):
+        return np.round(v.astype(float), nd).tolist()
+    if isinstance(v, list | tuple):
+        return [round(float(x), nd) for x in v]
+    return round(float(v), nd)
+
+
+class PrebuiltFigure(go.Figure):
+    """A ``go.Figure`` that hands a prebuilt dict to its consumer unvalidated.
+
+    ``st.plotly_chart`` validates a plain dict by building ``go.Figure(**d)``,
+    which re-validates every frame (seconds for a few hundred frames); for a
+    ``BaseFigure`` it calls ``to_dict()`` instead. The dicts built here are
+    already in Plotly's JSON schema, so skip that step.
+    """
+
+    def __init__(self, spec: dict):
+        super().__init__()
+        self._prebuilt = spec
+
+    def to_dict(self) -> dict:  # noqa: D102 - see class docstring
+        return self._prebuilt
+
+    def to_plotly_json(self) -> dict:
+        return self._prebuilt

@@ -1,0 +1,462 @@
+"""The perceptron step-through figure: data, boundary, w, the update, M, and the curves.
+
+One Plotly figure (a plain dict) with two panels linked to one step slider:
+the data panel (points, shaded decision regions, the line w·x + b = 0 before
+and after, the normal vector w, the update vector τ·y·x, the misclassified
+set M ringed, the examined point(s) marked, the arithmetic written out) and,
+under it, |M| and the perceptron loss per step with the current step marked.
+
+Frames carry only the traces that change. M changes only when (w, b) does, so
+each stored state gets one small "state frame" holding M (as
+``selectedpoints`` of a ring trace over all points) and every step frame
+names its state frame as ``baseframe``: M is sent once per state, not per step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.perceptron import Trajectory
+from viz.common import (
+    FONT,
+    HIGHLIGHT,
+    INK,
+    NEG_COLOUR,
+    NEG_REGION,
+    NEG_SYMBOL,
+    POS_COLOUR,
+    POS_REGION,
+    POS_SYMBOL,
+    UPDATE_COLOUR,
+    boundary_segment,
+    clip_halfplane,
+    num,
+    poly_xy,
+    rounded,
+    sub,
+    vec,
+    view_box,
+)
+
+# trace indices, fixed so that frames can name them
+T_REG_POS, T_REG_NEG, T_POS, T_NEG, T_RING, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_EXAM, T_CUR, T_ERR, T_LOSS = range(14)
+FRAME_TRACES = [T_REG_POS, T_REG_NEG, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_EXAM, T_CUR]
+MAX_CURVE_POINTS = 2000
+STEP_ARGS = {"mode": "immediate", "transition": {"duration": 0}}
+SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
+
+
+def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") -> tuple[np.ndarray, str]:
+    """Pick the steps that become animation frames.
+
+    Parameters
+    ----------
+    traj : Trajectory
+    max_frames : int
+        Frame cap (>= 2).
+    mode : {"all", "updates"}
+        Every step, or only step 0, the steps that changed (w, b), and the last step.
+
+    Returns
+    -------
+    steps : ndarray of shape (f,)
+        Increasing step indices, first 0 and last S.
+    note : str
+        Empty when every chosen step is shown, else what was thinned.
+    """
+    if mode not in ("all", "updates"):
+        raise ValueError(f"mode must be 'all' or 'updates', got {mode!r}")
+    max_frames = max(2, int(max_frames))
+    S = traj.n_steps
+    if mode == "updates":
+        steps = np.unique(np.concatenate([[0], traj.update_steps, [S]]))
+        what = "updates"
+    else:
+        steps = np.arange(S + 1)
+        what = "steps"
+    if steps.size <= max_frames:
+        return steps, ""
+    keep = np.unique(np.linspace(0, steps.size - 1, max_frames).round().astype(np.int64))
+    note = (
+        f"{steps.size:,} {what} are more than the {max_frames:,}-frame cap: thinned to "
+        f"{keep.size:,} evenly spaced frames (about every {steps.size / keep.size:.1f}th), first and last kept."
+    )
+    return steps[keep], note
+
+
+def _names(idx, limit: int = 6) -> str:
+    idx = [int(i) for i in idx]
+    s = ", ".join(f"x{sub(i + 1)}" for i in idx[:limit])
+    return s + (f", … ({len(idx)} in all)" if len(idx) > limit else "")
+
+
+def describe_step(traj: Trajectory, step: int) -> str:
+    """The arithmetic of one step in the seeds' notation (HTML line breaks).
+
+    E.g. ``x₃ = (1, 1), y = −1 misclassified: y·(w·x+b) = −1·((1, 1)·(1, 1) − 1)
+    = −1 ≤ 0 → w ← (1, 1) + 1·(−1)·(1, 1) = (0, 0), b ← −1 + 1·(−1) = −2``.
+
+    Parameters
+    ----------
+    traj : Trajectory
+    step : int
+        0 <= step <= traj.n_steps.
+    """
+    (w,), (b,) = traj.states([step])
+    if step:
+        (wp,), (bp,) = traj.states([step - 1])
+    else:
+        wp, bp = w, b
+    return _describe(traj, step, w.tolist(), float(b), wp.tolist(), float(bp), traj.updated(step))
+
+
+def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: float, upd: np.ndarray) -> str:
+    """:func:`describe_step` from precomputed state (w, b after; wp, bp before)."""
+    p = traj.problem
+    fit_b = p.fit_intercept
+    le, gt = ("<", "≥") if p.update_on == "negative" else ("≤", ">")
+    converged = traj.converged and step == traj.n_steps
+    if step == 0:
+        errors = int(p.mistakes(p.margins(np.asarray(w), b)).sum())
+        txt = f"<b>Step 0</b>: start at w = {vec(w)}, b = {num(b)}; |M| = {errors} of {p.n} points."
+        if p.update_on == "negative" and not any(w) and b == 0:
+            txt += "<br>Every y·a is 0 at w = 0, b = 0, and the rule updates only when y·a < 0: nothing will move."
+        elif converged:
+            txt += "<br>✓ The initial boundary already separates the data."
+        return txt
+    head = f"<b>Step {step}</b> (epoch {traj.epoch(step)})"
+    tau = traj.tau
+    if traj.variant in ("cyclic", "random"):
+        i = int(traj.examined(step)[0])
+        xi = p.X[i].tolist()
+        yi = int(p.y[i])
+        a = yi * (wp[0] * xi[0] + wp[1] * xi[1] + bp)  # y·(w·x + b) at the old state
+        bias = "" if not fit_b else (f" + {num(bp)}" if bp >= 0 else f" − {num(-bp)}")
+        act = f"y·(w·x{'+b' if fit_b else ''}) = {num(yi)}·({vec(wp)}·{vec(xi)}{bias}) = {num(a)}"
+        name = f"x{sub(i + 1)} = {vec(xi)}, y = {'+1' if yi > 0 else '−1'}"
+        if upd.size:
+            txt = (f"{head}: {name} misclassified: {act} {le} 0<br>"
+                   f"→ w ← {vec(wp)} + {num(tau)}·({num(yi)})·{vec(xi)} = {vec(w)}")
+            txt += f", b ← {num(bp)} + {num(tau)}·({num(yi)}) = {num(b)}" if fit_b else f", b stays {num(b)}"
+        else:
+            txt = f"{head}: {name} correct: {act} {gt} 0 → no update"
+    else:
+        ex = traj.examined(step)
+        if traj.variant == "minibatch":
+            B = traj.batch_size
+            coef, full = ("τ/B", f"{num(tau)}/{B}") if traj.reduction == "mean" else ("τ", num(tau))
+            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B}); mistakes M∩I = {{{_names(upd)}}}"
+            sumname = "Σ_{i∈M∩I}"
+        else:
+            coef, full = ("τ/N", f"{num(tau)}/{p.n}") if traj.reduction == "mean" else ("τ", num(tau))
+            txt = f"{head}: all {p.n} points; mistakes M = {{{_names(upd)}}}"
+            sumname = "Σ_{i∈M}"
+        if upd.size:
+            g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
+            txt += f"<br>→ w ← w + {coef}·{sumname} yᵢxᵢ = {vec(wp)} + {full}·{vec(g)} = {vec(w)}"
+            if fit_b:
+                txt += f", b ← {num(bp)} + {full}·({num(int(p.y[upd].sum()))}) = {num(b)}"
+        else:
+            txt += " → no update"
+    if converged:
+        txt += f"<br>✓ Converged: no point is misclassified (|M| = 0) after {traj.n_updates} updates."
+    return txt
+
+
+def _back_next(prev_name: str, next_name: str) -> list[dict]:
+    """The Back/Next buttons as they must be at one frame (they point at its neighbours)."""
+    return [
+        {"label": "◀ Back", "method": "animate", "args": [[prev_name], STEP_ARGS]},
+        {"label": "Next ▶", "method": "animate", "args": [[next_name], STEP_ARGS]},
+    ]
+
+
+def perceptron_figure(
+    traj: Trajectory,
+    *,
+    max_frames: int = 500,
+    mode: str = "all",
+    height: int = 900,
+    title: str = "",
+) -> dict:
+    """Build the step-through figure for a 2-D perceptron run.
+
+    Parameters
+    ----------
+    traj : Trajectory
+        The run; its data must be 2-D (X of shape (n, 2)).
+    max_frames : int
+        Cap on animation frames (see :func:`choose_frames`).
+    mode : {"all", "updates"}
+        Which steps become frames.
+    height : int
+        Figure height in pixels.
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    dict
+        A Plotly figure: ``data``, ``layout`` (step slider, Back/Next,
+        Play/Fast/Pause, and ``layout.meta`` describing the run and the frames)
+        and ``frames`` (state frames ``m{k}`` holding M, step frames ``s{step}``).
+    """
+    p = traj.problem
+    X, y = p.X, p.y
+    if X.shape[1] != 2:
+        raise ValueError(f"the step-through figure draws 2-D data, got d = {X.shape[1]}")
+    box = view_box(X)
+    span = box[1] - box[0]
+    steps, note = choose_frames(traj, max_frames, mode)
+    W, B = traj.states(steps)
+    Wp, Bp = traj.states(np.maximum(steps - 1, 0))
+    kidx = traj.state_index(steps)
+    states = np.unique(kidx)
+    masks = traj.state_mistakes(states)
+    errors, loss = traj.curves()
+
+    # vectors are drawn tip to tail from a base point P (the origin when in view)
+    # at one scale s for the whole run, so w_new = w_old + τ·y·x holds on screen
+    inside = box[0] < 0 < box[1] and box[2] < 0 < box[3]
+    P = (0.0, 0.0) if inside else ((box[0] + box[1]) / 2, (box[2] + box[3]) / 2)
+    wmax = float(max(np.linalg.norm(W, axis=1).max(), np.linalg.norm(Wp, axis=1).max(), 1e-12))
+    s = 0.42 * span / wmax
+
+    data = _base_traces(X, y, s)
+    # |M| and loss per step, at most MAX_CURVE_POINTS samples
+    cs = np.unique(np.linspace(0, traj.n_steps, min(traj.n_steps + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
+    data.append({"type": "scatter", "name": "|M| (left axis)", "mode": "lines", "x": cs.tolist(),
+                 "y": errors[cs].tolist(), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
+                 "xaxis": "x2", "yaxis": "y2", "hovertemplate": "step %{x}: |M| = %{y}<extra></extra>"})
+    data.append({"type": "scatter", "name": "perceptron loss (right axis)", "mode": "lines", "x": cs.tolist(),
+                 "y": rounded(loss[cs], 4), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
+                 "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
+    emax = max(1, int(errors.max()))
+
+    # one state frame per stored state: M as selectedpoints of the ring trace
+    frames = [{"name": f"m{k}", "group": "states", "data": [{"selectedpoints": np.flatnonzero(m).tolist()}],
+               "traces": [T_RING]} for k, m in zip(states.tolist(), masks, strict=True)]
+    names = [f"s{st}" for st in steps.tolist()]
+    Wl, Bl, Wpl, Bpl = W.tolist(), B.tolist(), Wp.tolist(), Bp.tolist()
+    Xl = X.tolist()
+    for f, step in enumerate(steps.tolist()):
+        w, b, wp, bp = Wl[f], Bl[f], Wpl[f], Bpl[f]
+        upd = traj.updated(step)
+        moved = upd.size > 0
+        lx, ly = boundary_segment(box, w, b)
+        ox, oy = boundary_segment(box, wp, bp) if moved else ([], [])
+        rp = poly_xy(clip_halfplane(box, w, b, +1.0)) if any(w) or b > 0 else ([], [])
+        rn = poly_xy(clip_halfplane(box, w, b, -1.0)) if any(w) or b < 0 else ([], [])
+        tip = [P[0] + s * w[0], P[1] + s * w[1]]
+        tip_old = [P[0] + s * wp[0], P[1] + s * wp[1]]
+        if traj.variant == "batch" or step == 0:
+            ex_x, ex_y = [], []
+        else:
+            ex = traj.examined(step).tolist()
+            ex_x, ex_y = [Xl[i][0] for i in ex], [Xl[i][1] for i in ex]
+        fdata = [
+            {"x": rounded(rp[0], 2), "y": rounded(rp[1], 2)},
+            {"x": rounded(rn[0], 2), "y": rounded(rn[1], 2)},
+            {"x": rounded(ox, 2), "y": rounded(oy, 2)},
+            {"x": rounded(lx, 2), "y": rounded(ly, 2)},
+            {"x": rounded([P[0], tip_old[0]]), "y": rounded([P[1], tip_old[1]])} if moved else {"x": [], "y": []},
+            {"x": rounded([P[0], tip[0]]), "y": rounded([P[1], tip[1]])},
+            # τ·y·x (or the batch step) from the old tip of w to the new one
+            {"x": rounded([tip_old[0], tip[0]]), "y": rounded([tip_old[1], tip[1]])} if moved else {"x": [], "y": []},
+            {"x": rounded(ex_x), "y": rounded(ex_y)},
+            {"x": [step, step]},
+        ]
+        frames.append({
+            "name": names[f],
+            "group": "steps",
+            "baseframe": f"m{kidx[f]}",
+            "data": fdata,
+            "traces": FRAME_TRACES,
+            "layout": {
+                "annotations[0].text": _describe(traj, step, w, b, wp, bp, upd),
+                "updatemenus[1].buttons": _back_next(names[max(f - 1, 0)], names[min(f + 1, len(names) - 1)]),
+            },
+        })
+    first = frames[len(states)]
+    layout = _layout(traj, box, names, steps, first, emax, height, title)
+    layout["meta"] = {
+        "view": "perceptron",
+        "variant": traj.variant,
+        "tau": traj.tau,
+        "n_points": int(p.n),
+        "n_steps": int(traj.n_steps),
+        "n_updates": traj.n_updates,
+        "converged": traj.converged,
+        "frame_steps": steps.tolist(),
+        "thinned": note,
+        "vector_scale": s,
+    }
+    # the base figure shows the first frame (its data applied onto the base traces)
+    for t, fd in zip(FRAME_TRACES, first["data"], strict=True):
+        data[t].update(fd)
+    data[T_RING]["selectedpoints"] = frames[int(np.searchsorted(states, kidx[0]))]["data"][0]["selectedpoints"]
+    return {"data": data, "layout": layout, "frames": frames}
+
+
+def _base_traces(X: np.ndarray, y: np.ndarray, s: float) -> list[dict]:
+    """The traces of the data panel in T_* order (frame-driven ones empty)."""
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
+    common = {"xaxis": "x", "yaxis": "y"}
+
+    def arrow(name, colour, width, size, legend=True):
+        return {"type": "scatter", "name": name, "mode": "lines+markers", "hoverinfo": "skip", "showlegend": legend,
+                "line": {"color": colour, "width": width},
+                "marker": {"symbol": "arrow", "angleref": "previous", "size": size, "color": colour,
+                           "opacity": [0, 1]}, **common}
+
+    def points(idx, name, colour, symbol, label):
+        return {"type": "scatter", "name": name, "mode": "markers", "x": rounded(X[idx, 0]),
+                "y": rounded(X[idx, 1]), "customdata": (idx + 1).tolist(),
+                "marker": {"color": colour, "symbol": symbol, "size": 12, "line": {"color": "white", "width": 1}},
+                "hovertemplate": f"x<sub>%{{customdata}}</sub> = (%{{x}}, %{{y}}), y = {label}<extra></extra>",
+                **common}
+
+    return [
+        {"type": "scatter", "name": "region ŷ = +1", "fill": "toself", "fillcolor": POS_REGION, "mode": "none",
+         "hoverinfo": "skip", "showlegend": False, **common},
+        {"type": "scatter", "name": "region ŷ = −1", "fill": "toself", "fillcolor": NEG_REGION, "mode": "none",
+         "hoverinfo": "skip", "showlegend": False, **common},
+        points(pos, "y = +1", POS_COLOUR, POS_SYMBOL, "+1"),
+        points(neg, "y = −1", NEG_COLOUR, NEG_SYMBOL, "−1"),
+        {"type": "scatter", "name": "M: misclassified", "mode": "markers", "x": rounded(X[:, 0]),
+         "y": rounded(X[:, 1]), "hoverinfo": "skip",
+         "marker": {"symbol": "circle-open", "size": 24, "color": INK, "line": {"width": 2.5}},
+         "selected": {"marker": {"opacity": 1}}, "unselected": {"marker": {"opacity": 0}}, **common},
+        {"type": "scatter", "name": "previous boundary", "mode": "lines", "hoverinfo": "skip",
+         "line": {"color": "rgba(34,34,34,0.45)", "width": 2.5, "dash": "dash"}, **common},
+        {"type": "scatter", "name": "boundary w·x + b = 0", "mode": "lines", "hoverinfo": "skip",
+         "line": {"color": INK, "width": 4}, **common},
+        arrow("previous w", "rgba(34,34,34,0.35)", 2.5, 14, legend=False),
+        arrow(f"w (drawn ×{num(s, 2)})", INK, 3.5, 18),
+        arrow("update τ·y·x", UPDATE_COLOUR, 3.5, 18),
+        {"type": "scatter", "name": "examined", "mode": "markers", "hoverinfo": "skip",
+         "marker": {"symbol": "star", "size": 22, "color": HIGHLIGHT, "line": {"color": INK, "width": 1.5}},
+         **common},
+        {"type": "scatter", "name": "current step", "mode": "lines", "hoverinfo": "skip", "showlegend": False,
+         "y": [0, 1], "line": {"color": INK, "width": 2, "dash": "dot"}, "xaxis": "x2", "yaxis": "y4"},
+    ]
+
+
+def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> dict:
+    """Axes, the arithmetic annotation, the slider and the buttons."""
+    slider = {
+        "active": 0,
+        "currentvalue": {"prefix": "step ", "font": {"size": 16}, "xanchor": "left"},
+        "pad": {"t": 6, "b": 0},
+        "x": 0.0, "len": 1.0, "y": 0.235, "yanchor": "top",
+        "ticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+        "steps": [{"label": str(st), "method": "animate", "args": [[nm], STEP_ARGS]}
+                  for st, nm in zip(steps.tolist(), names, strict=True)],
+    }
+    play = [
+        {"label": lbl, "method": "animate",
+         "args": ["steps", {"mode": "immediate", "fromcurrent": True, "frame": {"duration": ms, "redraw": True},
+                            "transition": {"duration": 0}}]}
+        for lbl, ms in SPEEDS.items()
+    ]
+    play.append({"label": "Pause ❚❚", "method": "animate",
+                 "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}]})
+    axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
+            "constrain": "domain", "title": {"font": {"size": 18}}, "tickfont": {"size": 14}}
+    return {
+        "height": height,
+        "font": FONT,
+        "title": {"text": title, "x": 0.0, "xref": "paper", "y": 0.985, "yanchor": "top", "font": {"size": 20}},
+        "margin": {"l": 70, "r": 20, "t": 120, "b": 50},
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "hovermode": "closest",
+        "dragmode": False,
+        "legend": {"x": 1.0, "y": 1.0, "xanchor": "right", "yanchor": "top", "font": {"size": 14},
+                   "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": "#cccccc", "borderwidth": 1},
+        "xaxis": {**axis, "domain": [0, 1], "range": [box[0], box[1]], "title": {"text": "x₁", "standoff": 4}},
+        "yaxis": {**axis, "domain": [0.37, 1.0], "range": [box[2], box[3]], "title": {"text": "x₂"},
+                  "scaleanchor": "x", "scaleratio": 1},
+        "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": "step", "standoff": 2},
+                   "gridcolor": "#eeeeee", "range": [-0.5, max(traj.n_steps, 1) + 0.5], "fixedrange": True},
+        "yaxis2": {"domain": [0.0, 0.14], "anchor": "x2", "title": {"text": "|M|", "font": {"color": POS_COLOUR}},
+                   "range": [0, emax * 1.08], "gridcolor": "#eeeeee", "fixedrange": True, "nticks": 4},
+        "yaxis4": {"overlaying": "y2", "range": [0, 1], "visible": False, "fixedrange": True},
+        "yaxis3": {"overlaying": "y2", "side": "right", "anchor": "x2", "title": {"text": "loss",
+                   "font": {"color": NEG_COLOUR}}, "rangemode": "tozero", "showgrid": False, "fixedrange": True,
+                   "nticks": 4, "tickformat": ".2~f"},
+        "annotations": [{
+            "text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0.0,
+            "y": 1.0, "yshift": 8, "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
+            "font": {"size": 17}, "bgcolor": "rgba(255,255,255,0.95)",
+        }],
+        "sliders": [slider],
+        "updatemenus": [
+            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": 0.245, "xanchor": "left",
+             "yanchor": "bottom", "pad": {"r": 6}, "buttons": play, "font": {"size": 15}},
+            {"type": "buttons", "direction": "left", "showactive": False, "x": 1.0, "y": 0.245, "xanchor": "right",
+             "yanchor": "bottom", "font": {"size": 15}, "buttons": first["layout"]["updatemenus[1].buttons"]},
+        ],
+    }
+
+
+def run_summary(traj: Trajectory, separable: bool | None) -> tuple[str, str]:
+    """The status line under the figure, and its kind.
+
+    Parameters
+    ----------
+    traj : Trajectory
+    separable : bool or None
+        Whether the data are linearly separable (None if unknown).
+
+    Returns
+    -------
+    kind : {"success", "warning", "info"}
+    text : str
+        E.g. "Converged after 7 updates in 5 epochs (15 steps)." or "No
+        convergence after 1,000 steps: the data are not linearly separable".
+    """
+    S, K = traj.n_steps, traj.n_updates
+    unit = "epoch" if traj.variant != "batch" else "batch step"
+    ep = traj.epoch(S)
+    if traj.converged:
+        if S == 0:
+            if traj.problem.update_on == "negative":
+                return "info", ("Converged at step 0 without a single update: under the rule y·a < 0 the start "
+                                "misclassifies nothing (at w = 0, b = 0 every y·a is 0). Switch the rule to "
+                                "y·a ≤ 0 to see learning.")
+            return "success", "The initial boundary already separates the data: converged at step 0."
+        return "success", (f"Converged after {K:,} update{'s' * (K != 1)} in {ep:,} {unit}{'s' * (ep != 1)} "
+                           f"({S:,} steps): no point is misclassified.")
+    head = f"No convergence after {S:,} steps ({K:,} updates)"
+    if separable is False:
+        return "warning", (f"{head}: the data are not linearly separable, so some point is always misclassified "
+                           "and the perceptron never stops.")
+    if separable is True:
+        return "info", (f"{head} yet: the data are linearly separable, so the perceptron will converge; "
+                        "raise max steps.")
+    return "info", f"{head}."
+
+
+def step_table(traj: Trajectory, max_rows: int = 2000) -> dict[str, list]:
+    """One row per step (the first ``max_rows``): step, examined, updated, w, b, |M|.
+
+    Returns
+    -------
+    dict of str to list
+        Column name to values, ready for a dataframe.
+    """
+    S = min(traj.n_steps, max_rows - 1)
+    steps = np.arange(S + 1)
+    W, B = traj.states(steps)
+    errors, loss = traj.curves()
+    many = traj.variant == "batch"
+    return {
+        "step": steps.tolist(),
+        "examined": ["—" if s == 0 else ("all" if many else _names(traj.examined(s), 4)) for s in steps],
+        "updated": [_names(traj.updated(s), 4) if s else "" for s in steps],
+        "w": [vec(w) for w in W.tolist()],
+        "b": [num(b) for b in B.tolist()],
+        "|M|": errors[: S + 1].tolist(),
+        "loss": np.round(loss[: S + 1], 4).tolist(),
+    }
