@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.shared import dataset_sidebar
+from views.shared import dataset_sidebar
 
 st.set_page_config(page_title="Decision Boundary Lab", page_icon="📐", layout="wide")
 
 nav = st.navigation(
     [
-        st.Page("pages/home.py", title="Home", icon="🏠", default=True, url_path="home"),
-        st.Page("pages/perceptron.py", title="Perceptron", icon="➕", url_path="perceptron"),
+        st.Page("views/home.py", title="Home", icon="🏠", default=True, url_path="home"),
+        st.Page("views/perceptron.py", title="Perceptron", icon="➕", url_path="perceptron"),
     ]
 )
 dataset_sidebar()

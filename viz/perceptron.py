@@ -39,9 +39,10 @@ from viz.common import (
 )
 
 # trace indices, fixed so that frames can name them
-T_REG_POS, T_REG_NEG, T_POS, T_NEG, T_RING, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_EXAM, T_CUR, T_ERR, T_LOSS = range(14)
-FRAME_TRACES = [T_REG_POS, T_REG_NEG, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_EXAM, T_CUR]
+T_REG_POS, T_REG_NEG, T_EXAM, T_POS, T_NEG, T_RING, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_CUR, T_ERR, T_LOSS = range(14)
+FRAME_TRACES = [T_REG_POS, T_REG_NEG, T_EXAM, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_CUR]
 MAX_CURVE_POINTS = 2000
+EMPTY = {"x": [], "y": []}
 STEP_ARGS = {"mode": "immediate", "transition": {"duration": 0}}
 SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
 
@@ -135,21 +136,21 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         act = f"y·(w·x{'+b' if fit_b else ''}) = {num(yi)}·({vec(wp)}·{vec(xi)}{bias}) = {num(a)}"
         name = f"x{sub(i + 1)} = {vec(xi)}, y = {'+1' if yi > 0 else '−1'}"
         if upd.size:
-            txt = (f"{head}: {name} misclassified: {act} {le} 0<br>"
+            txt = (f"{head}: {name} misclassified:<br>{act} {le} 0<br>"
                    f"→ w ← {vec(wp)} + {num(tau)}·({num(yi)})·{vec(xi)} = {vec(w)}")
             txt += f", b ← {num(bp)} + {num(tau)}·({num(yi)}) = {num(b)}" if fit_b else f", b stays {num(b)}"
         else:
-            txt = f"{head}: {name} correct: {act} {gt} 0 → no update"
+            txt = f"{head}: {name} correct:<br>{act} {gt} 0 → no update"
     else:
         ex = traj.examined(step)
         if traj.variant == "minibatch":
             B = traj.batch_size
             coef, full = ("τ/B", f"{num(tau)}/{B}") if traj.reduction == "mean" else ("τ", num(tau))
-            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B}); mistakes M∩I = {{{_names(upd)}}}"
+            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B})<br>mistakes M∩I = {{{_names(upd)}}}"
             sumname = "Σ_{i∈M∩I}"
         else:
             coef, full = ("τ/N", f"{num(tau)}/{p.n}") if traj.reduction == "mean" else ("τ", num(tau))
-            txt = f"{head}: all {p.n} points; mistakes M = {{{_names(upd)}}}"
+            txt = f"{head}: all {p.n} points<br>mistakes M = {{{_names(upd)}}}"
             sumname = "Σ_{i∈M}"
         if upd.size:
             g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
@@ -207,6 +208,8 @@ def perceptron_figure(
         raise ValueError(f"the step-through figure draws 2-D data, got d = {X.shape[1]}")
     box = view_box(X)
     span = box[1] - box[0]
+    cx, cy = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    clip = (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)  # lines and regions reach past the view
     steps, note = choose_frames(traj, max_frames, mode)
     W, B = traj.states(steps)
     Wp, Bp = traj.states(np.maximum(steps - 1, 0))
@@ -243,10 +246,10 @@ def perceptron_figure(
         w, b, wp, bp = Wl[f], Bl[f], Wpl[f], Bpl[f]
         upd = traj.updated(step)
         moved = upd.size > 0
-        lx, ly = boundary_segment(box, w, b)
-        ox, oy = boundary_segment(box, wp, bp) if moved else ([], [])
-        rp = poly_xy(clip_halfplane(box, w, b, +1.0)) if any(w) or b > 0 else ([], [])
-        rn = poly_xy(clip_halfplane(box, w, b, -1.0)) if any(w) or b < 0 else ([], [])
+        lx, ly = boundary_segment(clip, w, b)
+        ox, oy = boundary_segment(clip, wp, bp) if moved else ([], [])
+        rp = poly_xy(clip_halfplane(clip, w, b, +1.0)) if any(w) or b > 0 else ([], [])
+        rn = poly_xy(clip_halfplane(clip, w, b, -1.0)) if any(w) or b < 0 else ([], [])
         tip = [P[0] + s * w[0], P[1] + s * w[1]]
         tip_old = [P[0] + s * wp[0], P[1] + s * wp[1]]
         if traj.variant == "batch" or step == 0:
@@ -257,13 +260,13 @@ def perceptron_figure(
         fdata = [
             {"x": rounded(rp[0], 2), "y": rounded(rp[1], 2)},
             {"x": rounded(rn[0], 2), "y": rounded(rn[1], 2)},
+            {"x": rounded(ex_x), "y": rounded(ex_y)},
             {"x": rounded(ox, 2), "y": rounded(oy, 2)},
             {"x": rounded(lx, 2), "y": rounded(ly, 2)},
-            {"x": rounded([P[0], tip_old[0]]), "y": rounded([P[1], tip_old[1]])} if moved else {"x": [], "y": []},
-            {"x": rounded([P[0], tip[0]]), "y": rounded([P[1], tip[1]])},
+            {"x": rounded([P[0], tip_old[0]]), "y": rounded([P[1], tip_old[1]])} if moved and any(wp) else EMPTY,
+            {"x": rounded([P[0], tip[0]]), "y": rounded([P[1], tip[1]])} if any(w) else EMPTY,
             # τ·y·x (or the batch step) from the old tip of w to the new one
-            {"x": rounded([tip_old[0], tip[0]]), "y": rounded([tip_old[1], tip[1]])} if moved else {"x": [], "y": []},
-            {"x": rounded(ex_x), "y": rounded(ex_y)},
+            {"x": rounded([tip_old[0], tip[0]]), "y": rounded([tip_old[1], tip[1]])} if moved else EMPTY,
             {"x": [step, step]},
         ]
         frames.append({
@@ -321,6 +324,9 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float) -> list[dict]:
          "hoverinfo": "skip", "showlegend": False, **common},
         {"type": "scatter", "name": "region ŷ = −1", "fill": "toself", "fillcolor": NEG_REGION, "mode": "none",
          "hoverinfo": "skip", "showlegend": False, **common},
+        {"type": "scatter", "name": "examined this step", "mode": "markers", "hoverinfo": "skip",
+         "marker": {"symbol": "circle", "size": 34, "color": HIGHLIGHT, "line": {"color": "#B8A800", "width": 2}},
+         **common},
         points(pos, "y = +1", POS_COLOUR, POS_SYMBOL, "+1"),
         points(neg, "y = −1", NEG_COLOUR, NEG_SYMBOL, "−1"),
         {"type": "scatter", "name": "M: misclassified", "mode": "markers", "x": rounded(X[:, 0]),
@@ -334,9 +340,6 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float) -> list[dict]:
         arrow("previous w", "rgba(34,34,34,0.35)", 2.5, 14, legend=False),
         arrow(f"w (drawn ×{num(s, 2)})", INK, 3.5, 18),
         arrow("update τ·y·x", UPDATE_COLOUR, 3.5, 18),
-        {"type": "scatter", "name": "examined", "mode": "markers", "hoverinfo": "skip",
-         "marker": {"symbol": "star", "size": 22, "color": HIGHLIGHT, "line": {"color": INK, "width": 1.5}},
-         **common},
         {"type": "scatter", "name": "current step", "mode": "lines", "hoverinfo": "skip", "showlegend": False,
          "y": [0, 1], "line": {"color": INK, "width": 2, "dash": "dot"}, "xaxis": "x2", "yaxis": "y4"},
     ]
@@ -346,7 +349,7 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
     """Axes, the arithmetic annotation, the slider and the buttons."""
     slider = {
         "active": 0,
-        "currentvalue": {"prefix": "step ", "font": {"size": 16}, "xanchor": "left"},
+        "currentvalue": {"prefix": "step ", "font": {"size": 16, "color": INK}, "xanchor": "left", "offset": 4},
         "pad": {"t": 6, "b": 0},
         "x": 0.0, "len": 1.0, "y": 0.235, "yanchor": "top",
         "ticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
@@ -361,20 +364,22 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
     ]
     play.append({"label": "Pause ❚❚", "method": "animate",
                  "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}]})
+    # equal scales on x₁ and x₂ (w must look perpendicular to the boundary); the
+    # panel keeps its domain and the shorter axis range is widened to fit
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
-            "constrain": "domain", "title": {"font": {"size": 18}}, "tickfont": {"size": 14}}
+            "constrain": "range", "title": {"font": {"size": 18}}, "tickfont": {"size": 14}}
     return {
         "height": height,
         "font": FONT,
         "title": {"text": title, "x": 0.0, "xref": "paper", "y": 0.985, "yanchor": "top", "font": {"size": 20}},
-        "margin": {"l": 70, "r": 20, "t": 120, "b": 50},
+        "margin": {"l": 70, "r": 20, "t": 150, "b": 50},
         "paper_bgcolor": "white",
         "plot_bgcolor": "white",
         "hovermode": "closest",
         "dragmode": False,
-        "legend": {"x": 1.0, "y": 1.0, "xanchor": "right", "yanchor": "top", "font": {"size": 14},
+        "legend": {"x": 0.735, "y": 1.0, "xanchor": "left", "yanchor": "top", "font": {"size": 14},
                    "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": "#cccccc", "borderwidth": 1},
-        "xaxis": {**axis, "domain": [0, 1], "range": [box[0], box[1]], "title": {"text": "x₁", "standoff": 4}},
+        "xaxis": {**axis, "domain": [0, 0.72], "range": [box[0], box[1]], "title": {"text": "x₁", "standoff": 4}},
         "yaxis": {**axis, "domain": [0.37, 1.0], "range": [box[2], box[3]], "title": {"text": "x₂"},
                   "scaleanchor": "x", "scaleratio": 1},
         "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": "step", "standoff": 2},
@@ -392,9 +397,9 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         }],
         "sliders": [slider],
         "updatemenus": [
+            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.72, "y": 0.245, "xanchor": "right",
+             "yanchor": "bottom", "buttons": play, "font": {"size": 15}},
             {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": 0.245, "xanchor": "left",
-             "yanchor": "bottom", "pad": {"r": 6}, "buttons": play, "font": {"size": 15}},
-            {"type": "buttons", "direction": "left", "showactive": False, "x": 1.0, "y": 0.245, "xanchor": "right",
              "yanchor": "bottom", "font": {"size": 15}, "buttons": first["layout"]["updatemenus[1].buttons"]},
         ],
     }

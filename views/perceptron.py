@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.bounds import is_separable
 from core.perceptron import run_perceptron
-from pages.shared import current_dataset
+from views.shared import current_dataset
 from viz.common import PrebuiltFigure
 from viz.perceptron import perceptron_figure, run_summary, step_table
 
