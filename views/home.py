@@ -17,4 +17,4 @@ Pick a dataset in the sidebar; every page uses the same points. Start with the t
 *textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
 """
 )
-st.page_link("views/perceptron.py", label="Open the Perceptron page", icon="➕")
+st.page_link("views/perceptron.py", label="Open the Perceptron page", icon=":material/timeline:")

@@ -15,12 +15,10 @@ from viz.common import PrebuiltFigure
 from viz.perceptron import perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
-VARIANT_LABELS = {
-    "cyclic": "cyclic: in order, epoch after epoch",
-    "random": "random: one random point per step",
-    "minibatch": "mini-batch: B random points",
-    "batch": "batch: all points (gradient step)",
-}
+VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
+VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
+                "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
+                "batch: all points at once, a gradient step on the perceptron loss.")
 RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
 TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
 MAX_FRAMES = 500
@@ -41,7 +39,7 @@ N = len(ds.y)
 
 c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
 variant = c1.selectbox("Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
-                       bind="query-params")
+                       bind="query-params", help=VARIANT_HELP)
 tau = c2.select_slider("Step size τ", TAUS, value=1.0, key="tau", bind="query-params")
 batch = c3.number_input("Batch size B", 1, max(N, 1), min(max(N // 4, 1), N), key="B", bind="query-params",
                         disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")

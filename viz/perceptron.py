@@ -40,9 +40,10 @@ from viz.common import (
 
 # trace indices, fixed so that frames can name them
 T_REG_POS, T_REG_NEG, T_EXAM, T_POS, T_NEG, T_RING, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_CUR, T_ERR, T_LOSS = range(14)
-FRAME_TRACES = [T_REG_POS, T_REG_NEG, T_EXAM, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_CUR]
+STATE_TRACES = [T_REG_POS, T_REG_NEG, T_RING, T_LINE, T_W]  # change only when (w, b) does
+STEP_TRACES = [T_EXAM, T_OLD, T_W_OLD, T_UPD, T_CUR]  # change every step
 MAX_CURVE_POINTS = 2000
-EMPTY = {"x": [], "y": []}
+EMPTY = {"x": [None]}  # hides a trace: one gap point (x shorter than y), and its legend entry stays
 STEP_ARGS = {"mode": "immediate", "transition": {"duration": 0}}
 SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
 
@@ -236,45 +237,51 @@ def perceptron_figure(
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
 
-    # one state frame per stored state: M as selectedpoints of the ring trace
-    frames = [{"name": f"m{k}", "group": "states", "data": [{"selectedpoints": np.flatnonzero(m).tolist()}],
-               "traces": [T_RING]} for k, m in zip(states.tolist(), masks, strict=True)]
+    # one state frame per stored state: what depends on (w, b) only (M as
+    # selectedpoints of the ring trace, the regions, the boundary, w)
+    Ws, Bs = traj.W[states].tolist(), traj.B[states].tolist()
+    frames = []
+    for k, m, w, b in zip(states.tolist(), masks, Ws, Bs, strict=True):
+        lx, ly = boundary_segment(clip, w, b)
+        rp = poly_xy(clip_halfplane(clip, w, b, +1.0)) if any(w) or b > 0 else ([], [])
+        rn = poly_xy(clip_halfplane(clip, w, b, -1.0)) if any(w) or b < 0 else ([], [])
+        tip = [P[0] + s * w[0], P[1] + s * w[1]]
+        frames.append({"name": f"m{k}", "traces": STATE_TRACES, "data": [
+            {"x": rounded(rp[0], 2), "y": rounded(rp[1], 2)},
+            {"x": rounded(rn[0], 2), "y": rounded(rn[1], 2)},
+            {"selectedpoints": np.flatnonzero(m).tolist()},
+            {"x": rounded(lx, 2), "y": rounded(ly, 2)},
+            {"x": rounded([P[0], tip[0]]), "y": rounded([P[1], tip[1]])} if any(w) else EMPTY,
+        ]})
+    # one step frame per shown step: the examined point(s), the update drawn
+    # from the old state, the arithmetic, the Back/Next targets
     names = [f"s{st}" for st in steps.tolist()]
     Wl, Bl, Wpl, Bpl = W.tolist(), B.tolist(), Wp.tolist(), Bp.tolist()
     Xl = X.tolist()
     for f, step in enumerate(steps.tolist()):
         w, b, wp, bp = Wl[f], Bl[f], Wpl[f], Bpl[f]
         upd = traj.updated(step)
-        moved = upd.size > 0
-        lx, ly = boundary_segment(clip, w, b)
-        ox, oy = boundary_segment(clip, wp, bp) if moved else ([], [])
-        rp = poly_xy(clip_halfplane(clip, w, b, +1.0)) if any(w) or b > 0 else ([], [])
-        rn = poly_xy(clip_halfplane(clip, w, b, -1.0)) if any(w) or b < 0 else ([], [])
-        tip = [P[0] + s * w[0], P[1] + s * w[1]]
-        tip_old = [P[0] + s * wp[0], P[1] + s * wp[1]]
         if traj.variant == "batch" or step == 0:
             ex_x, ex_y = [], []
         else:
             ex = traj.examined(step).tolist()
             ex_x, ex_y = [Xl[i][0] for i in ex], [Xl[i][1] for i in ex]
-        fdata = [
-            {"x": rounded(rp[0], 2), "y": rounded(rp[1], 2)},
-            {"x": rounded(rn[0], 2), "y": rounded(rn[1], 2)},
-            {"x": rounded(ex_x), "y": rounded(ex_y)},
-            {"x": rounded(ox, 2), "y": rounded(oy, 2)},
-            {"x": rounded(lx, 2), "y": rounded(ly, 2)},
-            {"x": rounded([P[0], tip_old[0]]), "y": rounded([P[1], tip_old[1]])} if moved and any(wp) else EMPTY,
-            {"x": rounded([P[0], tip[0]]), "y": rounded([P[1], tip[1]])} if any(w) else EMPTY,
+        fdata = [{"x": rounded(ex_x), "y": rounded(ex_y)}, EMPTY, EMPTY, EMPTY, {"x": [step, step]}]
+        if upd.size:
+            tip = [P[0] + s * w[0], P[1] + s * w[1]]
+            tip_old = [P[0] + s * wp[0], P[1] + s * wp[1]]
+            ox, oy = boundary_segment(clip, wp, bp)
+            fdata[1] = {"x": rounded(ox, 2), "y": rounded(oy, 2)}
+            if any(wp):
+                fdata[2] = {"x": rounded([P[0], tip_old[0]]), "y": rounded([P[1], tip_old[1]])}
             # τ·y·x (or the batch step) from the old tip of w to the new one
-            {"x": rounded([tip_old[0], tip[0]]), "y": rounded([tip_old[1], tip[1]])} if moved else EMPTY,
-            {"x": [step, step]},
-        ]
+            fdata[3] = {"x": rounded([tip_old[0], tip[0]]), "y": rounded([tip_old[1], tip[1]])}
         frames.append({
             "name": names[f],
             "group": "steps",
             "baseframe": f"m{kidx[f]}",
             "data": fdata,
-            "traces": FRAME_TRACES,
+            "traces": STEP_TRACES,
             "layout": {
                 "annotations[0].text": _describe(traj, step, w, b, wp, bp, upd),
                 "updatemenus[1].buttons": _back_next(names[max(f - 1, 0)], names[min(f + 1, len(names) - 1)]),
@@ -294,10 +301,10 @@ def perceptron_figure(
         "thinned": note,
         "vector_scale": s,
     }
-    # the base figure shows the first frame (its data applied onto the base traces)
-    for t, fd in zip(FRAME_TRACES, first["data"], strict=True):
+    # the base figure shows the first frame (its state's and its own data applied onto the base traces)
+    base = frames[int(np.searchsorted(states, kidx[0]))]
+    for t, fd in [*zip(STATE_TRACES, base["data"], strict=True), *zip(STEP_TRACES, first["data"], strict=True)]:
         data[t].update(fd)
-    data[T_RING]["selectedpoints"] = frames[int(np.searchsorted(states, kidx[0]))]["data"][0]["selectedpoints"]
     return {"data": data, "layout": layout, "frames": frames}
 
 
