@@ -104,16 +104,18 @@ def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
 def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:
     """The line w·x + b = 0 clipped to the view box, as ([x_a, x_b], [y_a, y_b]); empty if it misses."""
     w = np.asarray(w, dtype=float)
-    if not np.any(w):
+    norm = float(np.abs(w).max())
+    if norm == 0:
         return [], []
+    w, b = w / norm, float(b) / norm  # same line, well-scaled coefficients
     pts = []
     x0, x1, y0, y1 = box
-    if w[1] != 0:
+    if abs(w[1]) > 1e-12:
         for x in (x0, x1):
             y = -(w[0] * x + b) / w[1]  # solve w₁x + w₂y + b = 0 for y
             if y0 - 1e-12 <= y <= y1 + 1e-12:
                 pts.append((x, y))
-    if w[0] != 0:
+    if abs(w[0]) > 1e-12:
         for y in (y0, y1):
             x = -(w[1] * y + b) / w[0]
             if x0 - 1e-12 <= x <= x1 + 1e-12:

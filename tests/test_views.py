@@ -1,0 +1,121 @@
+"""The pages with Streamlit's AppTest: widgets in, figure and status out, no browser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from views.shared import DATASET_KEY, Dataset
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+def perceptron_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("views/perceptron.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def figure(at: AppTest) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def test_home_page_runs():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception
+    assert at.title[0].value == "Decision Boundary Lab"
+    assert at.sidebar.selectbox(key="ds").value == "textbook"
+
+
+def test_textbook_converges_and_figure_has_every_step():
+    at = perceptron_page()
+    assert at.success[0].value.startswith("Converged after 7 updates in 5 epochs (15 steps)")
+    meta = figure(at)["layout"]["meta"]
+    assert meta["n_updates"] == 7 and meta["n_steps"] == 15 and meta["converged"]
+    assert meta["frame_steps"] == list(range(16))
+    df = at.dataframe[0].value
+    assert list(df["step"]) == list(range(16)) and df["|M|"].iloc[-1] == 0
+
+
+def test_xor_does_not_converge():
+    at = perceptron_page()
+    at.sidebar.selectbox(key="ds").set_value("xor").run()
+    assert not at.exception
+    assert "No convergence after 1,000 steps" in at.warning[0].value
+    assert "not linearly separable" in at.warning[0].value
+    meta = figure(at)["layout"]["meta"]
+    assert meta["n_points"] == at.session_state[DATASET_KEY].n and not meta["converged"]
+    assert len(meta["frame_steps"]) == 500 and meta["thinned"]
+    assert any("thinned" in i.value for i in at.info)
+
+
+def test_changing_tau_and_variant_rebuilds_the_figure():
+    at = perceptron_page()
+    at.sidebar.selectbox(key="ds").set_value("separable").run()
+    before = figure(at)
+    at.select_slider(key="tau").set_value(0.1).run()
+    after = figure(at)
+    assert before["layout"]["meta"]["tau"] == 1.0 and after["layout"]["meta"]["tau"] == 0.1
+    at.selectbox(key="variant").set_value("minibatch").run()
+    assert not at.exception
+    meta = figure(at)["layout"]["meta"]
+    assert meta["variant"] == "minibatch"
+    assert "τ/B Σ" in at.caption[0].value
+
+
+def test_negative_rule_from_zero_is_a_lesson_not_a_bug():
+    at = perceptron_page()
+    at.radio(key="rule").set_value("negative").run()
+    assert not at.exception
+    assert "without a single update" in at.info[0].value
+    assert figure(at)["layout"]["meta"]["n_steps"] == 0
+
+
+def test_dataset_survives_page_switch():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.sidebar.selectbox(key="ds").set_value("moons").run()
+    ds = at.session_state[DATASET_KEY]
+    at.switch_page("views/perceptron.py").run()
+    assert at.session_state[DATASET_KEY] is ds or at.session_state[DATASET_KEY].name == "moons"
+    assert figure(at)["layout"]["meta"]["n_points"] == ds.n
+
+
+def test_bad_data_shows_an_error_and_keeps_the_last_good_run():
+    at = perceptron_page()
+    good = figure(at)
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), X, np.array([1, 0, -1]))
+    at.select_slider(key="tau").set_value(0.5).run()  # any rerun with the bad data
+    assert not at.exception
+    assert "labels must be -1 or +1, got values [0.0]" in at.error[0].value
+    assert figure(at)["layout"]["meta"] == good["layout"]["meta"]
+
+
+@pytest.mark.parametrize("params", [{"tau": "-1"}, {"variant": "nonsense"}, {"max_steps": "1e99"}, {"B": "0"}])
+def test_hand_edited_url_never_breaks_the_page(params):
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page("views/perceptron.py").run()
+    assert not at.exception
+    assert at.get("plotly_chart")
+
+
+def test_url_reproduces_the_view():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["tau"] = "0.5"
+    at.query_params["ds"] = "XOR (four clusters)"
+    at.query_params["rule"] = "y·a < 0"
+    at.switch_page("views/perceptron.py").run()
+    assert not at.exception
+    meta = figure(at)["layout"]["meta"]
+    assert meta["tau"] == 0.5
+    assert at.session_state[DATASET_KEY].name == "xor"
+    assert at.radio(key="rule").value == "negative"
