@@ -52,7 +52,7 @@ def test_xor_does_not_converge():
     meta = figure(at)["layout"]["meta"]
     assert meta["n_points"] == at.session_state[DATASET_KEY].n and not meta["converged"]
     assert len(meta["frame_steps"]) == 500 and meta["thinned"]
-    assert any("thinned" in i.value for i in at.info)
+    assert any("500-frame cap" in i.value for i in at.info)
 
 
 def test_changing_tau_and_variant_rebuilds_the_figure():

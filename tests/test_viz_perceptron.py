@@ -161,7 +161,7 @@ def test_thinning_keeps_first_and_last_and_says_so():
     traj = run_perceptron(X, y, max_steps=1234)
     steps, note = choose_frames(traj, 100)
     assert steps.size == 100 and steps[0] == 0 and steps[-1] == 1234
-    assert "thinned" in note
+    assert "500-frame cap" not in note and "100-frame cap" in note and "the first and the last" in note
     steps_u, note_u = choose_frames(traj, 10_000, mode="updates")
     assert note_u == "" and set(traj.update_steps) <= set(steps_u.tolist())
     fig = perceptron_figure(traj, max_frames=100)

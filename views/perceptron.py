@@ -87,7 +87,7 @@ if result is not None:
     st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "
-               "misclassified set M after the step; the star marks the point(s) examined; the dashed line is the "
+               "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line is the "
                "boundary before the update.")
     with st.expander(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)"):
         st.dataframe(table, hide_index=True, width="stretch")

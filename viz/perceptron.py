@@ -80,8 +80,9 @@ def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") ->
         return steps, ""
     keep = np.unique(np.linspace(0, steps.size - 1, max_frames).round().astype(np.int64))
     note = (
-        f"{steps.size:,} {what} are more than the {max_frames:,}-frame cap: thinned to "
-        f"{keep.size:,} evenly spaced frames (about every {steps.size / keep.size:.1f}th), first and last kept."
+        f"{steps.size:,} {what} are more than the {max_frames:,}-frame cap: the animation shows {keep.size:,} "
+        f"evenly spaced ones (about one in {steps.size / keep.size:.1f}), the first and the last included. "
+        "Lower max steps or pick 'updates only' to see more of them one by one."
     )
     return steps[keep], note
 
@@ -236,6 +237,7 @@ def perceptron_figure(
                  "y": rounded(loss[cs], 4), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
+    data += _legend_proxies(data)
 
     # one state frame per stored state: what depends on (w, b) only (M as
     # selectedpoints of the ring trace, the regions, the boundary, w)
@@ -352,6 +354,28 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float) -> list[dict]:
     ]
 
 
+LEGEND_ORDER = [T_EXAM, T_POS, T_NEG, T_RING, T_LINE, T_OLD, T_W, T_UPD, T_ERR, T_LOSS]
+_FAR = 1e6  # outside every view: a proxy point that only shows in the legend
+
+
+def _legend_proxies(data: list[dict]) -> list[dict]:
+    """Stable legend entries for the frame-driven traces (an empty trace drops out of the legend).
+
+    The real traces get ``showlegend: False``; a proxy with the same style and
+    one point far outside the fixed axis ranges stands in for each.
+    """
+    proxies = []
+    for t in (T_EXAM, T_OLD, T_LINE, T_W, T_UPD):
+        proxy = {k: v for k, v in data[t].items() if k not in ("x", "y")}
+        proxy.update(x=[_FAR, _FAR * 1.01], y=[_FAR, _FAR], legendrank=LEGEND_ORDER.index(t) + 1,
+                     legendgroup=f"g{t}")
+        data[t].update(showlegend=False, legendgroup=f"g{t}")
+        proxies.append(proxy)
+    for t in (T_POS, T_NEG, T_RING, T_ERR, T_LOSS):
+        data[t]["legendrank"] = LEGEND_ORDER.index(t) + 1
+    return proxies
+
+
 def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> dict:
     """Axes, the arithmetic annotation, the slider and the buttons."""
     slider = {
@@ -359,7 +383,7 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         "currentvalue": {"prefix": "step ", "font": {"size": 16, "color": INK}, "xanchor": "left", "offset": 4},
         "pad": {"t": 6, "b": 0},
         "x": 0.0, "len": 1.0, "y": 0.235, "yanchor": "top",
-        "ticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+        "ticklen": 0, "minorticklen": 0, "tickcolor": "rgba(0,0,0,0)", "font": {"size": 1, "color": "rgba(0,0,0,0)"},
         "steps": [{"label": str(st), "method": "animate", "args": [[nm], STEP_ARGS]}
                   for st, nm in zip(steps.tolist(), names, strict=True)],
     }
