@@ -389,7 +389,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
         dense = dense + 1 if j < 16 else 0
         L = max(8, L // 4)
     s, last = st["s"], st["last"]
-    if not converged and s > last:
+    if not converged:  # the cap may fall before the proof (a clean pass, or the patience check)
         converged = is_separating(w, b)
     if converged:
         s = last  # the run ends at the first state that misclassifies nothing

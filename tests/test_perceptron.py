@@ -103,8 +103,9 @@ def assert_matches_reference(traj, ref, *, epoch_of, label=""):
     assert traj.converged == ref[-1]["converged"], label
     assert all(isinstance(s, Snapshot) for s in snaps)
     assert [s.step for s in snaps] == [r["step"] for r in ref], label
-    np.testing.assert_allclose(np.array([s.w for s in snaps]), np.array([r["w"] for r in ref]),
-                               rtol=1e-12, atol=1e-12, err_msg=label)
+    np.testing.assert_allclose(
+        np.array([s.w for s in snaps]), np.array([r["w"] for r in ref]), rtol=1e-12, atol=1e-12, err_msg=label
+    )
     np.testing.assert_allclose([s.b for s in snaps], [r["b"] for r in ref], rtol=1e-12, atol=1e-12, err_msg=label)
     for field in ("examined", "updated"):
         got = [getattr(s, field).tolist() for s in snaps]
@@ -115,11 +116,21 @@ def assert_matches_reference(traj, ref, *, epoch_of, label=""):
         assert s.examined.dtype.kind == s.updated.dtype.kind == "i"
     assert [s.converged for s in snaps] == [r["converged"] and r is ref[-1] for r in ref], label
     assert [s.errors for s in snaps] == [r["errors"] for r in ref], label
-    np.testing.assert_array_equal(np.array([s.misclassified for s in snaps]), np.array([r["mistakes"] for r in ref]),
-                                  err_msg=label)
-    np.testing.assert_allclose([s.loss for s in snaps], [r["loss"] for r in ref], rtol=1e-10, atol=1e-12,
-                               err_msg=label)
+    np.testing.assert_array_equal(
+        np.array([s.misclassified for s in snaps]), np.array([r["mistakes"] for r in ref]), err_msg=label
+    )
+    np.testing.assert_allclose([s.loss for s in snaps], [r["loss"] for r in ref], rtol=1e-10, atol=1e-12, err_msg=label)
     assert [s.epoch for s in snaps] == [epoch_of(r["step"]) for r in ref], label
+    # the vectorised per-trajectory views agree with the reference too
+    errors, loss = traj.curves()
+    assert errors.shape == loss.shape == (len(ref),)
+    np.testing.assert_array_equal(errors, [r["errors"] for r in ref], err_msg=label)
+    np.testing.assert_allclose(loss, [r["loss"] for r in ref], rtol=1e-10, atol=1e-12, err_msg=label)
+    masks = traj.state_mistakes(traj.state_index(np.arange(len(ref))))
+    np.testing.assert_array_equal(masks, np.array([r["mistakes"] for r in ref]), err_msg=label)
+    W, B = traj.states()
+    np.testing.assert_allclose(W, np.array([r["w"] for r in ref]), rtol=1e-12, atol=1e-12, err_msg=label)
+    np.testing.assert_allclose(B, [r["b"] for r in ref], rtol=1e-12, atol=1e-12, err_msg=label)
 
 
 def epoch_fn(variant, n, batch_size):
@@ -221,8 +232,18 @@ def test_matches_naive_reference(variant, update_on, fit_intercept):
             for w0, b0 in _inits(d):
                 for reduction in reductions:
                     for B in sizes:
-                        kw = dict(variant=variant, tau=tau, batch_size=B, w0=w0, b0=b0, update_on=update_on,
-                                  fit_intercept=fit_intercept, max_steps=120, seed=runs, reduction=reduction)
+                        kw = dict(
+                            variant=variant,
+                            tau=tau,
+                            batch_size=B,
+                            w0=w0,
+                            b0=b0,
+                            update_on=update_on,
+                            fit_intercept=fit_intercept,
+                            max_steps=120,
+                            seed=runs,
+                            reduction=reduction,
+                        )
                         traj = run_perceptron(X, y, **kw)
                         if variant in ("random", "minibatch"):
                             order = np.asarray(traj.order)
@@ -232,9 +253,19 @@ def test_matches_naive_reference(variant, update_on, fit_intercept):
                                 assert all(len(set(row)) == B for row in order.tolist())
                         else:
                             assert traj.order is None
-                        ref = naive_reference(X, y, variant=variant, tau=tau, w0=w0, b0=b0, update_on=update_on,
-                                              fit_intercept=fit_intercept, max_steps=120, order=traj.order,
-                                              reduction=reduction)
+                        ref = naive_reference(
+                            X,
+                            y,
+                            variant=variant,
+                            tau=tau,
+                            w0=w0,
+                            b0=b0,
+                            update_on=update_on,
+                            fit_intercept=fit_intercept,
+                            max_steps=120,
+                            order=traj.order,
+                            reduction=reduction,
+                        )
                         label = f"{name} {kw}"
                         assert_matches_reference(traj, ref, epoch_of=epoch_fn(variant, n, B), label=label)
                         runs += 1
@@ -252,8 +283,18 @@ def test_truncated_runs_are_prefixes_of_the_full_run(variant):
             part = run_perceptron(X, y, variant=variant, batch_size=min(2, len(y)), max_steps=cap, seed=3)
             if variant in ("random", "minibatch"):
                 # the random stream is an implementation detail: compare with the reference on its own order
-                ref = naive_reference(X, y, variant=variant, tau=1.0, w0=np.zeros(X.shape[1]), b0=0.0,
-                                      update_on="nonpositive", fit_intercept=True, max_steps=cap, order=part.order)
+                ref = naive_reference(
+                    X,
+                    y,
+                    variant=variant,
+                    tau=1.0,
+                    w0=np.zeros(X.shape[1]),
+                    b0=0.0,
+                    update_on="nonpositive",
+                    fit_intercept=True,
+                    max_steps=cap,
+                    order=part.order,
+                )
                 assert part.n_steps == len(ref) - 1 == cap, name
                 continue
             assert part.n_steps == cap, name
@@ -269,8 +310,18 @@ def test_truncated_runs_are_prefixes_of_the_full_run(variant):
 def test_random_order_reference_with_generator_seed(variant):
     X, y, _ = DATA["noisy"]
     traj = run_perceptron(X, y, variant=variant, batch_size=4, tau=0.5, max_steps=200, seed=np.random.default_rng(7))
-    ref = naive_reference(X, y, variant=variant, tau=0.5, w0=np.zeros(2), b0=0.0, update_on="nonpositive",
-                          fit_intercept=True, max_steps=200, order=traj.order)
+    ref = naive_reference(
+        X,
+        y,
+        variant=variant,
+        tau=0.5,
+        w0=np.zeros(2),
+        b0=0.0,
+        update_on="nonpositive",
+        fit_intercept=True,
+        max_steps=200,
+        order=traj.order,
+    )
     assert_matches_reference(traj, ref, epoch_of=epoch_fn(variant, len(y), 4))
 
 
@@ -389,8 +440,9 @@ _CAP_BUG = pytest.mark.xfail(
 )
 
 
-@pytest.mark.parametrize("variant", [pytest.param("cyclic", marks=_CAP_BUG), pytest.param("random", marks=_CAP_BUG),
-                                     "minibatch", "batch"])
+@pytest.mark.parametrize(
+    "variant", [pytest.param("cyclic", marks=_CAP_BUG), pytest.param("random", marks=_CAP_BUG), "minibatch", "batch"]
+)
 def test_cap_at_the_converging_step(variant):
     """The contract: a final state that misclassifies nothing has converged=True, whatever the cap."""
     for name, (X, y, _) in DATA.items():
@@ -436,12 +488,19 @@ def any_data(draw, max_n=15, max_d=3):
 
 
 @FAST
-@given(data=separable_data(), variant=st.sampled_from(VARIANTS), tau=st.sampled_from([0.1, 1.0, 2.5]),
-       reduction=st.sampled_from(["mean", "sum"]), bsize=st.integers(1, 20), seed=st.integers(0, 1000))
+@given(
+    data=separable_data(),
+    variant=st.sampled_from(VARIANTS),
+    tau=st.sampled_from([0.1, 1.0, 2.5]),
+    reduction=st.sampled_from(["mean", "sum"]),
+    bsize=st.integers(1, 20),
+    seed=st.integers(0, 1000),
+)
 def test_separable_data_converges_strictly(data, variant, tau, reduction, bsize, seed):
     X, y, _, _ = data
-    traj = run_perceptron(X, y, variant=variant, tau=tau, reduction=reduction, batch_size=min(bsize, len(y)),
-                          max_steps=500_000, seed=seed)
+    traj = run_perceptron(
+        X, y, variant=variant, tau=tau, reduction=reduction, batch_size=min(bsize, len(y)), max_steps=500_000, seed=seed
+    )
     assert traj.converged
     last = traj[-1]
     assert last.converged and last.errors == 0
@@ -450,14 +509,30 @@ def test_separable_data_converges_strictly(data, variant, tau, reduction, bsize,
 
 
 @FAST
-@given(data=any_data(), tau=st.sampled_from([0.1, 1.0, 2.5]), fit_intercept=st.booleans(),
-       rule=st.sampled_from(RULES), variant=st.sampled_from(ONLINE), w0seed=st.integers(0, 100),
-       b0=st.sampled_from([0.0, 0.5, -1.25]))
+@given(
+    data=any_data(),
+    tau=st.sampled_from([0.1, 1.0, 2.5]),
+    fit_intercept=st.booleans(),
+    rule=st.sampled_from(RULES),
+    variant=st.sampled_from(ONLINE),
+    w0seed=st.integers(0, 100),
+    b0=st.sampled_from([0.0, 0.5, -1.25]),
+)
 def test_online_update_raises_margin_by_tau_norm_sq(data, tau, fit_intercept, rule, variant, w0seed, b0):
     X, y = data
     w0 = np.random.default_rng(w0seed).normal(size=X.shape[1])
-    traj = run_perceptron(X, y, variant=variant, tau=tau, fit_intercept=fit_intercept, update_on=rule, w0=w0,
-                          b0=b0, max_steps=300, seed=w0seed)
+    traj = run_perceptron(
+        X,
+        y,
+        variant=variant,
+        tau=tau,
+        fit_intercept=fit_intercept,
+        update_on=rule,
+        w0=w0,
+        b0=b0,
+        max_steps=300,
+        seed=w0seed,
+    )
     for k, s in enumerate(traj.update_steps.tolist()):
         i = (s - 1) % len(y) if variant == "cyclic" else int(traj.order[s - 1])
         before = y[i] * (X[i] @ traj.W[k] + traj.B[k])
@@ -471,14 +546,40 @@ def test_online_update_raises_margin_by_tau_norm_sq(data, tau, fit_intercept, ru
 
 
 @FAST
-@given(data=any_data(), variant=st.sampled_from(VARIANTS), max_steps=st.integers(0, 60),
-       rule=st.sampled_from(RULES), bsize=st.integers(1, 15), seed=st.integers(0, 2**32 - 1))
+@given(
+    data=any_data(),
+    variant=st.sampled_from(VARIANTS),
+    max_steps=st.integers(0, 60),
+    rule=st.sampled_from(RULES),
+    bsize=st.integers(1, 15),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_steps_never_exceed_max_steps(data, variant, max_steps, rule, bsize, seed):
     X, y = data
-    traj = run_perceptron(X, y, variant=variant, max_steps=max_steps, update_on=rule, seed=seed,
-                          batch_size=min(bsize, len(y)), w0=np.ones(X.shape[1]), b0=-0.5)
-    snaps = list(perceptron(X, y, variant=variant, max_steps=max_steps, update_on=rule, seed=seed,
-                            batch_size=min(bsize, len(y)), w0=np.ones(X.shape[1]), b0=-0.5))
+    traj = run_perceptron(
+        X,
+        y,
+        variant=variant,
+        max_steps=max_steps,
+        update_on=rule,
+        seed=seed,
+        batch_size=min(bsize, len(y)),
+        w0=np.ones(X.shape[1]),
+        b0=-0.5,
+    )
+    snaps = list(
+        perceptron(
+            X,
+            y,
+            variant=variant,
+            max_steps=max_steps,
+            update_on=rule,
+            seed=seed,
+            batch_size=min(bsize, len(y)),
+            w0=np.ones(X.shape[1]),
+            b0=-0.5,
+        )
+    )
     assert traj.n_steps <= max_steps
     assert len(snaps) == traj.n_steps + 1 <= max_steps + 1
     assert traj.n_updates <= traj.n_steps
@@ -493,8 +594,7 @@ def test_steps_never_exceed_max_steps(data, variant, max_steps, rule, bsize, see
 
 
 @FAST
-@given(data=any_data(), variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 2),
-       bsize=st.integers(1, 15))
+@given(data=any_data(), variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 2), bsize=st.integers(1, 15))
 def test_same_seed_same_trajectory(data, variant, seed, bsize):
     X, y = data
     kw = dict(variant=variant, max_steps=80, batch_size=min(bsize, len(y)), b0=0.25)
@@ -557,8 +657,7 @@ def test_arrays_are_read_only(variant):
     X, y, _ = DATA["noisy"]
     traj = run_perceptron(X, y, variant=variant, batch_size=3, max_steps=20)
     snap = next(s for s in traj if s.updated.size)
-    for arr in (snap.w, snap.examined, snap.updated, traj.W, traj.B, traj.update_steps, traj.problem.X,
-                traj.problem.y):
+    for arr in (snap.w, snap.examined, snap.updated, traj.W, traj.B, traj.update_steps, traj.problem.X, traj.problem.y):
         with pytest.raises(ValueError):
             arr[0] = 1
     with pytest.raises(ValueError):
@@ -678,8 +777,9 @@ def _large(kind, N=20_000):
 
 
 @pytest.mark.parametrize("variant", ONLINE)
-@pytest.mark.parametrize(("kind", "epochs"), [("separable", 1), ("separable", 5), ("noisy", 1), ("labels", 1),
-                                              ("noisy3d", 1)])
+@pytest.mark.parametrize(
+    ("kind", "epochs"), [("separable", 1), ("separable", 5), ("noisy", 1), ("labels", 1), ("noisy3d", 1)]
+)
 def test_large_n_matches_reference(kind, epochs, variant):
     X, y = _large(kind)
     N = len(y)
