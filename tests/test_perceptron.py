@@ -223,7 +223,8 @@ def _batch_sizes(n, exact):
 @pytest.mark.parametrize("update_on", RULES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_matches_naive_reference(variant, update_on, fit_intercept):
-    runs = 0
+    runs = converged_after_updates = 0
+    cap = 120 if variant in ONLINE else 70
     for name, (X, y, exact) in DATA.items():
         n, d = X.shape
         reductions = ("mean",) if variant in ONLINE else ("mean", "sum")
@@ -240,7 +241,7 @@ def test_matches_naive_reference(variant, update_on, fit_intercept):
                             b0=b0,
                             update_on=update_on,
                             fit_intercept=fit_intercept,
-                            max_steps=120,
+                            max_steps=cap,
                             seed=runs,
                             reduction=reduction,
                         )
@@ -262,43 +263,45 @@ def test_matches_naive_reference(variant, update_on, fit_intercept):
                             b0=b0,
                             update_on=update_on,
                             fit_intercept=fit_intercept,
-                            max_steps=120,
+                            max_steps=cap,
                             order=traj.order,
                             reduction=reduction,
                         )
                         label = f"{name} {kw}"
                         assert_matches_reference(traj, ref, epoch_of=epoch_fn(variant, n, B), label=label)
                         runs += 1
+                        converged_after_updates += traj.converged and traj.n_updates > 0
     assert runs >= 40
+    assert converged_after_updates >= 5  # the stopping rule is exercised, not just the cap
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_truncated_runs_are_prefixes_of_the_full_run(variant):
-    """A smaller max_steps gives the same states, cut short (when the cap is not the converging step)."""
+    """Every smaller max_steps gives the same states, cut short; converged only when the cap allows it."""
     for name, (X, y, _) in DATA.items():
-        full = run_perceptron(X, y, variant=variant, batch_size=min(2, len(y)), max_steps=60, seed=3)
-        for cap in range(0, full.n_steps):
-            if full.converged and cap == full.n_steps:
-                continue  # see test_cap_at_the_converging_step
-            part = run_perceptron(X, y, variant=variant, batch_size=min(2, len(y)), max_steps=cap, seed=3)
+        n, d = X.shape
+        B = min(2, n)
+        full = run_perceptron(X, y, variant=variant, batch_size=B, max_steps=60, seed=3)
+        for cap in range(0, full.n_steps + 1):
+            part = run_perceptron(X, y, variant=variant, batch_size=B, max_steps=cap, seed=3)
             if variant in ("random", "minibatch"):
-                # the random stream is an implementation detail: compare with the reference on its own order
+                # the random stream is an implementation detail: compare with the reference on the run's own order
                 ref = naive_reference(
                     X,
                     y,
                     variant=variant,
                     tau=1.0,
-                    w0=np.zeros(X.shape[1]),
+                    w0=np.zeros(d),
                     b0=0.0,
                     update_on="nonpositive",
                     fit_intercept=True,
                     max_steps=cap,
                     order=part.order,
                 )
-                assert part.n_steps == len(ref) - 1 == cap, name
+                assert_matches_reference(part, ref, epoch_of=epoch_fn(variant, n, B), label=f"{name} cap {cap}")
                 continue
             assert part.n_steps == cap, name
-            assert not part.converged
+            assert part.converged == (full.converged and cap == full.n_steps), f"{name} cap {cap}"
             np.testing.assert_array_equal(part.update_steps, full.update_steps[full.update_steps <= cap])
             Wp, Bp = part.states()
             Wf, Bf = full.states(np.arange(cap + 1))
@@ -408,6 +411,11 @@ def test_textbook_worked_example():
     traj = run_perceptron(TEXTBOOK_X, TEXTBOOK_Y, variant="cyclic")
     assert traj.n_updates == 7
     np.testing.assert_array_equal(traj.update_steps, [1, 3, 6, 9, 10, 12, 15])
+    # a cap exactly at the converging update still reports convergence; one step earlier does not
+    at15 = run_perceptron(TEXTBOOK_X, TEXTBOOK_Y, variant="cyclic", max_steps=15)
+    assert at15.n_steps == 15 and at15.converged and at15[-1].converged
+    at14 = run_perceptron(TEXTBOOK_X, TEXTBOOK_Y, variant="cyclic", max_steps=14)
+    assert at14.n_steps == 14 and not at14.converged and at14[-1].errors == 1
 
 
 # ----------------------------------------------------------------------------
@@ -433,18 +441,14 @@ def test_negative_rule_from_zero_converges_at_step_zero(variant):
 # the cap falls exactly on the converging update
 # ----------------------------------------------------------------------------
 
-_CAP_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="core bug: _online does not check the state reached by an update at step == max_steps "
-    "(loop exits with s == last, so the final is_separating check is skipped) and reports converged=False",
-)
 
-
-@pytest.mark.parametrize(
-    "variant", [pytest.param("cyclic", marks=_CAP_BUG), pytest.param("random", marks=_CAP_BUG), "minibatch", "batch"]
-)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_cap_at_the_converging_step(variant):
-    """The contract: a final state that misclassifies nothing has converged=True, whatever the cap."""
+    """A final state that misclassifies nothing has converged=True, whatever the cap.
+
+    Regression: _online skipped the final check when the update at step == max_steps reached a separating
+    state (textbook data, cyclic, max_steps=15 gave converged=False with 0 errors).
+    """
     for name, (X, y, _) in DATA.items():
         full = run_perceptron(X, y, variant=variant, batch_size=min(2, len(y)), max_steps=5000, seed=5)
         if not full.converged or full.n_steps == 0:
@@ -587,8 +591,7 @@ def test_steps_never_exceed_max_steps(data, variant, max_steps, rule, bsize, see
     assert traj.W.shape == (traj.n_updates + 1, X.shape[1])
     if not traj.converged:
         assert traj.n_steps == max_steps  # stopped only by the cap
-    else:
-        assert snaps[-1].errors == 0
+    assert traj.converged == (snaps[-1].errors == 0)
     assert all(s.errors > 0 for s in snaps[:-1])  # stops at the *first* clean state
     assert not any(s.converged for s in snaps[:-1])
 
