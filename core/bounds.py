@@ -80,6 +80,13 @@ def is_separable(X, y, *, fit_intercept: bool = True) -> bool:
     y = np.asarray(y)
     if X.ndim != 2 or X.shape[1] != 2:
         raise ValueError(f"is_separable decides 2-D data, got X of shape {X.shape}")
+    # the answer does not change under scaling (nor, with an intercept, translation):
+    # bring the data to unit size so that the tolerances below are relative
+    if fit_intercept:
+        X = X - X.mean(axis=0)
+    scale = float(np.abs(X).max()) if X.size else 0.0
+    if scale > 0:
+        X = X / scale
     if not fit_intercept:
         Z = X * y[:, None]  # zᵢ = yᵢxᵢ must lie in one open half-plane
         if np.any(np.all(Z == 0, axis=1)):
@@ -94,6 +101,7 @@ def is_separable(X, y, *, fit_intercept: bool = True) -> bool:
     axes = np.concatenate([_axes(HA), _axes(HB)])
     if len(axes) == 0:  # two single points
         return not np.array_equal(HA[0], HB[0])
+    axes = axes / np.linalg.norm(axes, axis=1, keepdims=True)  # unit directions
     pa, pb = HA @ axes.T, HB @ axes.T  # projections, shape (h, k)
     gap = np.maximum(pb.min(axis=0) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=0))
-    return bool(np.any(gap > 1e-12 * (1 + np.abs(pa).max() + np.abs(pb).max())))
+    return bool(np.any(gap > 1e-12))

@@ -29,12 +29,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.snapshot import UPDATE_RULES, Problem, Snapshot, readonly
+from core.snapshot import UPDATE_RULES, Problem, Snapshot, activation, readonly
 
 VARIANTS = ("cyclic", "random", "minibatch", "batch")
 REDUCTIONS = ("mean", "sum")
 MAX_STEPS_LIMIT = 5_000_000
+WORK_LIMIT = 5_000_000  # max_steps × B for minibatch and batch: bounds time and the stored subsets
 TAU_LIMIT = 1e6
+X_LIMIT = 1e6  # |xᵢⱼ| <= 1e6, with τ <= 1e6 and max_steps: w·x stays far from overflow
 _EMPTY = readonly(np.zeros(0, dtype=np.int64))
 
 
@@ -53,9 +55,9 @@ def validate_data(X, y) -> tuple[np.ndarray, np.ndarray]:
     Parameters
     ----------
     X : array_like of shape (n, d)
-        Finite real numbers, n >= 1, d >= 1.
+        Finite real numbers of size at most 1e6, n >= 1, d >= 1.
     y : array_like of shape (n,)
-        Labels, each exactly −1 or +1.
+        Labels, each exactly −1 or +1 (integers or floats; not booleans or strings).
 
     Returns
     -------
@@ -76,10 +78,14 @@ def validate_data(X, y) -> tuple[np.ndarray, np.ndarray]:
     if not np.isfinite(Xa).all():
         bad = int(np.argwhere(~np.isfinite(Xa))[0, 0])
         raise ValueError(f"X must contain only finite numbers, row {bad} is {Xa[bad].tolist()}")
-    try:
-        ya = np.array(y, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"y must be an array of labels -1 or +1, could not convert it: {exc}") from None
+    if np.abs(Xa).max() > X_LIMIT:
+        bad = int(np.argwhere(np.abs(Xa) > X_LIMIT)[0, 0])
+        raise ValueError(f"X values must be at most {X_LIMIT:,.0f} in size (rescale the data), row {bad} is "
+                         f"{Xa[bad].tolist()}")
+    kind = np.asarray(y).dtype.kind
+    if kind not in "iuf":
+        raise ValueError(f"labels must be -1 or +1 as numbers, got an array of dtype {np.asarray(y).dtype}")
+    ya = np.array(y, dtype=np.float64)
     if ya.shape != (Xa.shape[0],):
         raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
     ok = (ya == 1.0) | (ya == -1.0)
@@ -200,7 +206,7 @@ class Trajectory:
         chunk = max(1, 2_000_000 // p.n)  # bound the (chunk, n) margin matrix
         for a in range(0, states.size, chunk):
             k = states[a:a + chunk]
-            m = p.y * (self.W[k] @ p.X.T + self.B[k][:, None])  # yᵢ(w·xᵢ + b)
+            m = p.y * activation(p.X, self.W[k], self.B[k])  # yᵢ(w·xᵢ + b), shape (chunk, n)
             out[a:a + chunk] = p.mistakes(m)
         return out
 
@@ -221,7 +227,7 @@ class Trajectory:
         loss = np.empty(K1)
         chunk = max(1, 2_000_000 // p.n)
         for a in range(0, K1, chunk):
-            m = p.y * (self.W[a:a + chunk] @ p.X.T + self.B[a:a + chunk][:, None])
+            m = p.y * activation(p.X, self.W[a:a + chunk], self.B[a:a + chunk])
             err[a:a + chunk] = p.mistakes(m).sum(axis=1)
             loss[a:a + chunk] = np.maximum(0.0, -m).mean(axis=1)
         k = self.state_index(np.arange(len(self)))
@@ -241,7 +247,7 @@ class Trajectory:
             return readonly(np.array([(step - 1) % self.problem.n], dtype=np.int64))
         if self.variant == "batch":
             return readonly(np.arange(self.problem.n, dtype=np.int64))
-        return readonly(np.atleast_1d(self.order[step - 1]))
+        return readonly(np.atleast_1d(self.order[step - 1]).astype(np.int64))
 
     def updated(self, step: int) -> np.ndarray:
         """Indices whose yᵢxᵢ entered the update at ``step`` (M ∩ examined at the old state)."""
@@ -250,7 +256,7 @@ class Trajectory:
             return _EMPTY
         ex = self.examined(step)
         # M ∩ I judged at the state before the step, w_{k} with k = pos updates so far
-        m = self.problem.y[ex] * (self.problem.X[ex] @ self.W[pos] + self.B[pos])
+        m = self.problem.y[ex] * activation(self.problem.X[ex], self.W[pos], self.B[pos])
         return readonly(ex[self.problem.mistakes(m)])
 
     def __getitem__(self, step: int) -> Snapshot:
@@ -362,7 +368,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
                 dense, L = 0, 64
             continue
         idx = (s + ar[:L]) % n if cyclic else order[s:s + L]  # examined at s+1..s+L
-        m = yf[idx] * (X[idx] @ w + b)  # y·(w·x + b) for the block
+        m = yf[idx] * activation(X[idx], w, b)  # y·(w·x + b) for the block
         bad = m < 0 if strict else m <= 0
         j = int(bad.argmax()) if bad.any() else -1
         if j < 0:
@@ -405,7 +411,7 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
     fit_b = problem.fit_intercept
     # τ/B Σ (mean) or τ Σ (sum); B = N for the full batch
     scale = tau / batch_size if reduction == "mean" else tau
-    order = np.empty((max_steps, batch_size), dtype=np.int64) if minibatch else None
+    order = np.empty((max_steps, batch_size), dtype=np.int32) if minibatch else None
     steps, Ws, Bs = [], [w], [b]
     converged = not problem.mistakes(problem.margins(w, b)).any()
     s = 0
@@ -413,7 +419,7 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
         if minibatch:
             idx = rng.choice(n, size=batch_size, replace=False)  # I, |I| = B
             order[s] = idx
-            M = idx[problem.mistakes(yf[idx] * (X[idx] @ w + b))]  # M ∩ I
+            M = idx[problem.mistakes(yf[idx] * activation(X[idx], w, b))]  # M ∩ I
         else:
             M = np.flatnonzero(problem.mistakes(problem.margins(w, b)))  # M
         s += 1
@@ -470,7 +476,8 @@ def run_perceptron(
     fit_intercept : bool
         Learn b (True) or keep b = b₀.
     max_steps : int
-        Cap on the number of steps, 0 <= max_steps <= 5,000,000.
+        Cap on the number of steps, 0 <= max_steps <= 5,000,000; for minibatch and
+        batch also max_steps × B <= 5,000,000 (B = N for batch).
     seed : int or numpy.random.Generator
         Source of the random order (random, minibatch).
     reduction : {"mean", "sum"}
@@ -497,6 +504,10 @@ def run_perceptron(
         B = int(batch_size)
     else:
         B = n if variant == "batch" else 1
+    if variant in ("minibatch", "batch") and max_steps * B > WORK_LIMIT:
+        what = "B" if variant == "minibatch" else "N"
+        raise ValueError(f"max_steps × {what} must be at most {WORK_LIMIT:,} for the {variant} variant, got "
+                         f"{max_steps:,} × {B:,} = {max_steps * B:,}; lower max steps or {what}")
     if w0 is None:
         w = np.zeros(d)
     else:

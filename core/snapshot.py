@@ -24,6 +24,36 @@ def readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def activation(X: np.ndarray, w, b) -> np.ndarray:
+    """a = w·x + b, summed in one fixed order: ((x₁w₁ + x₂w₂) + …) + b.
+
+    Every code path (vectorised blocks, the scalar loop, a single point, the
+    whole data) computes margins with this order, so a point exactly on the
+    boundary (a tie, y·a = 0) is judged the same everywhere; a BLAS matmul
+    rounds differently with the number of rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    w : ndarray of shape (d,) or (k, d)
+    b : float or ndarray of shape (k,)
+
+    Returns
+    -------
+    ndarray of shape (n,), or (k, n) for k weight vectors
+    """
+    w = np.asarray(w, dtype=np.float64)
+    if w.ndim == 1:
+        a = X[:, 0] * w[0]
+        for j in range(1, X.shape[1]):
+            a = a + X[:, j] * w[j]
+        return a + b
+    a = w[:, 0, None] * X[None, :, 0]
+    for j in range(1, X.shape[1]):
+        a = a + w[:, j, None] * X[None, :, j]
+    return a + np.asarray(b, dtype=np.float64)[:, None]
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """The data and the conventions shared by every snapshot of one run.
@@ -52,8 +82,18 @@ class Problem:
         return int(self.X.shape[0])
 
     def margins(self, w: np.ndarray, b: float) -> np.ndarray:
-        """Functional margins yᵢ(w·xᵢ + b) of every point, shape (n,)."""
-        return self.y * (self.X @ w + b)
+        """Functional margins yᵢ(w·xᵢ + b) of every point.
+
+        Parameters
+        ----------
+        w : ndarray of shape (d,)
+        b : float
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
+        return self.y * activation(self.X, w, b)
 
     def mistakes(self, m: np.ndarray) -> np.ndarray:
         """Mistake mask from functional margins m: m <= 0 or m < 0 by the rule."""

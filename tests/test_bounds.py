@@ -63,3 +63,11 @@ def test_hull_is_counter_clockwise_and_minimal():
 def test_rejects_non_2d():
     with pytest.raises(ValueError, match="2-D data"):
         is_separable(np.zeros((3, 3)), np.array([1, -1, 1]))
+
+
+@pytest.mark.parametrize("scale", [1e-13, 1e-6, 1.0, 1e6])
+def test_scale_does_not_change_the_answer(scale):
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]) * scale
+    assert not is_separable(X, np.array([1, -1, -1, 1]))  # XOR
+    assert is_separable(X, np.array([1, -1, 1, -1]))  # split by x₁
+    assert is_separable(X + 5 * scale, np.array([1, 1, -1, -1]))

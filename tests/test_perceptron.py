@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.perceptron import perceptron, run_perceptron
+from core.perceptron import WORK_LIMIT, perceptron, run_perceptron
 from core.snapshot import Snapshot
 
 VARIANTS = ("cyclic", "random", "minibatch", "batch")
@@ -502,8 +502,10 @@ def any_data(draw, max_n=15, max_d=3):
 )
 def test_separable_data_converges_strictly(data, variant, tau, reduction, bsize, seed):
     X, y, _, _ = data
+    B = {"minibatch": min(bsize, len(y)), "batch": len(y)}.get(variant, 1)
     traj = run_perceptron(
-        X, y, variant=variant, tau=tau, reduction=reduction, batch_size=min(bsize, len(y)), max_steps=500_000, seed=seed
+        X, y, variant=variant, tau=tau, reduction=reduction, batch_size=min(bsize, len(y)),
+        max_steps=min(500_000, WORK_LIMIT // B), seed=seed,
     )
     assert traj.converged
     last = traj[-1]
@@ -804,3 +806,29 @@ def test_large_n_matches_reference(kind, epochs, variant):
         k = int(np.searchsorted(steps, step, side="right"))
         np.testing.assert_allclose(snap.w, Ws[k], rtol=1e-12, atol=1e-12)
         assert snap.converged == (conv and step == s)
+
+
+def test_ties_are_judged_alike_on_every_path():
+    """A point exactly on the boundary: the run must not depend on max_steps, and a step that changed w
+    names the point that caused it (one summation order for y·(w·x + b) everywhere)."""
+    X, y, kw = [[0.7, 0.6], [-1.0, -2.0]], [1, 1], {"w0": (-0.4, 0.8), "b0": -0.2}
+    short, long = run_perceptron(X, y, max_steps=1, **kw), run_perceptron(X, y, max_steps=2, **kw)
+    assert short.update_steps.tolist() == long.update_steps.tolist()[:1]
+    for traj in (short, long):
+        for s in traj.update_steps:
+            assert traj[int(s)].updated.size > 0
+
+
+def test_work_limits_and_bad_values_are_refused_with_a_message():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(2000, 2)), np.where(rng.random(2000) < 0.5, -1, 1)
+    with pytest.raises(ValueError, match=r"max_steps × N must be at most 5,000,000 .* 5,000 × 2,000"):
+        run_perceptron(X, y, variant="batch", max_steps=5000)
+    with pytest.raises(ValueError, match=r"max_steps × B must be at most"):
+        run_perceptron(X, y, variant="minibatch", batch_size=2000, max_steps=100_000)
+    with pytest.raises(ValueError, match="X values must be at most 1,000,000 in size"):
+        run_perceptron([[1e303, 1e303], [-1.0, -1.0]], [1, -1])
+    with pytest.raises(ValueError, match="dtype bool"):
+        run_perceptron([[1.0, 1.0], [-1.0, -1.0]], [True, False])
+    with pytest.raises(ValueError, match="as numbers"):
+        run_perceptron([[1.0, 1.0], [-1.0, -1.0]], ["1", "-1"])

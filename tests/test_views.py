@@ -119,3 +119,26 @@ def test_url_reproduces_the_view():
     assert meta["tau"] == 0.5
     assert at.session_state[DATASET_KEY].name == "xor"
     assert at.radio(key="rule").value == "negative"
+
+
+def test_empty_dataset_shows_an_error_not_a_traceback():
+    at = perceptron_page()
+    at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), np.zeros((0, 2)), np.zeros(0))
+    at.select_slider(key="tau").set_value(0.5).run()
+    assert not at.exception
+    assert "Cannot run the perceptron" in at.error[0].value
+    assert at.get("plotly_chart")  # the last good run is still shown
+
+
+def test_fixed_nonzero_bias_is_shown_and_no_separability_claim():
+    at = perceptron_page()
+    at.toggle(key="bias").set_value(False)
+    at.number_input(key="b0").set_value(-2.0)
+    at.number_input(key="max_steps").set_value(3).run()
+    assert not at.exception
+    assert "b₀ = −2 fixed" in at.caption[0].value
+    status = (at.info or at.warning or at.success)[0].value
+    assert "not linearly separable" not in status
+    frames = {f["name"]: f for f in figure(at)["frames"]}
+    assert "y·(w·x+b) = 1·((0, 0)·(3, 3) − 2) = −2 ≤ 0" in frames["s1"]["layout"]["annotations[0].text"].replace(
+        "<br>", " ")

@@ -9,10 +9,10 @@ from __future__ import annotations
 import streamlit as st
 
 from core.bounds import is_separable
-from core.perceptron import run_perceptron
+from core.perceptron import run_perceptron, validate_data
 from views.shared import current_dataset
 from viz.common import PrebuiltFigure
-from viz.perceptron import perceptron_figure, run_summary, step_table
+from viz.perceptron import conventions, perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
@@ -29,13 +29,15 @@ def compute(X, y, params: tuple, mode: str, title: str):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
     fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, title=title)
-    separable = is_separable(X, y, fit_intercept=traj.problem.fit_intercept)
-    return fig, run_summary(traj, separable), step_table(traj), traj.n_steps
+    p = traj.problem
+    # separability decides "never converges"; with a fixed b₀ ≠ 0 it is another question: say nothing
+    separable = None if (not p.fit_intercept and traj.B[0] != 0) else is_separable(X, y, fit_intercept=p.fit_intercept)
+    return fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj)
 
 
 st.title("Perceptron: step through the updates")
 ds = current_dataset()
-N = len(ds.y)
+N = max(len(ds.y), 1)
 
 c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
 variant = c1.selectbox("Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
@@ -64,30 +66,28 @@ params = (
     ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", int(max_steps)),
     ("seed", int(seed)), ("reduction", reduction),
 )
+result, problem = None, None
 try:
+    validate_data(ds.X, ds.y)
+    if ds.X.shape[1] != 2:
+        raise ValueError(f"the page draws 2-D points, the dataset has d = {ds.X.shape[1]}")
     result = compute(ds.X, ds.y, params, mode, ds.label)
     st.session_state[LAST_GOOD] = result
 except ValueError as exc:
-    st.error(f"Cannot run the perceptron with these settings: {exc}. Showing the last good run.")
+    problem = f"Cannot run the perceptron: {exc}."
+if problem:
     result = st.session_state.get(LAST_GOOD)
+    st.error(problem + (" Showing the last good run." if result else ""))
 if result is not None:
-    fig, (kind, status), table, n_steps = result
+    fig, (kind, status), table, n_steps, conv = result
     getattr(st, kind)(status)
-    conv = (f"Mistake rule **{RULE_LABELS[rule]}** with a = w·x{' + b' if fit_b else ''}; "
-            f"{'bias b learned (b ← b + τ·y)' if fit_b else f'no bias: b stays {b0:g}'}; ")
-    if variant == "minibatch":
-        conv += f"step {'τ/B' if reduction == 'mean' else 'τ'} Σ over M∩I."
-    elif variant == "batch":
-        conv += f"step {'τ/N' if reduction == 'mean' else 'τ'} Σ over M (gradient of the {reduction} loss)."
-    else:
-        conv += "one point per step, w ← w + τ·y·x on a mistake."
     st.caption(conv)
     if fig["layout"]["meta"]["thinned"]:
         st.info(fig["layout"]["meta"]["thinned"])
     st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "
-               "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line is the "
-               "boundary before the update.")
+               "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line "
+               "is the boundary before the update.")
     with st.expander(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)"):
         st.dataframe(table, hide_index=True, width="stretch")

@@ -22,7 +22,16 @@ N_UI_MAX = 2000  # points the figures draw comfortably in the browser
 
 @dataclass(frozen=True)
 class Dataset:
-    """The shared dataset: how it was made and its points."""
+    """The shared dataset: how it was made and its points.
+
+    Attributes
+    ----------
+    name, n, seed, params
+        The registry entry, the number of points, the seed and the (name, value) parameters.
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+        Labels in {−1, +1}.
+    """
 
     name: str
     n: int

@@ -60,6 +60,11 @@ def view_box(X: np.ndarray, pad: float = 0.12) -> tuple[float, float, float, flo
     Parameters
     ----------
     X : ndarray of shape (n, 2)
+
+    Returns
+    -------
+    tuple of 4 floats
+        (x₁ min, x₁ max, x₂ min, x₂ max), a square.
     """
     lo, hi = X.min(axis=0), X.max(axis=0)
     if np.all(lo - (hi - lo).max() <= 0) and np.all(hi + (hi - lo).max() >= 0):
@@ -102,7 +107,19 @@ def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
 
 
 def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:
-    """The line w·x + b = 0 clipped to the view box, as ([x_a, x_b], [y_a, y_b]); empty if it misses."""
+    """The line w·x + b = 0 clipped to a box.
+
+    Parameters
+    ----------
+    box : (x0, x1, y0, y1)
+    w : array_like of shape (2,)
+    b : float
+
+    Returns
+    -------
+    xs, ys : list of float
+        The segment's two endpoints ([x_a, x_b], [y_a, y_b]); both empty when w = 0 or the line misses.
+    """
     w = np.asarray(w, dtype=float)
     norm = float(np.abs(w).max())
     if norm == 0:

@@ -82,7 +82,8 @@ def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") ->
     note = (
         f"{steps.size:,} {what} are more than the {max_frames:,}-frame cap: the animation shows {keep.size:,} "
         f"evenly spaced ones (about one in {steps.size / keep.size:.1f}), the first and the last included. "
-        "Lower max steps or pick 'updates only' to see more of them one by one."
+        + ("Lower max steps to see each of them." if mode == "updates"
+           else "Lower max steps or pick 'updates only' to see more of them one by one.")
     )
     return steps[keep], note
 
@@ -134,8 +135,9 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         xi = p.X[i].tolist()
         yi = int(p.y[i])
         a = yi * (wp[0] * xi[0] + wp[1] * xi[1] + bp)  # y·(w·x + b) at the old state
-        bias = "" if not fit_b else (f" + {num(bp)}" if bp >= 0 else f" − {num(-bp)}")
-        act = f"y·(w·x{'+b' if fit_b else ''}) = {num(yi)}·({vec(wp)}·{vec(xi)}{bias}) = {num(a)}"
+        with_b = fit_b or bp != 0  # a fixed b₀ ≠ 0 still enters a
+        bias = "" if not with_b else (f" + {num(bp)}" if bp >= 0 else f" − {num(-bp)}")
+        act = f"y·(w·x{'+b' if with_b else ''}) = {num(yi)}·({vec(wp)}·{vec(xi)}{bias}) = {num(a)}"
         name = f"x{sub(i + 1)} = {vec(xi)}, y = {'+1' if yi > 0 else '−1'}"
         if upd.size:
             txt = (f"{head}: {name} misclassified:<br>{act} {le} 0<br>"
@@ -463,8 +465,8 @@ def run_summary(traj: Trajectory, separable: bool | None) -> tuple[str, str]:
                                 "y·a ≤ 0 to see learning.")
             return "success", "The initial boundary already separates the data: converged at step 0."
         return "success", (f"Converged after {K:,} update{'s' * (K != 1)} in {ep:,} {unit}{'s' * (ep != 1)} "
-                           f"({S:,} steps): no point is misclassified.")
-    head = f"No convergence after {S:,} steps ({K:,} updates)"
+                           f"({S:,} step{'s' * (S != 1)}): no point is misclassified.")
+    head = f"No convergence after {S:,} step{'s' * (S != 1)} ({K:,} update{'s' * (K != 1)})"
     if separable is False:
         return "warning", (f"{head}: the data are not linearly separable, so some point is always misclassified "
                            "and the perceptron never stops.")
@@ -496,3 +498,22 @@ def step_table(traj: Trajectory, max_rows: int = 2000) -> dict[str, list]:
         "|M|": errors[: S + 1].tolist(),
         "loss": np.round(loss[: S + 1], 4).tolist(),
     }
+
+
+def conventions(traj: Trajectory) -> str:
+    """One line (Markdown) naming the conventions in force for this run."""
+    p = traj.problem
+    rule = "y·a < 0" if p.update_on == "negative" else "y·a ≤ 0"
+    b0 = float(traj.B[0])
+    if p.fit_intercept:
+        txt = f"Mistake rule **{rule}** with a = w·x + b; bias b learned (b ← b + τ·y); "
+    else:
+        txt = f"Mistake rule **{rule}** with a = w·x{f' + b₀, b₀ = {num(b0)} fixed' if b0 else ''}; no bias learned; "
+    if traj.variant == "minibatch":
+        txt += f"step {'τ/B' if traj.reduction == 'mean' else 'τ'} Σ over M∩I (B = {traj.batch_size})."
+    elif traj.variant == "batch":
+        txt += (f"step {'τ/N' if traj.reduction == 'mean' else 'τ'} Σ over M "
+                f"(gradient of the {traj.reduction} perceptron loss).")
+    else:
+        txt += f"one point per step ({traj.variant} order), w ← w + τ·y·x on a mistake."
+    return txt
