@@ -129,7 +129,7 @@ def test_minibatch_and_batch_texts():
     assert "(B = 5)" in txt and "τ/B" in txt and "M∩I" in txt
     bt = run_perceptron(X, y, variant="batch", max_steps=5, reduction="sum")
     txt = describe_step(bt, 1)
-    assert "all 40 points" in txt and "w ← w + τ·Σ_{i∈M}" in txt
+    assert "all 40 points" in txt and "w ← w + τ·Σ<sub>i∈M</sub> yᵢxᵢ" in txt
 
 
 def test_back_next_point_at_neighbouring_frames():

@@ -151,11 +151,11 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
             B = traj.batch_size
             coef, full = ("τ/B", f"{num(tau)}/{B}") if traj.reduction == "mean" else ("τ", num(tau))
             txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B})<br>mistakes M∩I = {{{_names(upd)}}}"
-            sumname = "Σ_{i∈M∩I}"
+            sumname = "Σ<sub>i∈M∩I</sub>"
         else:
             coef, full = ("τ/N", f"{num(tau)}/{p.n}") if traj.reduction == "mean" else ("τ", num(tau))
             txt = f"{head}: all {p.n} points<br>mistakes M = {{{_names(upd)}}}"
-            sumname = "Σ_{i∈M}"
+            sumname = "Σ<sub>i∈M</sub>"
         if upd.size:
             g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
             txt += f"<br>→ w ← w + {coef}·{sumname} yᵢxᵢ = {vec(wp)} + {full}·{vec(g)} = {vec(w)}"
@@ -229,7 +229,9 @@ def perceptron_figure(
     wmax = float(max(np.linalg.norm(W, axis=1).max(), np.linalg.norm(Wp, axis=1).max(), 1e-12))
     s = 0.42 * span / wmax
 
-    data = _base_traces(X, y, s)
+    coef = {"mean": {"minibatch": "τ/B ", "batch": "τ/N "}, "sum": {}}[traj.reduction].get(traj.variant, "τ ")
+    update_name = "update τ·y·x" if traj.variant in ("cyclic", "random") else f"update {coef}Σ yᵢxᵢ over M"
+    data = _base_traces(X, y, s, update_name)
     # |M| and loss per step, at most MAX_CURVE_POINTS samples
     cs = np.unique(np.linspace(0, traj.n_steps, min(traj.n_steps + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
     data.append({"type": "scatter", "name": "|M| (left axis)", "mode": "lines", "x": cs.tolist(),
@@ -312,7 +314,7 @@ def perceptron_figure(
     return {"data": data, "layout": layout, "frames": frames}
 
 
-def _base_traces(X: np.ndarray, y: np.ndarray, s: float) -> list[dict]:
+def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "update τ·y·x") -> list[dict]:
     """The traces of the data panel in T_* order (frame-driven ones empty)."""
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
     common = {"xaxis": "x", "yaxis": "y"}
@@ -350,7 +352,7 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float) -> list[dict]:
          "line": {"color": INK, "width": 4}, **common},
         arrow("previous w", "rgba(34,34,34,0.35)", 2.5, 14, legend=False),
         arrow(f"w (drawn ×{num(s, 2)})", INK, 3.5, 18),
-        arrow("update τ·y·x", UPDATE_COLOUR, 3.5, 18),
+        arrow(update_name, UPDATE_COLOUR, 3.5, 18),
         {"type": "scatter", "name": "current step", "mode": "lines", "hoverinfo": "skip", "showlegend": False,
          "y": [0, 1], "line": {"color": INK, "width": 2, "dash": "dot"}, "xaxis": "x2", "yaxis": "y4"},
     ]
@@ -416,6 +418,7 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         "yaxis": {**axis, "domain": [0.37, 1.0], "range": [box[2], box[3]], "title": {"text": "x₂"},
                   "scaleanchor": "x", "scaleratio": 1},
         "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": "step", "standoff": 2},
+                   **({"dtick": 1} if traj.n_steps <= 12 else {}),
                    "gridcolor": "#eeeeee", "range": [-0.5, max(traj.n_steps, 1) + 0.5], "fixedrange": True},
         "yaxis2": {"domain": [0.0, 0.14], "anchor": "x2", "title": {"text": "|M|", "font": {"color": POS_COLOUR}},
                    "range": [0, emax * 1.08], "gridcolor": "#eeeeee", "fixedrange": True, "nticks": 4},
