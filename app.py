@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from views.shared import dataset_sidebar
+from views.shared import dataset_sidebar, remember_url, report_url_problems
 
-st.set_page_config(page_title="Decision Boundary Lab", page_icon=":material/timeline:", layout="wide")
+st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
+remember_url()
 
 nav = st.navigation(
     [
@@ -21,3 +22,4 @@ nav = st.navigation(
 )
 dataset_sidebar()
 nav.run()
+report_url_problems()

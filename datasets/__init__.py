@@ -84,7 +84,7 @@ class DatasetSpec:
     name : str
         Short key in :data:`REGISTRY`, e.g. ``"separable"``.
     label : str
-        Human label, e.g. ``"Linearly separable (margin γ)"``.
+        Short human label, e.g. ``"Separable (margin γ)"``; it is also the URL value.
     make : callable
         Generator ``make(n, *, **params, seed=0) -> (X, y)``.
     params : tuple of ParamSpec
@@ -125,7 +125,7 @@ REGISTRY: dict[str, DatasetSpec] = {
     for spec in (
         DatasetSpec(
             name="separable",
-            label="Linearly separable (margin γ)",
+            label="Separable (margin γ)",
             make=make_separable,
             params=(_MARGIN,),
             default_n=40,
@@ -137,7 +137,7 @@ REGISTRY: dict[str, DatasetSpec] = {
         ),
         DatasetSpec(
             name="blobs",
-            label="Two Gaussian blobs",
+            label="Blobs",
             make=make_blobs,
             params=(ParamSpec("noise", "noise σ", 0.6, 0.0, 1.5, 0.05),),
             default_n=40,
@@ -150,7 +150,7 @@ REGISTRY: dict[str, DatasetSpec] = {
         ),
         DatasetSpec(
             name="xor",
-            label="XOR (four clusters)",
+            label="XOR",
             make=make_xor,
             params=(ParamSpec("noise", "noise σ", 0.25, 0.0, 1.0, 0.05),),
             default_n=40,
@@ -163,7 +163,7 @@ REGISTRY: dict[str, DatasetSpec] = {
         ),
         DatasetSpec(
             name="circles",
-            label="Concentric circles",
+            label="Circles",
             make=make_circles,
             params=(
                 ParamSpec("noise", "noise σ", 0.1, 0.0, 0.5, 0.02),
@@ -178,20 +178,20 @@ REGISTRY: dict[str, DatasetSpec] = {
         ),
         DatasetSpec(
             name="moons",
-            label="Two moons",
+            label="Moons",
             make=make_moons,
             params=(ParamSpec("noise", "noise σ", 0.1, 0.0, 0.5, 0.02),),
             default_n=60,
             fixed_n=False,
-            separable=None,
+            separable=False,
             description=(
                 "Two interlocking half-moons whose tips reach past each other, "
-                "so a line separates them only when the noise is tiny."
+                "so no line separates them, even without noise."
             ),
         ),
         DatasetSpec(
             name="outlier",
-            label="Separable + one outlier",
+            label="Separable + outlier",
             make=make_outlier,
             params=(_MARGIN,),
             default_n=40,
@@ -205,7 +205,7 @@ REGISTRY: dict[str, DatasetSpec] = {
         ),
         DatasetSpec(
             name="textbook",
-            label="Textbook example (3 points)",
+            label="Textbook (3 points)",
             make=make_textbook,
             params=(),
             default_n=3,

@@ -97,7 +97,7 @@ def test_registry_order_and_types():
         assert spec.fixed_n == (name == "textbook")
         # the make_* functions are exported from the package
         assert getattr(datasets, spec.make.__name__) is spec.make
-    assert REGISTRY["separable"].label == "Linearly separable (margin γ)"
+    assert REGISTRY["separable"].label == "Separable (margin γ)"
 
 
 def test_registry_separable_flags():
@@ -109,7 +109,7 @@ def test_registry_separable_flags():
         "circles": False,
         "outlier": False,
         "blobs": None,
-        "moons": None,
+        "moons": False,
     }
 
 

@@ -111,7 +111,7 @@ def test_hand_edited_url_never_breaks_the_page(params):
 def test_url_reproduces_the_view():
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["tau"] = "0.5"
-    at.query_params["ds"] = "XOR (four clusters)"
+    at.query_params["ds"] = "XOR"
     at.query_params["rule"] = "y·a < 0"
     at.switch_page("views/perceptron.py").run()
     assert not at.exception
@@ -142,3 +142,27 @@ def test_fixed_nonzero_bias_is_shown_and_no_separability_claim():
     frames = {f["name"]: f for f in figure(at)["frames"]}
     assert "y·(w·x+b) = 1·((0, 0)·(3, 3) − 2) = −2 ≤ 0" in frames["s1"]["layout"]["annotations[0].text"].replace(
         "<br>", " ")
+
+
+def test_invalid_url_parameters_are_named():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["tau"] = "abc"
+    at.query_params["ds"] = "nonsense"
+    at.query_params["max_steps"] = "-5"
+    at.switch_page("views/perceptron.py").run()
+    assert not at.exception
+    text = " ".join(w.value for w in at.warning)
+    assert "tau='abc'" in text and "ds='nonsense'" in text and "max_steps='-5'" in text
+    assert figure(at)["layout"]["meta"]["tau"] == 1.0  # the default was used
+    at.select_slider(key="tau").set_value(0.5).run()  # reported once, not on every rerun
+    assert not any("Ignored URL" in w.value for w in at.warning)
+
+
+def test_minibatch_work_cap_lowers_max_steps_and_says_so():
+    at = perceptron_page()
+    at.sidebar.selectbox(key="ds").set_value("blobs").run()
+    at.sidebar.select_slider(key="n_blobs").set_value(2000).run()
+    at.selectbox(key="variant").set_value("batch")
+    at.number_input(key="max_steps").set_value(100_000).run()
+    assert not at.exception and not at.error
+    assert any("max steps lowered from 100,000 to 2,500" in i.value for i in at.info)

@@ -241,3 +241,10 @@ def test_view_box_contains_data_and_nearby_origin():
     far = X + 100
     x0, x1, y0, y1 = view_box(far)
     assert x0 > 0 and (x0 <= far[:, 0].min() and far[:, 0].max() <= x1)
+
+
+def test_summary_without_bias_names_the_origin():
+    X, y = TEXTBOOK
+    traj = run_perceptron(X, y, fit_intercept=False, max_steps=50)
+    kind, text = run_summary(traj, False)
+    assert kind == "warning" and "through the origin" in text

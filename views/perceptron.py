@@ -9,8 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.bounds import is_separable
-from core.perceptron import run_perceptron, validate_data
-from views.shared import current_dataset
+from core.perceptron import WORK_LIMIT, run_perceptron, validate_data
+from views.shared import bound, current_dataset
 from viz.common import PrebuiltFigure
 from viz.perceptron import conventions, perceptron_figure, run_summary, step_table
 
@@ -20,50 +20,65 @@ VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
 RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
+FRAME_LABELS = {"all": "every step", "updates": "updates only"}
+REDUCTION_LABELS = {"mean": "τ/B Σ (mean)", "sum": "τ Σ (sum)"}
 TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
+HEIGHTS = [560, 680, 780, 900, 1040]
 MAX_FRAMES = 500
 
 
 @st.cache_data(max_entries=32, show_spinner="Running the perceptron…")
-def compute(X, y, params: tuple, mode: str, title: str):
+def compute(X, y, params: tuple, mode: str, height: int):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
-    fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, title=title)
+    fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height)
     p = traj.problem
-    # separability decides "never converges"; with a fixed b₀ ≠ 0 it is another question: say nothing
-    separable = None if (not p.fit_intercept and traj.B[0] != 0) else is_separable(X, y, fit_intercept=p.fit_intercept)
+    # "never converges" needs separability by the lines the run can reach; with a fixed b₀ ≠ 0 say nothing
+    fixed_b = not p.fit_intercept and traj.B[0] != 0
+    separable = None if fixed_b else is_separable(X, y, fit_intercept=p.fit_intercept)
     return fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj)
 
 
-st.title("Perceptron: step through the updates")
+st.title("Perceptron")
 ds = current_dataset()
 N = max(len(ds.y), 1)
 
 c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
-variant = c1.selectbox("Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
-                       bind="query-params", help=VARIANT_HELP)
-tau = c2.select_slider("Step size τ", TAUS, value=1.0, key="tau", bind="query-params")
-batch = c3.number_input("Batch size B", 1, max(N, 1), min(max(N // 4, 1), N), key="B", bind="query-params",
-                        disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
-rule = c4.radio("Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule", bind="query-params")
-mode = c5.radio("Frames", ["all", "updates"], format_func={"all": "every step", "updates": "updates only"}.get,
-                key="frames", bind="query-params")
-with st.expander("More settings: bias, start, seed, max steps"):
-    d1, d2, d3, d4, d5, d6, d7 = st.columns(7)
-    fit_b = d1.toggle("Learn bias b", True, key="bias", bind="query-params")
-    w01 = d2.number_input("w₀ (1st)", -100.0, 100.0, 0.0, 0.5, key="w01", bind="query-params")
-    w02 = d3.number_input("w₀ (2nd)", -100.0, 100.0, 0.0, 0.5, key="w02", bind="query-params")
-    b0 = d4.number_input("b₀", -100.0, 100.0, 0.0, 0.5, key="b0", bind="query-params")
-    seed = d5.number_input("Order seed", 0, 2**31 - 1, 0, 1, key="seed", bind="query-params",
-                           help="Seeds the random order (random and mini-batch variants).")
-    max_steps = d6.number_input("Max steps", 1, 100_000, 1000, 100, key="max_steps", bind="query-params")
-    reduction = d7.radio("Batch step", ["mean", "sum"], format_func={"mean": "τ/B Σ", "sum": "τ Σ"}.get,
-                         key="reduction", bind="query-params",
-                         help="Mini-batch and batch: gradient of the mean loss (τ/B Σ) or of the sum (τ Σ).")
+variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
+                fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
+tau = bound(c2.select_slider, "Step size τ", TAUS, value=1.0, key="tau")
+batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
+              disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
+rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
+             fmt=RULE_LABELS.get)
+mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+             fmt=FRAME_LABELS.get)
+with st.expander("More settings: bias, start, seed, max steps, figure size"):
+    d1, d2, d3, d4 = st.columns(4)
+    fit_b = bound(d1.toggle, "Learn bias b", True, key="bias", fmt=lambda v: str(v).lower())
+    w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
+    w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
+    b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
+    e1, e2, e3, e4 = st.columns(4)
+    seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+                 help="Seeds the random order (random and mini-batch variants).")
+    max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
+    reduction = bound(e3.radio, "Batch step", list(REDUCTION_LABELS), format_func=REDUCTION_LABELS.get,
+                      key="reduction", fmt=REDUCTION_LABELS.get,
+                      help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
+    height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
+
+# mini-batch and batch examine B (or N) points per step: cap the run's work, and say so
+per_step = {"minibatch": int(batch), "batch": len(ds.y)}.get(variant, 1)
+steps = int(max_steps)
+if per_step > 1 and steps * per_step > WORK_LIMIT:
+    steps = max(1, WORK_LIMIT // per_step)
+    st.info(f"{VARIANT_LABELS[variant].capitalize()} looks at {per_step:,} points per step, so a run is capped at "
+            f"{WORK_LIMIT:,} point examinations: max steps lowered from {int(max_steps):,} to {steps:,}.")
 
 params = (
     ("variant", variant), ("tau", float(tau)), ("batch_size", int(batch)), ("w0", (float(w01), float(w02))),
-    ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", int(max_steps)),
+    ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
     ("seed", int(seed)), ("reduction", reduction),
 )
 result, problem = None, None
@@ -71,21 +86,22 @@ try:
     validate_data(ds.X, ds.y)
     if ds.X.shape[1] != 2:
         raise ValueError(f"the page draws 2-D points, the dataset has d = {ds.X.shape[1]}")
-    result = compute(ds.X, ds.y, params, mode, ds.label)
+    result = compute(ds.X, ds.y, params, mode, int(height))
     st.session_state[LAST_GOOD] = result
 except ValueError as exc:
     problem = f"Cannot run the perceptron: {exc}."
 if problem:
     result = st.session_state.get(LAST_GOOD)
-    st.error(problem + (" Showing the last good run." if result else ""))
+    st.error(problem + (" Showing the last good run, whose settings are written under it." if result else ""))
 if result is not None:
     fig, (kind, status), table, n_steps, conv = result
+    st.markdown(f"**{ds.label}**")
+    st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
+                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
     st.caption(conv)
     if fig["layout"]["meta"]["thinned"]:
         st.info(fig["layout"]["meta"]["thinned"])
-    st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
-                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "
                "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line "
                "is the boundary before the update.")

@@ -8,7 +8,9 @@ reproduces the data.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -44,6 +46,8 @@ class Dataset:
     def label(self) -> str:
         spec = REGISTRY[self.name]
         extra = ", ".join(f"{p.label} = {v:g}" for p, (_, v) in zip(spec.params, self.params, strict=True))
+        if spec.fixed_n:
+            return spec.label
         return f"{spec.label}: n = {self.n}" + (f", {extra}" if extra else "") + f", seed {self.seed}"
 
 
@@ -52,35 +56,89 @@ def _make(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -
     return make_dataset(name, n, seed, **dict(params))
 
 
+# ----------------------------------------------------------------------------
+# the URL: widgets bind to query parameters; a value a widget rejects is named
+# ----------------------------------------------------------------------------
+
+URL_AT_START = "_url_at_start"  # the query string the session opened with
+BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
+
+
+def remember_url() -> None:
+    """Call first in ``app.py``: keep the query string the session opened with (once)."""
+    if URL_AT_START not in st.session_state:
+        st.session_state[URL_AT_START] = st.query_params.to_dict()
+    st.session_state[BOUND_THIS_RUN] = {}
+
+
+def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
+    """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does."""
+    st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = fmt
+    return widget(label, *args, key=key, bind="query-params", **kwargs)
+
+
+def _same(url_value: str, shown: str) -> bool:
+    if url_value == shown:
+        return True
+    try:
+        return float(url_value) == float(shown)
+    except ValueError:
+        return False
+
+
+def report_url_problems() -> None:
+    """Call last on a page: name the URL parameters its widgets did not accept (once per session).
+
+    Streamlit drops an invalid bound value silently and shows the default;
+    this says which parameter was ignored and what was used instead.
+    """
+    start = st.session_state.get(URL_AT_START) or {}
+    fmts = st.session_state.get(BOUND_THIS_RUN, {})
+    bad = []
+    for key, value in start.items():
+        if key in fmts and key in st.session_state:
+            shown = fmts[key](st.session_state[key])
+            if not _same(value, shown):
+                bad.append(f"{key}={value!r} (using {shown!r})")
+    if fmts:
+        st.session_state[URL_AT_START] = {}  # the page that owns them has checked them
+    if bad:
+        st.warning("Ignored URL parameters that are not valid here: " + "; ".join(bad) + ".")
+
+
+def n_choices(spec) -> list[int]:
+    """A roughly logarithmic grid of point counts for the n slider, including the default."""
+    hi = min(spec.n_max, N_UI_MAX)
+    grid = {spec.n_min, spec.default_n, hi, 3, 5, 10, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500, 750, 1000,
+            1500, 2000}
+    return sorted(g for g in grid if spec.n_min <= g <= hi)
+
+
 def dataset_sidebar() -> None:
     """Draw the dataset controls in the sidebar and keep the dataset in session state.
 
-    A bad combination (e.g. a hand-edited URL) shows an error naming it and
-    keeps the last good dataset.
+    A bad combination shows an error naming it and keeps the last good dataset.
     """
     sb = st.sidebar
     sb.header("Dataset")
     names = list(REGISTRY)
-    name = sb.selectbox(
-        "Dataset", names, index=names.index(DEFAULT_DATASET), format_func=lambda k: REGISTRY[k].label,
-        key="ds", bind="query-params",
-    )
+    label_of = {k: REGISTRY[k].label for k in names}
+    name = bound(sb.selectbox, "Dataset", names, index=names.index(DEFAULT_DATASET), format_func=label_of.get,
+                 key="ds", fmt=label_of.get)
     spec = REGISTRY[name]
     if spec.fixed_n:
         n = spec.default_n
         sb.caption(f"{n} points (fixed)")
     else:
-        hi = min(spec.n_max, N_UI_MAX)
-        n = sb.slider("Points n", spec.n_min, hi, min(max(spec.default_n, spec.n_min), hi), key=f"n_{name}",
-                      bind="query-params")
+        n = bound(sb.select_slider, "Points n", n_choices(spec), value=spec.default_n, key=f"n_{name}")
     params = []
     for p in spec.params:
-        v = sb.slider(p.label, float(p.min), float(p.max), float(p.default), float(p.step),
-                      key=f"{name}_{p.name}", bind="query-params")
+        v = bound(sb.slider, p.label, float(p.min), float(p.max), float(p.default), float(p.step),
+                  key=f"{name}_{p.name}")
         params.append((p.name, float(v)))
     seed = 0
     if not spec.fixed_n:
-        seed = int(sb.number_input("Data seed", 0, 2**31 - 1, 0, 1, key="data_seed", bind="query-params"))
+        seed = int(bound(sb.number_input, "Data seed", 0, 2**31 - 1, 0, 1, key="data_seed"))
     sb.caption(spec.description)
     params_t = tuple(params)
     old = st.session_state.get(DATASET_KEY)

@@ -19,7 +19,8 @@ NEG_REGION = "rgba(213, 94, 0, 0.10)"
 POS_SYMBOL = "circle"
 NEG_SYMBOL = "diamond"
 INK = "#222222"
-HIGHLIGHT = "#F0E442"  # Okabe–Ito yellow, for the point(s) being examined
+HIGHLIGHT = "rgba(240, 228, 66, 0.55)"  # Okabe–Ito yellow, translucent: the point(s) being examined
+HIGHLIGHT_LINE = "#8A7D00"
 UPDATE_COLOUR = "#009E73"  # Okabe–Ito bluish green, for τ·y·x
 FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 16, "color": INK}
 

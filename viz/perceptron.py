@@ -20,6 +20,7 @@ from core.perceptron import Trajectory
 from viz.common import (
     FONT,
     HIGHLIGHT,
+    HIGHLIGHT_LINE,
     INK,
     NEG_COLOUR,
     NEG_REGION,
@@ -39,7 +40,7 @@ from viz.common import (
 )
 
 # trace indices, fixed so that frames can name them
-T_REG_POS, T_REG_NEG, T_EXAM, T_POS, T_NEG, T_RING, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_CUR, T_ERR, T_LOSS = range(14)
+T_REG_POS, T_REG_NEG, T_POS, T_NEG, T_RING, T_EXAM, T_OLD, T_LINE, T_W_OLD, T_W, T_UPD, T_CUR, T_ERR, T_LOSS = range(14)
 STATE_TRACES = [T_REG_POS, T_REG_NEG, T_RING, T_LINE, T_W]  # change only when (w, b) does
 STEP_TRACES = [T_EXAM, T_OLD, T_W_OLD, T_UPD, T_CUR]  # change every step
 MAX_CURVE_POINTS = 2000
@@ -81,7 +82,7 @@ def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") ->
     keep = np.unique(np.linspace(0, steps.size - 1, max_frames).round().astype(np.int64))
     note = (
         f"{steps.size:,} {what} are more than the {max_frames:,}-frame cap: the animation shows {keep.size:,} "
-        f"evenly spaced ones (about one in {steps.size / keep.size:.1f}), the first and the last included. "
+        f"evenly spaced ones (about 1 in {steps.size / keep.size:.3g}), the first and the last included. "
         + ("Lower max steps to see each of them." if mode == "updates"
            else "Lower max steps or pick 'updates only' to see more of them one by one.")
     )
@@ -89,9 +90,15 @@ def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") ->
 
 
 def _names(idx, limit: int = 6) -> str:
+    """'x₁, x₄, …' for point indices (0-based in, 1-based out)."""
     idx = [int(i) for i in idx]
     s = ", ".join(f"x{sub(i + 1)}" for i in idx[:limit])
     return s + (f", … ({len(idx)} in all)" if len(idx) > limit else "")
+
+
+def _set(idx) -> str:
+    """A set of points, '∅' when empty."""
+    return "{" + _names(idx) + "}" if len(idx) else "∅"
 
 
 def describe_step(traj: Trajectory, step: int) -> str:
@@ -150,11 +157,11 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         if traj.variant == "minibatch":
             B = traj.batch_size
             coef, full = ("τ/B", f"{num(tau)}/{B}") if traj.reduction == "mean" else ("τ", num(tau))
-            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B})<br>mistakes M∩I = {{{_names(upd)}}}"
+            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B})<br>mistakes M∩I = {_set(upd)}"
             sumname = "Σ<sub>i∈M∩I</sub>"
         else:
             coef, full = ("τ/N", f"{num(tau)}/{p.n}") if traj.reduction == "mean" else ("τ", num(tau))
-            txt = f"{head}: all {p.n} points<br>mistakes M = {{{_names(upd)}}}"
+            txt = f"{head}: all {p.n} points<br>mistakes M = {_set(upd)}"
             sumname = "Σ<sub>i∈M</sub>"
         if upd.size:
             g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
@@ -181,7 +188,7 @@ def perceptron_figure(
     *,
     max_frames: int = 500,
     mode: str = "all",
-    height: int = 900,
+    height: int = 780,
     title: str = "",
 ) -> dict:
     """Build the step-through figure for a 2-D perceptron run.
@@ -226,8 +233,8 @@ def perceptron_figure(
     # at one scale s for the whole run, so w_new = w_old + τ·y·x holds on screen
     inside = box[0] < 0 < box[1] and box[2] < 0 < box[3]
     P = (0.0, 0.0) if inside else ((box[0] + box[1]) / 2, (box[2] + box[3]) / 2)
-    wmax = float(max(np.linalg.norm(W, axis=1).max(), np.linalg.norm(Wp, axis=1).max(), 1e-12))
-    s = 0.42 * span / wmax
+    wmax = float(max(np.linalg.norm(W, axis=1).max(), np.linalg.norm(Wp, axis=1).max()))
+    s = 0.42 * span / wmax if wmax > 1e-9 else 1.0  # w = 0 throughout: nothing to scale
 
     coef = {"mean": {"minibatch": "τ/B ", "batch": "τ/N "}, "sum": {}}[traj.reduction].get(traj.variant, "τ ")
     update_name = "update τ·y·x" if traj.variant in ("cyclic", "random") else f"update {coef}Σ yᵢxᵢ over M"
@@ -318,6 +325,10 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
     """The traces of the data panel in T_* order (frame-driven ones empty)."""
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
     common = {"xaxis": "x", "yaxis": "y"}
+    # markers shrink as points crowd, so rings mark M without burying the classes
+    n = len(y)
+    size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
+    ring, ring_w = (2 * size, 2.5) if n <= 100 else (size + 8, 1.5) if n <= 1000 else (size + 6, 1.2)
 
     def arrow(name, colour, width, size, legend=True):
         return {"type": "scatter", "name": name, "mode": "lines+markers", "hoverinfo": "skip", "showlegend": legend,
@@ -328,7 +339,8 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
     def points(idx, name, colour, symbol, label):
         return {"type": "scatter", "name": name, "mode": "markers", "x": rounded(X[idx, 0]),
                 "y": rounded(X[idx, 1]), "customdata": (idx + 1).tolist(),
-                "marker": {"color": colour, "symbol": symbol, "size": 12, "line": {"color": "white", "width": 1}},
+                "marker": {"color": colour, "symbol": symbol, "size": size + (symbol == NEG_SYMBOL),
+                           "line": {"color": "white", "width": 1 if size > 6 else 0.5}},
                 "hovertemplate": f"x<sub>%{{customdata}}</sub> = (%{{x}}, %{{y}}), y = {label}<extra></extra>",
                 **common}
 
@@ -337,21 +349,23 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
          "hoverinfo": "skip", "showlegend": False, **common},
         {"type": "scatter", "name": "region ŷ = −1", "fill": "toself", "fillcolor": NEG_REGION, "mode": "none",
          "hoverinfo": "skip", "showlegend": False, **common},
-        {"type": "scatter", "name": "examined this step", "mode": "markers", "hoverinfo": "skip",
-         "marker": {"symbol": "circle", "size": 34, "color": HIGHLIGHT, "line": {"color": "#B8A800", "width": 2}},
-         **common},
         points(pos, "y = +1", POS_COLOUR, POS_SYMBOL, "+1"),
         points(neg, "y = −1", NEG_COLOUR, NEG_SYMBOL, "−1"),
         {"type": "scatter", "name": "M: misclassified", "mode": "markers", "x": rounded(X[:, 0]),
          "y": rounded(X[:, 1]), "hoverinfo": "skip",
-         "marker": {"symbol": "circle-open", "size": 24, "color": INK, "line": {"width": 2.5}},
+         "marker": {"symbol": "circle-open", "size": ring, "color": INK if n <= 100 else "rgba(0, 0, 0, 0.7)",
+                    "line": {"width": ring_w}},
          "selected": {"marker": {"opacity": 1}}, "unselected": {"marker": {"opacity": 0}}, **common},
+        # over the points and rings, translucent, so it shows in a dense cloud and the point shows through
+        {"type": "scatter", "name": "examined this step", "mode": "markers", "hoverinfo": "skip",
+         "marker": {"symbol": "circle", "size": max(26, 2 * size + 8), "color": HIGHLIGHT,
+                    "line": {"color": HIGHLIGHT_LINE, "width": 3}}, **common},
         {"type": "scatter", "name": "previous boundary", "mode": "lines", "hoverinfo": "skip",
          "line": {"color": "rgba(34,34,34,0.45)", "width": 2.5, "dash": "dash"}, **common},
         {"type": "scatter", "name": "boundary w·x + b = 0", "mode": "lines", "hoverinfo": "skip",
          "line": {"color": INK, "width": 4}, **common},
         arrow("previous w", "rgba(34,34,34,0.35)", 2.5, 14, legend=False),
-        arrow(f"w (drawn ×{num(s, 2)})", INK, 3.5, 18),
+        arrow("w" if s == 1.0 else f"w (drawn ×{s:.2g})", INK, 3.5, 18),
         arrow(update_name, UPDATE_COLOUR, 3.5, 18),
         {"type": "scatter", "name": "current step", "mode": "lines", "hoverinfo": "skip", "showlegend": False,
          "y": [0, 1], "line": {"color": INK, "width": 2, "dash": "dot"}, "xaxis": "x2", "yaxis": "y4"},
@@ -386,7 +400,7 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         "active": 0,
         "currentvalue": {"prefix": "step ", "font": {"size": 16, "color": INK}, "xanchor": "left", "offset": 4},
         "pad": {"t": 6, "b": 0},
-        "x": 0.0, "len": 1.0, "y": 0.235, "yanchor": "top",
+        "x": 0.0, "len": 1.0, "y": 0.205, "yanchor": "top",
         "ticklen": 0, "minorticklen": 0, "tickcolor": "rgba(0,0,0,0)", "font": {"size": 1, "color": "rgba(0,0,0,0)"},
         "steps": [{"label": str(st), "method": "animate", "args": [[nm], STEP_ARGS]}
                   for st, nm in zip(steps.tolist(), names, strict=True)],
@@ -402,30 +416,34 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
     # equal scales on x₁ and x₂ (w must look perpendicular to the boundary); the
     # panel keeps its domain and the shorter axis range is widened to fit
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
-            "constrain": "range", "title": {"font": {"size": 18}}, "tickfont": {"size": 14}}
+            "constrain": "range", "tickfont": {"size": 15}}
+    axis_title = {"size": 19, "color": INK}
     return {
         "height": height,
         "font": FONT,
-        "title": {"text": title, "x": 0.0, "xref": "paper", "y": 0.985, "yanchor": "top", "font": {"size": 20}},
-        "margin": {"l": 70, "r": 20, "t": 150, "b": 50},
+        "title": {"text": title, "x": 0.0, "xref": "paper", "y": 0.995, "yanchor": "top", "font": {"size": 20}},
+        "margin": {"l": 70, "r": 20, "t": 108 + (34 if title else 0), "b": 45},
         "paper_bgcolor": "white",
         "plot_bgcolor": "white",
         "hovermode": "closest",
         "dragmode": False,
-        "legend": {"x": 0.735, "y": 1.0, "xanchor": "left", "yanchor": "top", "font": {"size": 14},
+        "legend": {"x": 0.735, "y": 1.0, "xanchor": "left", "yanchor": "top", "font": {"size": 15},
                    "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": "#cccccc", "borderwidth": 1},
-        "xaxis": {**axis, "domain": [0, 0.72], "range": [box[0], box[1]], "title": {"text": "x₁", "standoff": 4}},
-        "yaxis": {**axis, "domain": [0.37, 1.0], "range": [box[2], box[3]], "title": {"text": "x₂"},
+        "xaxis": {**axis, "domain": [0, 0.72], "range": [box[0], box[1]],
+                  "title": {"text": "x₁", "standoff": 8, "font": axis_title}},
+        "yaxis": {**axis, "domain": [0.37, 1.0], "range": [box[2], box[3]],
+                  "title": {"text": "x₂", "standoff": 8, "font": axis_title},
                   "scaleanchor": "x", "scaleratio": 1},
-        "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": "step", "standoff": 2},
+        "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": "step", "standoff": 2, "font": {"size": 16}},
+                   "tickfont": {"size": 14},
                    **({"dtick": 1} if traj.n_steps <= 12 else {}),
                    "gridcolor": "#eeeeee", "range": [-0.5, max(traj.n_steps, 1) + 0.5], "fixedrange": True},
-        "yaxis2": {"domain": [0.0, 0.14], "anchor": "x2", "title": {"text": "|M|", "font": {"color": POS_COLOUR}},
+        "yaxis2": {"domain": [0.0, 0.125], "anchor": "x2", "tickfont": {"size": 14}, "title": {"text": "|M|", "font": {"color": POS_COLOUR}},
                    "range": [0, emax * 1.08], "gridcolor": "#eeeeee", "fixedrange": True, "nticks": 4},
         "yaxis4": {"overlaying": "y2", "range": [0, 1], "visible": False, "fixedrange": True},
         "yaxis3": {"overlaying": "y2", "side": "right", "anchor": "x2", "title": {"text": "loss",
                    "font": {"color": NEG_COLOUR}}, "rangemode": "tozero", "showgrid": False, "fixedrange": True,
-                   "nticks": 4, "tickformat": ".2~f"},
+                   "tickmode": "auto", "nticks": 4, "tickformat": ".2~f", "tickfont": {"size": 14}},
         "annotations": [{
             "text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0.0,
             "y": 1.0, "yshift": 8, "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
@@ -433,9 +451,9 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         }],
         "sliders": [slider],
         "updatemenus": [
-            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.72, "y": 0.245, "xanchor": "right",
+            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.72, "y": 0.215, "xanchor": "right",
              "yanchor": "bottom", "buttons": play, "font": {"size": 15}},
-            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": 0.245, "xanchor": "left",
+            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": 0.215, "xanchor": "left",
              "yanchor": "bottom", "font": {"size": 15}, "buttons": first["layout"]["updatemenus[1].buttons"]},
         ],
     }
@@ -470,11 +488,12 @@ def run_summary(traj: Trajectory, separable: bool | None) -> tuple[str, str]:
         return "success", (f"Converged after {K:,} update{'s' * (K != 1)} in {ep:,} {unit}{'s' * (ep != 1)} "
                            f"({S:,} step{'s' * (S != 1)}): no point is misclassified.")
     head = f"No convergence after {S:,} step{'s' * (S != 1)} ({K:,} update{'s' * (K != 1)})"
+    origin = "" if traj.problem.fit_intercept else " by a line through the origin (without a bias, w·x = 0 is all it can learn)"
     if separable is False:
-        return "warning", (f"{head}: the data are not linearly separable, so some point is always misclassified "
-                           "and the perceptron never stops.")
+        return "warning", (f"{head}: the data are not linearly separable{origin}, so some point is always "
+                           "misclassified and the perceptron never stops.")
     if separable is True:
-        return "info", (f"{head} yet: the data are linearly separable, so the perceptron will converge; "
+        return "info", (f"{head} yet: the data are linearly separable{origin}, so the perceptron will converge; "
                         "raise max steps.")
     return "info", f"{head}."
 
