@@ -328,7 +328,7 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
     # markers shrink as points crowd, so rings mark M without burying the classes
     n = len(y)
     size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
-    ring, ring_w = (2 * size, 2.5) if n <= 100 else (size + 8, 1.5) if n <= 1000 else (size + 6, 1.2)
+    ring, ring_w = (2 * size, 2.5) if n <= 100 else (size + 7, 1.5) if n <= 400 else (size + 3, 1.0)
 
     def arrow(name, colour, width, size, legend=True):
         return {"type": "scatter", "name": name, "mode": "lines+markers", "hoverinfo": "skip", "showlegend": legend,
@@ -428,6 +428,7 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         "hovermode": "closest",
         "dragmode": False,
         "legend": {"x": 0.735, "y": 1.0, "xanchor": "left", "yanchor": "top", "font": {"size": 15},
+                   "itemsizing": "constant",
                    "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": "#cccccc", "borderwidth": 1},
         "xaxis": {**axis, "domain": [0, 0.72], "range": [box[0], box[1]],
                   "title": {"text": "x₁", "standoff": 8, "font": axis_title}},
