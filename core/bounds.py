@@ -82,11 +82,14 @@ def is_separable(X, y, *, fit_intercept: bool = True) -> bool:
         raise ValueError(f"is_separable decides 2-D data, got X of shape {X.shape}")
     # the answer does not change under scaling (nor, with an intercept, translation):
     # bring the data to unit size so that the tolerances below are relative
+    size = float(np.abs(X).max()) if X.size else 0.0
     if fit_intercept:
         X = X - X.mean(axis=0)
     scale = float(np.abs(X).max()) if X.size else 0.0
     if scale > 0:
         X = X / scale
+    # gaps smaller than the rounding of the original coordinates are not gaps
+    tol = 1e-12 + 64 * np.finfo(float).eps * (size / scale if scale > 0 else 1.0)
     if not fit_intercept:
         Z = X * y[:, None]  # zᵢ = yᵢxᵢ must lie in one open half-plane
         if np.any(np.all(Z == 0, axis=1)):
@@ -104,4 +107,4 @@ def is_separable(X, y, *, fit_intercept: bool = True) -> bool:
     axes = axes / np.linalg.norm(axes, axis=1, keepdims=True)  # unit directions
     pa, pb = HA @ axes.T, HB @ axes.T  # projections, shape (h, k)
     gap = np.maximum(pb.min(axis=0) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=0))
-    return bool(np.any(gap > 1e-12))
+    return bool(np.any(gap > tol))

@@ -166,3 +166,31 @@ def test_minibatch_work_cap_lowers_max_steps_and_says_so():
     at.number_input(key="max_steps").set_value(100_000).run()
     assert not at.exception and not at.error
     assert any("max steps lowered from 100,000 to 2,500" in i.value for i in at.info)
+
+
+def test_friendly_url_spellings_are_read():
+    at = AppTest.from_file(APP, default_timeout=60)
+    params = {"ds": "xor", "n_xor": "60.0", "tau": "2", "bias": "0", "variant": "minibatch", "frames": "updates",
+              "rule": "negative", "max_steps": "2e3"}
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page("views/perceptron.py").run()
+    assert not at.exception
+    assert not any("Ignored URL" in w.value for w in at.warning)
+    meta = figure(at)["layout"]["meta"]
+    ds = at.session_state[DATASET_KEY]
+    assert (ds.name, ds.n) == ("xor", 60)
+    assert meta["tau"] == 2.0 and meta["variant"] == "minibatch"
+    assert at.toggle(key="bias").value is False and at.radio(key="frames").value == "updates"
+    assert at.radio(key="rule").value == "negative" and at.number_input(key="max_steps").value == 2000
+
+
+def test_url_checks_wait_for_the_page_that_owns_the_parameter():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["tau"] = "0.3"  # not one of the τ choices
+    at.query_params["foo"] = "1"
+    at.run()  # Home: tau is not drawn here, foo is unknown everywhere
+    home = " ".join(w.value for w in at.warning)
+    assert "foo='1' (not a setting of this app)" in home and "tau" not in home
+    at.switch_page("views/perceptron.py").run()
+    assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)

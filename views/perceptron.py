@@ -10,20 +10,15 @@ import streamlit as st
 
 from core.bounds import is_separable
 from core.perceptron import WORK_LIMIT, run_perceptron, validate_data
+from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
 from views.shared import bound, current_dataset
 from viz.common import PrebuiltFigure
 from viz.perceptron import conventions, perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
-VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
-RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
-FRAME_LABELS = {"all": "every step", "updates": "updates only"}
-REDUCTION_LABELS = {"mean": "τ/B Σ (mean)", "sum": "τ Σ (sum)"}
-TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
-HEIGHTS = [560, 680, 780, 900, 1040]
 MAX_FRAMES = 500
 
 
@@ -55,7 +50,7 @@ mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.ge
              fmt=FRAME_LABELS.get)
 with st.expander("More settings: bias, start, seed, max steps, figure size"):
     d1, d2, d3, d4 = st.columns(4)
-    fit_b = bound(d1.toggle, "Learn bias b", True, key="bias", fmt=lambda v: str(v).lower())
+    fit_b = bound(d1.toggle, "Learn bias b", value=True, key="bias", fmt=lambda v: str(v).lower())
     w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
     w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
     b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
@@ -86,16 +81,16 @@ try:
     validate_data(ds.X, ds.y)
     if ds.X.shape[1] != 2:
         raise ValueError(f"the page draws 2-D points, the dataset has d = {ds.X.shape[1]}")
-    result = compute(ds.X, ds.y, params, mode, int(height))
+    result = (*compute(ds.X, ds.y, params, mode, int(height)), ds.label)
     st.session_state[LAST_GOOD] = result
 except ValueError as exc:
     problem = f"Cannot run the perceptron: {exc}."
 if problem:
     result = st.session_state.get(LAST_GOOD)
-    st.error(problem + (" Showing the last good run, whose settings are written under it." if result else ""))
+    st.error(problem + (" Showing the last good run instead." if result else ""))
 if result is not None:
-    fig, (kind, status), table, n_steps, conv = result
-    st.markdown(f"**{ds.label}**")
+    fig, (kind, status), table, n_steps, conv, label = result
+    st.markdown(f"**{label}**")
     st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)

@@ -2,8 +2,9 @@
 
 The dataset is stored in ``st.session_state[DATASET_KEY]``, a key no widget
 owns, so it survives page switches; pages call :func:`current_dataset`.
-Widgets here bind to the URL (``?ds=xor&n=60&data_seed=3``) so a link
-reproduces the data.
+Widgets here bind to the URL (``?ds=XOR&n_xor=60&data_seed=3``) so a link
+reproduces the data; :func:`report_url_problems` names parameters that were
+not valid.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import numpy as np
 import streamlit as st
 
 from datasets import REGISTRY, make_dataset
+from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url
 
 DATASET_KEY = "_dataset"
 DEFAULT_DATASET = "textbook"
-N_UI_MAX = 2000  # points the figures draw comfortably in the browser
 
 
 @dataclass(frozen=True)
@@ -64,21 +65,45 @@ URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 
 
+URL_PRESET = "_url_preset"  # keys whose widget value was read from the URL here
+
+
 def remember_url() -> None:
-    """Call first in ``app.py``: keep the query string the session opened with (once)."""
+    """Call first in ``app.py``: on the session's first run, keep its query string and read it.
+
+    Parameters :mod:`views.options` can read (also in friendlier spellings:
+    ``ds=xor``, ``tau=2``) are put in session state before any widget is drawn.
+    """
     if URL_AT_START not in st.session_state:
-        st.session_state[URL_AT_START] = st.query_params.to_dict()
+        raw = {k: st.query_params.get_all(k) for k in st.query_params}
+        start = {k: v[-1] for k, v in raw.items() if len(v) == 1}
+        preset = parse_url(start)
+        for key, value in preset.items():
+            st.session_state[key] = value
+            del start[key]
+        st.session_state[URL_PRESET] = set(preset)
+        st.session_state[URL_AT_START] = {"values": start, "repeated": sorted(k for k, v in raw.items() if len(v) > 1)}
     st.session_state[BOUND_THIS_RUN] = {}
 
 
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
-    """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does."""
+    """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does.
+
+    A widget whose value was preset from the URL is drawn without its default
+    (Streamlit warns when both are given).
+    """
     st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = fmt
+    if key in st.session_state.get(URL_PRESET, ()):
+        if key in st.session_state:
+            kwargs.pop("value", None)
+            kwargs.pop("index", None)
+        else:  # drawn once, then dropped (e.g. another dataset): back to ordinary defaults
+            st.session_state[URL_PRESET].discard(key)
     return widget(label, *args, key=key, bind="query-params", **kwargs)
 
 
 def _same(url_value: str, shown: str) -> bool:
-    if url_value == shown:
+    if url_value.strip().lower() == shown.strip().lower():
         return True
     try:
         return float(url_value) == float(shown)
@@ -87,31 +112,30 @@ def _same(url_value: str, shown: str) -> bool:
 
 
 def report_url_problems() -> None:
-    """Call last on a page: name the URL parameters its widgets did not accept (once per session).
+    """Call last in ``app.py``: name the URL parameters that were not used (once each per session).
 
     Streamlit drops an invalid bound value silently and shows the default;
-    this says which parameter was ignored and what was used instead.
+    this says which parameter was ignored and what was used instead. A
+    parameter is checked on the first run that draws its widget; unknown
+    and repeated parameters are named at once.
     """
     start = st.session_state.get(URL_AT_START) or {}
+    values: dict[str, str] = start.get("values", {})
     fmts = st.session_state.get(BOUND_THIS_RUN, {})
     bad = []
-    for key, value in start.items():
-        if key in fmts and key in st.session_state:
-            shown = fmts[key](st.session_state[key])
+    for key in start.get("repeated", []):
+        bad.append(f"{key} (given more than once; using the default)")
+        values.pop(key, None)
+    for key in list(values):
+        if not known_url_key(key):
+            bad.append(f"{key}={values.pop(key)!r} (not a setting of this app)")
+        elif key in fmts and key in st.session_state:
+            value, shown = values.pop(key), fmts[key](st.session_state[key])
             if not _same(value, shown):
                 bad.append(f"{key}={value!r} (using {shown!r})")
-    if fmts:
-        st.session_state[URL_AT_START] = {}  # the page that owns them has checked them
+    start["repeated"] = []
     if bad:
-        st.warning("Ignored URL parameters that are not valid here: " + "; ".join(bad) + ".")
-
-
-def n_choices(spec) -> list[int]:
-    """A roughly logarithmic grid of point counts for the n slider, including the default."""
-    hi = min(spec.n_max, N_UI_MAX)
-    grid = {spec.n_min, spec.default_n, hi, 3, 5, 10, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500, 750, 1000,
-            1500, 2000}
-    return sorted(g for g in grid if spec.n_min <= g <= hi)
+        st.warning("Ignored URL parameters: " + "; ".join(bad) + ".")
 
 
 def dataset_sidebar() -> None:
@@ -122,9 +146,8 @@ def dataset_sidebar() -> None:
     sb = st.sidebar
     sb.header("Dataset")
     names = list(REGISTRY)
-    label_of = {k: REGISTRY[k].label for k in names}
-    name = bound(sb.selectbox, "Dataset", names, index=names.index(DEFAULT_DATASET), format_func=label_of.get,
-                 key="ds", fmt=label_of.get)
+    name = bound(sb.selectbox, "Dataset", names, index=names.index(DEFAULT_DATASET), format_func=DATASET_LABELS.get,
+                 key="ds", fmt=DATASET_LABELS.get)
     spec = REGISTRY[name]
     if spec.fixed_n:
         n = spec.default_n

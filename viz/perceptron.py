@@ -248,7 +248,7 @@ def perceptron_figure(
                  "y": rounded(loss[cs], 4), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
-    data += _legend_proxies(data)
+    data += _legend_proxies(data, far=box[1] + 10 * span)
 
     # one state frame per stored state: what depends on (w, b) only (M as
     # selectedpoints of the ring trace, the regions, the boundary, w)
@@ -328,7 +328,8 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
     # markers shrink as points crowd, so rings mark M without burying the classes
     n = len(y)
     size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
-    ring, ring_w = (2 * size, 2.5) if n <= 100 else (size + 7, 1.5) if n <= 400 else (size + 3, 1.0)
+    ring, ring_w = ((2 * size, 2.5) if n <= 100 else (size + 7, 1.5) if n <= 400 else (size + 5, 1.3) if n <= 1000
+                    else (size + 3, 1.0))
 
     def arrow(name, colour, width, size, legend=True):
         return {"type": "scatter", "name": name, "mode": "lines+markers", "hoverinfo": "skip", "showlegend": legend,
@@ -373,19 +374,17 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
 
 
 LEGEND_ORDER = [T_EXAM, T_POS, T_NEG, T_RING, T_LINE, T_OLD, T_W, T_UPD, T_ERR, T_LOSS]
-_FAR = 1e6  # outside every view: a proxy point that only shows in the legend
-
-
-def _legend_proxies(data: list[dict]) -> list[dict]:
+def _legend_proxies(data: list[dict], far: float) -> list[dict]:
     """Stable legend entries for the frame-driven traces (an empty trace drops out of the legend).
 
     The real traces get ``showlegend: False``; a proxy with the same style and
-    one point far outside the fixed axis ranges stands in for each.
+    one point at ``far`` (beyond the fixed axis ranges, which never autorange)
+    stands in for each.
     """
     proxies = []
     for t in (T_EXAM, T_OLD, T_LINE, T_W, T_UPD):
         proxy = {k: v for k, v in data[t].items() if k not in ("x", "y")}
-        proxy.update(x=[_FAR, _FAR * 1.01], y=[_FAR, _FAR], legendrank=LEGEND_ORDER.index(t) + 1,
+        proxy.update(x=[far, far + 1], y=[far, far], legendrank=LEGEND_ORDER.index(t) + 1,
                      legendgroup=f"g{t}")
         data[t].update(showlegend=False, legendgroup=f"g{t}")
         proxies.append(proxy)

@@ -1,0 +1,105 @@
+"""The choices the pages offer, and how a URL may spell them.
+
+Widgets bind to query parameters and Streamlit accepts only the exact text it
+writes itself (a choice's label, ``2.0`` for the float 2). :func:`parse_url`
+reads friendlier spellings too (``ds=xor``, ``variant=minibatch``, ``tau=2``,
+``bias=0``) into widget values, which the app presets before the widgets are
+drawn; what it cannot read is left for the page to name as ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from datasets import REGISTRY
+
+VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
+RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
+FRAME_LABELS = {"all": "every step", "updates": "updates only"}
+REDUCTION_LABELS = {"mean": "τ/B Σ (mean)", "sum": "τ Σ (sum)"}
+DATASET_LABELS = {k: spec.label for k, spec in REGISTRY.items()}
+TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
+HEIGHTS = [560, 680, 780, 900, 1040]
+N_UI_MAX = 2000  # points the figures draw comfortably in the browser
+
+
+def _choice(labels: Mapping[str, str]) -> Callable[[str], str | None]:
+    """Accept a choice's key or label in any case; return the key (the widget's value)."""
+    table = {}
+    for key, label in labels.items():
+        for spelling in (key, label, label.replace("-", "")):
+            table[spelling.lower()] = key
+    return lambda v: table.get(v.strip().lower())
+
+
+def _number_in(options: list) -> Callable[[str], float | int | None]:
+    """Accept any spelling of one of the numbers ``options``; return that option."""
+    def parse(v: str):
+        try:
+            x = float(v)
+        except ValueError:
+            return None
+        return next((o for o in options if float(o) == x), None)
+    return parse
+
+
+def _bool(v: str) -> bool | None:
+    t = v.strip().lower()
+    return True if t in ("true", "1", "yes", "on") else False if t in ("false", "0", "no", "off") else None
+
+
+def _int(lo: int, hi: int) -> Callable[[str], int | None]:
+    def parse(v: str) -> int | None:
+        try:
+            x = float(v)
+        except ValueError:
+            return None
+        return int(x) if x.is_integer() and lo <= x <= hi else None
+    return parse
+
+
+def n_choices(spec) -> list[int]:
+    """A roughly logarithmic grid of point counts for a dataset's n slider, including its default."""
+    hi = min(spec.n_max, N_UI_MAX)
+    grid = {spec.n_min, spec.default_n, hi, 3, 5, 10, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500, 750, 1000,
+            1500, 2000}
+    return sorted(g for g in grid if spec.n_min <= g <= hi)
+
+
+def _n_of(spec) -> Callable[[str], int | None]:
+    """n for a dataset's select slider: one of its grid values."""
+    return _number_in(n_choices(spec))
+
+
+# query parameter -> how to read it into the widget's value; n_<dataset> keys are added below
+URL_FORMS: dict[str, Callable[[str], object]] = {
+    "ds": _choice(DATASET_LABELS),
+    "variant": _choice(VARIANT_LABELS),
+    "rule": _choice(RULE_LABELS),
+    "frames": _choice(FRAME_LABELS),
+    "reduction": _choice(REDUCTION_LABELS),
+    "tau": _number_in(TAUS),
+    "height": _number_in(HEIGHTS),
+    "bias": _bool,
+}
+URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
+# bound by the pages, read by Streamlit itself (numbers in any spelling)
+OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0"}
+
+
+def known_url_key(key: str) -> bool:
+    """Whether some page binds ``key`` (a dataset parameter ``<dataset>_<param>`` included)."""
+    if key in URL_FORMS or key in OTHER_KEYS:
+        return True
+    return any(key == f"{k}_{p.name}" for k, spec in REGISTRY.items() for p in spec.params)
+
+
+def parse_url(params: Mapping[str, str]) -> dict[str, object]:
+    """Widget values for the query parameters this module can read (others are left out)."""
+    out = {}
+    for key, value in params.items():
+        form = URL_FORMS.get(key)
+        parsed = form(value) if form else None
+        if parsed is not None:
+            out[key] = parsed
+    return out
