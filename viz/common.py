@@ -37,6 +37,8 @@ def num(v: float, digits: int = 3) -> str:
     v = float(v)
     if not math.isfinite(v):
         return str(v)
+    if abs(v) < 1e-12:  # rounding noise of a sum that is 0 (e.g. 0.1 + 0.2 − 0.3)
+        return "0"
     if abs(v) >= 1e5 or (v != 0 and abs(v) < 10 ** -digits):
         s = f"{v:.{digits}g}"
     else:

@@ -443,7 +443,7 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
         "yaxis4": {"overlaying": "y2", "range": [0, 1], "visible": False, "fixedrange": True},
         "yaxis3": {"overlaying": "y2", "side": "right", "anchor": "x2", "title": {"text": "loss",
                    "font": {"color": NEG_COLOUR}}, "rangemode": "tozero", "showgrid": False, "fixedrange": True,
-                   "tickmode": "auto", "nticks": 4, "tickformat": ".2~f", "tickfont": {"size": 14}},
+                   "tickmode": "auto", "nticks": 4, "tickformat": "~g", "tickfont": {"size": 14}},
         "annotations": [{
             "text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0.0,
             "y": 1.0, "yshift": 8, "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
