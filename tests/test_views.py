@@ -22,6 +22,18 @@ def perceptron_page() -> AppTest:
     return at
 
 
+def page_from_url(params: dict[str, str], page: str | None = "views/perceptron.py") -> AppTest:
+    """Open the app as a link with these query parameters would (then the page, if given)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    if page:
+        at.switch_page(page)
+    at.run()
+    assert not at.exception
+    return at
+
+
 def figure(at: AppTest) -> dict:
     return json.loads(at.get("plotly_chart")[0].proto.spec)
 
@@ -99,22 +111,13 @@ def test_bad_data_shows_an_error_and_keeps_the_last_good_run():
 
 @pytest.mark.parametrize("params", [{"tau": "-1"}, {"variant": "nonsense"}, {"max_steps": "1e99"}, {"B": "0"}])
 def test_hand_edited_url_never_breaks_the_page(params):
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    at.switch_page("views/perceptron.py").run()
-    assert not at.exception
+    at = page_from_url(params)
     assert at.get("plotly_chart")
+    assert any("Ignored URL parameters" in w.value for w in at.warning)
 
 
 def test_url_reproduces_the_view():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["tau"] = "0.5"
-    at.query_params["ds"] = "XOR"
-    at.query_params["rule"] = "y·a < 0"
-    at.switch_page("views/perceptron.py").run()
-    assert not at.exception
+    at = page_from_url({"tau": "0.5", "ds": "XOR", "rule": "y·a < 0"})
     meta = figure(at)["layout"]["meta"]
     assert meta["tau"] == 0.5
     assert at.session_state[DATASET_KEY].name == "xor"
@@ -145,12 +148,7 @@ def test_fixed_nonzero_bias_is_shown_and_no_separability_claim():
 
 
 def test_invalid_url_parameters_are_named():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["tau"] = "abc"
-    at.query_params["ds"] = "nonsense"
-    at.query_params["max_steps"] = "-5"
-    at.switch_page("views/perceptron.py").run()
-    assert not at.exception
+    at = page_from_url({"tau": "abc", "ds": "nonsense", "max_steps": "-5"})
     text = " ".join(w.value for w in at.warning)
     assert "tau='abc'" in text and "ds='nonsense'" in text and "max_steps='-5'" in text
     assert figure(at)["layout"]["meta"]["tau"] == 1.0  # the default was used
@@ -169,13 +167,8 @@ def test_minibatch_work_cap_lowers_max_steps_and_says_so():
 
 
 def test_friendly_url_spellings_are_read():
-    at = AppTest.from_file(APP, default_timeout=60)
-    params = {"ds": "xor", "n_xor": "60.0", "tau": "2", "bias": "0", "variant": "minibatch", "frames": "updates",
-              "rule": "negative", "max_steps": "2e3"}
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page("views/perceptron.py").run()
-    assert not at.exception
+    at = page_from_url({"ds": "xor", "n_xor": "60.0", "tau": "2", "bias": "0", "variant": "minibatch",
+                        "frames": "updates", "rule": "negative", "max_steps": "2e3"})
     assert not any("Ignored URL" in w.value for w in at.warning)
     meta = figure(at)["layout"]["meta"]
     ds = at.session_state[DATASET_KEY]
@@ -186,10 +179,7 @@ def test_friendly_url_spellings_are_read():
 
 
 def test_url_checks_wait_for_the_page_that_owns_the_parameter():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["tau"] = "0.3"  # not one of the τ choices
-    at.query_params["foo"] = "1"
-    at.run()  # Home: tau is not drawn here, foo is unknown everywhere
+    at = page_from_url({"tau": "0.3", "foo": "1"}, page=None)  # Home: τ is not drawn (and 0.3 is no choice)
     home = " ".join(w.value for w in at.warning)
     assert "foo='1' (not a setting of this app)" in home and "tau" not in home
     at.switch_page("views/perceptron.py").run()
