@@ -352,8 +352,8 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
          "hoverinfo": "skip", "showlegend": False, **common},
         points(pos, "y = +1", POS_COLOUR, POS_SYMBOL, "+1"),
         points(neg, "y = −1", NEG_COLOUR, NEG_SYMBOL, "−1"),
-        {"type": "scatter", "name": "M: misclassified", "mode": "markers", "x": rounded(X[:, 0]),
-         "y": rounded(X[:, 1]), "hoverinfo": "skip",
+        {"type": "scatter", "name": "M: misclassified", "mode": "markers", "x": rounded(X[:, 0], 2),
+         "y": rounded(X[:, 1], 2), "hoverinfo": "skip",  # rings need no more precision
          "marker": {"symbol": "circle-open", "size": ring, "color": INK if n <= 100 else "rgba(0, 0, 0, 0.7)",
                     "line": {"width": ring_w}},
          "selected": {"marker": {"opacity": 1}}, "unselected": {"marker": {"opacity": 0}}, **common},
