@@ -210,28 +210,36 @@ class Trajectory:
             out[a:a + chunk] = p.mistakes(m)
         return out
 
-    def curves(self) -> tuple[np.ndarray, np.ndarray]:
-        """|M| and the mean perceptron loss after every step 0..S.
+    def stats_at(self, steps) -> tuple[np.ndarray, np.ndarray]:
+        """|M| and the mean perceptron loss after each of ``steps``.
 
-        Computed once per stored state (K + 1 of them) and spread over steps.
+        Computed once per distinct stored state among the steps.
+
+        Parameters
+        ----------
+        steps : array_like of shape (k,)
 
         Returns
         -------
-        errors : ndarray of shape (S + 1,), int64
-        loss : ndarray of shape (S + 1,), float64
+        errors : ndarray of shape (k,), int64
+        loss : ndarray of shape (k,), float64
             (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b)).
         """
         p = self.problem
-        K1 = self.W.shape[0]
-        err = np.empty(K1, dtype=np.int64)
-        loss = np.empty(K1)
-        chunk = max(1, 2_000_000 // p.n)
-        for a in range(0, K1, chunk):
-            m = p.y * activation(p.X, self.W[a:a + chunk], self.B[a:a + chunk])
+        states, inverse = np.unique(self.state_index(np.asarray(steps).reshape(-1)), return_inverse=True)
+        err = np.empty(states.size, dtype=np.int64)
+        loss = np.empty(states.size)
+        chunk = max(1, 2_000_000 // p.n)  # bound the (chunk, n) margin matrix
+        for a in range(0, states.size, chunk):
+            k = states[a:a + chunk]
+            m = p.y * activation(p.X, self.W[k], self.B[k])  # yᵢ(w·xᵢ + b), shape (chunk, n)
             err[a:a + chunk] = p.mistakes(m).sum(axis=1)
             loss[a:a + chunk] = np.maximum(0.0, -m).mean(axis=1)
-        k = self.state_index(np.arange(len(self)))
-        return err[k], loss[k]
+        return err[inverse], loss[inverse]
+
+    def curves(self) -> tuple[np.ndarray, np.ndarray]:
+        """|M| and the mean perceptron loss after every step 0..S, shapes (S + 1,) and (S + 1,)."""
+        return self.stats_at(np.arange(len(self)))
 
     def epoch(self, step: int) -> int:
         """Passes over the data begun by ``step``: ⌈s·B/N⌉ (⌈s/N⌉ online, s for batch)."""

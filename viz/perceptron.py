@@ -227,7 +227,6 @@ def perceptron_figure(
     kidx = traj.state_index(steps)
     states = np.unique(kidx)
     masks = traj.state_mistakes(states)
-    errors, loss = traj.curves()
 
     # vectors are drawn tip to tail from a base point P (the origin when in view)
     # at one scale s for the whole run, so w_new = w_old + τ·y·x holds on screen
@@ -241,11 +240,12 @@ def perceptron_figure(
     data = _base_traces(X, y, s, update_name)
     # |M| and loss per step, at most MAX_CURVE_POINTS samples
     cs = np.unique(np.linspace(0, traj.n_steps, min(traj.n_steps + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
+    errors, loss = traj.stats_at(cs)
     data.append({"type": "scatter", "name": "|M| (left axis)", "mode": "lines", "x": cs.tolist(),
-                 "y": errors[cs].tolist(), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
+                 "y": errors.tolist(), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
                  "xaxis": "x2", "yaxis": "y2", "hovertemplate": "step %{x}: |M| = %{y}<extra></extra>"})
     data.append({"type": "scatter", "name": "perceptron loss (right axis)", "mode": "lines", "x": cs.tolist(),
-                 "y": rounded(loss[cs], 4), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
+                 "y": rounded(loss, 4), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
     data += _legend_proxies(data, far=box[1] + 10 * span)
@@ -509,7 +509,7 @@ def step_table(traj: Trajectory, max_rows: int = 2000) -> dict[str, list]:
     S = min(traj.n_steps, max_rows - 1)
     steps = np.arange(S + 1)
     W, B = traj.states(steps)
-    errors, loss = traj.curves()
+    errors, loss = traj.stats_at(steps)
     many = traj.variant == "batch"
     return {
         "step": steps.tolist(),
