@@ -16,10 +16,11 @@ remember_url()
 
 nav = st.navigation(
     [
-        st.Page("views/home.py", title="Home", icon=":material/home:", default=True, url_path="home"),
+        st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("views/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
     ]
 )
 dataset_sidebar()
+url_notes = st.container()  # above the page; filled once the page has drawn its widgets
 nav.run()
-report_url_problems()
+report_url_problems(url_notes)

@@ -108,3 +108,15 @@ def is_separable(X, y, *, fit_intercept: bool = True) -> bool:
     pa, pb = HA @ axes.T, HB @ axes.T  # projections, shape (h, k)
     gap = np.maximum(pb.min(axis=0) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=0))
     return bool(np.any(gap > tol))
+
+
+def separable_by_run(X, y, *, fit_intercept: bool = True, b0: float = 0.0) -> bool | None:
+    """Whether the lines a perceptron run can reach separate the data.
+
+    With a learned bias these are all lines w·x + b = 0; without one and
+    b₀ = 0, the lines through the origin. With b fixed at b₀ ≠ 0 the question
+    is another one, left undecided (None).
+    """
+    if not fit_intercept and b0 != 0:
+        return None
+    return is_separable(X, y, fit_intercept=fit_intercept)

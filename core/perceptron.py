@@ -187,6 +187,17 @@ class Trajectory:
         k = self.state_index(steps)
         return self.W[k], self.B[k]
 
+    def _state_margins(self, states: np.ndarray):
+        """Yield (slice, margins) over chunks of stored states; margins has shape (chunk, n).
+
+        The chunks bound the (chunk, n) matrix of yᵢ(w·xᵢ + b) to about 2,000,000 numbers.
+        """
+        p = self.problem
+        chunk = max(1, 2_000_000 // p.n)
+        for a in range(0, states.size, chunk):
+            k = states[a:a + chunk]
+            yield slice(a, a + chunk), p.y * activation(p.X, self.W[k], self.B[k])
+
     def state_mistakes(self, states) -> np.ndarray:
         """Mistake masks M of the given stored states (indices into W, B).
 
@@ -201,13 +212,9 @@ class Trajectory:
             Row j is M at state ``states[j]`` under the active rule.
         """
         states = np.asarray(states, dtype=np.int64).reshape(-1)
-        p = self.problem
-        out = np.empty((states.size, p.n), dtype=bool)
-        chunk = max(1, 2_000_000 // p.n)  # bound the (chunk, n) margin matrix
-        for a in range(0, states.size, chunk):
-            k = states[a:a + chunk]
-            m = p.y * activation(p.X, self.W[k], self.B[k])  # yᵢ(w·xᵢ + b), shape (chunk, n)
-            out[a:a + chunk] = p.mistakes(m)
+        out = np.empty((states.size, self.problem.n), dtype=bool)
+        for rows, m in self._state_margins(states):
+            out[rows] = self.problem.mistakes(m)
         return out
 
     def stats_at(self, steps) -> tuple[np.ndarray, np.ndarray]:
@@ -225,16 +232,12 @@ class Trajectory:
         loss : ndarray of shape (k,), float64
             (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b)).
         """
-        p = self.problem
         states, inverse = np.unique(self.state_index(np.asarray(steps).reshape(-1)), return_inverse=True)
         err = np.empty(states.size, dtype=np.int64)
         loss = np.empty(states.size)
-        chunk = max(1, 2_000_000 // p.n)  # bound the (chunk, n) margin matrix
-        for a in range(0, states.size, chunk):
-            k = states[a:a + chunk]
-            m = p.y * activation(p.X, self.W[k], self.B[k])  # yᵢ(w·xᵢ + b), shape (chunk, n)
-            err[a:a + chunk] = p.mistakes(m).sum(axis=1)
-            loss[a:a + chunk] = np.maximum(0.0, -m).mean(axis=1)
+        for rows, m in self._state_margins(states):
+            err[rows] = self.problem.mistakes(m).sum(axis=1)
+            loss[rows] = np.maximum(0.0, -m).mean(axis=1)
         return err[inverse], loss[inverse]
 
     def curves(self) -> tuple[np.ndarray, np.ndarray]:
@@ -323,9 +326,6 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
     patience = min(n, 256)
     ar = np.arange(1 << 16)
 
-    def is_separating(w, b) -> bool:
-        return not problem.mistakes(problem.margins(w, b)).any()
-
     def scalar_block(idx, w, b):
         """Examine the points idx one by one, updating as we go; return (w, b, converged)."""
         xb, yb = X[idx].tolist(), yf[idx].tolist()
@@ -349,7 +349,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
                 last, checked = s, False
             elif not cyclic and not checked and s - last >= patience:
                 checked = True
-                if is_separating(np.array([w0, w1]), bb):
+                if problem.separates(np.array([w0, w1]), bb):
                     conv = True
                     break
         if cyclic and not conv and s - last >= n:
@@ -357,7 +357,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
         st.update(s=s, last=last, checked=checked)
         return np.array([w0, w1]), bb, conv
 
-    converged = is_separating(w, b)
+    converged = problem.separates(w, b)
     L, dense = 64, 0
     while st["s"] < max_steps and not converged:
         s = st["s"]
@@ -386,7 +386,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
                 converged = True
             elif not cyclic and not st["checked"] and s - st["last"] >= patience:
                 st["checked"] = True
-                converged = is_separating(w, b)
+                converged = problem.separates(w, b)
             continue
         if cyclic and s + j - st["last"] >= n:
             converged = True
@@ -404,7 +404,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
         L = max(8, L // 4)
     s, last = st["s"], st["last"]
     if not converged:  # the cap may fall before the proof (a clean pass, or the patience check)
-        converged = is_separating(w, b)
+        converged = problem.separates(w, b)
     if converged:
         s = last  # the run ends at the first state that misclassifies nothing
     if order is not None:
@@ -427,7 +427,7 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
     scale = tau / batch_size if reduction == "mean" else tau
     order = np.empty((max_steps, batch_size), dtype=np.int32) if minibatch else None
     steps, Ws, Bs = [], [w], [b]
-    converged, checked = not problem.mistakes(problem.margins(w, b)).any(), True
+    converged, checked = problem.separates(w, b), True
     s = last = 0
     while s < max_steps and not converged:
         if minibatch:
@@ -440,7 +440,7 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
         if M.size == 0:
             if not checked:  # the batch is clean: is the whole data? (for the full batch, it is)
                 checked = True
-                converged = not minibatch or not problem.mistakes(problem.margins(w, b)).any()
+                converged = not minibatch or problem.separates(w, b)
             continue
         w = w + scale * (yf[M] @ X[M])  # w ← w + τ/B Σ_{i∈M} yᵢxᵢ
         if fit_b:
@@ -450,12 +450,19 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
         Bs.append(b)
         last, checked = s, False
     if not converged and not checked:  # the cap fell before the last state was checked
-        converged = not problem.mistakes(problem.margins(w, b)).any()
+        converged = problem.separates(w, b)
     if converged:
         s = last  # the run ends at the first state that misclassifies nothing
     if order is not None:
         order = order[:s].copy()
     return s, steps, Ws, Bs, order, converged
+
+
+def max_steps_allowed(variant: str, n: int, batch_size: int = 1) -> int:
+    """The largest max_steps a run accepts: 5,000,000 steps, and for minibatch
+    and batch at most 5,000,000 point examinations (max_steps × B, B = N for batch)."""
+    per_step = {"minibatch": batch_size, "batch": n}.get(variant, 1)
+    return MAX_STEPS_LIMIT if per_step <= 1 else max(1, min(MAX_STEPS_LIMIT, WORK_LIMIT // per_step))
 
 
 def run_perceptron(
@@ -525,7 +532,7 @@ def run_perceptron(
         B = int(batch_size)
     else:
         B = n if variant == "batch" else 1
-    if variant in ("minibatch", "batch") and max_steps * B > WORK_LIMIT:
+    if max_steps > max_steps_allowed(variant, n, B):
         what = "B" if variant == "minibatch" else "N"
         raise ValueError(f"max_steps × {what} must be at most {WORK_LIMIT:,} for the {variant} variant, got "
                          f"{max_steps:,} × {B:,} = {max_steps * B:,}; lower max steps or {what}")

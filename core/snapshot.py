@@ -95,6 +95,10 @@ class Problem:
         """
         return self.y * activation(self.X, w, b)
 
+    def separates(self, w: np.ndarray, b: float) -> bool:
+        """Whether (w, b) makes no mistake on any point under the rule (M = ∅)."""
+        return not self.mistakes(self.margins(w, b)).any()
+
     def mistakes(self, m: np.ndarray) -> np.ndarray:
         """Mistake mask from functional margins m: m <= 0 or m < 0 by the rule."""
         return m < 0 if self.update_on == "negative" else m <= 0

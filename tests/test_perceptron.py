@@ -233,18 +233,17 @@ def test_matches_naive_reference(variant, update_on, fit_intercept):
             for w0, b0 in _inits(d):
                 for reduction in reductions:
                     for B in sizes:
-                        kw = dict(
+                        common = dict(
                             variant=variant,
                             tau=tau,
-                            batch_size=B,
                             w0=w0,
                             b0=b0,
                             update_on=update_on,
                             fit_intercept=fit_intercept,
                             max_steps=cap,
-                            seed=runs,
                             reduction=reduction,
                         )
+                        kw = dict(common, batch_size=B, seed=runs)
                         traj = run_perceptron(X, y, **kw)
                         if variant in ("random", "minibatch"):
                             order = np.asarray(traj.order)
@@ -254,19 +253,7 @@ def test_matches_naive_reference(variant, update_on, fit_intercept):
                                 assert all(len(set(row)) == B for row in order.tolist())
                         else:
                             assert traj.order is None
-                        ref = naive_reference(
-                            X,
-                            y,
-                            variant=variant,
-                            tau=tau,
-                            w0=w0,
-                            b0=b0,
-                            update_on=update_on,
-                            fit_intercept=fit_intercept,
-                            max_steps=cap,
-                            order=traj.order,
-                            reduction=reduction,
-                        )
+                        ref = naive_reference(X, y, order=traj.order, **common)
                         label = f"{name} {kw}"
                         assert_matches_reference(traj, ref, epoch_of=epoch_fn(variant, n, B), label=label)
                         runs += 1

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.bounds import is_separable
-from core.perceptron import WORK_LIMIT, run_perceptron, validate_data
+from core.bounds import separable_by_run
+from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron, validate_data
 from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
 from views.shared import bound, current_dataset
 from viz.common import PrebuiltFigure
@@ -27,10 +27,7 @@ def compute(X, y, params: tuple, mode: str, height: int):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
     fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height)
-    p = traj.problem
-    # "never converges" needs separability by the lines the run can reach; with a fixed b₀ ≠ 0 say nothing
-    fixed_b = not p.fit_intercept and traj.B[0] != 0
-    separable = None if fixed_b else is_separable(X, y, fit_intercept=p.fit_intercept)
+    separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj)
 
 
@@ -63,11 +60,10 @@ with st.expander("More settings: bias, start, seed, max steps, figure size"):
                       help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
     height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
 
-# mini-batch and batch examine B (or N) points per step: cap the run's work, and say so
-per_step = {"minibatch": int(batch), "batch": len(ds.y)}.get(variant, 1)
-steps = int(max_steps)
-if per_step > 1 and steps * per_step > WORK_LIMIT:
-    steps = max(1, WORK_LIMIT // per_step)
+# mini-batch and batch examine B (or N) points per step: the core caps a run's work; lower max steps and say so
+steps = min(int(max_steps), max_steps_allowed(variant, len(ds.y), int(batch)))
+if steps < int(max_steps):
+    per_step = int(batch) if variant == "minibatch" else len(ds.y)
     st.info(f"{VARIANT_LABELS[variant].capitalize()} looks at {per_step:,} points per step, so a run is capped at "
             f"{WORK_LIMIT:,} point examinations: max steps lowered from {int(max_steps):,} to {steps:,}.")
 

@@ -111,13 +111,14 @@ def _same(url_value: str, shown: str) -> bool:
         return False
 
 
-def report_url_problems() -> None:
+def report_url_problems(where=None) -> None:
     """Call last in ``app.py``: name the URL parameters that were not used (once each per session).
 
     Streamlit drops an invalid bound value silently and shows the default;
     this says which parameter was ignored and what was used instead. A
     parameter is checked on the first run that draws its widget; unknown
-    and repeated parameters are named at once.
+    and repeated parameters are named at once. ``where`` is the container to
+    write into (a placeholder above the page, filled after the page ran).
     """
     start = st.session_state.get(URL_AT_START) or {}
     values: dict[str, str] = start.get("values", {})
@@ -135,7 +136,7 @@ def report_url_problems() -> None:
                 bad.append(f"{key}={value!r} (using {shown!r})")
     start["repeated"] = []
     if bad:
-        st.warning("Ignored URL parameters: " + "; ".join(bad) + ".")
+        (where or st).warning("Ignored URL parameters: " + "; ".join(bad) + ".")
 
 
 def dataset_sidebar() -> None:
@@ -171,8 +172,7 @@ def dataset_sidebar() -> None:
         except ValueError as exc:
             sb.error(f"Could not make this dataset: {exc}. Keeping the previous one.")
             if old is None:
-                X, y = make_dataset(DEFAULT_DATASET, REGISTRY[DEFAULT_DATASET].default_n)
-                st.session_state[DATASET_KEY] = Dataset(DEFAULT_DATASET, len(y), 0, (), X, y)
+                st.session_state[DATASET_KEY] = _default_dataset()
             return
         st.session_state[DATASET_KEY] = Dataset(name, int(n), seed, params_t, X, y)
 
@@ -181,7 +181,11 @@ def current_dataset() -> Dataset:
     """The shared dataset (the default one if the sidebar has not run yet)."""
     ds = st.session_state.get(DATASET_KEY)
     if ds is None:
-        X, y = make_dataset(DEFAULT_DATASET, REGISTRY[DEFAULT_DATASET].default_n)
-        ds = Dataset(DEFAULT_DATASET, len(y), 0, (), X, y)
-        st.session_state[DATASET_KEY] = ds
+        ds = st.session_state[DATASET_KEY] = _default_dataset()
     return ds
+
+
+def _default_dataset() -> Dataset:
+    """The dataset a session starts with."""
+    X, y = _make(DEFAULT_DATASET, REGISTRY[DEFAULT_DATASET].default_n, 0, ())
+    return Dataset(DEFAULT_DATASET, len(y), 0, (), X, y)

@@ -101,6 +101,21 @@ def _set(idx) -> str:
     return "{" + _names(idx) + "}" if len(idx) else "∅"
 
 
+def _rule_signs(traj: Trajectory) -> tuple[str, str]:
+    """(mistake, correct) comparison signs of y·a with 0 under the active rule: ("≤", ">") or ("<", "≥")."""
+    return ("<", "≥") if traj.problem.update_on == "negative" else ("≤", ">")
+
+
+def _step_coef(traj: Trajectory) -> tuple[str, str]:
+    """The coefficient of Σ yᵢxᵢ in the update, as a symbol and as numbers: ("τ/B", "1/20"), ("τ", "1")…"""
+    tau = num(traj.tau)
+    if traj.reduction == "mean" and traj.variant == "minibatch":
+        return "τ/B", f"{tau}/{traj.batch_size}"
+    if traj.reduction == "mean" and traj.variant == "batch":
+        return "τ/N", f"{tau}/{traj.problem.n}"
+    return "τ", tau
+
+
 def describe_step(traj: Trajectory, step: int) -> str:
     """The arithmetic of one step in the seeds' notation (HTML line breaks).
 
@@ -125,10 +140,10 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
     """:func:`describe_step` from precomputed state (w, b after; wp, bp before)."""
     p = traj.problem
     fit_b = p.fit_intercept
-    le, gt = ("<", "≥") if p.update_on == "negative" else ("≤", ">")
+    le, gt = _rule_signs(traj)
     converged = traj.converged and step == traj.n_steps
     if step == 0:
-        errors = int(p.mistakes(p.margins(np.asarray(w), b)).sum())
+        errors = traj[0].errors
         txt = f"<b>Step 0</b>: start at w = {vec(w)}, b = {num(b)}; |M| = {errors} of {p.n} points."
         if p.update_on == "negative" and not any(w) and b == 0:
             txt += "<br>Every y·a is 0 at w = 0, b = 0, and the rule updates only when y·a < 0: nothing will move."
@@ -154,13 +169,11 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
             txt = f"{head}: {name} correct:<br>{act} {gt} 0 → no update"
     else:
         ex = traj.examined(step)
+        coef, full = _step_coef(traj)
         if traj.variant == "minibatch":
-            B = traj.batch_size
-            coef, full = ("τ/B", f"{num(tau)}/{B}") if traj.reduction == "mean" else ("τ", num(tau))
-            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {B})<br>mistakes M∩I = {_set(upd)}"
+            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {traj.batch_size})<br>mistakes M∩I = {_set(upd)}"
             sumname = "Σ<sub>i∈M∩I</sub>"
         else:
-            coef, full = ("τ/N", f"{num(tau)}/{p.n}") if traj.reduction == "mean" else ("τ", num(tau))
             txt = f"{head}: all {p.n} points<br>mistakes M = {_set(upd)}"
             sumname = "Σ<sub>i∈M</sub>"
         if upd.size:
@@ -235,8 +248,12 @@ def perceptron_figure(
     wmax = float(max(np.linalg.norm(W, axis=1).max(), np.linalg.norm(Wp, axis=1).max()))
     s = 0.42 * span / wmax if wmax > 1e-9 else 1.0  # w = 0 throughout: nothing to scale
 
-    coef = {"mean": {"minibatch": "τ/B ", "batch": "τ/N "}, "sum": {}}[traj.reduction].get(traj.variant, "τ ")
-    update_name = "update τ·y·x" if traj.variant in ("cyclic", "random") else f"update {coef}Σ yᵢxᵢ over M"
+    def arrow(w0, w1) -> dict:
+        """The segment from P + s·w0 to P + s·w1 (w0 = 0: the vector w1 itself from P)."""
+        return {"x": rounded([P[0] + s * w0[0], P[0] + s * w1[0]]), "y": rounded([P[1] + s * w0[1], P[1] + s * w1[1]])}
+
+    online = traj.variant in ("cyclic", "random")
+    update_name = "update τ·y·x" if online else f"update {_step_coef(traj)[0]} Σ yᵢxᵢ over M"
     data = _base_traces(X, y, s, update_name)
     # |M| and loss per step, at most MAX_CURVE_POINTS samples
     cs = np.unique(np.linspace(0, traj.n_steps, min(traj.n_steps + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
@@ -258,13 +275,12 @@ def perceptron_figure(
         lx, ly = boundary_segment(clip, w, b)
         rp = poly_xy(clip_halfplane(clip, w, b, +1.0)) if any(w) or b > 0 else ([], [])
         rn = poly_xy(clip_halfplane(clip, w, b, -1.0)) if any(w) or b < 0 else ([], [])
-        tip = [P[0] + s * w[0], P[1] + s * w[1]]
         frames.append({"name": f"m{k}", "traces": STATE_TRACES, "data": [
             {"x": rounded(rp[0], 2), "y": rounded(rp[1], 2)},
             {"x": rounded(rn[0], 2), "y": rounded(rn[1], 2)},
             {"selectedpoints": np.flatnonzero(m).tolist()},
             {"x": rounded(lx, 2), "y": rounded(ly, 2)},
-            {"x": rounded([P[0], tip[0]]), "y": rounded([P[1], tip[1]])} if any(w) else EMPTY,
+            arrow((0.0, 0.0), w) if any(w) else EMPTY,
         ]})
     # one step frame per shown step: the examined point(s), the update drawn
     # from the old state, the arithmetic, the Back/Next targets
@@ -281,14 +297,11 @@ def perceptron_figure(
             ex_x, ex_y = [Xl[i][0] for i in ex], [Xl[i][1] for i in ex]
         fdata = [{"x": rounded(ex_x), "y": rounded(ex_y)}, EMPTY, EMPTY, EMPTY, {"x": [step, step]}]
         if upd.size:
-            tip = [P[0] + s * w[0], P[1] + s * w[1]]
-            tip_old = [P[0] + s * wp[0], P[1] + s * wp[1]]
             ox, oy = boundary_segment(clip, wp, bp)
             fdata[1] = {"x": rounded(ox, 2), "y": rounded(oy, 2)}
             if any(wp):
-                fdata[2] = {"x": rounded([P[0], tip_old[0]]), "y": rounded([P[1], tip_old[1]])}
-            # τ·y·x (or the batch step) from the old tip of w to the new one
-            fdata[3] = {"x": rounded([tip_old[0], tip[0]]), "y": rounded([tip_old[1], tip[1]])}
+                fdata[2] = arrow((0.0, 0.0), wp)
+            fdata[3] = arrow(wp, w)  # τ·y·x (or the batch step) from the old tip of w to the new one
         frames.append({
             "name": names[f],
             "group": "steps",
@@ -525,17 +538,16 @@ def step_table(traj: Trajectory, max_rows: int = 2000) -> dict[str, list]:
 def conventions(traj: Trajectory) -> str:
     """One line (Markdown) naming the conventions in force for this run."""
     p = traj.problem
-    rule = "y·a < 0" if p.update_on == "negative" else "y·a ≤ 0"
+    rule = f"y·a {_rule_signs(traj)[0]} 0"
     b0 = float(traj.B[0])
     if p.fit_intercept:
         txt = f"Mistake rule **{rule}** with a = w·x + b; bias b learned (b ← b + τ·y); "
     else:
         txt = f"Mistake rule **{rule}** with a = w·x{f' + b₀, b₀ = {num(b0)} fixed' if b0 else ''}; no bias learned; "
     if traj.variant == "minibatch":
-        txt += f"step {'τ/B' if traj.reduction == 'mean' else 'τ'} Σ over M∩I (B = {traj.batch_size})."
+        txt += f"step {_step_coef(traj)[0]} Σ over M∩I (B = {traj.batch_size})."
     elif traj.variant == "batch":
-        txt += (f"step {'τ/N' if traj.reduction == 'mean' else 'τ'} Σ over M "
-                f"(gradient of the {traj.reduction} perceptron loss).")
+        txt += f"step {_step_coef(traj)[0]} Σ over M (gradient of the {traj.reduction} perceptron loss)."
     else:
         txt += f"one point per step ({traj.variant} order), w ← w + τ·y·x on a mistake."
     return txt
