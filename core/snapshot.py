@@ -161,3 +161,122 @@ class Snapshot:
     def loss(self) -> float:
         """Mean perceptron loss (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b))."""
         return float(np.maximum(0.0, -self.margins).mean())
+
+
+@dataclass(frozen=True, eq=False)
+class DualProblem:
+    """The data, the kernel and its Gram matrix, shared by every snapshot of one dual run.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+        Points, float64, read-only.
+    y : ndarray of shape (n,)
+        Labels in {-1, +1}, int64, read-only.
+    G : ndarray of shape (n, n)
+        Gram matrix Gᵢⱼ = K(xᵢ, xⱼ), symmetric, read-only.
+    kernel : str
+        "linear", "poly" or "rbf".
+    kernel_params : tuple of (str, float)
+        The kernel's parameters, e.g. (("degree", 2), ("coef0", 1.0)).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    G: np.ndarray
+    kernel: str = "linear"
+    kernel_params: tuple = ()
+
+    @property
+    def n(self) -> int:
+        """Number of points N."""
+        return int(self.X.shape[0])
+
+    def decision(self, alpha: np.ndarray, b) -> np.ndarray:
+        """f(xⱼ) = Σᵢ αᵢ yᵢ Gᵢⱼ + b at every point, for one α or a stack of them.
+
+        Parameters
+        ----------
+        alpha : ndarray of shape (n,) or (k, n)
+        b : float or ndarray of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (n,) or (k, n)
+        """
+        c = np.asarray(alpha, dtype=np.float64) * self.y  # αᵢyᵢ
+        f = c @ self.G
+        return f + (np.asarray(b, dtype=np.float64)[:, None] if f.ndim == 2 else b)
+
+
+@dataclass(frozen=True, eq=False)
+class DualSnapshot:
+    """The state of a dual (kernel) perceptron after one step.
+
+    Attributes
+    ----------
+    step : int
+        Step index s, 0 for the initial state α = 0, b = 0.
+    alpha : ndarray of shape (n,)
+        αᵢ after this step (η times the number of updates on xᵢ), read-only.
+    b : float
+        Bias after this step.
+    examined : ndarray of shape (k,)
+        The point looked at in this step (empty at step 0), read-only.
+    updated : ndarray of shape (m,)
+        The point whose αᵢ grew in this step (empty when nothing changed).
+    converged : bool
+        True when y·f(x) > 0 at every point.
+    epoch : int
+        Passes over the data begun so far, ⌈s/N⌉.
+    problem : DualProblem
+        Shared data, kernel and Gram matrix (not stored per step).
+    """
+
+    step: int
+    alpha: np.ndarray
+    b: float
+    examined: np.ndarray
+    updated: np.ndarray
+    converged: bool
+    epoch: int
+    problem: DualProblem = field(repr=False)
+
+    @property
+    def decision(self) -> np.ndarray:
+        """f(xⱼ) = Σᵢ αᵢyᵢK(xᵢ, xⱼ) + b at every point, shape (n,)."""
+        return self.problem.decision(self.alpha, self.b)
+
+    @property
+    def margins(self) -> np.ndarray:
+        """Functional margins yⱼ·f(xⱼ), shape (n,)."""
+        return self.problem.y * self.decision
+
+    @property
+    def misclassified(self) -> np.ndarray:
+        """Mask of the mistakes y·f(x) <= 0, shape (n,), bool."""
+        return self.margins <= 0
+
+    @property
+    def errors(self) -> int:
+        """How many points are mistakes (y·f(x) <= 0)."""
+        return int(np.count_nonzero(self.misclassified))
+
+    @property
+    def support(self) -> np.ndarray:
+        """Mask of the points with αᵢ > 0 (the ones f sums over), shape (n,), bool."""
+        return self.alpha > 0
+
+    @property
+    def w(self) -> np.ndarray:
+        """w = Σᵢ αᵢyᵢxᵢ, shape (d,); only the linear kernel has it in the input space.
+
+        Raises
+        ------
+        ValueError
+            For the polynomial and RBF kernels, whose w lives in feature space.
+        """
+        if self.problem.kernel != "linear":
+            raise ValueError(f"w = Σ αᵢyᵢφ(xᵢ) lives in the {self.problem.kernel} kernel's feature space; "
+                             "only the linear kernel has w in the plane")
+        return (np.asarray(self.alpha) * self.problem.y) @ self.problem.X

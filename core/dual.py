@@ -1,0 +1,594 @@
+"""The dual (kernel) perceptron, its Gram matrix and the kernels.
+
+The seeds write the perceptron's weights as a combination of the points it
+got wrong: w = Σᵢ αᵢyᵢxᵢ. On a mistake at xᵢ (yᵢ·f(xᵢ) <= 0) the dual update
+is αᵢ ← αᵢ + η, b ← b + η·yᵢ, and the prediction is
+f(x) = Σᵢ αᵢyᵢK(xᵢ, x) + b. With the linear kernel K(x, z) = x·z this is the
+primal perceptron with τ = η, step for step; with a polynomial or RBF kernel
+the boundary f(x) = 0 is a curve.
+
+A precomputed Gram matrix Gᵢⱼ = K(xᵢ, xⱼ) turns each check into a lookup
+sum over G's row instead of N kernel evaluations. This module goes one step
+further and keeps f at every point current: an update on xᵢ adds
+η·yᵢ·(Gᵢⱼ + 1) to each f(xⱼ), O(N) per update and O(1) per check.
+
+:func:`run_dual` keeps a whole run compactly (which point each update hit);
+:func:`dual_perceptron` is the generator of
+:class:`~core.snapshot.DualSnapshot` objects over it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.perceptron import _check_choice, _check_real, _is_int, validate_data
+from core.snapshot import DualProblem, DualSnapshot, readonly
+
+KERNELS = ("linear", "poly", "rbf")
+VARIANTS = ("cyclic", "random")
+N_LIMIT = 5000  # the Gram matrix has N² entries: 200 MB at N = 5,000
+MAX_STEPS_LIMIT = 1_000_000
+WORK_LIMIT = 200_000_000  # max_steps × N: each update costs O(N)
+ETA_LIMIT = 1e6
+DEGREE_LIMIT = 10
+COEF0_LIMIT = 1e3
+GAMMA_LIMIT = 1e6
+_EMPTY = readonly(np.zeros(0, dtype=np.int64))
+_CHUNK = 2_000_000  # numbers per block when a kernel matrix is built in pieces
+
+
+def kernel_params(kernel: str, **params) -> tuple[tuple[str, float], ...]:
+    """Validate a kernel's parameters and return them in a fixed order.
+
+    Parameters
+    ----------
+    kernel : {"linear", "poly", "rbf"}
+        K(x, z) = x·z; (x·z + coef0)^degree; exp(−γ‖x − z‖²).
+    **params
+        ``degree`` (integer 1..10, default 2) and ``coef0`` (0..1000, default 1)
+        for "poly"; ``gamma`` (0 < γ <= 1e6, default 1) for "rbf". Parameters
+        of another kernel are ignored, so a page can pass all of them.
+
+    Returns
+    -------
+    tuple of (str, float or int)
+        E.g. (("degree", 2), ("coef0", 1.0)); empty for "linear".
+    """
+    _check_choice("kernel", kernel, KERNELS)
+    unknown = set(params) - {"degree", "coef0", "gamma"}
+    if unknown:
+        raise ValueError(f"unknown kernel parameter(s) {', '.join(sorted(unknown))}; "
+                         "the kernels take degree, coef0 (poly) and gamma (rbf)")
+    if kernel == "poly":
+        degree = params.get("degree", 2)
+        if isinstance(degree, float) and degree.is_integer():
+            degree = int(degree)
+        if not _is_int(degree) or not 1 <= degree <= DEGREE_LIMIT:
+            raise ValueError(f"degree must be an integer between 1 and {DEGREE_LIMIT}, got {degree!r}")
+        coef0 = _check_real("coef0", params.get("coef0", 1.0), low=0.0, high=COEF0_LIMIT)
+        return (("degree", int(degree)), ("coef0", coef0))
+    if kernel == "rbf":
+        gamma = _check_real("gamma", params.get("gamma", 1.0), low=0.0, high=GAMMA_LIMIT, strict_low=True)
+        return (("gamma", gamma),)
+    return ()
+
+
+def _dot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """[aᵢ·bⱼ] summed in a fixed order over the d coordinates (so G is exactly symmetric)."""
+    out = A[:, 0, None] * B[None, :, 0]
+    for j in range(1, A.shape[1]):
+        out = out + A[:, j, None] * B[None, :, j]
+    return out
+
+
+def kernel_matrix(A, B, kernel: str = "linear", **params) -> np.ndarray:
+    """The matrix [K(aᵢ, bⱼ)] of a kernel between two point sets.
+
+    Parameters
+    ----------
+    A : ndarray of shape (m, d)
+    B : ndarray of shape (n, d)
+    kernel, **params
+        See :func:`kernel_params`.
+
+    Returns
+    -------
+    ndarray of shape (m, n)
+
+    Raises
+    ------
+    ValueError
+        On an unknown kernel or parameter, or when the polynomial kernel
+        overflows (its values pass 1e300).
+    """
+    p = dict(kernel_params(kernel, **params))
+    A = np.asarray(A, dtype=np.float64)
+    B = np.asarray(B, dtype=np.float64)
+    if kernel == "rbf":
+        sq = (A[:, 0, None] - B[None, :, 0]) ** 2  # ‖a − b‖² coordinate by coordinate
+        for j in range(1, A.shape[1]):
+            sq = sq + (A[:, j, None] - B[None, :, j]) ** 2
+        return np.exp(-p["gamma"] * sq)  # K = exp(−γ‖a − b‖²)
+    K = _dot(A, B)  # K = a·b
+    if kernel == "poly":
+        with np.errstate(over="ignore", invalid="ignore"):
+            K = (K + p["coef0"]) ** p["degree"]  # K = (a·b + coef0)^degree
+        if K.size and not (np.isfinite(K).all() and np.abs(K).max() <= 1e300):
+            raise ValueError(f"the polynomial kernel overflows: (x·z + {p['coef0']:g})^{p['degree']} passes 1e300 "
+                             "on these points; lower the degree or rescale the data")
+    return K
+
+
+def gram(X, kernel: str = "linear", **params) -> np.ndarray:
+    """The Gram matrix Gᵢⱼ = K(xᵢ, xⱼ).
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        Finite points, n <= 5,000.
+    kernel, **params
+        See :func:`kernel_params`.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+        Symmetric (exactly: each entry is computed in the same order as its mirror), read-only.
+    """
+    Xa = np.asarray(X, dtype=np.float64)
+    if Xa.ndim != 2:
+        raise ValueError(f"X must be a 2-D array of shape (n, d), got shape {Xa.shape}")
+    if Xa.shape[0] > N_LIMIT:
+        raise ValueError(f"the Gram matrix has N² entries: N must be at most {N_LIMIT:,}, got {Xa.shape[0]:,}")
+    return readonly(kernel_matrix(Xa, Xa, kernel, **params))
+
+
+def decision_function(X, y, alpha, b, points, kernel: str = "linear", **params) -> np.ndarray:
+    """f(p) = Σᵢ αᵢyᵢK(xᵢ, p) + b at arbitrary points, for one α or a stack of them.
+
+    Only the points with some αᵢ ≠ 0 enter the kernel matrix, and the points are
+    taken in blocks, so memory stays about 2,000,000 numbers however many
+    points are asked for; the linear kernel forms w = Σ αᵢyᵢxᵢ instead.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,)
+    alpha : ndarray of shape (n,) or (k, n)
+    b : float or ndarray of shape (k,)
+    points : ndarray of shape (m, d)
+    kernel, **params
+        See :func:`kernel_params`.
+
+    Returns
+    -------
+    ndarray of shape (m,) or (k, m)
+    """
+    X = np.asarray(X, dtype=np.float64)
+    P = np.asarray(points, dtype=np.float64)
+    A = np.atleast_2d(np.asarray(alpha, dtype=np.float64))
+    bb = np.broadcast_to(np.asarray(b, dtype=np.float64), (A.shape[0],))
+    C = A * np.asarray(y, dtype=np.float64)  # αᵢyᵢ, shape (k, n)
+    if kernel == "linear":
+        kernel_params(kernel, **params)
+        W = C @ X  # w = Σ αᵢyᵢxᵢ, shape (k, d)
+        f = _dot(W, P) + bb[:, None]  # f(p) = w·p + b
+    else:
+        S = np.flatnonzero((C != 0).any(axis=0))  # the points f sums over
+        f = np.empty((A.shape[0], P.shape[0]))
+        step = max(1, _CHUNK // max(S.size, 1))
+        for a in range(0, P.shape[0], step):
+            K = kernel_matrix(X[S], P[a:a + step], kernel, **params)  # (|S|, block)
+            f[:, a:a + step] = C[:, S] @ K + bb[:, None]
+    return f if np.ndim(alpha) == 2 else f[0]
+
+
+# ----------------------------------------------------------------------------
+# the trajectory
+# ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DualTrajectory:
+    """A whole dual perceptron run, stored compactly; indexing gives snapshots.
+
+    Attributes
+    ----------
+    problem : DualProblem
+        The data, the kernel and the Gram matrix.
+    variant : {"cyclic", "random"}
+    eta : float
+        η, the amount αᵢ grows by on a mistake at xᵢ.
+    n_steps : int
+        S, the index of the last step.
+    update_steps : ndarray of shape (K,)
+        The steps that made an update, increasing.
+    update_points : ndarray of shape (K,)
+        The point each update was on.
+    B : ndarray of shape (K + 1,)
+        b after each update (B[0] = 0).
+    order : ndarray of shape (S,) or None
+        The points examined at steps 1..S (random order); None for cyclic.
+    converged : bool
+        Whether the last state has y·f(x) > 0 at every point.
+    max_steps : int
+    """
+
+    problem: DualProblem
+    variant: str
+    eta: float
+    n_steps: int
+    update_steps: np.ndarray
+    update_points: np.ndarray
+    B: np.ndarray
+    order: np.ndarray | None
+    converged: bool
+    max_steps: int
+
+    def __len__(self) -> int:
+        return self.n_steps + 1
+
+    @property
+    def n_updates(self) -> int:
+        """K, the number of updates."""
+        return int(self.update_steps.size)
+
+    def state_index(self, steps) -> np.ndarray:
+        """How many updates happened up to and including each step, shape like ``steps``."""
+        return np.searchsorted(self.update_steps, np.asarray(steps), side="right")
+
+    def alphas(self, states) -> np.ndarray:
+        """α after each of the given numbers of updates.
+
+        Parameters
+        ----------
+        states : array_like of shape (k,)
+            Update counts 0..K (e.g. from :meth:`state_index`).
+
+        Returns
+        -------
+        ndarray of shape (k, n)
+            αᵢ = η · (updates on xᵢ among the first ``states[j]``).
+        """
+        states = np.asarray(states, dtype=np.int64).reshape(-1)
+        n = self.problem.n
+        out = np.empty((states.size, n))
+        order = np.argsort(states, kind="stable")
+        counts = np.zeros(n, dtype=np.int64)
+        done = 0
+        for j in order:  # walk the updates once, in increasing state order
+            k = int(states[j])
+            np.add.at(counts, self.update_points[done:k], 1)
+            done = k
+            out[j] = self.eta * counts  # αᵢ = η·cᵢ
+        return out
+
+    def states(self, steps=None) -> tuple[np.ndarray, np.ndarray]:
+        """(α, b) after each of ``steps`` (default: every step).
+
+        Returns
+        -------
+        alpha : ndarray of shape (k, n)
+        b : ndarray of shape (k,)
+        """
+        steps = np.arange(len(self)) if steps is None else np.asarray(steps)
+        k = self.state_index(steps)
+        return self.alphas(k), self.B[k]
+
+    def weights(self, steps) -> np.ndarray:
+        """w = Σᵢ αᵢyᵢxᵢ after each of ``steps`` (linear kernel only), shape (k, d)."""
+        if self.problem.kernel != "linear":
+            raise ValueError("w = Σ αᵢyᵢφ(xᵢ) is in the plane only for the linear kernel")
+        A, _ = self.states(steps)
+        return (A * self.problem.y) @ self.problem.X
+
+    def epoch(self, step: int) -> int:
+        """Passes over the data begun by ``step``: ⌈s/N⌉."""
+        return -(-int(step) // self.problem.n)
+
+    def examined(self, step: int) -> np.ndarray:
+        """The point examined at ``step``, shape (1,) (empty at step 0)."""
+        if step == 0:
+            return _EMPTY
+        i = (step - 1) % self.problem.n if self.order is None else int(self.order[step - 1])
+        return readonly(np.array([i], dtype=np.int64))
+
+    def updated(self, step: int) -> np.ndarray:
+        """The point whose α grew at ``step``, shape (1,), or empty."""
+        pos = int(np.searchsorted(self.update_steps, step))
+        if step == 0 or pos >= self.n_updates or self.update_steps[pos] != step:
+            return _EMPTY
+        return readonly(self.update_points[pos:pos + 1].astype(np.int64))
+
+    def mistakes(self, steps) -> np.ndarray:
+        """Masks of the mistakes y·f(x) <= 0 after each of ``steps``, shape (k, n), bool."""
+        A, b = self.states(steps)
+        return self.problem.y * self.problem.decision(A, b) <= 0
+
+    def kernel_evaluations(self) -> dict[str, int]:
+        """What the run cost in kernel evaluations, with and without the Gram matrix.
+
+        Without G, checking xᵢ at a step computes f(xᵢ) = Σⱼ αⱼyⱼK(xⱼ, xᵢ) + b
+        afresh: one evaluation per point with αⱼ > 0 at that moment. With G,
+        the N² entries are computed once and every check only reads them.
+
+        Returns
+        -------
+        dict
+            ``without_gram`` (Σ over steps of |{j : αⱼ > 0}| before the step),
+            ``with_gram`` (N²), ``saved`` (their difference, negative when a
+            short run did not pay for G), ``checks`` (S).
+        """
+        n, S = self.problem.n, self.n_steps
+        seen = np.zeros(n, dtype=bool)
+        nnz = np.zeros(self.n_updates + 1, dtype=np.int64)  # |{j : αⱼ > 0}| after k updates
+        for k, i in enumerate(self.update_points.tolist(), start=1):
+            nnz[k] = nnz[k - 1] + (not seen[i])
+            seen[i] = True
+        # the step s is examined at the state after the updates made before s
+        before = self.state_index(np.arange(1, S + 1) - 1)
+        without = int(nnz[before].sum())
+        return {"without_gram": without, "with_gram": n * n, "saved": without - n * n, "checks": S}
+
+    def __getitem__(self, step: int) -> DualSnapshot:
+        step = int(step)
+        if step < 0:
+            step += len(self)
+        if not 0 <= step <= self.n_steps:
+            raise IndexError(f"step must be between 0 and {self.n_steps}, got {step}")
+        k = int(self.state_index(step))
+        return DualSnapshot(
+            step=step,
+            alpha=readonly(self.alphas([k])[0]),
+            b=float(self.B[k]),
+            examined=self.examined(step),
+            updated=self.updated(step),
+            converged=bool(self.converged and step == self.n_steps),
+            epoch=self.epoch(step),
+            problem=self.problem,
+        )
+
+    def __iter__(self) -> Iterator[DualSnapshot]:
+        for s in range(len(self)):
+            yield self[s]
+
+
+# ----------------------------------------------------------------------------
+# the engine
+# ----------------------------------------------------------------------------
+
+
+def _run(G: np.ndarray, y: np.ndarray, eta: float, max_steps: int, cyclic: bool, rng):
+    """Dual perceptron on a Gram matrix; see :func:`run_dual`.
+
+    f(xⱼ) is kept current at every point, so between two updates the next L
+    examined points are checked in one vectorised lookup (L doubles after a
+    clean block). Convergence: in cyclic order a clean pass of N examinations
+    at one state proves it; in random order a full check of y·f > 0 runs once
+    a state has survived min(N, 256) examinations.
+
+    Returns
+    -------
+    tuple
+        (n_steps, update_steps, update_points, B, order, converged).
+    """
+    n = y.size
+    yf = y.astype(np.float64)
+    f = np.zeros(n)  # f(xⱼ) = Σᵢ αᵢyᵢGᵢⱼ + b, all zero at α = 0, b = 0
+    b = 0.0
+    steps, points, Bs = [], [], [b]
+    order = None if cyclic else np.empty(max_steps, dtype=np.int64)
+    filled = 0
+    s = last = 0
+    checked = False
+    patience = min(n, 256)
+    ar = np.arange(1 << 16)
+    L = 64
+    converged = False
+    while s < max_steps:
+        L = min(L, max_steps - s)
+        if not cyclic:
+            while filled < min(s + max(L, 512), max_steps):  # the same stream as the primal's for one seed
+                k = min(4096, max_steps - filled)
+                order[filled:filled + k] = rng.integers(0, n, size=k)
+                filled += k
+        idx = (s + ar[:L]) % n if cyclic else order[s:s + L]  # examined at s+1..s+L
+        bad = yf[idx] * f[idx] <= 0  # mistake: y·f(x) <= 0
+        if not bad.any():
+            s += L
+            L = min(2 * L, ar.size)
+            if cyclic and s - last >= n:  # a clean pass of N points at one state
+                converged = True
+                break
+            if not cyclic and not checked and s - last >= patience:
+                checked = True
+                if (yf * f > 0).all():
+                    converged = True
+                    break
+            continue
+        j = int(bad.argmax())
+        if cyclic and s + j - last >= n:
+            converged = True
+            break
+        s += j + 1
+        i = int(idx[j])
+        c = eta * yf[i]
+        b += c  # αᵢ ← αᵢ + η, b ← b + η·yᵢ
+        f += c * (G[i] + 1.0)  # so every f(xⱼ) grows by η·yᵢ·(Gᵢⱼ + 1)
+        steps.append(s)
+        points.append(i)
+        Bs.append(b)
+        last, checked = s, False
+        L = max(8, L // 4)
+    if not converged:
+        converged = bool((yf * f > 0).all())
+    if converged:
+        s = last  # the run ends at the first state that misclassifies nothing
+    if order is not None:
+        order = order[:s].copy()
+    return s, steps, points, Bs, order, converged
+
+
+def max_steps_allowed(n: int) -> int:
+    """The largest max_steps a dual run on N points accepts: 1,000,000, and max_steps × N <= 200,000,000."""
+    return max(1, min(MAX_STEPS_LIMIT, WORK_LIMIT // max(int(n), 1)))
+
+
+def run_dual(
+    X,
+    y,
+    *,
+    eta: float = 1.0,
+    kernel: str = "linear",
+    variant: str = "cyclic",
+    max_steps: int = 10_000,
+    seed: int | np.random.Generator = 0,
+    G=None,
+    **params,
+) -> DualTrajectory:
+    """Run the dual perceptron to convergence or ``max_steps`` and keep the whole run.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+        Points, n <= 5,000.
+    y : array_like of shape (n,)
+        Labels in {−1, +1}.
+    eta : float
+        η > 0 (at most 1e6). Starting from α = 0, b = 0, η only scales α, b
+        and f, so every η makes the same mistakes.
+    kernel : {"linear", "poly", "rbf"}
+    variant : {"cyclic", "random"}
+        The points in order epoch after epoch, or one uniformly chosen point
+        per step (the same order as the primal perceptron's for one seed).
+    max_steps : int
+        0 <= max_steps <= 1,000,000 and max_steps × N <= 200,000,000.
+    seed : int or numpy.random.Generator
+        Source of the random order.
+    G : array_like of shape (n, n), optional
+        The Gram matrix of X for this kernel, if already computed (e.g. cached).
+    **params
+        The kernel's parameters (see :func:`kernel_params`).
+
+    Returns
+    -------
+    DualTrajectory
+        Stops at the first state with y·f(x) > 0 at every point (``converged``)
+        or after ``max_steps`` steps (data not separable in the kernel's
+        feature space never converge).
+    """
+    Xa, ya = validate_data(X, y)
+    n = Xa.shape[0]
+    _check_choice("variant", variant, VARIANTS)
+    eta = _check_real("eta", eta, low=0.0, high=ETA_LIMIT, strict_low=True)
+    kp = kernel_params(kernel, **params)
+    if n > N_LIMIT:
+        raise ValueError(f"the dual perceptron keeps the N×N Gram matrix: N must be at most {N_LIMIT:,}, got {n:,}")
+    if not _is_int(max_steps) or not 0 <= max_steps <= max_steps_allowed(n):
+        raise ValueError(f"max_steps must be an integer between 0 and {max_steps_allowed(n):,} for N = {n:,} "
+                         f"(each update costs O(N)), got {max_steps!r}")
+    if G is None:
+        Ga = gram(Xa, kernel, **dict(kp))
+    else:
+        Ga = np.asarray(G, dtype=np.float64)
+        if Ga.shape != (n, n) or not np.isfinite(Ga).all():
+            raise ValueError(f"G must be the finite ({n}, {n}) Gram matrix of X, got shape {Ga.shape}")
+        Ga = readonly(Ga)
+    if isinstance(seed, np.random.Generator):
+        rng = seed
+    elif _is_int(seed) and seed >= 0:
+        rng = np.random.default_rng(int(seed))
+    else:
+        raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
+    s, steps, points, Bs, order, converged = _run(Ga, ya, eta, int(max_steps), variant == "cyclic", rng)
+    return DualTrajectory(
+        problem=DualProblem(X=Xa, y=ya, G=Ga, kernel=kernel, kernel_params=kp),
+        variant=variant,
+        eta=eta,
+        n_steps=int(s),
+        update_steps=readonly(np.asarray(steps, dtype=np.int64)),
+        update_points=readonly(np.asarray(points, dtype=np.int64)),
+        B=readonly(np.asarray(Bs, dtype=np.float64)),
+        order=None if order is None else readonly(order),
+        converged=bool(converged),
+        max_steps=int(max_steps),
+    )
+
+
+def dual_perceptron(X, y, **kwargs) -> Iterator[DualSnapshot]:
+    """Yield the dual perceptron's snapshots, step 0 (α = 0, b = 0) first.
+
+    Takes the parameters of :func:`run_dual`; they are validated when called,
+    before the first snapshot.
+    """
+    return iter(run_dual(X, y, **kwargs))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How a linear-kernel dual run compares with the primal perceptron (τ = η) on the same order.
+
+    Attributes
+    ----------
+    same_mistakes : bool
+        Both updated at the same steps on the same points.
+    diverged_at : int or None
+        The first step where they differ (None when they agree throughout).
+    max_w_diff, max_b_diff : float
+        max over the compared steps of ‖w_dual − w_primal‖∞ and |b_dual − b_primal|,
+        w_dual recovered from α as Σ αᵢyᵢxᵢ.
+    steps_compared : int
+    """
+
+    same_mistakes: bool
+    diverged_at: int | None
+    max_w_diff: float
+    max_b_diff: float
+    steps_compared: int
+
+
+def primal_agreement(dual, primal, steps=None) -> Agreement:
+    """Compare a linear-kernel dual run with a primal run (see :class:`Agreement`).
+
+    Parameters
+    ----------
+    dual : DualTrajectory
+        Linear kernel.
+    primal : core.perceptron.Trajectory
+        Same data, τ = η, same variant and seed, started at w = 0, b = 0 with the rule y·a <= 0.
+    steps : array_like of shape (k,), optional
+        Steps at which w and b are compared (default every step up to the
+        shorter run, at most 2,000 of them evenly spaced).
+    """
+    if dual.problem.kernel != "linear":
+        raise ValueError("only the linear kernel has a primal w to compare with")
+    S = min(dual.n_steps, primal.n_steps)
+    K = min(dual.n_updates, primal.n_updates)
+    ds, ps = dual.update_steps[:K], primal.update_steps[:K]
+    dp = dual.update_points[:K]
+    n = dual.problem.n
+    pp = (ps - 1) % n if primal.order is None else primal.order[ps - 1]  # online: the examined point is updated
+    differ = np.flatnonzero((ds != ps) | (dp != pp))
+    diverged = None
+    if differ.size:
+        diverged = int(min(ds[differ[0]], ps[differ[0]]))
+    elif dual.n_updates != primal.n_updates or dual.n_steps != primal.n_steps:
+        nxt = [u[K] for u in (dual.update_steps, primal.update_steps) if u.size > K and u[K] <= S]
+        diverged = int(min(nxt)) if nxt else None
+    if steps is None:
+        steps = np.unique(np.linspace(0, S, min(S + 1, 2000)).round().astype(np.int64))
+    steps = np.asarray(steps, dtype=np.int64)
+    steps = steps[steps <= S]
+    Wd = dual.weights(steps)
+    Bd = dual.B[dual.state_index(steps)]
+    Wp, Bp = primal.states(steps)
+    return Agreement(
+        same_mistakes=diverged is None,
+        diverged_at=diverged,
+        max_w_diff=float(np.abs(Wd - Wp).max()) if steps.size else 0.0,
+        max_b_diff=float(np.abs(Bd - Bp).max()) if steps.size else 0.0,
+        steps_compared=int(steps.size),
+    )
+
