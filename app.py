@@ -18,6 +18,7 @@ nav = st.navigation(
     [
         st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("views/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
+        st.Page("views/dual.py", title="Dual / Gram", icon=":material/grid_on:", url_path="dual"),
     ]
 )
 dataset_sidebar()

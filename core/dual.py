@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.bounds import is_separable
 from core.perceptron import _check_choice, _check_real, _is_int, validate_data
 from core.snapshot import DualProblem, DualSnapshot, readonly
 
@@ -592,3 +593,26 @@ def primal_agreement(dual, primal, steps=None) -> Agreement:
         steps_compared=int(steps.size),
     )
 
+
+
+def separable_in_feature_space(X, y, kernel: str = "linear", **params) -> bool | None:
+    """Whether some f(x) = Σ αᵢyᵢK(xᵢ, x) + b separates the data, where that is known.
+
+    - Two copies of one point with both labels: no kernel separates them (False).
+    - Linear kernel, and the polynomial kernel of degree 1 (x·z + c, a linear
+      kernel with a constant feature): exactly, by :func:`core.bounds.is_separable`.
+    - RBF kernel on distinct points: G is positive definite, so α with
+      f(xᵢ) = yᵢ exists (True).
+    - Polynomial kernel of degree >= 2: not decided here (None).
+    """
+    Xa, ya = validate_data(X, y)
+    kp = dict(kernel_params(kernel, **params))
+    _, first, inverse = np.unique(Xa, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if (ya != ya[first][inverse]).any():
+        return False  # one point carries both labels
+    if kernel == "linear" or (kernel == "poly" and kp["degree"] == 1):
+        return bool(is_separable(Xa, ya, fit_intercept=True))
+    if kernel == "rbf":
+        return True
+    return None

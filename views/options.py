@@ -18,8 +18,13 @@ RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
 FRAME_LABELS = {"all": "every step", "updates": "updates only"}
 REDUCTION_LABELS = {"mean": "τ/B Σ (mean)", "sum": "τ Σ (sum)"}
 DATASET_LABELS = {k: spec.label for k, spec in REGISTRY.items()}
+KERNEL_LABELS = {"linear": "linear", "poly": "polynomial", "rbf": "RBF"}
+ORDER_LABELS = {"cyclic": "cyclic", "random": "random"}
 TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
-HEIGHTS = [560, 680, 780, 900, 1040]
+HEIGHTS = [560, 680, 780, 860, 980, 1100]
+DEGREES = list(range(1, 11))
+COEF0S = [0.0, 0.5, 1.0, 2.0, 5.0, 10.0]
+GAMMAS = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
 N_UI_MAX = 2000  # points the figures draw comfortably in the browser
 
 
@@ -79,7 +84,13 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "frames": _choice(FRAME_LABELS),
     "reduction": _choice(REDUCTION_LABELS),
     "tau": _number_in(TAUS),
+    "eta": _number_in(TAUS),
     "height": _number_in(HEIGHTS),
+    "kernel": _choice(KERNEL_LABELS),
+    "order": _choice(ORDER_LABELS),
+    "degree": _number_in(DEGREES),
+    "coef0": _number_in(COEF0S),
+    "gamma": _number_in(GAMMAS),
     "bias": _bool,
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})

@@ -24,6 +24,10 @@ HIGHLIGHT_LINE = "#8A7D00"
 UPDATE_COLOUR = "#009E73"  # Okabe–Ito bluish green, for τ·y·x
 FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 16, "color": INK}
 
+EMPTY = {"x": [None]}  # hides a trace in a frame: one gap point (x shorter than y); its legend entry stays
+STEP_ARGS = {"mode": "immediate", "transition": {"duration": 0}}
+SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
+
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
@@ -52,6 +56,70 @@ def vec(v) -> str:
     """A vector as '(1, −2.5)'."""
     vals = v if isinstance(v, list | tuple) else np.asarray(v, dtype=float).reshape(-1).tolist()
     return "(" + ", ".join(num(x) for x in vals) + ")"
+
+
+def names(idx, limit: int = 6) -> str:
+    """'x₁, x₄, …' for point indices (0-based in, 1-based out)."""
+    idx = [int(i) for i in idx]
+    s = ", ".join(f"x{sub(i + 1)}" for i in idx[:limit])
+    return s + (f", … ({len(idx)} in all)" if len(idx) > limit else "")
+
+
+def point_set(idx) -> str:
+    """A set of points, '∅' when empty."""
+    return "{" + names(idx) + "}" if len(idx) else "∅"
+
+
+def back_next(prev_name: str, next_name: str) -> list[dict]:
+    """The Back/Next buttons as they must be at one frame (they point at its neighbours)."""
+    return [
+        {"label": "◀ Back", "method": "animate", "args": [[prev_name], STEP_ARGS]},
+        {"label": "Next ▶", "method": "animate", "args": [[next_name], STEP_ARGS]},
+    ]
+
+
+def step_slider(steps, frame_names: list[str], y: float) -> dict:
+    """The step slider: one stop per frame, labelled by its step, with the current step written above it."""
+    return {
+        "active": 0,
+        "currentvalue": {"prefix": "step ", "font": {"size": 16, "color": INK}, "xanchor": "left", "offset": 4},
+        "pad": {"t": 6, "b": 0},
+        "x": 0.0, "len": 1.0, "y": y, "yanchor": "top",
+        "ticklen": 0, "minorticklen": 0, "tickcolor": "rgba(0,0,0,0)", "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+        "steps": [{"label": str(st), "method": "animate", "args": [[nm], STEP_ARGS]}
+                  for st, nm in zip(np.asarray(steps).tolist(), frame_names, strict=True)],
+    }
+
+
+def step_menus(first_buttons: list[dict], y: float, play_x: float) -> list[dict]:
+    """Play/Fast/Pause (ending at ``play_x``) and Back/Next (at the left; menu 1, which frames rewrite)."""
+    play = [
+        {"label": lbl, "method": "animate",
+         "args": ["steps", {"mode": "immediate", "fromcurrent": True, "frame": {"duration": ms, "redraw": True},
+                            "transition": {"duration": 0}}]}
+        for lbl, ms in SPEEDS.items()
+    ]
+    play.append({"label": "Pause ❚❚", "method": "animate",
+                 "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}]})
+    return [
+        {"type": "buttons", "direction": "left", "showactive": False, "x": play_x, "y": y, "xanchor": "right",
+         "yanchor": "bottom", "buttons": play, "font": {"size": 15}},
+        {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": y, "xanchor": "left",
+         "yanchor": "bottom", "font": {"size": 15}, "buttons": first_buttons},
+    ]
+
+
+def legend_proxy(trace: dict, far: float, rank: int) -> dict:
+    """A stand-in legend entry for a frame-driven trace (an empty trace drops out of the legend).
+
+    The real trace gets ``showlegend: False``; the proxy has its style and one
+    point at ``far`` (beyond the fixed axis ranges, which never autorange).
+    """
+    group = trace.get("legendgroup") or f"g{rank}"
+    proxy = {k: v for k, v in trace.items() if k not in ("x", "y", "selectedpoints")}
+    proxy.update(x=[far, far + 1], y=[far, far], legendrank=rank, legendgroup=group, showlegend=True)
+    trace.update(showlegend=False, legendgroup=group)
+    return proxy
 
 
 def view_box(X: np.ndarray, pad: float = 0.12) -> tuple[float, float, float, float]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from core.perceptron import Trajectory
 from viz.common import (
+    EMPTY,
     FONT,
     HIGHLIGHT,
     HIGHLIGHT_LINE,
@@ -29,11 +30,17 @@ from viz.common import (
     POS_REGION,
     POS_SYMBOL,
     UPDATE_COLOUR,
+    back_next,
     boundary_segment,
     clip_halfplane,
+    legend_proxy,
+    names,
     num,
+    point_set,
     poly_xy,
     rounded,
+    step_menus,
+    step_slider,
     sub,
     vec,
     view_box,
@@ -44,9 +51,6 @@ T_REG_POS, T_REG_NEG, T_POS, T_NEG, T_RING, T_EXAM, T_OLD, T_LINE, T_W_OLD, T_W,
 STATE_TRACES = [T_REG_POS, T_REG_NEG, T_RING, T_LINE, T_W]  # change only when (w, b) does
 STEP_TRACES = [T_EXAM, T_OLD, T_W_OLD, T_UPD, T_CUR]  # change every step
 MAX_CURVE_POINTS = 2000
-EMPTY = {"x": [None]}  # hides a trace: one gap point (x shorter than y), and its legend entry stays
-STEP_ARGS = {"mode": "immediate", "transition": {"duration": 0}}
-SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
 
 
 def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") -> tuple[np.ndarray, str]:
@@ -87,18 +91,6 @@ def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") ->
            else "Lower max steps or pick 'updates only' to see more of them one by one.")
     )
     return steps[keep], note
-
-
-def _names(idx, limit: int = 6) -> str:
-    """'x₁, x₄, …' for point indices (0-based in, 1-based out)."""
-    idx = [int(i) for i in idx]
-    s = ", ".join(f"x{sub(i + 1)}" for i in idx[:limit])
-    return s + (f", … ({len(idx)} in all)" if len(idx) > limit else "")
-
-
-def _set(idx) -> str:
-    """A set of points, '∅' when empty."""
-    return "{" + _names(idx) + "}" if len(idx) else "∅"
 
 
 def _rule_signs(traj: Trajectory) -> tuple[str, str]:
@@ -171,10 +163,10 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         ex = traj.examined(step)
         coef, full = _step_coef(traj)
         if traj.variant == "minibatch":
-            txt = f"{head}: batch I = {{{_names(ex)}}} (B = {traj.batch_size})<br>mistakes M∩I = {_set(upd)}"
+            txt = f"{head}: batch I = {{{names(ex)}}} (B = {traj.batch_size})<br>mistakes M∩I = {point_set(upd)}"
             sumname = "Σ<sub>i∈M∩I</sub>"
         else:
-            txt = f"{head}: all {p.n} points<br>mistakes M = {_set(upd)}"
+            txt = f"{head}: all {p.n} points<br>mistakes M = {point_set(upd)}"
             sumname = "Σ<sub>i∈M</sub>"
         if upd.size:
             g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
@@ -186,14 +178,6 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
     if converged:
         txt += f"<br>✓ Converged: no point is misclassified (|M| = 0) after {traj.n_updates} updates."
     return txt
-
-
-def _back_next(prev_name: str, next_name: str) -> list[dict]:
-    """The Back/Next buttons as they must be at one frame (they point at its neighbours)."""
-    return [
-        {"label": "◀ Back", "method": "animate", "args": [[prev_name], STEP_ARGS]},
-        {"label": "Next ▶", "method": "animate", "args": [[next_name], STEP_ARGS]},
-    ]
 
 
 def perceptron_figure(
@@ -284,7 +268,7 @@ def perceptron_figure(
         ]})
     # one step frame per shown step: the examined point(s), the update drawn
     # from the old state, the arithmetic, the Back/Next targets
-    names = [f"s{st}" for st in steps.tolist()]
+    fnames = [f"s{st}" for st in steps.tolist()]
     Wl, Bl, Wpl, Bpl = W.tolist(), B.tolist(), Wp.tolist(), Bp.tolist()
     Xl = X.tolist()
     for f, step in enumerate(steps.tolist()):
@@ -303,18 +287,18 @@ def perceptron_figure(
                 fdata[2] = arrow((0.0, 0.0), wp)
             fdata[3] = arrow(wp, w)  # τ·y·x (or the batch step) from the old tip of w to the new one
         frames.append({
-            "name": names[f],
+            "name": fnames[f],
             "group": "steps",
             "baseframe": f"m{kidx[f]}",
             "data": fdata,
             "traces": STEP_TRACES,
             "layout": {
                 "annotations[0].text": _describe(traj, step, w, b, wp, bp, upd),
-                "updatemenus[1].buttons": _back_next(names[max(f - 1, 0)], names[min(f + 1, len(names) - 1)]),
+                "updatemenus[1].buttons": back_next(fnames[max(f - 1, 0)], fnames[min(f + 1, len(fnames) - 1)]),
             },
         })
     first = frames[len(states)]
-    layout = _layout(traj, box, names, steps, first, emax, height, title)
+    layout = _layout(traj, box, fnames, steps, first, emax, height, title)
     layout["meta"] = {
         "view": "perceptron",
         "variant": traj.variant,
@@ -388,43 +372,15 @@ def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "upd
 
 LEGEND_ORDER = [T_EXAM, T_POS, T_NEG, T_RING, T_LINE, T_OLD, T_W, T_UPD, T_ERR, T_LOSS]
 def _legend_proxies(data: list[dict], far: float) -> list[dict]:
-    """Stable legend entries for the frame-driven traces (an empty trace drops out of the legend).
-
-    The real traces get ``showlegend: False``; a proxy with the same style and
-    one point at ``far`` (beyond the fixed axis ranges, which never autorange)
-    stands in for each.
-    """
-    proxies = []
-    for t in (T_EXAM, T_OLD, T_LINE, T_W, T_UPD):
-        proxy = {k: v for k, v in data[t].items() if k not in ("x", "y")}
-        proxy.update(x=[far, far + 1], y=[far, far], legendrank=LEGEND_ORDER.index(t) + 1,
-                     legendgroup=f"g{t}")
-        data[t].update(showlegend=False, legendgroup=f"g{t}")
-        proxies.append(proxy)
+    """Stable legend entries for the frame-driven traces (see :func:`viz.common.legend_proxy`)."""
+    proxies = [legend_proxy(data[t], far, LEGEND_ORDER.index(t) + 1) for t in (T_EXAM, T_OLD, T_LINE, T_W, T_UPD)]
     for t in (T_POS, T_NEG, T_RING, T_ERR, T_LOSS):
         data[t]["legendrank"] = LEGEND_ORDER.index(t) + 1
     return proxies
 
 
-def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> dict:
+def _layout(traj: Trajectory, box, frame_names, steps, first, emax, height, title) -> dict:
     """Axes, the arithmetic annotation, the slider and the buttons."""
-    slider = {
-        "active": 0,
-        "currentvalue": {"prefix": "step ", "font": {"size": 16, "color": INK}, "xanchor": "left", "offset": 4},
-        "pad": {"t": 6, "b": 0},
-        "x": 0.0, "len": 1.0, "y": 0.205, "yanchor": "top",
-        "ticklen": 0, "minorticklen": 0, "tickcolor": "rgba(0,0,0,0)", "font": {"size": 1, "color": "rgba(0,0,0,0)"},
-        "steps": [{"label": str(st), "method": "animate", "args": [[nm], STEP_ARGS]}
-                  for st, nm in zip(steps.tolist(), names, strict=True)],
-    }
-    play = [
-        {"label": lbl, "method": "animate",
-         "args": ["steps", {"mode": "immediate", "fromcurrent": True, "frame": {"duration": ms, "redraw": True},
-                            "transition": {"duration": 0}}]}
-        for lbl, ms in SPEEDS.items()
-    ]
-    play.append({"label": "Pause ❚❚", "method": "animate",
-                 "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}]})
     # equal scales on x₁ and x₂ (w must look perpendicular to the boundary); the
     # panel keeps its domain and the shorter axis range is widened to fit
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
@@ -462,13 +418,8 @@ def _layout(traj: Trajectory, box, names, steps, first, emax, height, title) -> 
             "y": 1.0, "yshift": 8, "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
             "font": {"size": 17}, "bgcolor": "rgba(255,255,255,0.95)",
         }],
-        "sliders": [slider],
-        "updatemenus": [
-            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.72, "y": 0.215, "xanchor": "right",
-             "yanchor": "bottom", "buttons": play, "font": {"size": 15}},
-            {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": 0.215, "xanchor": "left",
-             "yanchor": "bottom", "font": {"size": 15}, "buttons": first["layout"]["updatemenus[1].buttons"]},
-        ],
+        "sliders": [step_slider(steps, frame_names, y=0.205)],
+        "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=0.215, play_x=0.72),
     }
 
 
@@ -526,8 +477,8 @@ def step_table(traj: Trajectory, max_rows: int = 2000) -> dict[str, list]:
     many = traj.variant == "batch"
     return {
         "step": steps.tolist(),
-        "examined": ["—" if s == 0 else ("all" if many else _names(traj.examined(s), 4)) for s in steps],
-        "updated": [_names(traj.updated(s), 4) if s else "" for s in steps],
+        "examined": ["—" if s == 0 else ("all" if many else names(traj.examined(s), 4)) for s in steps],
+        "updated": [names(traj.updated(s), 4) if s else "" for s in steps],
         "w": [vec(w) for w in W.tolist()],
         "b": [num(b) for b in B.tolist()],
         "|M|": errors[: S + 1].tolist(),

@@ -1,0 +1,144 @@
+"""Dual / Gram: read widgets -> cached Gram matrix and dual run -> figure -> render.
+
+Stepping, scrubbing and playing happen in the browser (Plotly frames); only a
+parameter change reruns this script. The Gram matrix is cached per dataset
+and kernel, apart from the run, so changing η, the order or max steps reuses it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.dual import gram, max_steps_allowed, primal_agreement, run_dual, separable_in_feature_space
+from core.perceptron import run_perceptron, validate_data
+from views.options import (
+    COEF0S,
+    DEGREES,
+    FRAME_LABELS,
+    GAMMAS,
+    HEIGHTS,
+    KERNEL_LABELS,
+    N_UI_MAX,
+    ORDER_LABELS,
+    TAUS,
+)
+from views.shared import bound, current_dataset
+from viz.common import PrebuiltFigure
+from viz.dual import cost_lines, dual_figure, dual_summary, dual_table
+
+LAST_GOOD = "_dual_last_good"
+MAX_FRAMES = 500
+KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
+               "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
+ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
+
+
+@st.cache_data(max_entries=8, show_spinner="Computing the Gram matrix…")
+def cached_gram(X, kernel: str, kparams: tuple):
+    """G for one dataset and kernel (N² entries, computed once and reused by every run on it)."""
+    return gram(X, kernel, **dict(kparams))
+
+
+@st.cache_data(max_entries=32, show_spinner="Running the dual perceptron…")
+def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int):
+    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows."""
+    G = cached_gram(X, kernel, kparams)
+    run = dict(params)
+    traj = run_dual(X, y, kernel=kernel, G=G, **run, **dict(kparams))
+    primal = agreement = None
+    if kernel == "linear":
+        primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
+                                seed=run["seed"])
+        agreement = primal_agreement(traj, primal)
+    fig = dual_figure(traj, primal=primal, max_frames=MAX_FRAMES, mode=mode, height=height)
+    separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
+    return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement, traj.n_updates
+
+
+def agreement_text(a) -> tuple[str, str]:
+    """The primal–dual line: kind and Markdown."""
+    if a.same_mistakes:
+        diff = "exactly" if a.max_w_diff == 0 else f"up to floating-point rounding ({a.max_w_diff:.1e})"
+        return "success", (f"**Primal and dual agree.** The primal perceptron with τ = η, run on the same order, "
+                           f"made the same mistakes at the same steps on the same points; at the "
+                           f"{a.steps_compared:,} steps compared, w = Σαᵢyᵢxᵢ equals its w {diff}, and b agrees "
+                           f"{'exactly' if a.max_b_diff == 0 else f'to {a.max_b_diff:.1e}'}.")
+    return "warning", (f"**Primal and dual part at step {a.diverged_at:,}**: a point lay exactly on the boundary "
+                       "(y·f = 0) and the two sums rounded it to different sides. Before that step they agree to "
+                       f"{a.max_w_diff:.1e}.")
+
+
+st.title("Dual perceptron and the Gram matrix")
+ds = current_dataset()
+
+c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
+kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
+               fmt=KERNEL_LABELS.get, help=KERNEL_HELP)
+kparams: tuple = ()
+if kernel == "poly":
+    k1, k2 = c2.columns(2)
+    degree = bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree")
+    coef0 = bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0")
+    kparams = (("degree", int(degree)), ("coef0", float(coef0)))
+elif kernel == "rbf":
+    gamma = bound(c2.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma",
+                  help="Small γ: smooth, wide bumps; large γ: a bump around each point.")
+    kparams = (("gamma", float(gamma)),)
+else:
+    c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
+eta = bound(c3.select_slider, "Step η", TAUS, value=1.0, key="eta", help=ETA_HELP)
+order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
+              fmt=ORDER_LABELS.get)
+mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+             fmt=FRAME_LABELS.get)
+with st.expander("More settings: seed, max steps, figure size"):
+    e1, e2, e3 = st.columns(3)
+    seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed", help="Seeds the random order.")
+    max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
+    height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
+
+n = len(ds.y)
+steps = min(int(max_steps), max_steps_allowed(n))
+if steps < int(max_steps):
+    st.info(f"Each update costs O(N) here, so a run on {n:,} points is capped at {steps:,} steps.")
+params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
+result, problem = None, None
+try:
+    validate_data(ds.X, ds.y)
+    if ds.X.shape[1] != 2:
+        raise ValueError(f"the page draws 2-D points, the dataset has d = {ds.X.shape[1]}")
+    if n > N_UI_MAX:
+        raise ValueError(f"the Gram matrix has N² entries; this page takes at most {N_UI_MAX:,} points, got {n:,}")
+    result = (*compute(ds.X, ds.y, kernel, kparams, params, mode, int(height)), ds.label)
+    st.session_state[LAST_GOOD] = result
+except ValueError as exc:
+    problem = f"Cannot run the dual perceptron: {exc}."
+if problem:
+    result = st.session_state.get(LAST_GOOD)
+    st.error(problem + (" Showing the last good run instead." if result else ""))
+if result is not None:
+    fig, (kind, status), table, cost, agreement, n_updates, label = result
+    st.markdown(f"**{label}**")
+    st.plotly_chart(PrebuiltFigure(fig), key="dual_chart",
+                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
+    getattr(st, kind)(status)
+    if agreement is not None:
+        akind, atext = agreement_text(agreement)
+        getattr(st, akind)(atext)
+    meta = fig["layout"]["meta"]
+    if meta["thinned"]:
+        st.info(meta["thinned"])
+    if meta["gram_block"] > 1:
+        k = meta["gram_block"]
+        st.caption(f"The Gram matrix has {meta['n_points']:,}² entries; it is drawn in means of {k}×{k} blocks "
+                   "of consecutive points (the run itself uses every entry).")
+    st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. A halo's area grows "
+               "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
+               "yellow disc is the point examined, and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
+               "that row. The dashed curve is the boundary before the update.")
+    st.subheader("What the Gram matrix saved", divider="gray")
+    cols = st.columns(len(cost))
+    for col, (name, value, help_text) in zip(cols, cost, strict=True):
+        col.metric(f"{name} (kernel evaluations)", value, help=help_text)
+    with st.expander(f"Every step as a table ({len(table['step']):,} rows)"):
+        st.dataframe(table, hide_index=True, width="stretch")

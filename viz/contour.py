@@ -1,0 +1,150 @@
+"""The zero set of a function sampled on a grid, as closed, oriented loops (marching squares).
+
+Used to draw a kernel boundary f(x) = 0 and to shade the region f(x) > 0 with
+one scatter trace: every loop goes round the region with f > 0 on its left
+(outer borders anticlockwise, holes clockwise), and the grid is padded with a
+ring of negative values so that every loop closes (the padded ring lies one
+cell outside the grid, outside the view). A plot that fills the loops
+"toself" as one path then shades exactly {f > 0}, holes included, under
+either fill rule. No Plotly and no Streamlit here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# edges of a cell in anticlockwise order: 0 bottom (bl→br), 1 right (br→tr), 2 top (tr→tl), 3 left (tl→bl)
+
+
+def zero_loops(F: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray]:
+    """Closed loops around {F > 0}, with the positive side on the left.
+
+    Parameters
+    ----------
+    F : ndarray of shape (ny, nx)
+        Values at the grid nodes, ``F[r, c]`` at (xs[c], ys[r]).
+    xs : ndarray of shape (nx,)
+        Increasing, evenly spaced.
+    ys : ndarray of shape (ny,)
+        Increasing, evenly spaced.
+
+    Returns
+    -------
+    list of ndarray of shape (m, 2)
+        Each loop's vertices, first vertex repeated at the end. Crossings
+        inside the grid are linearly interpolated; where the positive region
+        reaches the grid's border the loop runs along the padded ring, one
+        cell outside.
+    """
+    F = np.asarray(F, dtype=np.float64)
+    ny, nx = F.shape
+    dx, dy = (xs[-1] - xs[0]) / max(nx - 1, 1), (ys[-1] - ys[0]) / max(ny - 1, 1)
+    # pad with a tiny negative value: a crossing towards the ring lands on the ring itself
+    Fp = np.full((ny + 2, nx + 2), -1e-300)
+    Fp[1:-1, 1:-1] = F
+    Xp = np.concatenate([[xs[0] - dx], xs, [xs[-1] + dx]])
+    Yp = np.concatenate([[ys[0] - dy], ys, [ys[-1] + dy]])
+    P = Fp > 0
+    R, C = ny + 1, nx + 1  # cells
+    bl, br, tr, tl = P[:-1, :-1], P[:-1, 1:], P[1:, 1:], P[1:, :-1]
+    case = bl.astype(np.int8) + 2 * br + 4 * tr + 8 * tl
+    rr, cc = np.nonzero((case != 0) & (case != 15))
+    if rr.size == 0:
+        return []
+    corner = [bl[rr, cc], br[rr, cc], tr[rr, cc], tl[rr, cc]]
+    # along each edge, anticlockwise: "+ then −" starts a segment, "− then +" ends one
+    start = np.stack([corner[k] & ~corner[(k + 1) % 4] for k in range(4)], axis=1)
+    end = np.stack([~corner[k] & corner[(k + 1) % 4] for k in range(4)], axis=1)
+
+    # edge ids: horizontal edge (r, c)-(r, c+1) -> r·C + c; vertical (r, c)-(r+1, c) -> H + r·(C+1) + c
+    H = (R + 1) * C
+    eid = np.stack([rr * C + cc, H + rr * (C + 1) + cc + 1, (rr + 1) * C + cc, H + rr * (C + 1) + cc], axis=1)
+    # the crossing on each edge: F = 0 by linear interpolation between the edge's two nodes
+    na = [(rr, cc), (rr, cc + 1), (rr + 1, cc + 1), (rr + 1, cc)]  # bl, br, tr, tl node indices
+    pts = np.empty((rr.size, 4, 2))
+    for k in range(4):
+        (r0, c0), (r1, c1) = na[k], na[(k + 1) % 4]
+        f0, f1 = Fp[r0, c0], Fp[r1, c1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(f0 != f1, f0 / (f0 - f1), 0.5)
+        pts[:, k, 0] = Xp[c0] + t * (Xp[c1] - Xp[c0])
+        pts[:, k, 1] = Yp[r0] + t * (Yp[r1] - Yp[r0])
+
+    # pair each start edge with an end edge; saddles (two starts) by the centre value
+    saddle = start.sum(axis=1) == 2
+    centre = (Fp[rr, cc] + Fp[rr, cc + 1] + Fp[rr + 1, cc + 1] + Fp[rr + 1, cc]) > 0
+    seg_from, seg_to, seg_cell = [], [], []
+    one = ~saddle
+    seg_from.append(start[one].argmax(axis=1))
+    seg_to.append(end[one].argmax(axis=1))
+    seg_cell.append(np.flatnonzero(one))
+    sad = np.flatnonzero(saddle)
+    for s in sad.tolist():
+        ks = np.flatnonzero(start[s]).tolist()
+        for k in ks:
+            # positives joined through the centre: the segment cuts off the next negative corner
+            e = (k + 1) % 4 if centre[s] else (k - 1) % 4
+            seg_from.append(np.array([k]))
+            seg_to.append(np.array([e]))
+            seg_cell.append(np.array([s]))
+    fk, tk, cell = np.concatenate(seg_from), np.concatenate(seg_to), np.concatenate(seg_cell)
+    a_id, b_id = eid[cell, fk], eid[cell, tk]
+    a_pt = pts[cell, fk]  # each segment starts at its crossing; it ends where the next one starts
+
+    # join: each crossing ends one segment and starts exactly one other
+    nxt = {int(a): j for j, a in enumerate(a_id.tolist())}
+    used = np.zeros(cell.size, dtype=bool)
+    loops = []
+    b_list = b_id.tolist()
+    for j0 in range(cell.size):
+        if used[j0]:
+            continue
+        chain = []
+        j = j0
+        while not used[j]:
+            used[j] = True
+            chain.append(j)
+            j = nxt.get(b_list[j], j0)
+        ring = np.vstack([a_pt[chain], a_pt[chain[:1]]])
+        loops.append(_simplify(ring, dx * dy, (xs[0], xs[-1], ys[0], ys[-1])))
+    return loops
+
+
+def _simplify(ring: np.ndarray, area: float, box) -> np.ndarray:
+    """Drop vertices inside the grid that lie on the straight line through their neighbours.
+
+    Vertices on the grid's border are kept, so a straight boundary keeps its
+    true end points there (the padded ring beyond is not the function's).
+    """
+    if len(ring) <= 4:
+        return ring
+    p = ring[:-1]
+    prev, nxt = np.roll(p, 1, axis=0), np.roll(p, -1, axis=0)
+    cross = (p[:, 0] - prev[:, 0]) * (nxt[:, 1] - prev[:, 1]) - (p[:, 1] - prev[:, 1]) * (nxt[:, 0] - prev[:, 0])
+    tol = 1e-9 * (box[1] - box[0] + box[3] - box[2])
+    border = ((np.abs(p[:, 0] - box[0]) < tol) | (np.abs(p[:, 0] - box[1]) < tol)
+              | (np.abs(p[:, 1] - box[2]) < tol) | (np.abs(p[:, 1] - box[3]) < tol))
+    keep = (np.abs(cross) > 1e-9 * area) | border
+    if keep.sum() < 3:
+        return ring
+    q = p[keep]
+    return np.vstack([q, q[:1]])
+
+
+def loops_xy(loops: list[np.ndarray], digits: int = 3) -> tuple[list, list]:
+    """Loops as x and y lists for one scatter trace, loops separated by None, rounded."""
+    xs: list = []
+    ys: list = []
+    for lp in loops:
+        if xs:
+            xs.append(None)
+            ys.append(None)
+        xs.extend(np.round(lp[:, 0], digits).tolist())
+        ys.extend(np.round(lp[:, 1], digits).tolist())
+    return xs, ys
+
+
+def signed_area(loop: np.ndarray) -> float:
+    """Shoelace area of a closed loop: positive when anticlockwise."""
+    x, y = loop[:, 0], loop[:, 1]
+    return 0.5 * float((x[:-1] * y[1:] - x[1:] * y[:-1]).sum())
