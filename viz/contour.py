@@ -16,7 +16,7 @@ import numpy as np
 # edges of a cell in anticlockwise order: 0 bottom (bl→br), 1 right (br→tr), 2 top (tr→tl), 3 left (tl→bl)
 
 
-def zero_loops(F: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray]:
+def zero_loops(F: np.ndarray, xs: np.ndarray, ys: np.ndarray, tol: float = 0.0) -> list[np.ndarray]:
     """Closed loops around {F > 0}, with the positive side on the left.
 
     Parameters
@@ -27,6 +27,10 @@ def zero_loops(F: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray
         Increasing, evenly spaced.
     ys : ndarray of shape (ny,)
         Increasing, evenly spaced.
+    tol : float
+        Vertices closer than about ``tol`` (in x, y units) to the line through
+        their neighbours are dropped (vertices exactly in line always are; those on
+        the grid's border never are).
 
     Returns
     -------
@@ -105,30 +109,53 @@ def zero_loops(F: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray
             used[j] = True
             chain.append(j)
             j = nxt.get(b_list[j], j0)
-        ring = np.vstack([a_pt[chain], a_pt[chain[:1]]])
-        loops.append(_simplify(ring, dx * dy, (xs[0], xs[-1], ys[0], ys[-1])))
-    return loops
+        loops.append(a_pt[chain])
+    return _simplify(loops, dx * dy, (xs[0], xs[-1], ys[0], ys[-1]), tol)
 
 
-def _simplify(ring: np.ndarray, area: float, box) -> np.ndarray:
-    """Drop vertices inside the grid that lie on the straight line through their neighbours.
+def _simplify(rings: list[np.ndarray], area: float, box, tol: float = 0.0) -> list[np.ndarray]:
+    """Drop vertices inside the grid that lie on (or within ``tol`` of) the line through their neighbours.
 
-    Vertices on the grid's border are kept, so a straight boundary keeps its
-    true end points there (the padded ring beyond is not the function's).
+    All rings at once (open in, closed out). Vertices on the grid's border are
+    kept, so a straight boundary keeps its true end points there (the padded
+    ring beyond is not the function's). Exactly collinear vertices go in one
+    pass; then up to six passes each drop every other vertex within tol/3 of
+    its neighbours' chord (never two neighbours at once), so the curve moves by
+    about ``tol`` at most. A ring keeps at least 4 vertices.
     """
-    if len(ring) <= 4:
-        return ring
-    p = ring[:-1]
-    prev, nxt = np.roll(p, 1, axis=0), np.roll(p, -1, axis=0)
-    cross = (p[:, 0] - prev[:, 0]) * (nxt[:, 1] - prev[:, 1]) - (p[:, 1] - prev[:, 1]) * (nxt[:, 0] - prev[:, 0])
-    tol = 1e-9 * (box[1] - box[0] + box[3] - box[2])
-    border = ((np.abs(p[:, 0] - box[0]) < tol) | (np.abs(p[:, 0] - box[1]) < tol)
-              | (np.abs(p[:, 1] - box[2]) < tol) | (np.abs(p[:, 1] - box[3]) < tol))
-    keep = (np.abs(cross) > 1e-9 * area) | border
-    if keep.sum() < 3:
-        return ring
-    q = p[keep]
-    return np.vstack([q, q[:1]])
+    if not rings:
+        return []
+    P = np.concatenate(rings)
+    lid = np.repeat(np.arange(len(rings)), [len(r) for r in rings])
+    span = box[1] - box[0] + box[3] - box[2]
+    edge = 1e-9 * span
+    border = ((np.abs(P[:, 0] - box[0]) < edge) | (np.abs(P[:, 0] - box[1]) < edge)
+              | (np.abs(P[:, 1] - box[2]) < edge) | (np.abs(P[:, 1] - box[3]) < edge))
+    for k in range(7 if tol > 0 else 1):
+        lengths = np.bincount(lid, minlength=len(rings))
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        idx = np.arange(P.shape[0])
+        pos = idx - starts[lid]  # position within its ring
+        ln = lengths[lid]
+        prev = np.where(pos == 0, idx + ln - 1, idx - 1)
+        nxt = np.where(pos == ln - 1, idx - ln + 1, idx + 1)
+        c = P[nxt] - P[prev]
+        cross = np.abs((P[:, 0] - P[prev, 0]) * c[:, 1] - (P[:, 1] - P[prev, 1]) * c[:, 0])
+        if k == 0:  # exactly in line: all at once (the line stays the same line)
+            drop = cross <= 1e-9 * area
+        else:  # within tol/3 of the chord: every other vertex, so no two neighbours go together
+            drop = (cross <= (tol / 3) * np.hypot(c[:, 0], c[:, 1])) & (pos % 2 == k % 2) & ((ln % 2 == 0) | (pos < ln - 1))
+        drop &= ~border & (ln > 4)
+        if not drop.any():
+            if k:
+                break
+            continue
+        # a ring never falls below 4 vertices
+        left = lengths - np.bincount(lid[drop], minlength=len(rings))
+        drop &= left[lid] >= 4
+        P, lid, border = P[~drop], lid[~drop], border[~drop]
+    cuts = np.cumsum(np.bincount(lid, minlength=len(rings)))[:-1]  # P is still grouped by ring, in order
+    return [np.vstack([r, r[:1]]) for r in np.split(P, cuts)]
 
 
 def loops_xy(loops: list[np.ndarray], digits: int = 3) -> tuple[list, list]:

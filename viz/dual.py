@@ -20,6 +20,7 @@ boundary, bars) is sent once and named as ``baseframe`` by the step frames.
 from __future__ import annotations
 
 import base64
+import json
 
 import numpy as np
 
@@ -52,6 +53,13 @@ from viz.perceptron import choose_frames
 STATE_TRACES = [T_HALO, T_RING, T_LINE, T_BARS]  # change only when α does
 STEP_TRACES = [T_EXAM, T_OLD, T_ROW, T_BAR_CUR]  # change every step
 GRID = 81  # nodes per side of the grid f is sampled on to draw f(x) = 0
+LOOP_BUDGET = 500_000  # characters of boundary curves in all frames together
+STATE_BUDGET = 800_000  # characters of halos, bars and rings in all frames together (about 5.5 per point)
+
+
+def frame_cap(n: int) -> int:
+    """Most frames a figure on n points gets: each state frame carries about 5.5·n characters."""
+    return int(min(500, max(60, STATE_BUDGET // (5.5 * max(n, 1)))))
 GRAM_SIDE = 200  # at most this many rows and columns of G are drawn; larger N is shown in block means
 # f > 0 is shaded with a fill that, over the translucent f < 0 tint, gives the +1 tint of the Perceptron page
 POS_FILL = "rgba(220, 242, 255, 0.7)"
@@ -66,10 +74,10 @@ def _digits(span: float) -> int:
     return max(0, 3 - int(np.floor(np.log10(max(span, 1e-12)))))
 
 
-def _bdata(a: np.ndarray) -> dict:
-    """A float array as Plotly's typed-array JSON (float32, base64): a quarter of the text."""
-    a = np.ascontiguousarray(a, dtype=np.float32)
-    out = {"dtype": "f4", "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
+def _bdata(a: np.ndarray, dtype: str = "f4") -> dict:
+    """An array as Plotly's typed-array JSON (base64): float32 ("f4") or bytes ("u1"), far shorter than text."""
+    a = np.ascontiguousarray(a, dtype=np.float32 if dtype == "f4" else np.uint8)
+    out = {"dtype": dtype, "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
     if a.ndim == 2:
         out["shape"] = f"{a.shape[0]}, {a.shape[1]}"
     return out
@@ -163,6 +171,12 @@ def _describe(traj, step, alpha, b, alpha_p, bp, errors, W, primal) -> str:
     return txt
 
 
+def _short(v: float) -> float | int:
+    """A number for the JSON as short as it can be: 3 → 3, 0.30000000000000004 → 0.3."""
+    r = round(v, 6)
+    return int(r) if r == int(r) else r
+
+
 def _sign(v) -> str:
     """A label as written: '+1' or '−1'."""
     return "+1" if v > 0 else "−1"
@@ -213,43 +227,64 @@ def dual_figure(
     box = view_box(X)
     span = box[1] - box[0]
     nd = _digits(span)
-    steps, note = choose_frames(traj, max_frames, mode)
+    cap = frame_cap(n)
+    steps, note = choose_frames(traj, min(max_frames, cap), mode)
+    if note and cap < max_frames:
+        note += f" (With {n:,} points each frame carries {n:,} halos and bars: the cap is {cap:,} frames here.)"
     kidx = traj.state_index(steps)
     upd_frames = np.array([traj.updated(int(s)).size > 0 for s in steps])
     # the states drawn: one per frame, and the one before each update frame (its dashed boundary)
-    states = np.unique(np.concatenate([kidx, kidx[upd_frames] - 1]))
+    shown = np.unique(kidx)
+    before = np.setdiff1d(kidx[upd_frames] - 1, shown)
+    states = np.concatenate([shown, before])
     A = traj.alphas(states)
     Bst = traj.B[states]
-    # f on a grid over the view, for every drawn state at once
-    gx = np.linspace(box[0], box[1], grid)
-    gy = np.linspace(box[2], box[3], grid)
-    GX, GY = np.meshgrid(gx, gy)
-    Fg = decision_function(X, y, A, Bst, np.column_stack([GX.ravel(), GY.ravel()]), p.kernel,
-                           **dict(p.kernel_params)).reshape(len(states), grid, grid)
-    loops = {int(k): loops_xy(zero_loops(Fg[j], gx, gy), nd) for j, k in enumerate(states.tolist())}
+    m = shown.size
+    loops = _boundaries(traj, A[:m], Bst[:m], shown, box, grid, nd)
+    # keep the curves' JSON within budget: first the dashed previous boundary goes, then the grid coarsens
+    line_chars = sum(_chars(v) for v in loops.values())
+    n_old = int(upd_frames.sum())
+    show_old = line_chars * (1 + n_old / max(len(steps), 1)) <= LOOP_BUDGET
+    budget_note = ""
+    if line_chars > LOOP_BUDGET:
+        grid = max(21, int(grid * LOOP_BUDGET / line_chars))
+        loops = _boundaries(traj, A[:m], Bst[:m], shown, box, grid, nd)
+        budget_note = (f"These boundaries have many pieces: to keep the animation light they are drawn from a "
+                       f"{grid}×{grid} grid, without the dashed previous boundary.")
+    elif not show_old:
+        budget_note = ("These boundaries have many pieces: the dashed previous boundary is left out to keep the "
+                       "animation light.")
+    elif before.size:
+        loops.update(_boundaries(traj, A[m:], Bst[m:], before, box, grid, nd))
     mistakes = y * p.decision(A, Bst) <= 0  # M at each drawn state, shape (len(states), n)
     pos_of = {int(k): j for j, k in enumerate(states.tolist())}
 
     amax = float(A.max()) if A.size and A.max() > 0 else 1.0
+    EVERY = list(range(1, n + 1))
     size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
     h0, h1 = size + 6, max(3.2 * size, size + 14)  # halo diameter from α just above 0 to α = max α
 
-    def halo(alpha) -> list:
-        # area ∝ α: diameter ∝ √α
-        return np.where(alpha > 0, np.round(h0 + (h1 - h0) * np.sqrt(alpha / amax), 1), 0).tolist()
+    def halo(alpha) -> dict:
+        # area ∝ α: diameter ∝ √α, whole pixels (≤ 255) sent as bytes
+        return _bdata(np.where(alpha > 0, np.round(h0 + (h1 - h0) * np.sqrt(alpha / amax)), 0), "u1")
+
+    def bars(alpha) -> dict:
+        # every bar, or only the bars with α > 0 (x given), whichever is shorter
+        dense = {"x": EVERY, "y": [_short(a) for a in alpha.tolist()]}
+        S = np.flatnonzero(alpha > 0)
+        sparse = {"x": (S + 1).tolist(), "y": [_short(a) for a in alpha[S].tolist()]}
+        return sparse if 2 * S.size < n else dense
 
     data = _base_traces(traj, box, size, nd)
     far = box[1] + 10 * span
     frames = []
-    for j, k in enumerate(states.tolist()):
-        if k not in set(kidx.tolist()):
-            continue
+    for j, k in enumerate(shown.tolist()):
         lx, ly = loops[k]
         frames.append({"name": f"m{k}", "traces": STATE_TRACES, "data": [
             {"marker": {"size": halo(A[j])}},
             {"selectedpoints": np.flatnonzero(mistakes[j]).tolist()},
             {"x": lx, "y": ly} if lx else EMPTY,
-            {"y": np.round(A[j], 6).tolist()},
+            bars(A[j]),
         ]})
     n_state_frames = len(frames)
     fnames = [f"s{s}" for s in steps.tolist()]
@@ -259,13 +294,13 @@ def dual_figure(
         k = int(kidx[f])
         j = pos_of[k]
         fd = [EMPTY, EMPTY, EMPTY, EMPTY]
-        jp = pos_of[k - 1] if upd_frames[f] else j
+        jp = pos_of.get(k - 1, j) if upd_frames[f] else j
         if step:
             i = int(traj.examined(step)[0])
             fd[0] = {"x": [round(float(X[i, 0]), nd)], "y": [round(float(X[i, 1]), nd)]}
             fd[2] = _row_rect(i, n)
             fd[3] = {"x": [i + 1], "y": [float(A[j, i]) + 0.04 * max(amax_bar, 1e-12)]}
-        if upd_frames[f]:
+        if upd_frames[f] and show_old:
             ox, oy = loops[k - 1]
             fd[1] = {"x": ox, "y": oy} if ox else EMPTY
         frames.append({
@@ -297,7 +332,7 @@ def dual_figure(
         "n_updates": traj.n_updates,
         "converged": traj.converged,
         "frame_steps": steps.tolist(),
-        "thinned": note,
+        "thinned": " ".join(t for t in (note, budget_note) if t),
         "gram_block": int(gram_display(p.G)[1]),
         "halo_range": [h0, h1],
     }
@@ -306,6 +341,24 @@ def dual_figure(
     for t, d in [*zip(STATE_TRACES, base["data"], strict=True), *zip(STEP_TRACES, first["data"], strict=True)]:
         _merge(data[t], d)
     return {"data": data, "layout": layout, "frames": frames}
+
+
+def _boundaries(traj: DualTrajectory, A, Bst, states, box, grid: int, nd: int) -> dict[int, tuple[list, list]]:
+    """The curve f(x) = 0 of each state (loops around f > 0) as x, y lists, from f sampled on a grid×grid grid."""
+    p = traj.problem
+    gx = np.linspace(box[0], box[1], grid)
+    gy = np.linspace(box[2], box[3], grid)
+    GX, GY = np.meshgrid(gx, gy)
+    # f(g) = Σ αᵢyᵢK(xᵢ, g) + b on the grid, for every drawn state at once
+    Fg = decision_function(p.X, p.y, A, Bst, np.column_stack([GX.ravel(), GY.ravel()]), p.kernel,
+                           **dict(p.kernel_params)).reshape(len(states), grid, grid)
+    tol = 0.002 * (box[1] - box[0])  # about a pixel on a 500-pixel panel
+    return {int(k): loops_xy(zero_loops(Fg[j], gx, gy, tol), nd) for j, k in enumerate(np.asarray(states).tolist())}
+
+
+def _chars(xy: tuple[list, list]) -> int:
+    """Characters of a curve's x and y lists in compact JSON."""
+    return len(json.dumps(xy[0], separators=(",", ":"))) + len(json.dumps(xy[1], separators=(",", ":")))
 
 
 def _merge(trace: dict, update: dict) -> None:

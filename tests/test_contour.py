@@ -1,0 +1,92 @@
+"""Tests for ``viz.contour.zero_loops``: loops around {F > 0}, oriented, closed, exact for linear F."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from viz.contour import loops_xy, signed_area, zero_loops
+
+XS = np.linspace(-2, 2, 41)
+YS = np.linspace(-2, 2, 41)
+GX, GY = np.meshgrid(XS, YS)
+
+
+def winding(loops, p) -> int:
+    """Winding number of the loops around point p (crossing rule)."""
+    w = 0
+    for lp in loops:
+        for (x0, y0), (x1, y1) in zip(lp[:-1], lp[1:], strict=True):
+            if y0 <= p[1] < y1 and (x1 - x0) * (p[1] - y0) - (p[0] - x0) * (y1 - y0) > 0:
+                w += 1
+            elif y1 <= p[1] < y0 and (x1 - x0) * (p[1] - y0) - (p[0] - x0) * (y1 - y0) < 0:
+                w -= 1
+    return w
+
+
+FUNCTIONS = {
+    "annulus": lambda x, y: (np.hypot(x, y) - 0.8) * (1.6 - np.hypot(x, y)),
+    "line": lambda x, y: x + 0.5 * y - 0.33,
+    "saddle": lambda x, y: x * y + 0.01,
+    "bumps": lambda x, y: np.exp(-4 * ((x - 1) ** 2 + y**2)) + np.exp(-4 * ((x + 1) ** 2 + y**2)) - 0.5,
+    "holes": lambda x, y: np.cos(3 * x) * np.cos(3 * y) + 0.2,
+}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_loops_enclose_exactly_the_positive_region(name):
+    f = FUNCTIONS[name]
+    loops = zero_loops(f(GX, GY), XS, YS)
+    assert loops
+    for lp in loops:
+        assert (lp[0] == lp[-1]).all()  # closed
+    rng = np.random.default_rng(0)
+    P = rng.uniform(-2, 2, size=(400, 2))
+    v = f(P[:, 0], P[:, 1])
+    far = np.abs(v) > 0.15 * np.abs(f(GX, GY)).max()  # away from the boundary, where the grid is exact enough
+    for p, val in zip(P[far], v[far], strict=True):
+        assert winding(loops, p) == (1 if val > 0 else 0), (p, val)
+
+
+def test_annulus_outer_anticlockwise_inner_clockwise():
+    loops = zero_loops(FUNCTIONS["annulus"](GX, GY), XS, YS)
+    areas = sorted((signed_area(lp) for lp in loops), key=abs)
+    assert len(areas) == 2
+    assert areas[0] == pytest.approx(-math.pi * 0.8**2, rel=0.02)
+    assert areas[1] == pytest.approx(math.pi * 1.6**2, rel=0.02)
+
+
+def test_linear_function_gives_the_exact_line_with_two_border_points():
+    F = GX + 0.5 * GY - 0.33
+    (lp,) = zero_loops(F, XS, YS)
+    ring = lp[:-1]  # the last vertex repeats the first
+    inside = ring[(np.abs(ring[:, 0]) <= 2 + 1e-12) & (np.abs(ring[:, 1]) <= 2 + 1e-12)]
+    on_line = np.abs(inside[:, 0] + 0.5 * inside[:, 1] - 0.33) < 1e-9
+    assert on_line.sum() == 2  # the straight boundary is reduced to its two end points on the border
+    ends = inside[on_line]
+    assert np.isclose(np.abs(ends), 2).any(axis=1).all()  # both on the grid's border
+
+
+def test_uniform_signs():
+    assert zero_loops(-np.ones((5, 5)), XS[:5], YS[:5]) == []
+    (lp,) = zero_loops(np.ones((5, 5)), XS[:5], YS[:5])
+    assert signed_area(lp) > 0
+    assert lp[:, 0].min() < XS[0] and lp[:, 0].max() > XS[4]  # runs outside the grid, on the padded ring
+
+
+def test_crossings_lie_on_the_zero_set():
+    """Interior vertices are linear interpolations: on a bilinear-exact function, f(vertex) = 0."""
+    F = 2 * GX - GY + 0.1
+    for lp in zero_loops(F, XS, YS):
+        inner = lp[(np.abs(lp[:, 0]) < 2) & (np.abs(lp[:, 1]) < 2)]
+        np.testing.assert_allclose(2 * inner[:, 0] - inner[:, 1] + 0.1, 0, atol=1e-12)
+
+
+def test_loops_xy_separates_loops_with_gaps():
+    loops = zero_loops(FUNCTIONS["bumps"](GX, GY), XS, YS)
+    assert len(loops) == 2
+    x, y = loops_xy(loops, 2)
+    assert x.count(None) == 1 and y.count(None) == 1
+    assert len(x) == sum(len(lp) for lp in loops) + 1
