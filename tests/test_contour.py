@@ -90,3 +90,15 @@ def test_loops_xy_separates_loops_with_gaps():
     x, y = loops_xy(loops, 2)
     assert x.count(None) == 1 and y.count(None) == 1
     assert len(x) == sum(len(lp) for lp in loops) + 1
+
+
+@pytest.mark.parametrize("m", [1, 2, 7, 100, 1000])
+def test_cycles_of_a_permutation(m):
+    from viz.contour import _cycles
+
+    perm = np.random.default_rng(m).permutation(m)
+    cycles = _cycles(perm)
+    assert sorted(np.concatenate(cycles).tolist()) == list(range(m))
+    for c in cycles:
+        assert c[0] == c.min()  # from its smallest element
+        assert all(perm[c[i]] == c[(i + 1) % len(c)] for i in range(len(c)))  # in the permutation's order

@@ -184,3 +184,78 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     assert "foo='1' (not a setting of this app)" in home and "tau" not in home
     at.switch_page("views/perceptron.py").run()
     assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)
+
+
+# ----------------------------------------------------------------------------
+# Dual / Gram
+# ----------------------------------------------------------------------------
+
+DUAL = "views/dual.py"
+
+
+def dual_page(**params) -> AppTest:
+    return page_from_url(params, page=DUAL)
+
+
+def test_dual_textbook_linear_agrees_with_the_primal():
+    at = dual_page()
+    assert at.title[0].value.startswith("Dual perceptron")
+    meta = figure(at)["layout"]["meta"]
+    assert meta["view"] == "dual" and meta["kernel"] == "linear" and meta["n_updates"] == 7 and meta["converged"]
+    texts = [s.value for s in at.success]
+    assert any(t.startswith("Converged after 7 updates") for t in texts)
+    assert any("Primal and dual agree" in t and "equals its w exactly" in t for t in texts)
+    # the cost panel: N² = 9 with G; without G, one evaluation per point with α > 0 at each of the 15 checks
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["With G (kernel evaluations)"] == "9"
+    assert int(metrics["Without G (kernel evaluations)"].replace(",", "")) > 9
+    df = at.dataframe[0].value
+    assert list(df["step"]) == list(range(16)) and df["|M|"].iloc[-1] == 0
+
+
+def test_dual_rbf_separates_circles_the_linear_kernel_cannot():
+    at = dual_page(ds="circles", kernel="rbf", gamma="1")
+    meta = figure(at)["layout"]["meta"]
+    assert meta["kernel"] == "rbf" and meta["kernel_params"] == {"gamma": 1.0} and meta["converged"]
+    assert not any("Primal" in s.value for s in at.success)  # no primal w for a kernel
+    at.selectbox(key="kernel").set_value("linear").run()
+    assert not at.exception
+    assert "not separable linearly" in at.warning[0].value
+    assert not figure(at)["layout"]["meta"]["converged"]
+
+
+def test_dual_poly_parameters_and_eta_reach_the_run():
+    at = dual_page(ds="xor", kernel="polynomial", degree="2", coef0="1", eta="0.5", order="random")
+    assert not any("Ignored URL" in w.value for w in at.warning)
+    meta = figure(at)["layout"]["meta"]
+    assert meta["kernel"] == "poly" and meta["kernel_params"] == {"degree": 2, "coef0": 1.0}
+    assert meta["eta"] == 0.5 and meta["variant"] == "random"
+    at.select_slider(key="degree").set_value(3).run()
+    assert figure(at)["layout"]["meta"]["kernel_params"]["degree"] == 3
+
+
+@pytest.mark.parametrize("params", [{"gamma": "-1", "kernel": "rbf"}, {"kernel": "sigmoid"}, {"degree": "0", "kernel": "poly"},
+                                    {"eta": "0"}, {"order": "minibatch"}])
+def test_dual_hand_edited_url_never_breaks_the_page(params):
+    at = dual_page(**params)
+    assert at.get("plotly_chart")
+    assert any("Ignored URL parameters" in w.value for w in at.warning)
+
+
+def test_dual_bad_data_keeps_the_last_good_run():
+    at = dual_page()
+    good = figure(at)
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), X, np.array([1, 0, -1]))
+    at.radio(key="order").set_value("random").run()
+    assert not at.exception
+    assert "Cannot run the dual perceptron: labels must be -1 or +1" in at.error[0].value
+    assert figure(at)["layout"]["meta"] == good["layout"]["meta"]
+
+
+def test_dual_work_cap_on_many_points_is_stated():
+    at = dual_page(ds="blobs", n_blobs="2000", max_steps="100000", kernel="rbf")
+    assert not at.exception and not at.error
+    assert figure(at)["layout"]["meta"]["n_points"] == 2000
+    at.number_input(key="max_steps").set_value(100_000).run()
+    assert not at.exception

@@ -95,22 +95,41 @@ def zero_loops(F: np.ndarray, xs: np.ndarray, ys: np.ndarray, tol: float = 0.0) 
     a_id, b_id = eid[cell, fk], eid[cell, tk]
     a_pt = pts[cell, fk]  # each segment starts at its crossing; it ends where the next one starts
 
-    # join: each crossing ends one segment and starts exactly one other
-    nxt = {int(a): j for j, a in enumerate(a_id.tolist())}
-    used = np.zeros(cell.size, dtype=bool)
-    loops = []
-    b_list = b_id.tolist()
-    for j0 in range(cell.size):
-        if used[j0]:
-            continue
-        chain = []
-        j = j0
-        while not used[j]:
-            used[j] = True
-            chain.append(j)
-            j = nxt.get(b_list[j], j0)
-        loops.append(a_pt[chain])
+    # join: each crossing ends one segment and starts exactly one other, so "next" is a permutation
+    srt = np.argsort(a_id, kind="stable")
+    nxt = srt[np.searchsorted(a_id[srt], b_id)]  # the segment that starts where segment j ends
+    loops = [a_pt[c] for c in _cycles(nxt)]
     return _simplify(loops, dx * dy, (xs[0], xs[-1], ys[0], ys[-1]), tol)
+
+
+def _cycles(nxt: np.ndarray) -> list[np.ndarray]:
+    """The cycles of a permutation, each in order from its smallest element (pointer jumping, no Python loop per element).
+
+    Parameters
+    ----------
+    nxt : ndarray of shape (m,)
+        A permutation of 0..m−1 (element j is followed by nxt[j]).
+
+    Returns
+    -------
+    list of ndarray
+        The elements of each cycle in the order the permutation visits them.
+    """
+    m = nxt.size
+    rounds = max(1, int(np.ceil(np.log2(max(m, 2)))))
+    head, ptr = np.arange(m), nxt.copy()
+    for _ in range(rounds):  # head ends as the smallest element of each cycle
+        head = np.minimum(head, head[ptr])
+        ptr = ptr[ptr]
+    # cut each cycle before its head, then count the steps from each element to the cut
+    succ = np.where(nxt == head[nxt], np.arange(m), nxt)
+    dist = (succ != np.arange(m)).astype(np.int64)
+    for _ in range(rounds):
+        dist = dist + dist[succ]
+        succ = succ[succ]
+    order = np.lexsort((-dist, head))  # by cycle, then from the head (farthest from the cut) onwards
+    cuts = np.flatnonzero(np.diff(head[order])) + 1
+    return np.split(order, cuts)
 
 
 def _simplify(rings: list[np.ndarray], area: float, box, tol: float = 0.0) -> list[np.ndarray]:

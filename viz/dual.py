@@ -171,10 +171,10 @@ def _describe(traj, step, alpha, b, alpha_p, bp, errors, W, primal) -> str:
     return txt
 
 
-def _short(v: float) -> float | int:
-    """A number for the JSON as short as it can be: 3 → 3, 0.30000000000000004 → 0.3."""
-    r = round(v, 6)
-    return int(r) if r == int(r) else r
+def _short(v: np.ndarray) -> list:
+    """Numbers for the JSON as short as they can be: whole numbers as ints, others to 6 decimals."""
+    r = np.round(v, 6)
+    return r.astype(np.int64).tolist() if (r == np.round(r)).all() else r.tolist()
 
 
 def _sign(v) -> str:
@@ -270,10 +270,10 @@ def dual_figure(
 
     def bars(alpha) -> dict:
         # every bar, or only the bars with α > 0 (x given), whichever is shorter
-        dense = {"x": EVERY, "y": [_short(a) for a in alpha.tolist()]}
         S = np.flatnonzero(alpha > 0)
-        sparse = {"x": (S + 1).tolist(), "y": [_short(a) for a in alpha[S].tolist()]}
-        return sparse if 2 * S.size < n else dense
+        if 2 * S.size < n:
+            return {"x": (S + 1).tolist(), "y": _short(alpha[S])}
+        return {"x": EVERY, "y": _short(alpha)}
 
     data = _base_traces(traj, box, size, nd)
     far = box[1] + 10 * span
