@@ -12,9 +12,13 @@ Watch linear classifiers find their decision boundary in 2D, one update at a tim
 - **Perceptron**: step through Rosenblatt's rule (cyclic, random, mini-batch or full batch). Every step
   shows the point examined, the misclassified set M, the update vector τ·y·x, the boundary before and
   after, and the arithmetic written out.
+- **Dual / Gram**: the same perceptron written as w = Σ αᵢyᵢxᵢ. Watch α grow as halos and bars, the
+  Gram matrix row each check reads, the primal w recovered from α, and, with a polynomial or RBF
+  kernel, curved boundaries that separate circles no line can.
 
 Pick a dataset in the sidebar; every page uses the same points. Start with the three-point
 *textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
 """
 )
 st.page_link("views/perceptron.py", label="Open the Perceptron page", icon=":material/timeline:")
+st.page_link("views/dual.py", label="Open the Dual / Gram page", icon=":material/grid_on:")

@@ -443,7 +443,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
 
 
 # the layout in pixels, bottom to top under the panels: α bars, slider, buttons, legend, the data axis
-PX = {"top": 150, "bottom": 48, "bars": 100, "slider": 62, "buttons": 40, "legend": 62, "axis": 48}
+PX = {"top": 150, "bottom": 48, "bars": 100, "slider": 62, "buttons": 40, "legend": 62, "axis": 58}
 
 
 def _layout(traj: DualTrajectory, box, steps, fnames, first, height: int, amax: float) -> dict:
