@@ -95,6 +95,9 @@ def test_textbook_update_written_out(textbook):
     assert text == describe_dual_step(traj, 15, primal=run_perceptron(traj.problem.X, traj.problem.y))
     no_update = frames_by_name(fig)["s2"]["layout"]["annotations[0].text"]
     assert "correct, no update" in no_update
+    # the examined point is labelled on the chart: its new α on an update, a tick when it was correct
+    assert state_data(fig, 15)[T_EXAM]["text"] == ["x₃: α₃ = 5"]
+    assert state_data(fig, 2)[T_EXAM]["text"] == ["x₂ ✓"]
 
 
 def test_linear_kernel_shows_the_primal_w_and_a_zero_difference(textbook):

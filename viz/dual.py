@@ -65,7 +65,7 @@ GRAM_SIDE = 200  # at most this many rows and columns of G are drawn; larger N i
 POS_FILL = "rgba(220, 242, 255, 0.7)"
 HALO_POS = "rgba(0, 114, 178, 0.28)"
 HALO_NEG = "rgba(213, 94, 0, 0.28)"
-GRAM_SCALE = "Cividis"
+GRAM_SCALE = "Greys"  # neutral: the classes own blue and vermillion, the lit row owns yellow
 MAX_TERMS = 4  # f(xᵢ) is written term by term when at most this many αⱼ are > 0
 
 
@@ -297,7 +297,8 @@ def dual_figure(
         jp = pos_of.get(k - 1, j) if upd_frames[f] else j
         if step:
             i = int(traj.examined(step)[0])
-            fd[0] = {"x": [round(float(X[i, 0]), nd)], "y": [round(float(X[i, 1]), nd)]}
+            label = f"x{sub(i + 1)}" + (f": α{sub(i + 1)} = {num(A[j, i])}" if upd_frames[f] else " ✓")
+            fd[0] = {"x": [round(float(X[i, 0]), nd)], "y": [round(float(X[i, 1]), nd)], "text": [label]}
             fd[2] = _row_rect(i, n)
             fd[3] = {"x": [i + 1], "y": [float(A[j, i]) + 0.04 * max(amax_bar, 1e-12)]}
         if upd_frames[f] and show_old:
@@ -418,19 +419,20 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
          "marker": {"symbol": "circle-open", "size": ring, "color": INK if n <= 100 else "rgba(0, 0, 0, 0.7)",
                     "line": {"width": ring_w}},
          "selected": {"marker": {"opacity": 1}}, "unselected": {"marker": {"opacity": 0}}, **data_ax},
-        {"type": "scatter", "name": "examined", "mode": "markers", "hoverinfo": "skip",
+        {"type": "scatter", "name": "examined", "mode": "markers+text", "hoverinfo": "skip",
+         "textposition": "top center", "textfont": {"size": 17, "color": INK, "shadow": "0 0 3px white, 0 0 3px white"}, "cliponaxis": False,
          "marker": {"symbol": "circle", "size": max(26, 2 * size + 8), "color": HIGHLIGHT,
                     "line": {"color": HIGHLIGHT_LINE, "width": 3}}, **data_ax},
         {"type": "scatter", "name": "before the update", "mode": "lines", "hoverinfo": "skip",
          "line": {"color": "rgba(34,34,34,0.55)", "width": 2.5, "dash": "dash"}, **data_ax},
         {"type": "heatmap", "name": "Gram matrix", "z": _bdata(Z), "x0": (k + 1) / 2, "dx": k, "y0": (k + 1) / 2,
-         "dy": k, "colorscale": GRAM_SCALE, "hovertemplate": gram_hover, "showscale": True,
+         "dy": k, "colorscale": GRAM_SCALE, "reversescale": True, "hovertemplate": gram_hover, "showscale": True,
          "colorbar": {"title": {"text": "G<sub>ij</sub>", "side": "top"}, "x": 1.0, "xanchor": "left",
                       "y": 1.0, "yanchor": "top", "len": 0.62, "thickness": 14, "tickfont": {"size": 13}},
          "xaxis": "x2", "yaxis": "y2", "showlegend": False, "meta": {"rows": m}},
         {"type": "scatter", "name": "row of the examined point", "mode": "lines", "hoverinfo": "skip",
-         "fill": "toself", "fillcolor": "rgba(240, 228, 66, 0.35)", "showlegend": False,
-         "line": {"color": "#F0E442", "width": 3}, "xaxis": "x2", "yaxis": "y2"},
+         "fill": "toself", "fillcolor": "rgba(240, 228, 66, 0.45)", "showlegend": False,
+         "line": {"color": HIGHLIGHT_LINE, "width": 2.5}, "xaxis": "x2", "yaxis": "y2"},
         {"type": "bar", "name": "αᵢ", "x": list(range(1, n + 1)), "y": [0] * n, "showlegend": False,
          "marker": {"color": cls.tolist(), "cmin": -1, "cmax": 1, "colorscale": [[0, NEG_COLOUR], [1, POS_COLOUR]],
                     "line": {"width": 0}},
