@@ -20,27 +20,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_ms  # noqa: E402
 from core.dual import gram, kernel_matrix, run_dual  # noqa: E402
 from datasets import make_dataset  # noqa: E402
 from viz.dual import dual_figure  # noqa: E402
-
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def naive_run(X, y, order, kernel, params, G=None):

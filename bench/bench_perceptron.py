@@ -11,7 +11,6 @@ Target (issue 2): one online epoch at N = 100,000 in <= 10 ms.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_ms  # noqa: E402
 from core.perceptron import run_perceptron  # noqa: E402
 from datasets import make_dataset  # noqa: E402
 
@@ -33,15 +33,6 @@ def naive_epoch(X: np.ndarray, y: np.ndarray, order: np.ndarray) -> tuple[np.nda
             b += y[i]
             k += 1
     return w, b, k
-
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ import numpy as np
 
 from core.bounds import is_separable
 from core.perceptron import _check_choice, _check_real, _is_int, validate_data
-from core.snapshot import DualProblem, DualSnapshot, readonly
+from core.snapshot import DualProblem, DualSnapshot, RunSteps, readonly
 
 KERNELS = ("linear", "poly", "rbf")
 VARIANTS = ("cyclic", "random")
@@ -204,7 +204,7 @@ def decision_function(X, y, alpha, b, points, kernel: str = "linear", **params) 
 
 
 @dataclass(frozen=True, eq=False)
-class DualTrajectory:
+class DualTrajectory(RunSteps):
     """A whole dual perceptron run, stored compactly; indexing gives snapshots.
 
     Attributes
@@ -239,18 +239,6 @@ class DualTrajectory:
     order: np.ndarray | None
     converged: bool
     max_steps: int
-
-    def __len__(self) -> int:
-        return self.n_steps + 1
-
-    @property
-    def n_updates(self) -> int:
-        """K, the number of updates."""
-        return int(self.update_steps.size)
-
-    def state_index(self, steps) -> np.ndarray:
-        """How many updates happened up to and including each step, shape like ``steps``."""
-        return np.searchsorted(self.update_steps, np.asarray(steps), side="right")
 
     def alphas(self, states) -> np.ndarray:
         """α after each of the given numbers of updates.
@@ -310,8 +298,8 @@ class DualTrajectory:
 
     def updated(self, step: int) -> np.ndarray:
         """The point whose α grew at ``step``, shape (1,), or empty."""
-        pos = int(np.searchsorted(self.update_steps, step))
-        if step == 0 or pos >= self.n_updates or self.update_steps[pos] != step:
+        pos = self.update_position(step)
+        if pos is None:
             return _EMPTY
         return readonly(self.update_points[pos:pos + 1].astype(np.int64))
 
@@ -346,11 +334,7 @@ class DualTrajectory:
         return {"without_gram": without, "with_gram": n * n, "saved": without - n * n, "checks": S}
 
     def __getitem__(self, step: int) -> DualSnapshot:
-        step = int(step)
-        if step < 0:
-            step += len(self)
-        if not 0 <= step <= self.n_steps:
-            raise IndexError(f"step must be between 0 and {self.n_steps}, got {step}")
+        step = self.checked_step(step)
         k = int(self.state_index(step))
         return DualSnapshot(
             step=step,
@@ -362,10 +346,6 @@ class DualTrajectory:
             epoch=self.epoch(step),
             problem=self.problem,
         )
-
-    def __iter__(self) -> Iterator[DualSnapshot]:
-        for s in range(len(self)):
-            yield self[s]
 
 
 # ----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.snapshot import UPDATE_RULES, Problem, Snapshot, activation, readonly
+from core.snapshot import UPDATE_RULES, Problem, RunSteps, Snapshot, activation, readonly
 
 VARIANTS = ("cyclic", "random", "minibatch", "batch")
 REDUCTIONS = ("mean", "sum")
@@ -120,7 +120,7 @@ def _check_choice(name: str, v, allowed: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Trajectory:
+class Trajectory(RunSteps):
     """A whole perceptron run, stored compactly; indexing gives snapshots.
 
     Attributes
@@ -162,18 +162,6 @@ class Trajectory:
     order: np.ndarray | None
     converged: bool
     max_steps: int
-
-    def __len__(self) -> int:
-        return self.n_steps + 1
-
-    @property
-    def n_updates(self) -> int:
-        """K, the number of steps that changed (w, b)."""
-        return int(self.update_steps.size)
-
-    def state_index(self, steps) -> np.ndarray:
-        """How many updates happened up to and including each step, shape like ``steps``."""
-        return np.searchsorted(self.update_steps, np.asarray(steps), side="right")
 
     def states(self, steps=None) -> tuple[np.ndarray, np.ndarray]:
         """(w, b) after each of ``steps`` (default: every step 0..S).
@@ -262,8 +250,8 @@ class Trajectory:
 
     def updated(self, step: int) -> np.ndarray:
         """Indices whose yᵢxᵢ entered the update at ``step`` (M ∩ examined at the old state)."""
-        pos = int(np.searchsorted(self.update_steps, step))
-        if step == 0 or pos >= self.n_updates or self.update_steps[pos] != step:
+        pos = self.update_position(step)
+        if pos is None:
             return _EMPTY
         ex = self.examined(step)
         # M ∩ I judged at the state before the step, w_{k} with k = pos updates so far
@@ -271,11 +259,7 @@ class Trajectory:
         return readonly(ex[self.problem.mistakes(m)])
 
     def __getitem__(self, step: int) -> Snapshot:
-        step = int(step)
-        if step < 0:
-            step += len(self)
-        if not 0 <= step <= self.n_steps:
-            raise IndexError(f"step must be between 0 and {self.n_steps}, got {step}")
+        step = self.checked_step(step)
         k = int(self.state_index(step))
         return Snapshot(
             step=step,
@@ -287,10 +271,6 @@ class Trajectory:
             epoch=self.epoch(step),
             problem=self.problem,
         )
-
-    def __iter__(self) -> Iterator[Snapshot]:
-        for s in range(len(self)):
-            yield self[s]
 
 
 # ----------------------------------------------------------------------------

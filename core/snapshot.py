@@ -54,6 +54,49 @@ def activation(X: np.ndarray, w, b) -> np.ndarray:
     return a + np.asarray(b, dtype=np.float64)[:, None]
 
 
+class RunSteps:
+    """What every stored run shares: steps 0..S, of which the K in ``update_steps`` changed the state.
+
+    A mixin for the trajectory dataclasses (they define ``n_steps``,
+    ``update_steps`` and ``__getitem__``).
+    """
+
+    n_steps: int
+    update_steps: np.ndarray
+
+    def __len__(self) -> int:
+        return self.n_steps + 1
+
+    @property
+    def n_updates(self) -> int:
+        """K, the number of steps that changed the state."""
+        return int(self.update_steps.size)
+
+    def state_index(self, steps) -> np.ndarray:
+        """How many updates happened up to and including each step, shape like ``steps``."""
+        return np.searchsorted(self.update_steps, np.asarray(steps), side="right")
+
+    def update_position(self, step: int) -> int | None:
+        """k such that the k-th update (0-based) happened at ``step``, or None if the step changed nothing."""
+        pos = int(np.searchsorted(self.update_steps, step))
+        if step == 0 or pos >= self.n_updates or self.update_steps[pos] != step:
+            return None
+        return pos
+
+    def checked_step(self, step) -> int:
+        """``step`` as an index 0..S (negative counts from the end), or IndexError."""
+        step = int(step)
+        if step < 0:
+            step += len(self)
+        if not 0 <= step <= self.n_steps:
+            raise IndexError(f"step must be between 0 and {self.n_steps}, got {step}")
+        return step
+
+    def __iter__(self):
+        for s in range(len(self)):
+            yield self[s]
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """The data and the conventions shared by every snapshot of one run.
