@@ -19,14 +19,15 @@ further and keeps f at every point current: an update on xᵢ adds
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.bounds import is_separable
-from core.perceptron import _check_choice, _check_real, _is_int, validate_data
 from core.snapshot import DualProblem, DualSnapshot, RunSteps, readonly
+from core.validate import check_choice, check_real, is_int, validate_data
 
 KERNELS = ("linear", "poly", "rbf")
 VARIANTS = ("cyclic", "random")
@@ -34,11 +35,13 @@ N_LIMIT = 5000  # the Gram matrix has N² entries: 200 MB at N = 5,000
 MAX_STEPS_LIMIT = 1_000_000
 WORK_LIMIT = 200_000_000  # max_steps × N: each update costs O(N)
 ETA_LIMIT = 1e6
+ETA_MIN = 1e-6
 DEGREE_LIMIT = 10
 COEF0_LIMIT = 1e3
 GAMMA_LIMIT = 1e6
 _EMPTY = readonly(np.zeros(0, dtype=np.int64))
 _CHUNK = 2_000_000  # numbers per block when a kernel matrix is built in pieces
+CHECKPOINT = 256  # g is saved every this many updates, so any state is at most 255 row additions away
 
 
 def kernel_params(kernel: str, **params) -> tuple[tuple[str, float], ...]:
@@ -58,7 +61,7 @@ def kernel_params(kernel: str, **params) -> tuple[tuple[str, float], ...]:
     tuple of (str, float or int)
         E.g. (("degree", 2), ("coef0", 1.0)); empty for "linear".
     """
-    _check_choice("kernel", kernel, KERNELS)
+    check_choice("kernel", kernel, KERNELS)
     unknown = set(params) - {"degree", "coef0", "gamma"}
     if unknown:
         raise ValueError(f"unknown kernel parameter(s) {', '.join(sorted(unknown))}; "
@@ -67,12 +70,12 @@ def kernel_params(kernel: str, **params) -> tuple[tuple[str, float], ...]:
         degree = params.get("degree", 2)
         if isinstance(degree, float) and degree.is_integer():
             degree = int(degree)
-        if not _is_int(degree) or not 1 <= degree <= DEGREE_LIMIT:
+        if not is_int(degree) or not 1 <= degree <= DEGREE_LIMIT:
             raise ValueError(f"degree must be an integer between 1 and {DEGREE_LIMIT}, got {degree!r}")
-        coef0 = _check_real("coef0", params.get("coef0", 1.0), low=0.0, high=COEF0_LIMIT)
+        coef0 = check_real("coef0", params.get("coef0", 1.0), low=0.0, high=COEF0_LIMIT)
         return (("degree", int(degree)), ("coef0", coef0))
     if kernel == "rbf":
-        gamma = _check_real("gamma", params.get("gamma", 1.0), low=0.0, high=GAMMA_LIMIT, strict_low=True)
+        gamma = check_real("gamma", params.get("gamma", 1.0), low=0.0, high=GAMMA_LIMIT, strict_low=True)
         return (("gamma", gamma),)
     return ()
 
@@ -222,6 +225,8 @@ class DualTrajectory(RunSteps):
         The point each update was on.
     B : ndarray of shape (K + 1,)
         b after each update (B[0] = 0).
+    checkpoints : ndarray of shape (⌊K / 256⌋ + 1, n)
+        h(xⱼ) = Σᵢ cᵢyᵢGᵢⱼ at every point after 0, 256, 512, … updates, as the run summed it.
     order : ndarray of shape (S,) or None
         The points examined at steps 1..S (random order); None for cyclic.
     converged : bool
@@ -236,9 +241,51 @@ class DualTrajectory(RunSteps):
     update_steps: np.ndarray
     update_points: np.ndarray
     B: np.ndarray
+    checkpoints: np.ndarray
     order: np.ndarray | None
     converged: bool
     max_steps: int
+
+    def scores(self, states) -> np.ndarray:
+        """g = f/η at every point after each of the given numbers of updates, exactly as the run computed it.
+
+        g = h + β with h(xⱼ) = Σᵢ cᵢyᵢGᵢⱼ summed update by update, in the
+        run's order, from the nearest checkpoint, and β = Σ cᵢyᵢ a whole number:
+        the same floating-point sums the run judged its mistakes by, so a point
+        exactly on the boundary (a tie) is judged alike by the run, the
+        snapshots, the figure and the text.
+
+        Parameters
+        ----------
+        states : array_like of shape (k,)
+            Update counts 0..K.
+
+        Returns
+        -------
+        ndarray of shape (k, n)
+        """
+        states = np.asarray(states, dtype=np.int64).reshape(-1)
+        p = self.problem
+        yf = p.y.astype(np.float64)
+        out = np.empty((states.size, p.n))
+        beta = np.concatenate([[0], np.cumsum(p.y[self.update_points])])  # β after each update
+        h, at = None, -1
+        for j in np.argsort(states, kind="stable"):  # increasing states: walk forward, restart at checkpoints
+            k = int(states[j])
+            base = k // CHECKPOINT * CHECKPOINT
+            if h is None or at < base or at > k:
+                h, at = self.checkpoints[k // CHECKPOINT], base
+            for u in range(at, k):  # at most 255 row additions past a checkpoint
+                h = _add_update(h, p.G, yf, int(self.update_points[u]))
+            at = k
+            out[j] = h + int(beta[k])
+        return out
+
+    def decisions(self, steps) -> np.ndarray:
+        """f(xⱼ) = η·g(xⱼ) at every point after each of ``steps``, shape (k, n)."""
+        k = self.state_index(np.asarray(steps).reshape(-1))
+        states, inverse = np.unique(k, return_inverse=True)
+        return self.eta * self.scores(states)[inverse.reshape(-1)]
 
     def alphas(self, states) -> np.ndarray:
         """α after each of the given numbers of updates.
@@ -304,9 +351,10 @@ class DualTrajectory(RunSteps):
         return readonly(self.update_points[pos:pos + 1].astype(np.int64))
 
     def mistakes(self, steps) -> np.ndarray:
-        """Masks of the mistakes y·f(x) <= 0 after each of ``steps``, shape (k, n), bool."""
-        A, b = self.states(steps)
-        return self.problem.y * self.problem.decision(A, b) <= 0
+        """Masks of the mistakes y·f(x) <= 0 after each of ``steps``, shape (k, n), bool (judged as the run did)."""
+        k = self.state_index(np.asarray(steps).reshape(-1))
+        states, inverse = np.unique(k, return_inverse=True)
+        return (self.problem.y * self.scores(states) <= 0)[inverse.reshape(-1)]
 
     def kernel_evaluations(self) -> dict[str, int]:
         """What the run cost in kernel evaluations, with and without the Gram matrix.
@@ -320,7 +368,8 @@ class DualTrajectory(RunSteps):
         dict
             ``without_gram`` (Σ over steps of |{j : αⱼ > 0}| before the step),
             ``with_gram`` (N²), ``saved`` (their difference, negative when a
-            short run did not pay for G), ``checks`` (S).
+            short run did not pay for G), ``checks`` (S, plus the N checks of the
+            final pass that proves convergence, when the run converged).
         """
         n, S = self.problem.n, self.n_steps
         seen = np.zeros(n, dtype=bool)
@@ -331,7 +380,11 @@ class DualTrajectory(RunSteps):
         # the step s is examined at the state after the updates made before s
         before = self.state_index(np.arange(1, S + 1) - 1)
         without = int(nnz[before].sum())
-        return {"without_gram": without, "with_gram": n * n, "saved": without - n * n, "checks": S}
+        checks = S
+        if self.converged:  # the run proved convergence by checking every point once more at the last state
+            without += n * int(nnz[-1])
+            checks += n
+        return {"without_gram": without, "with_gram": n * n, "saved": without - n * n, "checks": checks}
 
     def __getitem__(self, step: int) -> DualSnapshot:
         step = self.checked_step(step)
@@ -340,6 +393,7 @@ class DualTrajectory(RunSteps):
             step=step,
             alpha=readonly(self.alphas([k])[0]),
             b=float(self.B[k]),
+            f=readonly(self.eta * self.scores([k])[0]),
             examined=self.examined(step),
             updated=self.updated(step),
             converged=bool(self.converged and step == self.n_steps),
@@ -353,25 +407,42 @@ class DualTrajectory(RunSteps):
 # ----------------------------------------------------------------------------
 
 
-def _run(G: np.ndarray, y: np.ndarray, eta: float, max_steps: int, cyclic: bool, rng):
+def _add_update(h: np.ndarray, G: np.ndarray, y: np.ndarray, i: int) -> np.ndarray:
+    """h after an update on xᵢ: every h(xⱼ) grows by yᵢGᵢⱼ. The one expression all code paths use."""
+    return h + y[i] * G[i]
+
+
+def _run(G: np.ndarray, y: np.ndarray, max_steps: int, cyclic: bool, rng):
     """Dual perceptron on a Gram matrix; see :func:`run_dual`.
 
-    f(xⱼ) is kept current at every point, so between two updates the next L
+    With cᵢ the number of updates on xᵢ (αᵢ = η·cᵢ, b = η·Σ cᵢyᵢ), the engine
+    keeps h(xⱼ) = Σᵢ cᵢyᵢGᵢⱼ current at every point and the whole number
+    β = Σ cᵢyᵢ; then f = η·g with g = h + β, so the mistakes y·f <= 0 do not
+    depend on η (and β, kept exactly, cancels without rounding). Between two updates the next L
     examined points are checked in one vectorised lookup (L doubles after a
     clean block). Convergence: in cyclic order a clean pass of N examinations
-    at one state proves it; in random order a full check of y·f > 0 runs once
-    a state has survived min(N, 256) examinations.
+    at one state proves it; in random order a full check runs once a state
+    has survived min(N, 256) examinations. g is saved every CHECKPOINT updates.
+
+    Parameters
+    ----------
+    G : ndarray of shape (n, n)
+    y : ndarray of shape (n,)
+        Labels ±1 as floats.
+    max_steps : int
+    cyclic : bool
+    rng : numpy.random.Generator
+        Draws the random order (unused when cyclic).
 
     Returns
     -------
     tuple
-        (n_steps, update_steps, update_points, B, order, converged).
+        (n_steps, update_steps, update_points, checkpoints of h (m, n), order, converged).
     """
     n = y.size
-    yf = y.astype(np.float64)
-    f = np.zeros(n)  # f(xⱼ) = Σᵢ αᵢyᵢGᵢⱼ + b, all zero at α = 0, b = 0
-    b = 0.0
-    steps, points, Bs = [], [], [b]
+    h = np.zeros(n)  # h(xⱼ) = Σᵢ cᵢyᵢGᵢⱼ: zero at α = 0
+    beta = 0  # β = Σ cᵢyᵢ, so b = η·β
+    steps, points, saved = [], [], [h]
     order = None if cyclic else np.empty(max_steps, dtype=np.int64)
     filled = 0
     s = last = 0
@@ -388,7 +459,7 @@ def _run(G: np.ndarray, y: np.ndarray, eta: float, max_steps: int, cyclic: bool,
                 order[filled:filled + k] = rng.integers(0, n, size=k)
                 filled += k
         idx = (s + ar[:L]) % n if cyclic else order[s:s + L]  # examined at s+1..s+L
-        bad = yf[idx] * f[idx] <= 0  # mistake: y·f(x) <= 0
+        bad = y[idx] * (h[idx] + beta) <= 0  # mistake: y·f(x) <= 0, f = η·(h + β)
         if not bad.any():
             s += L
             L = min(2 * L, ar.size)
@@ -397,7 +468,7 @@ def _run(G: np.ndarray, y: np.ndarray, eta: float, max_steps: int, cyclic: bool,
                 break
             if not cyclic and not checked and s - last >= patience:
                 checked = True
-                if (yf * f > 0).all():
+                if (y * (h + beta) > 0).all():
                     converged = True
                     break
             continue
@@ -407,21 +478,21 @@ def _run(G: np.ndarray, y: np.ndarray, eta: float, max_steps: int, cyclic: bool,
             break
         s += j + 1
         i = int(idx[j])
-        c = eta * yf[i]
-        b += c  # αᵢ ← αᵢ + η, b ← b + η·yᵢ
-        f += c * (G[i] + 1.0)  # so every f(xⱼ) grows by η·yᵢ·(Gᵢⱼ + 1)
+        h = _add_update(h, G, y, i)  # αᵢ ← αᵢ + η: every h(xⱼ) grows by yᵢGᵢⱼ
+        beta += int(y[i])  # b ← b + η·yᵢ
         steps.append(s)
         points.append(i)
-        Bs.append(b)
+        if len(points) % CHECKPOINT == 0:
+            saved.append(h)
         last, checked = s, False
         L = max(8, L // 4)
     if not converged:
-        converged = bool((yf * f > 0).all())
+        converged = bool((y * (h + beta) > 0).all())
     if converged:
         s = last  # the run ends at the first state that misclassifies nothing
     if order is not None:
         order = order[:s].copy()
-    return s, steps, points, Bs, order, converged
+    return s, steps, points, np.array(saved), order, converged
 
 
 def max_steps_allowed(n: int) -> int:
@@ -450,8 +521,8 @@ def run_dual(
     y : array_like of shape (n,)
         Labels in {−1, +1}.
     eta : float
-        η > 0 (at most 1e6). Starting from α = 0, b = 0, η only scales α, b
-        and f, so every η makes the same mistakes.
+        η, 1e-6 <= η <= 1e6. Starting from α = 0, b = 0, η only scales α, b
+        and f = η·g, and the mistakes are decided on g: every η makes the same ones.
     kernel : {"linear", "poly", "rbf"}
     variant : {"cyclic", "random"}
         The points in order epoch after epoch, or one uniformly chosen point
@@ -474,12 +545,12 @@ def run_dual(
     """
     Xa, ya = validate_data(X, y)
     n = Xa.shape[0]
-    _check_choice("variant", variant, VARIANTS)
-    eta = _check_real("eta", eta, low=0.0, high=ETA_LIMIT, strict_low=True)
+    check_choice("variant", variant, VARIANTS)
+    eta = check_real("eta", eta, low=ETA_MIN, high=ETA_LIMIT)
     kp = kernel_params(kernel, **params)
     if n > N_LIMIT:
         raise ValueError(f"the dual perceptron keeps the N×N Gram matrix: N must be at most {N_LIMIT:,}, got {n:,}")
-    if not _is_int(max_steps) or not 0 <= max_steps <= max_steps_allowed(n):
+    if not is_int(max_steps) or not 0 <= max_steps <= max_steps_allowed(n):
         raise ValueError(f"max_steps must be an integer between 0 and {max_steps_allowed(n):,} for N = {n:,} "
                          f"(each update costs O(N)), got {max_steps!r}")
     if G is None:
@@ -491,19 +562,22 @@ def run_dual(
         Ga = readonly(Ga)
     if isinstance(seed, np.random.Generator):
         rng = seed
-    elif _is_int(seed) and seed >= 0:
+    elif is_int(seed) and seed >= 0:
         rng = np.random.default_rng(int(seed))
     else:
         raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
-    s, steps, points, Bs, order, converged = _run(Ga, ya, eta, int(max_steps), variant == "cyclic", rng)
+    s, steps, points, saved, order, converged = _run(Ga, ya.astype(np.float64), int(max_steps), variant == "cyclic", rng)
+    points = np.asarray(points, dtype=np.int64)
+    counts_b = np.concatenate([[0], np.cumsum(ya[points])])  # Σ cᵢyᵢ after each update
     return DualTrajectory(
         problem=DualProblem(X=Xa, y=ya, G=Ga, kernel=kernel, kernel_params=kp),
         variant=variant,
         eta=eta,
         n_steps=int(s),
         update_steps=readonly(np.asarray(steps, dtype=np.int64)),
-        update_points=readonly(np.asarray(points, dtype=np.int64)),
-        B=readonly(np.asarray(Bs, dtype=np.float64)),
+        update_points=readonly(points),
+        B=readonly(eta * counts_b.astype(np.float64)),  # b = η·Σ cᵢyᵢ
+        checkpoints=readonly(saved),
         order=None if order is None else readonly(order),
         converged=bool(converged),
         max_steps=int(max_steps),
@@ -530,8 +604,8 @@ class Agreement:
     diverged_at : int or None
         The first step where they differ (None when they agree throughout).
     max_w_diff, max_b_diff : float
-        max over the compared steps of ‖w_dual − w_primal‖∞ and |b_dual − b_primal|,
-        w_dual recovered from α as Σ αᵢyᵢxᵢ.
+        max over the compared steps (those before any divergence) of
+        ‖w_dual − w_primal‖∞ and |b_dual − b_primal|, w_dual recovered from α as Σ αᵢyᵢxᵢ.
     steps_compared : int
     """
 
@@ -567,13 +641,20 @@ def primal_agreement(dual, primal, steps=None) -> Agreement:
     diverged = None
     if differ.size:
         diverged = int(min(ds[differ[0]], ps[differ[0]]))
-    elif dual.n_updates != primal.n_updates or dual.n_steps != primal.n_steps:
-        nxt = [u[K] for u in (dual.update_steps, primal.update_steps) if u.size > K and u[K] <= S]
-        diverged = int(min(nxt)) if nxt else None
+    elif dual.n_updates != primal.n_updates:
+        # one run went on updating: a divergence if the other had converged, or had run that far
+        more, fewer = (dual, primal) if dual.n_updates > primal.n_updates else (primal, dual)
+        nxt = int(more.update_steps[K])
+        if fewer.converged or nxt <= fewer.n_steps:
+            diverged = nxt
+    elif dual.converged != primal.converged and dual.n_steps == primal.n_steps:
+        diverged = S  # the same updates, but one judged the last state converged and the other did not (a tie)
+    if diverged is not None:
+        S = min(S, diverged - 1)  # compare w and b only where the runs still agree
     if steps is None:
         steps = np.unique(np.linspace(0, S, min(S + 1, 2000)).round().astype(np.int64))
     steps = np.asarray(steps, dtype=np.int64)
-    steps = steps[steps <= S]
+    steps = steps[(steps >= 0) & (steps <= S)]
     Wd = dual.weights(steps)
     Bd = dual.B[dual.state_index(steps)]
     Wp, Bp = primal.states(steps)
@@ -586,7 +667,6 @@ def primal_agreement(dual, primal, steps=None) -> Agreement:
     )
 
 
-
 def separable_in_feature_space(X, y, kernel: str = "linear", **params) -> bool | None:
     """Whether some f(x) = Σ αᵢyᵢK(xᵢ, x) + b separates the data, where that is known.
 
@@ -594,7 +674,9 @@ def separable_in_feature_space(X, y, kernel: str = "linear", **params) -> bool |
     - Linear kernel, and the polynomial kernel of degree 1 (x·z + c, a linear
       kernel with a constant feature): exactly, by :func:`core.bounds.is_separable`.
     - RBF kernel on distinct points: G is positive definite, so α with
-      f(xᵢ) = yᵢ exists (True).
+      f(xᵢ) = yᵢ exists (True); but when two points of opposite labels are so
+      close that K(xᵢ, xⱼ) rounds to 1 the sums cannot tell them apart (False),
+      and within 1e-9 of 1 the question is left open (None).
     - Polynomial kernel of degree >= 2: not decided here (None).
     """
     Xa, ya = validate_data(X, y)
@@ -606,5 +688,15 @@ def separable_in_feature_space(X, y, kernel: str = "linear", **params) -> bool |
     if kernel == "linear" or (kernel == "poly" and kp["degree"] == 1):
         return bool(is_separable(Xa, ya, fit_intercept=True))
     if kernel == "rbf":
+        # distinct points have a positive definite G, unless two with opposite labels are so close that
+        # K(xᵢ, xⱼ) rounds to 1: then φ(xᵢ) = φ(xⱼ) as far as the sums can tell
+        pos, neg = Xa[ya > 0], Xa[ya < 0]
+        if pos.size and neg.size:
+            d2 = min(float(((pos[:, None, :] - neg[None, a:a + 256, :]) ** 2).sum(-1).min())
+                     for a in range(0, len(neg), 256))
+            if math.exp(-kp["gamma"] * d2) == 1.0:
+                return False
+            if 1.0 - math.exp(-kp["gamma"] * d2) < 1e-9:
+                return None  # separable in exact arithmetic, hopelessly ill-conditioned in floating point
         return True
     return None

@@ -22,96 +22,25 @@ generator of :class:`~core.snapshot.Snapshot` objects over it.
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.snapshot import UPDATE_RULES, Problem, RunSteps, Snapshot, activation, readonly
+from core.validate import check_choice, check_real, is_int, validate_data
 
 VARIANTS = ("cyclic", "random", "minibatch", "batch")
 REDUCTIONS = ("mean", "sum")
 MAX_STEPS_LIMIT = 5_000_000
 WORK_LIMIT = 5_000_000  # max_steps × B for minibatch and batch: bounds time and the stored subsets
 TAU_LIMIT = 1e6
-X_LIMIT = 1e6  # |xᵢⱼ| <= 1e6, with τ <= 1e6 and max_steps: w·x stays far from overflow
 _EMPTY = readonly(np.zeros(0, dtype=np.int64))
 
 
 # ----------------------------------------------------------------------------
 # validation at the boundary
 # ----------------------------------------------------------------------------
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
-
-
-def validate_data(X, y) -> tuple[np.ndarray, np.ndarray]:
-    """Check and convert training data.
-
-    Parameters
-    ----------
-    X : array_like of shape (n, d)
-        Finite real numbers of size at most 1e6, n >= 1, d >= 1.
-    y : array_like of shape (n,)
-        Labels, each exactly −1 or +1 (integers or floats; not booleans or strings).
-
-    Returns
-    -------
-    X : ndarray of shape (n, d), float64, read-only
-    y : ndarray of shape (n,), int64, read-only
-
-    Raises
-    ------
-    ValueError
-        With a message naming what was given and what is allowed.
-    """
-    try:
-        Xa = np.array(X, dtype=np.float64, order="C")
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"X must be a 2-D array of finite numbers, could not convert it: {exc}") from None
-    if Xa.ndim != 2 or Xa.shape[0] < 1 or Xa.shape[1] < 1:
-        raise ValueError(f"X must be a 2-D array of shape (n, d) with n, d >= 1, got shape {Xa.shape}")
-    if not np.isfinite(Xa).all():
-        bad = int(np.argwhere(~np.isfinite(Xa))[0, 0])
-        raise ValueError(f"X must contain only finite numbers, row {bad} is {Xa[bad].tolist()}")
-    if np.abs(Xa).max() > X_LIMIT:
-        bad = int(np.argwhere(np.abs(Xa) > X_LIMIT)[0, 0])
-        raise ValueError(f"X values must be at most {X_LIMIT:,.0f} in size (rescale the data), row {bad} is "
-                         f"{Xa[bad].tolist()}")
-    kind = np.asarray(y).dtype.kind
-    if kind not in "iuf":
-        raise ValueError(f"labels must be -1 or +1 as numbers, got an array of dtype {np.asarray(y).dtype}")
-    ya = np.array(y, dtype=np.float64)
-    if ya.shape != (Xa.shape[0],):
-        raise ValueError(f"y must have shape ({Xa.shape[0]},) to match X, got shape {ya.shape}")
-    ok = (ya == 1.0) | (ya == -1.0)
-    if not ok.all():
-        vals = np.unique(ya[~ok])[:5].tolist()
-        raise ValueError(f"labels must be -1 or +1, got values {vals}")
-    return readonly(Xa), readonly(ya.astype(np.int64))
-
-
-def _check_real(name: str, v, *, low: float | None = None, high: float | None = None, strict_low=False) -> float:
-    if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {v!r}")
-    v = float(v)
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v}")
-    if low is not None and (v <= low if strict_low else v < low):
-        raise ValueError(f"{name} must be {'>' if strict_low else '>='} {low:g}, got {v:g}")
-    if high is not None and v > high:
-        raise ValueError(f"{name} must be <= {high:g}, got {v:g}")
-    return v
-
-
-def _check_choice(name: str, v, allowed: tuple[str, ...]) -> str:
-    if v not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(repr(a) for a in allowed)}, got {v!r}")
-    return v
 
 
 # ----------------------------------------------------------------------------
@@ -499,15 +428,15 @@ def run_perceptron(
     """
     Xa, ya = validate_data(X, y)
     n, d = Xa.shape
-    _check_choice("variant", variant, VARIANTS)
-    _check_choice("update_on", update_on, UPDATE_RULES)
-    _check_choice("reduction", reduction, REDUCTIONS)
-    tau = _check_real("tau", tau, low=0.0, high=TAU_LIMIT, strict_low=True)
-    b0 = _check_real("b0", b0, low=-TAU_LIMIT, high=TAU_LIMIT)
-    if not _is_int(max_steps) or not 0 <= max_steps <= MAX_STEPS_LIMIT:
+    check_choice("variant", variant, VARIANTS)
+    check_choice("update_on", update_on, UPDATE_RULES)
+    check_choice("reduction", reduction, REDUCTIONS)
+    tau = check_real("tau", tau, low=0.0, high=TAU_LIMIT, strict_low=True)
+    b0 = check_real("b0", b0, low=-TAU_LIMIT, high=TAU_LIMIT)
+    if not is_int(max_steps) or not 0 <= max_steps <= MAX_STEPS_LIMIT:
         raise ValueError(f"max_steps must be an integer between 0 and {MAX_STEPS_LIMIT:,}, got {max_steps!r}")
     if variant == "minibatch":
-        if not _is_int(batch_size) or not 1 <= batch_size <= n:
+        if not is_int(batch_size) or not 1 <= batch_size <= n:
             raise ValueError(f"batch_size must be an integer between 1 and N = {n}, got {batch_size!r}")
         B = int(batch_size)
     else:
@@ -527,7 +456,7 @@ def run_perceptron(
             raise ValueError(f"w0 must be {d} finite numbers of size <= 1e6, got {np.asarray(w0).tolist()}")
     if isinstance(seed, np.random.Generator):
         rng = seed
-    elif _is_int(seed) and seed >= 0:
+    elif is_int(seed) and seed >= 0:
         rng = np.random.default_rng(int(seed))
     else:
         raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")

@@ -264,6 +264,9 @@ class DualSnapshot:
         αᵢ after this step (η times the number of updates on xᵢ), read-only.
     b : float
         Bias after this step.
+    f : ndarray of shape (n,)
+        f(xⱼ) = Σᵢ αᵢyᵢK(xᵢ, xⱼ) + b at every point after this step, as the
+        run summed it (so ties are judged as the run judged them), read-only.
     examined : ndarray of shape (k,)
         The point looked at in this step (empty at step 0), read-only.
     updated : ndarray of shape (m,)
@@ -279,6 +282,7 @@ class DualSnapshot:
     step: int
     alpha: np.ndarray
     b: float
+    f: np.ndarray
     examined: np.ndarray
     updated: np.ndarray
     converged: bool
@@ -287,8 +291,8 @@ class DualSnapshot:
 
     @property
     def decision(self) -> np.ndarray:
-        """f(xⱼ) = Σᵢ αᵢyᵢK(xᵢ, xⱼ) + b at every point, shape (n,)."""
-        return self.problem.decision(self.alpha, self.b)
+        """f(xⱼ) = Σᵢ αᵢyᵢK(xᵢ, xⱼ) + b at every point, shape (n,) (the field ``f``)."""
+        return self.f
 
     @property
     def margins(self) -> np.ndarray:

@@ -102,3 +102,19 @@ def test_cycles_of_a_permutation(m):
     for c in cycles:
         assert c[0] == c.min()  # from its smallest element
         assert all(perm[c[i]] == c[(i + 1) % len(c)] for i in range(len(c)))  # in the permutation's order
+
+
+@pytest.mark.parametrize("tol", [0.0, 0.02, 0.2])
+def test_whole_number_fields_with_zeros_at_nodes(tol):
+    """F exactly 0 at grid nodes puts several crossings on one point; the loops must still bound {F > 0}."""
+    rng = np.random.default_rng(1)
+    xs = ys = np.arange(8.0)
+    wrong = 0
+    for _ in range(75):
+        F = rng.integers(-1, 2, size=(8, 8)).astype(float)
+        loops = zero_loops(F, xs, ys, tol)
+        for r in range(8):
+            for c in range(8):
+                if F[r, c] != 0:  # a node with a sign: inside exactly when positive
+                    wrong += winding(loops, (xs[c] + 1e-7, ys[r] + 1.3e-7)) != (1 if F[r, c] > 0 else 0)
+    assert wrong == 0

@@ -9,6 +9,7 @@ keeps f current and scans in blocks) is compared with it snapshot by snapshot.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import tracemalloc
 
@@ -114,7 +115,7 @@ def test_random_order_is_drawn_from_the_seed():
 
 
 def test_textbook_worked_example():
-    """x₁ = (1, 1) +1, x₂ = (2, 2) +1, x₃ = (1, 1)... the three points of the textbook set, cyclic, η = 1."""
+    """x₁ = (3, 3) +1, x₂ = (4, 3) +1, x₃ = (1, 1) −1, cyclic, η = 1: seven updates, converged at step 15."""
     X, y = make_dataset("textbook", 3, 0)
     traj = run_dual(X, y)
     assert traj.converged
@@ -156,6 +157,71 @@ def test_agreement_names_the_first_divergence():
     assert not agree.same_mistakes
     first = next(s for s in range(1, 501) if dual.updated(s).tolist() != primal.updated(s).tolist())
     assert agree.diverged_at == first
+
+
+def grid_data(seed, n=30):
+    """Small whole-number points: every kernel value and sum is exact, and ties (y·f = 0) are frequent."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, 2)).astype(float)
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    return X, y
+
+
+@pytest.mark.parametrize("kernel,params", [("linear", {}), ("poly", {"degree": 2, "coef0": 1.0})])
+@pytest.mark.parametrize("seed", range(4))
+def test_ties_on_whole_numbers_match_the_reference_exactly(kernel, params, seed):
+    X, y = grid_data(seed)
+    traj = run_dual(X, y, kernel=kernel, max_steps=200, **params)
+    ref = naive_dual(X, y, eta=1.0, kernel=kernel, params=params, max_steps=200)
+    assert [s.updated.tolist() for s in traj] == [r["updated"] for r in ref]
+    assert [s.errors for s in traj] == [r["errors"] for r in ref]
+
+
+def decimal_data(seed, n=25):
+    """Points with one decimal: kernel sums round, and a point can sit exactly on the boundary."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.uniform(-1, 1, size=(n, 2)), 1)
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    return X, y
+
+
+@pytest.mark.parametrize("kernel,params", [("linear", {}), ("rbf", {"gamma": 2.0}), ("poly", {"degree": 3})])
+def test_every_view_of_a_run_judges_ties_as_the_run_did(kernel, params):
+    """On rounded data the run, its snapshots and the step text must agree on which side of 0 each y·f is."""
+    for seed in range(40):
+        X, y = decimal_data(seed)
+        traj = run_dual(X, y, kernel=kernel, max_steps=300, **params)
+        steps = np.arange(1, len(traj))
+        before = traj.decisions(steps - 1)  # f at the state each step examined
+        for s, f in zip(steps.tolist(), before, strict=True):
+            i = int(traj.examined(s)[0])
+            assert (traj.updated(s).size > 0) == (y[i] * f[i] <= 0), (seed, s)
+        if traj.converged:
+            assert traj[-1].errors == 0 and not traj.mistakes([traj.n_steps]).any()
+        # every η makes the same mistakes: the run decides on f/η
+        other = run_dual(X, y, kernel=kernel, eta=0.1, max_steps=300, **params)
+        assert other.update_points.tolist() == traj.update_points.tolist()
+        assert other.update_steps.tolist() == traj.update_steps.tolist()
+
+
+def test_checkpoints_give_the_same_sums_as_the_run():
+    """More than 256 updates: states past a checkpoint are re-summed from it, bit for bit."""
+    X, y = make_dataset("xor", 200, 0, noise=1.0)
+    traj = run_dual(X, y, max_steps=3000)  # the linear kernel on XOR never converges: many updates
+    assert traj.n_updates > 600 and traj.checkpoints.shape[0] == traj.n_updates // 256 + 1
+    states = np.array([0, 1, 255, 256, 257, 511, 512, traj.n_updates, 300, 3])
+    got = traj.scores(states)
+    # the reference: one walk from zero, adding the rows in update order
+    h, ref = np.zeros(200), {}
+    beta = 0
+    for k in range(traj.n_updates + 1):
+        ref[k] = h + beta
+        if k < traj.n_updates:
+            i = int(traj.update_points[k])
+            h = h + float(y[i]) * traj.problem.G[i]
+            beta += int(y[i])
+    for row, k in zip(got, states.tolist(), strict=True):
+        assert (row == ref[k]).all(), k
 
 
 def test_eta_only_scales_alpha_and_b():
@@ -277,10 +343,16 @@ def test_kernel_evaluations_counted():
     X, y = random_data(8, n=15)
     traj = run_dual(X, y, kernel="rbf", gamma=1.0, max_steps=200)
     cost = traj.kernel_evaluations()
-    # naive count: at each step, one evaluation per point with α > 0 before the step
+    # naive count: at each step, one evaluation per point with α > 0 before the step, and a converged run
+    # checked every point once more at its last state (the clean pass that proved it)
     naive = sum(int((traj[s - 1].alpha > 0).sum()) for s in range(1, len(traj)))
+    assert traj.converged
+    naive += 15 * int((traj[-1].alpha > 0).sum())
     assert cost["without_gram"] == naive
-    assert cost["with_gram"] == 15 * 15 and cost["saved"] == naive - 225 and cost["checks"] == traj.n_steps
+    assert cost["with_gram"] == 15 * 15 and cost["saved"] == naive - 225
+    assert cost["checks"] == traj.n_steps + 15
+    stopped = run_dual(X, y, kernel="rbf", gamma=1.0, max_steps=5).kernel_evaluations()
+    assert stopped["checks"] == 5  # not converged: no proving pass
 
 
 # ----------------------------------------------------------------------------
@@ -289,8 +361,8 @@ def test_kernel_evaluations_counted():
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"eta": 0}, "eta must be > 0"),
-    ({"eta": -1.0}, "eta must be > 0"),
+    ({"eta": 0}, "eta must be >= 1e-06"),
+    ({"eta": -1.0}, "eta must be >= 1e-06"),
     ({"eta": float("nan")}, "eta must be finite"),
     ({"kernel": "sigmoid"}, "kernel must be one of"),
     ({"kernel": "poly", "degree": 0}, "degree must be an integer between 1 and 10"),
@@ -339,3 +411,49 @@ def test_cached_gram_gives_the_same_run():
     b = run_dual(X, y, kernel="rbf", gamma=2.0, max_steps=500)
     assert a.update_steps.tolist() == b.update_steps.tolist()
     assert a.update_points.tolist() == b.update_points.tolist()
+
+
+def test_separable_in_feature_space():
+    from core.dual import separable_in_feature_space as sep
+
+    X, y = make_dataset("circles", 100, 0)
+    assert sep(X, y) is False and sep(X, y, "poly", degree=1) is False
+    assert sep(X, y, "rbf", gamma=1.0) is True and sep(X, y, "poly", degree=2) is None
+    Xs, ys = make_dataset("separable", 50, 0)
+    assert sep(Xs, ys) is True
+    same = [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
+    assert sep(same, [1, -1, 1], "rbf") is False and sep(same, [1, -1, 1], "poly", degree=3) is False
+    # distinct in the plane, the same point as far as K's rounding can tell: exp(−γ·1e−18) == 1
+    assert sep([[0.0, 0.0], [1e-9, 0.0], [1.0, 1.0]], [1, -1, 1], "rbf") is False
+    assert sep([[0.0, 0.0], [1e-5, 0.0], [1.0, 1.0]], [1, -1, 1], "rbf") is None  # K within 1e-9 of 1
+
+
+def test_agreement_when_only_one_run_converges():
+    """The same first mistakes, then the primal goes on updating after the dual stopped (or the other way)."""
+    X, y = make_dataset("textbook", 3, 0)
+    dual = run_dual(X, y)  # converges at step 15 with 7 updates
+    primal = run_perceptron(X, y, max_steps=15)
+    assert primal_agreement(dual, primal).same_mistakes
+    # a primal that starts elsewhere: different updates, and the comparison stops before they part
+    other = run_perceptron(X, y, max_steps=100, w0=(0.0, 1.0))
+    a = primal_agreement(dual, other)
+    assert not a.same_mistakes and a.diverged_at is not None
+    assert a.steps_compared == a.diverged_at  # steps 0 .. diverged_at − 1
+    # a dual run cut short by max steps: within it they agree, and it says nothing past its end
+    short = run_dual(X, y, max_steps=8)
+    assert not short.converged and primal_agreement(short, run_perceptron(X, y, max_steps=100)).same_mistakes
+    # the dual converged while the primal went on updating (as a tie rounded the other way would make it):
+    # they parted at the primal's next update, and w is compared only before it
+    primal = run_perceptron(X, y, max_steps=100)
+    more = dataclasses.replace(
+        primal, n_steps=30, converged=False, update_steps=np.append(primal.update_steps, 21),
+        W=np.vstack([primal.W, primal.W[-1] + X[2]]), B=np.append(primal.B, primal.B[-1] - 1))
+    a = primal_agreement(dual, more)
+    assert not a.same_mistakes and a.diverged_at == 21
+
+
+def test_zero_steps_is_the_initial_state():
+    X, y = random_data(3)
+    traj = run_dual(X, y, max_steps=0)
+    assert traj.n_steps == 0 and not traj.converged and len(list(traj)) == 1
+    assert traj[0].errors == len(y)  # f = 0: every y·f = 0 counts as a mistake

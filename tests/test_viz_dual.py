@@ -65,9 +65,10 @@ def halo_sizes(d: dict) -> np.ndarray:
 
 
 def bar_heights(d: dict, n: int) -> np.ndarray:
-    """α per point from the bar trace's data (all bars, or only the nonzero ones with their x)."""
+    """α per point from the bar trace's frame data (every bar, or only the nonzero ones with their x)."""
     out = np.zeros(n)
-    out[np.asarray(d["x"], dtype=int) - 1] = d["y"]
+    x = np.asarray(d["x"], dtype=int) if "x" in d else np.arange(1, n + 1)
+    out[x - 1] = d["y"]
     return out
 
 
@@ -121,6 +122,9 @@ def test_halo_sizes_follow_alpha(circles_rbf):
         order = np.argsort(alpha[alpha > 0], kind="stable")
         assert (np.diff(size[alpha > 0][order]) >= 0).all()  # bigger α, bigger halo
         np.testing.assert_allclose(bar_heights(d[T_BARS], traj.problem.n), alpha, atol=1e-9)  # bars are α
+        if "x" in d[T_BARS]:  # only the bars with α > 0: each carries its own point's class colour
+            idx = np.asarray(d[T_BARS]["x"], dtype=int) - 1
+            assert d[T_BARS]["marker"]["color"] == np.where(traj.problem.y[idx] > 0, 1, -1).tolist()
         assert d[T_RING]["selectedpoints"] == np.flatnonzero(traj[step].misclassified).tolist()
 
 
@@ -254,3 +258,41 @@ def test_refuses_non_2d_data():
     y = np.where(X[:, 0] > 0, 1, -1)
     with pytest.raises(ValueError, match="2-D"):
         dual_figure(run_dual(X, y, max_steps=10))
+
+
+def test_bars_every_point_when_many_have_alpha():
+    """Once more than N/4 points have α > 0 the figure sends every bar (y only); x and colours stay in the base."""
+    X, y = make_dataset("xor", 40, 0, noise=0.6)
+    traj = run_dual(X, y, kernel="rbf", gamma=30.0, max_steps=2000)
+    assert (traj[-1].alpha > 0).sum() * 4 > 40
+    fig = dual_figure(traj)
+    assert fig["data"][T_BARS]["x"] == list(range(1, 41))
+    assert fig["data"][T_BARS]["marker"]["color"] == np.where(y > 0, 1, -1).tolist()
+    for f in fig["frames"]:
+        if f["name"].startswith("m"):
+            d = f["data"][STATE_TRACES.index(T_BARS)]
+            assert set(d) == {"y"} and len(d["y"]) == 40
+
+
+def test_lit_row_spans_the_block_when_g_is_drawn_in_blocks():
+    X, y = make_dataset("blobs", 450, 0)
+    traj = run_dual(X, y, kernel="rbf", max_steps=30)
+    fig = dual_figure(traj)
+    k = fig["layout"]["meta"]["gram_block"]
+    assert k == 3
+    for step in (4, 5, 6, 7):
+        i = int(traj.examined(step)[0])
+        rows = state_data(fig, step)[T_ROW]["y"]
+        assert min(rows) == (i // k) * k + 0.5 and max(rows) == (i // k) * k + k + 0.5
+
+
+def test_negative_gram_entries_are_parenthesised_and_tiny_eta_keeps_its_bars():
+    X = np.array([[1.0, 0.0], [-1.0, 0.5], [0.5, 1.0]])
+    y = np.array([1, 1, -1])
+    traj = run_dual(X, y, eta=1e-6, max_steps=12)
+    text = " ".join(describe_dual_step(traj, s) for s in range(1, len(traj)))
+    assert "·(−1)" in text  # G₁₂ = −1 is written as a factor in parentheses
+    fig = dual_figure(traj)
+    last = state_data(fig, traj.n_steps)[T_BARS]
+    np.testing.assert_allclose(bar_heights(last, 3), traj[-1].alpha, rtol=1e-5)
+    assert max(bar_heights(last, 3)) > 0

@@ -144,6 +144,8 @@ def _simplify(rings: list[np.ndarray], area: float, box, tol: float = 0.0) -> li
     """
     if not rings:
         return []
+    # first, repeated vertices (crossings at a grid node where F = 0 land on one point) go
+    rings = [r[np.any(r != np.roll(r, 1, axis=0), axis=1) | (len(r) < 2)] for r in rings]
     P = np.concatenate(rings)
     lid = np.repeat(np.arange(len(rings)), [len(r) for r in rings])
     span = box[1] - box[0] + box[3] - box[2]
@@ -160,10 +162,13 @@ def _simplify(rings: list[np.ndarray], area: float, box, tol: float = 0.0) -> li
         nxt = np.where(pos == ln - 1, idx - ln + 1, idx + 1)
         c = P[nxt] - P[prev]
         cross = np.abs((P[:, 0] - P[prev, 0]) * c[:, 1] - (P[:, 1] - P[prev, 1]) * c[:, 0])
+        # only a vertex that lies between its neighbours may go (never the tip of a spike)
+        between = ((P - P[prev]) * (P[nxt] - P)).sum(axis=1) > 0
         if k == 0:  # exactly in line: all at once (the line stays the same line)
-            drop = cross <= 1e-9 * area
+            drop = (cross <= 1e-9 * area) & between
         else:  # within tol/3 of the chord: every other vertex, so no two neighbours go together
-            drop = (cross <= (tol / 3) * np.hypot(c[:, 0], c[:, 1])) & (pos % 2 == k % 2) & ((ln % 2 == 0) | (pos < ln - 1))
+            drop = ((cross <= (tol / 3) * np.hypot(c[:, 0], c[:, 1])) & between & (pos % 2 == k % 2)
+                    & ((ln % 2 == 0) | (pos < ln - 1)))
         drop &= ~border & (ln > 4)
         if not drop.any():
             if k:

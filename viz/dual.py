@@ -122,13 +122,17 @@ def describe_dual_step(traj: DualTrajectory, step: int, primal=None) -> str:
     steps = np.array([step])
     A, B = traj.states(steps)
     Ap, Bp = traj.states(np.maximum(steps - 1, 0))
+    f_p = traj.decisions(np.maximum(steps - 1, 0))[0]
     errors = int(traj.mistakes(steps)[0].sum())
     W = traj.weights(steps) if traj.problem.kernel == "linear" else None
-    return _describe(traj, step, A[0], float(B[0]), Ap[0], float(Bp[0]), errors, W, primal)
+    return _describe(traj, step, A[0], float(B[0]), Ap[0], float(Bp[0]), f_p, errors, W, primal)
 
 
-def _describe(traj, step, alpha, b, alpha_p, bp, errors, W, primal) -> str:
-    """:func:`describe_dual_step` from precomputed state (α, b after; α_p, bp before; |M| after)."""
+def _describe(traj, step, alpha, b, alpha_p, bp, f_p, errors, W, primal) -> str:
+    """:func:`describe_dual_step` from precomputed state.
+
+    α, b after the step; α_p, bp and f_p (f at every point, as the run summed it) before it; |M| after it.
+    """
     p = traj.problem
     n, eta = p.n, traj.eta
     converged = traj.converged and step == traj.n_steps
@@ -138,15 +142,14 @@ def _describe(traj, step, alpha, b, alpha_p, bp, errors, W, primal) -> str:
     else:
         i = int(traj.examined(step)[0])
         yi = int(p.y[i])
-        c = alpha_p * p.y  # αⱼyⱼ before the step
         S = np.flatnonzero(alpha_p)
-        f = float(c[S] @ p.G[S, i]) + bp  # f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b
+        f = float(f_p[i])  # f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b, the value the run judged xᵢ by
         si = sub(i + 1)
         head = f"<b>Step {step}</b> (epoch {traj.epoch(step)}, |M| = {errors} after it): x{si}, y = {_sign(yi)}"
         if S.size == 0:
             expr = f"f(x{si}) = b = {num(bp)}"
         elif S.size <= MAX_TERMS:
-            terms = " + ".join(f"{num(alpha_p[j])}·({_sign(p.y[j])})·{num(p.G[j, i])}" for j in S.tolist())
+            terms = " + ".join(f"{num(alpha_p[j])}·({_sign(p.y[j])})·{_paren(p.G[j, i])}" for j in S.tolist())
             expr = f"f(x{si}) = Σⱼ αⱼyⱼG<sub>j{i + 1}</sub> + b = {terms} + ({num(bp)}) = {num(f)}"
         else:
             expr = (f"f(x{si}) = Σⱼ αⱼyⱼG<sub>j{i + 1}</sub> + b over the {S.size} points with αⱼ > 0 "
@@ -171,10 +174,17 @@ def _describe(traj, step, alpha, b, alpha_p, bp, errors, W, primal) -> str:
     return txt
 
 
-def _short(v: np.ndarray) -> list:
-    """Numbers for the JSON as short as they can be: whole numbers as ints, others to 6 decimals."""
-    r = np.round(v, 6)
-    return r.astype(np.int64).tolist() if (r == np.round(r)).all() else r.tolist()
+def _short(v: np.ndarray, scale: float) -> list:
+    """Numbers for the JSON as short as they can be: whole numbers as ints, others to 1e-6 of ``scale``."""
+    if (v == np.round(v)).all():
+        return v.astype(np.int64).tolist()
+    digits = 6 - int(np.floor(np.log10(scale))) if scale > 0 else 6
+    return np.round(v, digits).tolist()
+
+
+def _paren(v: float) -> str:
+    """A factor as written in a product: negative numbers in parentheses."""
+    return f"({num(v)})" if num(v).startswith("−") else num(v)
 
 
 def _sign(v) -> str:
@@ -256,26 +266,33 @@ def dual_figure(
                        "animation light.")
     elif before.size:
         loops.update(_boundaries(traj, A[m:], Bst[m:], before, box, grid, nd))
-    mistakes = y * p.decision(A, Bst) <= 0  # M at each drawn state, shape (len(states), n)
+    Fst = traj.eta * traj.scores(states)  # f at every point for each drawn state, as the run summed it
+    mistakes = y * Fst <= 0  # M at each drawn state, shape (len(states), n)
     pos_of = {int(k): j for j, k in enumerate(states.tolist())}
 
     amax = float(A.max()) if A.size and A.max() > 0 else 1.0
-    EVERY = list(range(1, n + 1))
     size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
     h0, h1 = size + 6, max(3.2 * size, size + 14)  # halo diameter from α just above 0 to α = max α
 
     def halo(alpha) -> dict:
-        # area ∝ α: diameter ∝ √α, whole pixels (≤ 255) sent as bytes
+        # the halo grows with α: its diameter from h0 by √(α/max α), in whole pixels (≤ 255) sent as bytes
         return _bdata(np.where(alpha > 0, np.round(h0 + (h1 - h0) * np.sqrt(alpha / amax)), 0), "u1")
 
+    # the α bars: every bar in every frame, or, while few points have α > 0 (at most N/4 in every
+    # frame), only those bars with their x and class colour; one way for the whole figure
+    sparse = int((A > 0).sum(axis=1).max(initial=0)) * 4 <= n
+    cls = np.where(y > 0, 1, -1)
+
     def bars(alpha) -> dict:
-        # every bar, or only the bars with α > 0 (x given), whichever is shorter
-        S = np.flatnonzero(alpha > 0)
-        if 2 * S.size < n:
-            return {"x": (S + 1).tolist(), "y": _short(alpha[S])}
-        return {"x": EVERY, "y": _short(alpha)}
+        if sparse:
+            S = np.flatnonzero(alpha > 0)
+            return {"x": (S + 1).tolist(), "y": _short(alpha[S], amax), "marker": {"color": cls[S].tolist()}}
+        return {"y": _short(alpha, amax)}
 
     data = _base_traces(traj, box, size, nd)
+    block = gram_display(p.G)[1]
+    if not sparse:
+        data[T_BARS]["x"] = list(range(1, n + 1))
     far = box[1] + 10 * span
     frames = []
     for j, k in enumerate(shown.tolist()):
@@ -299,7 +316,7 @@ def dual_figure(
             i = int(traj.examined(step)[0])
             label = f"x{sub(i + 1)}" + (f": α{sub(i + 1)} = {num(A[j, i])}" if upd_frames[f] else " ✓")
             fd[0] = {"x": [round(float(X[i, 0]), nd)], "y": [round(float(X[i, 1]), nd)], "text": [label]}
-            fd[2] = _row_rect(i, n)
+            fd[2] = _row_rect(i, n, block)
             fd[3] = {"x": [i + 1], "y": [float(A[j, i]) + 0.04 * max(amax_bar, 1e-12)]}
         if upd_frames[f] and show_old:
             ox, oy = loops[k - 1]
@@ -311,7 +328,7 @@ def dual_figure(
             "traces": STEP_TRACES,
             "data": fd,
             "layout": {
-                "annotations[0].text": _describe(traj, step, A[j], float(Bst[j]), A[jp], float(Bst[jp]),
+                "annotations[0].text": _describe(traj, step, A[j], float(Bst[j]), A[jp], float(Bst[jp]), Fst[jp],
                                                  int(mistakes[j].sum()), None if W is None else W[f], primal),
                 "updatemenus[1].buttons": back_next(fnames[max(f - 1, 0)], fnames[min(f + 1, len(fnames) - 1)]),
             },
@@ -334,7 +351,7 @@ def dual_figure(
         "converged": traj.converged,
         "frame_steps": steps.tolist(),
         "thinned": " ".join(t for t in (note, budget_note) if t),
-        "gram_block": int(gram_display(p.G)[1]),
+        "gram_block": int(block),
         "halo_range": [h0, h1],
     }
     # the base figure shows the first frame
@@ -371,9 +388,13 @@ def _merge(trace: dict, update: dict) -> None:
             trace[key] = v
 
 
-def _row_rect(i: int, n: int) -> dict:
-    """The outline of row i (0-based) of the Gram heatmap, in point numbers 1..N."""
-    lo, hi = i + 0.5, i + 1.5
+def _row_rect(i: int, n: int, block: int = 1) -> dict:
+    """The outline of the Gram heatmap's row holding point i (0-based), in point numbers 1..N.
+
+    With G drawn in k×k block means (``block`` = k) the row is the block of points that holds i.
+    """
+    lo = (i // block) * block + 0.5
+    hi = min(lo + block, n + 0.5)
     return {"x": [0.5, n + 0.5, n + 0.5, 0.5, 0.5], "y": [lo, lo, hi, hi, lo]}
 
 
@@ -408,7 +429,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
          "fillcolor": NEG_REGION, "mode": "none", "hoverinfo": "skip", "showlegend": False, **data_ax},
         {"type": "scatter", "name": "boundary f(x) = 0 (f > 0 shaded)", "mode": "lines", "fill": "toself",
          "fillcolor": POS_FILL, "hoverinfo": "skip", "line": {"color": INK, "width": 3.5}, **data_ax},
-        {"type": "scatter", "name": "halo: area ∝ αᵢ", "mode": "markers", "x": np.round(X[:, 0], nd).tolist(),
+        {"type": "scatter", "name": "halo grows with αᵢ", "mode": "markers", "x": np.round(X[:, 0], nd).tolist(),
          "y": np.round(X[:, 1], nd).tolist(), "hoverinfo": "skip",
          "marker": {"size": 0, "color": cls.tolist(), "cmin": -1, "cmax": 1,
                     "colorscale": [[0, HALO_NEG], [1, HALO_POS]], "line": {"width": 0}}, **data_ax},
@@ -433,7 +454,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
         {"type": "scatter", "name": "row of the examined point", "mode": "lines", "hoverinfo": "skip",
          "fill": "toself", "fillcolor": "rgba(240, 228, 66, 0.45)", "showlegend": False,
          "line": {"color": HIGHLIGHT_LINE, "width": 2.5}, "xaxis": "x2", "yaxis": "y2"},
-        {"type": "bar", "name": "αᵢ", "x": list(range(1, n + 1)), "y": [0] * n, "showlegend": False,
+        {"type": "bar", "name": "αᵢ", "x": [], "y": [], "showlegend": False,
          "marker": {"color": cls.tolist(), "cmin": -1, "cmax": 1, "colorscale": [[0, NEG_COLOUR], [1, POS_COLOUR]],
                     "line": {"width": 0}},
          "hovertemplate": "α<sub>%{x}</sub> = %{y}<extra></extra>", "xaxis": "x3", "yaxis": "y3"},
