@@ -12,8 +12,6 @@ import streamlit as st
 from views.shared import dataset_sidebar, remember_url, report_url_problems
 
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
-remember_url()
-
 nav = st.navigation(
     [
         st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
@@ -21,6 +19,7 @@ nav = st.navigation(
         st.Page("views/dual.py", title="Dual / Gram", icon=":material/grid_on:", url_path="dual"),
     ]
 )
+remember_url()  # after the page is known (a rerun from here stays on it), before any widget
 dataset_sidebar()
 url_notes = st.container()  # above the page; filled once the page has drawn its widgets
 nav.run()

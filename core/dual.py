@@ -361,13 +361,14 @@ class DualTrajectory(RunSteps):
 
         Without G, checking xᵢ at a step computes f(xᵢ) = Σⱼ αⱼyⱼK(xⱼ, xᵢ) + b
         afresh: one evaluation per point with αⱼ > 0 at that moment. With G,
-        the N² entries are computed once and every check only reads them.
+        its N(N+1)/2 distinct entries (G is symmetric) are computed once and
+        every check only reads them.
 
         Returns
         -------
         dict
             ``without_gram`` (Σ over steps of |{j : αⱼ > 0}| before the step),
-            ``with_gram`` (N²), ``saved`` (their difference, negative when a
+            ``with_gram`` (N(N+1)/2), ``saved`` (their difference, negative when a
             short run did not pay for G), ``checks`` (S, plus the N checks of the
             final pass that proves convergence, when the run converged).
         """
@@ -384,7 +385,8 @@ class DualTrajectory(RunSteps):
         if self.converged:  # the run proved convergence by checking every point once more at the last state
             without += n * int(nnz[-1])
             checks += n
-        return {"without_gram": without, "with_gram": n * n, "saved": without - n * n, "checks": checks}
+        once = n * (n + 1) // 2  # the distinct entries of the symmetric G
+        return {"without_gram": without, "with_gram": once, "saved": without - once, "checks": checks}
 
     def __getitem__(self, step: int) -> DualSnapshot:
         step = self.checked_step(step)

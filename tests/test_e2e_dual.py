@@ -96,3 +96,31 @@ def test_rbf_boundary_is_not_a_straight_line(page: Page, app_server: str) -> Non
     off = [abs((bx - ax) * (y - ay) - (by - ay) * (x - ax)) for x, y in pts]
     assert max(off) > 0.02 * ((x1 - x0) ** 2)  # points far off the line through two others: a curve
     assert_no_exception(page)
+
+
+def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_server: str, browser) -> None:
+    """Friendly spellings (kernel=rbf, gamma=30) are rewritten as the controls write them, so the address bar
+    still holds the view; that address, opened in a fresh browser context, shows the same run."""
+    page.goto(app_server.rstrip("/") + "/dual?ds=xor&kernel=rbf&gamma=30&eta=0.5&order=random")
+    wait_for_rerun(page)
+    wait_for_chart(page)
+    page.wait_for_function(
+        f"() => {{ const g = document.querySelector({CHART!r}); return g && g.layout.meta && g.layout.meta.kernel === 'rbf'; }}"
+    )
+    meta = chart_meta(page)
+    assert meta["kernel_params"] == {"gamma": 30.0} and meta["eta"] == 0.5 and meta["variant"] == "random"
+    url = page.url
+    for part in ("/dual?", "ds=XOR", "kernel=RBF", "gamma=30.0", "eta=0.5", "order=random"):
+        assert part in url, url
+    other = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        fresh = other.new_page()
+        fresh.goto(url)
+        wait_for_rerun(fresh)
+        wait_for_chart(fresh)
+        again = chart_meta(fresh)
+        for key in ("kernel", "kernel_params", "eta", "variant", "n_points", "n_steps", "n_updates", "frame_steps"):
+            assert again[key] == meta[key], key
+        assert_no_exception(fresh)
+    finally:
+        other.close()

@@ -97,8 +97,11 @@ def test_textbook_update_written_out(textbook):
     no_update = frames_by_name(fig)["s2"]["layout"]["annotations[0].text"]
     assert "correct, no update" in no_update
     # the examined point is labelled on the chart: its new α on an update, a tick when it was correct
-    assert state_data(fig, 15)[T_EXAM]["text"] == ["x₃: α₃ = 5"]
-    assert state_data(fig, 2)[T_EXAM]["text"] == ["x₂ ✓"]
+    tag = frames_by_name(fig)["s15"]["layout"]
+    assert tag["annotations[1].text"] == "x₃: α₃ = 5" and tag["annotations[1].visible"]
+    assert (tag["annotations[1].x"], tag["annotations[1].y"]) == (1.0, 1.0)  # at x₃ = (1, 1)
+    assert frames_by_name(fig)["s2"]["layout"]["annotations[1].text"] == "x₂ ✓"
+    assert frames_by_name(fig)["s0"]["layout"]["annotations[1].visible"] is False
 
 
 def test_linear_kernel_shows_the_primal_w_and_a_zero_difference(textbook):
@@ -246,7 +249,8 @@ def test_summary_cost_and_table(circles_rbf):
     assert kind == "info"
     cost = cost_lines(traj)
     assert [c[0] for c in cost][:2] == ["Without G", "With G"]
-    assert cost[1][1] == f"{80 * 80:,}"
+    assert cost[1][1] == f"{80 * 81 // 2:,}"
+    assert cost[2][0] in ("Saved by G", "G cost more, by") and not cost[2][1].startswith("-")
     table = dual_table(traj)
     assert table["step"] == list(range(traj.n_steps + 1))
     assert table["|M|"][-1] == 0 and table["updated"].count("✓") == traj.n_updates

@@ -28,6 +28,7 @@ from viz.dual import cost_lines, dual_figure, dual_summary, dual_table
 
 LAST_GOOD = "_dual_last_good"
 MAX_FRAMES = 500
+MIN_HEIGHT = 780  # below this the data panel and the Gram matrix shrink to thumbnails
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
                "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
@@ -97,6 +98,9 @@ with st.expander("More settings: seed, max steps, figure size"):
     max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
     height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
 
+if int(height) < MIN_HEIGHT:
+    st.caption(f"This page draws three panels: its figure is at least {MIN_HEIGHT} px tall (asked for {int(height)}).")
+    height = MIN_HEIGHT
 n = len(ds.y)
 steps = min(int(max_steps), max_steps_allowed(n))
 if steps < int(max_steps):

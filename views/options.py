@@ -94,6 +94,19 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "bias": _bool,
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
+# how each widget writes its value in the URL (the page's ``fmt``); str for numbers (2.0, 60)
+URL_SPELLING: dict[str, Callable[[object], str]] = {
+    "ds": DATASET_LABELS.get, "variant": VARIANT_LABELS.get, "rule": RULE_LABELS.get, "frames": FRAME_LABELS.get,
+    "reduction": REDUCTION_LABELS.get, "kernel": KERNEL_LABELS.get, "order": ORDER_LABELS.get,
+    "bias": lambda v: str(v).lower(),
+}
+
+
+def url_spelling(key: str, value) -> str:
+    """``value`` written as the widget bound to ``key`` writes it in the URL."""
+    return URL_SPELLING.get(key, str)(value)
+
+
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
 OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0"}
 

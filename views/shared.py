@@ -17,7 +17,7 @@ import numpy as np
 import streamlit as st
 
 from datasets import REGISTRY, make_dataset
-from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url
+from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
 
 DATASET_KEY = "_dataset"
 DEFAULT_DATASET = "textbook"
@@ -65,40 +65,35 @@ URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 
 
-URL_PRESET = "_url_preset"  # keys whose widget value was read from the URL here
-
-
 def remember_url() -> None:
-    """Call first in ``app.py``: on the session's first run, keep its query string and read it.
+    """Call first in ``app.py``: on the session's first run, keep its query string and tidy its spellings.
 
-    Parameters :mod:`views.options` can read (also in friendlier spellings:
-    ``ds=xor``, ``tau=2``) are put in session state before any widget is drawn.
+    Widgets read their values from the URL themselves, but only in the exact
+    text they write (``tau=2.0``, ``ds=XOR``); what they cannot read they drop
+    from the address bar. Parameters :mod:`views.options` can read in a
+    friendlier spelling (``ds=xor``, ``tau=2``, ``bias=0``) are rewritten the
+    widgets' way and the script reruns once, so the widgets pick them up and
+    the address bar keeps reproducing the view.
     """
     if URL_AT_START not in st.session_state:
         raw = {k: st.query_params.get_all(k) for k in st.query_params}
         start = {k: v[-1] for k, v in raw.items() if len(v) == 1}
-        preset = parse_url(start)
-        for key, value in preset.items():
-            st.session_state[key] = value
-            del start[key]
-        st.session_state[URL_PRESET] = set(preset)
+        rewrite = {}
+        for key, value in parse_url(start).items():
+            spelled = url_spelling(key, value)
+            if start.pop(key) != spelled:
+                rewrite[key] = spelled
         st.session_state[URL_AT_START] = {"values": start, "repeated": sorted(k for k, v in raw.items() if len(v) > 1)}
+        if rewrite:
+            for key, spelled in rewrite.items():
+                st.query_params[key] = spelled
+            st.rerun()
     st.session_state[BOUND_THIS_RUN] = {}
 
 
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
-    """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does.
-
-    A widget whose value was preset from the URL is drawn without its default
-    (Streamlit warns when both are given).
-    """
+    """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does."""
     st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = fmt
-    if key in st.session_state.get(URL_PRESET, ()):
-        if key in st.session_state:
-            kwargs.pop("value", None)
-            kwargs.pop("index", None)
-        else:  # drawn once, then dropped (e.g. another dataset): back to ordinary defaults
-            st.session_state[URL_PRESET].discard(key)
     return widget(label, *args, key=key, bind="query-params", **kwargs)
 
 

@@ -28,7 +28,6 @@ from core.dual import DualTrajectory, decision_function
 from viz.common import (
     EMPTY,
     FONT,
-    HIGHLIGHT,
     HIGHLIGHT_LINE,
     INK,
     NEG_COLOUR,
@@ -52,7 +51,7 @@ from viz.perceptron import choose_frames
 (T_NEG_BG, T_LINE, T_HALO, T_POS, T_NEG, T_RING, T_EXAM, T_OLD, T_GRAM, T_ROW, T_BARS, T_BAR_CUR) = range(12)
 STATE_TRACES = [T_HALO, T_RING, T_LINE, T_BARS]  # change only when α does
 STEP_TRACES = [T_EXAM, T_OLD, T_ROW, T_BAR_CUR]  # change every step
-GRID = 81  # nodes per side of the grid f is sampled on to draw f(x) = 0
+GRID = 81  # nodes per side of the grid f is sampled on to draw f(x) = 0 (121 up to 200 points)
 LOOP_BUDGET = 500_000  # characters of boundary curves in all frames together
 STATE_BUDGET = 800_000  # characters of halos, bars and rings in all frames together (about 5.5 per point)
 
@@ -204,7 +203,7 @@ def dual_figure(
     max_frames: int = 500,
     mode: str = "all",
     height: int = 860,
-    grid: int = GRID,
+    grid: int | None = None,
 ) -> dict:
     """Build the dual step-through figure for a 2-D run.
 
@@ -220,8 +219,9 @@ def dual_figure(
     mode : {"all", "updates"}
     height : int
         Figure height in pixels.
-    grid : int
-        Nodes per side of the grid f is sampled on for the boundary.
+    grid : int, optional
+        Nodes per side of the grid f is sampled on for the boundary (default
+        121 up to 200 points, 81 above: finer where few bumps make the curve).
 
     Returns
     -------
@@ -234,6 +234,7 @@ def dual_figure(
     if X.shape[1] != 2:
         raise ValueError(f"the dual figure draws 2-D data, got d = {X.shape[1]}")
     n = p.n
+    grid = grid or (121 if n <= 200 else GRID)
     box = view_box(X)
     span = box[1] - box[0]
     nd = _digits(span)
@@ -315,7 +316,7 @@ def dual_figure(
         if step:
             i = int(traj.examined(step)[0])
             label = f"x{sub(i + 1)}" + (f": α{sub(i + 1)} = {num(A[j, i])}" if upd_frames[f] else " ✓")
-            fd[0] = {"x": [round(float(X[i, 0]), nd)], "y": [round(float(X[i, 1]), nd)], "text": [label]}
+            fd[0] = {"x": [round(float(X[i, 0]), nd)], "y": [round(float(X[i, 1]), nd)]}
             fd[2] = _row_rect(i, n, block)
             fd[3] = {"x": [i + 1], "y": [float(A[j, i]) + 0.04 * max(amax_bar, 1e-12)]}
         if upd_frames[f] and show_old:
@@ -331,6 +332,10 @@ def dual_figure(
                 "annotations[0].text": _describe(traj, step, A[j], float(Bst[j]), A[jp], float(Bst[jp]), Fst[jp],
                                                  int(mistakes[j].sum()), None if W is None else W[f], primal),
                 "updatemenus[1].buttons": back_next(fnames[max(f - 1, 0)], fnames[min(f + 1, len(fnames) - 1)]),
+                # the examined point's tag: its new α after an update, a tick when it was correct
+                "annotations[1].visible": bool(step),
+                **({"annotations[1].text": label, "annotations[1].x": fd[0]["x"][0],
+                    "annotations[1].y": fd[0]["y"][0]} if step else {}),
             },
         })
     first = frames[n_state_frames]
@@ -440,10 +445,9 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
          "marker": {"symbol": "circle-open", "size": ring, "color": INK if n <= 100 else "rgba(0, 0, 0, 0.7)",
                     "line": {"width": ring_w}},
          "selected": {"marker": {"opacity": 1}}, "unselected": {"marker": {"opacity": 0}}, **data_ax},
-        {"type": "scatter", "name": "examined", "mode": "markers+text", "hoverinfo": "skip",
-         "textposition": "top center", "textfont": {"size": 17, "color": INK, "shadow": "0 0 3px white, 0 0 3px white"}, "cliponaxis": False,
-         "marker": {"symbol": "circle", "size": max(26, 2 * size + 8), "color": HIGHLIGHT,
-                    "line": {"color": HIGHLIGHT_LINE, "width": 3}}, **data_ax},
+        {"type": "scatter", "name": "examined", "mode": "markers", "hoverinfo": "skip",
+         "marker": {"symbol": "circle", "size": max(26, 2 * size + 8), "color": "rgba(240, 228, 66, 0.3)",
+                    "line": {"color": HIGHLIGHT_LINE, "width": 3.5}}, **data_ax},
         {"type": "scatter", "name": "before the update", "mode": "lines", "hoverinfo": "skip",
          "line": {"color": "rgba(34,34,34,0.55)", "width": 2.5, "dash": "dash"}, **data_ax},
         {"type": "heatmap", "name": "Gram matrix", "z": _bdata(Z), "x0": (k + 1) / 2, "dx": k, "y0": (k + 1) / 2,
@@ -454,7 +458,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
         {"type": "scatter", "name": "row of the examined point", "mode": "lines", "hoverinfo": "skip",
          "fill": "toself", "fillcolor": "rgba(240, 228, 66, 0.45)", "showlegend": False,
          "line": {"color": HIGHLIGHT_LINE, "width": 2.5}, "xaxis": "x2", "yaxis": "y2"},
-        {"type": "bar", "name": "αᵢ", "x": [], "y": [], "showlegend": False,
+        {"type": "bar", "name": "αᵢ", "x": [], "y": [], "showlegend": False, "width": 0.8,  # one point wide, sparse or not
          "marker": {"color": cls.tolist(), "cmin": -1, "cmax": 1, "colorscale": [[0, NEG_COLOUR], [1, POS_COLOUR]],
                     "line": {"width": 0}},
          "hovertemplate": "α<sub>%{x}</sub> = %{y}<extra></extra>", "xaxis": "x3", "yaxis": "y3"},
@@ -502,15 +506,14 @@ def _layout(traj: DualTrajectory, box, steps, fnames, first, height: int, amax: 
                   "scaleanchor": "x", "scaleratio": 1, "title": {"text": "x₂", "standoff": 4, "font": title_font}},
         "xaxis2": {**axis, **square, "zeroline": False, "anchor": "y2", "domain": [0.52, 0.95],
                    "range": [0.5, n + 0.5], "showgrid": False, **({"dtick": 1} if n <= 12 else {}),
-                   "title": {"text": "Gram matrix G<sub>ij</sub> = K(x<sub>i</sub>, x<sub>j</sub>): column j",
-                             "standoff": 2, "font": {"size": 16}}},
+                   "title": {"text": "Gram matrix G<sub>ij</sub> = K(x<sub>i</sub>, x<sub>j</sub>): row i, column j",
+                             "standoff": 2, "font": {"size": 16, "color": INK}}},
         "yaxis2": {**axis, **square, "constraintoward": "top", "zeroline": False, "anchor": "x2",
                    "domain": [y_panels, 1.0], "range": [n + 0.5, 0.5], "scaleanchor": "x2", "scaleratio": 1,
-                   "showgrid": False, **({"dtick": 1} if n <= 12 else {}),
-                   "title": {"text": "row i", "standoff": 2, "font": {"size": 16}}},
+                   "showgrid": False, **({"dtick": 1} if n <= 12 else {})},
         "xaxis3": {**axis, "zeroline": False, "domain": [0, 1], "anchor": "y3", "range": [0.5, n + 0.5],
                    "autorange": False, "showgrid": False, **({"dtick": 1} if n <= 40 else {}),
-                   "title": {"text": "point i", "standoff": 2, "font": {"size": 15}}},
+                   "title": {"text": "point i", "standoff": 2, "font": {"size": 15, "color": INK}}},
         "yaxis3": {**axis, "domain": [0.0, frac(PX["bars"] - 10)], "anchor": "x3",
                    "range": [0, max(amax, 1e-12) * 1.15], "autorange": False, "nticks": 4,
                    "title": {"text": "αᵢ", "font": title_font}},
@@ -518,6 +521,11 @@ def _layout(traj: DualTrajectory, box, steps, fnames, first, height: int, amax: 
             "text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0.0,
             "y": 1.0, "yshift": 6, "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
             "font": {"size": 16}, "bgcolor": "rgba(255,255,255,0.95)",
+        }, {
+            "text": "", "x": 0, "y": 0, "xref": "x", "yref": "y", "visible": False, "showarrow": True,
+            "arrowhead": 0, "arrowwidth": 1.5, "arrowcolor": HIGHLIGHT_LINE, "ax": 0, "ay": -36,
+            "bgcolor": "rgba(255,255,255,0.92)", "bordercolor": HIGHLIGHT_LINE, "borderwidth": 1.5, "borderpad": 3,
+            "font": {"size": 16, "color": INK},
         }],
         "sliders": [step_slider(steps, fnames, y=y_slider)],
         "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=y_buttons, play_x=1.0),
@@ -554,13 +562,17 @@ def cost_lines(traj: DualTrajectory) -> list[tuple[str, str, str]]:
     c = traj.kernel_evaluations()
     n = traj.problem.n
     saved = c["saved"]
+    last = ("Saved by G", f"{saved:,}", "Kernel evaluations the Gram matrix saved on this run.") if saved >= 0 else (
+        "G cost more, by", f"{-saved:,}", "This run is too short to pay for G: without it the checks would have "
+        "needed fewer kernel evaluations than G's distinct entries. Longer runs (more steps, more points with αⱼ > 0) "
+        "pay it back.")
     return [
         ("Without G", f"{c['without_gram']:,}", "Each check of xᵢ computes f(xᵢ) = Σⱼ αⱼyⱼK(xⱼ, xᵢ) + b afresh: one "
-         f"kernel evaluation per point with αⱼ > 0, summed over the {c['checks']:,} checks of this run."),
-        ("With G", f"{c['with_gram']:,}", f"All N² = {n:,}² entries of G, computed once per dataset and kernel "
-         "(and cached); every check then only reads G's row."),
-        ("Saved" if saved >= 0 else "Not yet paid back", f"{saved:,}", "Kernel evaluations the Gram matrix saved "
-         "on this run (negative: a short run did not use G enough to pay for it)."),
+         f"kernel evaluation per point with αⱼ > 0, summed over the {c['checks']:,} checks of this run (a converged "
+         "run included its final pass over every point)."),
+        ("With G", f"{c['with_gram']:,}", f"G is symmetric: its N(N+1)/2 = {c['with_gram']:,} distinct entries (N = "
+         f"{n:,}) are computed once per dataset and kernel (and cached); every check then only reads G's row."),
+        last,
     ]
 
 
