@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.dual import gram, max_steps_allowed, primal_agreement, run_dual, separable_in_feature_space
-from core.perceptron import run_perceptron, validate_data
+from core.perceptron import run_perceptron
 from views.options import (
     COEF0S,
     DEGREES,
@@ -22,7 +22,7 @@ from views.options import (
     ORDER_LABELS,
     TAUS,
 )
-from views.shared import bound, current_dataset
+from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure
 from viz.dual import cost_lines, dual_figure, dual_summary, dual_table
 
@@ -106,20 +106,8 @@ steps = min(int(max_steps), max_steps_allowed(n))
 if steps < int(max_steps):
     st.info(f"Each update costs O(N) here, so a run on {n:,} points is capped at {steps:,} steps.")
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
-result, problem = None, None
-try:
-    validate_data(ds.X, ds.y)
-    if ds.X.shape[1] != 2:
-        raise ValueError(f"the page draws 2-D points, the dataset has d = {ds.X.shape[1]}")
-    if n > N_UI_MAX:
-        raise ValueError(f"the Gram matrix has N² entries; this page takes at most {N_UI_MAX:,} points, got {n:,}")
-    result = (*compute(ds.X, ds.y, kernel, kparams, params, mode, int(height)), ds.label)
-    st.session_state[LAST_GOOD] = result
-except ValueError as exc:
-    problem = f"Cannot run the dual perceptron: {exc}."
-if problem:
-    result = st.session_state.get(LAST_GOOD)
-    st.error(problem + (" Showing the last good run instead." if result else ""))
+result = run_or_last_good(LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
+    *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label))
 if result is not None:
     fig, (kind, status), table, cost, agreement, n_updates, label = result
     st.markdown(f"**{label}**")

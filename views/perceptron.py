@@ -9,9 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.bounds import separable_by_run
-from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron, validate_data
+from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
-from views.shared import bound, current_dataset
+from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure
 from viz.perceptron import conventions, perceptron_figure, run_summary, step_table
 
@@ -72,18 +72,8 @@ params = (
     ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
     ("seed", int(seed)), ("reduction", reduction),
 )
-result, problem = None, None
-try:
-    validate_data(ds.X, ds.y)
-    if ds.X.shape[1] != 2:
-        raise ValueError(f"the page draws 2-D points, the dataset has d = {ds.X.shape[1]}")
-    result = (*compute(ds.X, ds.y, params, mode, int(height)), ds.label)
-    st.session_state[LAST_GOOD] = result
-except ValueError as exc:
-    problem = f"Cannot run the perceptron: {exc}."
-if problem:
-    result = st.session_state.get(LAST_GOOD)
-    st.error(problem + (" Showing the last good run instead." if result else ""))
+result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
+    *compute(*plane_data(ds), params, mode, int(height)), ds.label))
 if result is not None:
     fig, (kind, status), table, n_steps, conv, label = result
     st.markdown(f"**{label}**")

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
 from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
 
@@ -170,6 +171,33 @@ def dataset_sidebar() -> None:
                 st.session_state[DATASET_KEY] = _default_dataset()
             return
         st.session_state[DATASET_KEY] = Dataset(name, int(n), seed, params_t, X, y)
+
+
+def run_or_last_good(key: str, what: str, make: Callable[[], tuple]) -> tuple | None:
+    """The page's result from ``make()``, kept under ``key``; on bad input, the last good one.
+
+    ``make`` raises ValueError with a message naming the problem; the page
+    then shows "Cannot run <what>: <message>." and the last good result (None
+    if there is none yet), never a traceback.
+    """
+    try:
+        result = make()
+    except ValueError as exc:
+        result = st.session_state.get(key)
+        st.error(f"Cannot run {what}: {exc}." + (" Showing the last good run instead." if result else ""))
+        return result
+    st.session_state[key] = result
+    return result
+
+
+def plane_data(ds: Dataset, max_points: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The dataset's points, checked: labels ±1, finite, 2-D (the pages draw the plane), at most ``max_points``."""
+    X, y = validate_data(ds.X, ds.y)
+    if X.shape[1] != 2:
+        raise ValueError(f"the page draws 2-D points, the dataset has d = {X.shape[1]}")
+    if max_points is not None and len(y) > max_points:
+        raise ValueError(f"this page takes at most {max_points:,} points, got {len(y):,}")
+    return X, y
 
 
 def current_dataset() -> Dataset:
