@@ -251,9 +251,11 @@ def dual_figure(
     A = traj.alphas(states)
     Bst = traj.B[states]
     m = shown.size
-    loops = _boundaries(traj, A[:m], Bst[:m], shown, box, grid, nd)
-    # keep the curves' JSON within budget: first the dashed previous boundary goes, then the grid coarsens
-    line_chars = sum(_chars(v) for v in loops.values())
+    # keep the curves' JSON within budget: first the dashed previous boundary goes, then the grid coarsens;
+    # the size is estimated from a dozen evenly spaced states before all are drawn
+    probe = np.unique(np.linspace(0, m - 1, min(m, 12)).round().astype(np.int64))
+    sample = _boundaries(traj, A[probe], Bst[probe], shown[probe], box, grid, nd)
+    line_chars = sum(_chars(v) for v in sample.values()) * m / probe.size
     n_old = int(upd_frames.sum())
     show_old = line_chars * (1 + n_old / max(len(steps), 1)) <= LOOP_BUDGET
     budget_note = ""
@@ -262,11 +264,14 @@ def dual_figure(
         loops = _boundaries(traj, A[:m], Bst[:m], shown, box, grid, nd)
         budget_note = (f"These boundaries have many pieces: to keep the animation light they are drawn from a "
                        f"{grid}×{grid} grid, without the dashed previous boundary.")
-    elif not show_old:
-        budget_note = ("These boundaries have many pieces: the dashed previous boundary is left out to keep the "
-                       "animation light.")
-    elif before.size:
-        loops.update(_boundaries(traj, A[m:], Bst[m:], before, box, grid, nd))
+    else:
+        rest = np.setdiff1d(np.arange(m), probe)
+        loops = {**sample, **_boundaries(traj, A[rest], Bst[rest], shown[rest], box, grid, nd)}
+        if not show_old:
+            budget_note = ("These boundaries have many pieces: the dashed previous boundary is left out to keep "
+                           "the animation light.")
+        elif before.size:
+            loops.update(_boundaries(traj, A[m:], Bst[m:], before, box, grid, nd))
     Fst = traj.eta * traj.scores(states)  # f at every point for each drawn state, as the run summed it
     mistakes = y * Fst <= 0  # M at each drawn state, shape (len(states), n)
     pos_of = {int(k): j for j, k in enumerate(states.tolist())}
