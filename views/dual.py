@@ -34,7 +34,7 @@ KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polyn
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
 
 
-@st.cache_data(max_entries=8, show_spinner="Computing the Gram matrix…")
+@st.cache_data(max_entries=4, show_spinner="Computing the Gram matrix…")  # up to 32 MB each at N = 2,000
 def cached_gram(X, kernel: str, kparams: tuple):
     """G for one dataset and kernel (N² entries, computed once and reused by every run on it)."""
     return gram(X, kernel, **dict(kparams))
@@ -53,7 +53,7 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height:
         agreement = primal_agreement(traj, primal)
     fig = dual_figure(traj, primal=primal, max_frames=MAX_FRAMES, mode=mode, height=height)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
-    return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement, traj.n_updates
+    return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
 
 
 def agreement_text(a) -> tuple[str, str]:
@@ -109,7 +109,7 @@ params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed"
 result = run_or_last_good(LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
     *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label))
 if result is not None:
-    fig, (kind, status), table, cost, agreement, n_updates, label = result
+    fig, (kind, status), table, cost, agreement, label = result
     st.markdown(f"**{label}**")
     st.plotly_chart(PrebuiltFigure(fig), key="dual_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
@@ -126,7 +126,7 @@ if result is not None:
                    "of consecutive points (the run itself uses every entry).")
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. A halo's area grows "
                "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
-               "yellow disc is the point examined, and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
+               "yellow circle is the point examined (tagged with its new α after an update), and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
                "that row. The dashed curve is the boundary before the update.")
     st.subheader("What the Gram matrix saved", divider="gray")
     cols = st.columns(len(cost))

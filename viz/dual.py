@@ -55,10 +55,6 @@ GRID = 81  # nodes per side of the grid f is sampled on to draw f(x) = 0 (121 up
 LOOP_BUDGET = 500_000  # characters of boundary curves in all frames together
 STATE_BUDGET = 800_000  # characters of halos, bars and rings in all frames together (about 5.5 per point)
 
-
-def frame_cap(n: int) -> int:
-    """Most frames a figure on n points gets: each state frame carries about 5.5·n characters."""
-    return int(min(500, max(60, STATE_BUDGET // (5.5 * max(n, 1)))))
 GRAM_SIDE = 200  # at most this many rows and columns of G are drawn; larger N is shown in block means
 # f > 0 is shaded with a fill that, over the translucent f < 0 tint, gives the +1 tint of the Perceptron page
 POS_FILL = "rgba(220, 242, 255, 0.7)"
@@ -66,6 +62,11 @@ HALO_POS = "rgba(0, 114, 178, 0.28)"
 HALO_NEG = "rgba(213, 94, 0, 0.28)"
 GRAM_SCALE = "Greys"  # neutral: the classes own blue and vermillion, the lit row owns yellow
 MAX_TERMS = 4  # f(xᵢ) is written term by term when at most this many αⱼ are > 0
+
+
+def frame_cap(n: int) -> int:
+    """Most frames a figure on n points gets: each state frame carries about 5.5·n characters."""
+    return int(min(500, max(60, STATE_BUDGET // (5.5 * max(n, 1)))))
 
 
 def _digits(span: float) -> int:
