@@ -15,7 +15,13 @@ with it.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
+
+from core.qp import margin_qp
+from core.validate import validate_data
 
 
 def convex_hull(P: np.ndarray) -> np.ndarray:
@@ -120,3 +126,69 @@ def separable_by_run(X, y, *, fit_intercept: bool = True, b0: float = 0.0) -> bo
     if not fit_intercept and b0 != 0:
         return None
     return is_separable(X, y, fit_intercept=fit_intercept)
+
+
+@dataclass(frozen=True)
+class MistakeBound:
+    """Novikoff's bound on the perceptron's updates, from the max-margin separator.
+
+    With an intercept the perceptron's (w, b) is the weight vector of the
+    augmented points x̃ = (x, 1), so R and γ are measured there: R = maxᵢ ‖x̃ᵢ‖
+    and γ = maxₓ minᵢ yᵢ w̃·x̃ᵢ over unit w̃ (b counts in the norm). The τ = 1
+    perceptron started at w = 0, b = 0 with the rule y·a ≤ 0 makes at most
+    (R/γ)² updates; from zero, τ only scales w, so the count is the same for
+    every τ.
+
+    Attributes
+    ----------
+    R : float
+    gamma : float
+        0 when the data are not separable.
+    bound : float
+        (R/γ)², math.inf when the data are not separable.
+    separable : bool
+    w : ndarray of shape (d,)
+        The unit max-margin direction (its first d coordinates with an intercept).
+    b : float
+        Its bias coordinate (0 without an intercept).
+    fit_intercept : bool
+    """
+
+    R: float
+    gamma: float
+    bound: float
+    separable: bool
+    w: np.ndarray
+    b: float
+    fit_intercept: bool
+
+
+def mistake_bound(X, y, *, fit_intercept: bool = True) -> MistakeBound:
+    """R, γ and (R/γ)² for the data (see :class:`MistakeBound`).
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d)
+    y : array_like of shape (n,)
+        Labels in {−1, +1}.
+    fit_intercept : bool
+        Measure in the augmented space x̃ = (x, 1) (a learned bias) or in x itself (lines through the origin).
+
+    Returns
+    -------
+    MistakeBound
+        With ``bound = math.inf`` and ``gamma = 0`` when no separator exists.
+    """
+    Xa, ya = validate_data(X, y)
+    n, d = Xa.shape
+    Xt = np.column_stack([Xa, np.ones(n)]) if fit_intercept else Xa  # x̃ = (x, 1)
+    R = float(np.sqrt((Xt**2).sum(axis=1)).max())
+    if not is_separable(Xa, ya, fit_intercept=fit_intercept):
+        return MistakeBound(R, 0.0, math.inf, False, np.zeros(d), 0.0, fit_intercept)
+    # the hard margin through the origin of the x̃ space: min ½‖w̃‖² s.t. yᵢ w̃·x̃ᵢ ≥ 1; then γ = 1/‖w̃‖
+    wt, _, _ = margin_qp(ya[:, None] * Xt, np.ones(Xt.shape[1]), math.inf)
+    norm = float(np.linalg.norm(wt))
+    gamma = float((ya * (Xt @ wt)).min()) / norm  # = 1/‖w̃‖ at the optimum; measured, not assumed
+    u = wt / norm
+    return MistakeBound(R, gamma, (R / gamma) ** 2, True, u[:d].copy(), float(u[d]) if fit_intercept else 0.0,
+                        fit_intercept)
