@@ -260,3 +260,18 @@ def test_dual_largest_dataset_and_longest_run_the_page_offers():
     assert not any("is capped at" in i.value for i in at.info)
     meta = figure(at)["layout"]["meta"]
     assert meta["n_points"] == 2000 and len(meta["frame_steps"]) <= 72  # the frame cap for 2,000 points
+
+
+def test_mistake_bound_beside_the_count():
+    at = perceptron_page()  # textbook, cyclic, from zero: 7 updates
+    info = " ".join(i.value for i in at.info)
+    assert "**Mistake bound**" in info and "This run made 7" in info
+    frames = {f["name"]: f for f in figure(at)["frames"]}
+    assert "updates so far 7 ≤ (R/γ)² = 117" in frames["s15"]["layout"]["annotations[0].text"]
+    names = [t.get("name", "") for t in figure(at)["data"]]
+    assert any(n.startswith("R = ") for n in names) and any(n.startswith("γ = ") for n in names)
+    at.selectbox(key="variant").set_value("batch").run()
+    assert any("does not apply to this run: it counts the single-point updates" in c.value for c in at.caption)
+    at.selectbox(key="variant").set_value("cyclic")
+    at.sidebar.selectbox(key="ds").set_value("xor").run()
+    assert any("not linearly separable, so γ = 0" in c.value for c in at.caption)

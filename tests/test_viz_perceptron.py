@@ -248,3 +248,34 @@ def test_summary_without_bias_names_the_origin():
     traj = run_perceptron(X, y, fit_intercept=False, max_steps=50)
     kind, text = run_summary(traj, False)
     assert kind == "warning" and "through the origin" in text
+
+
+def test_mistake_bound_drawn_and_written():
+    import math
+
+    from core.bounds import mistake_bound
+    from viz.perceptron import bound_applies, bound_line, describe_step
+
+    X, y = make_dataset("separable", 40, 2)
+    traj = run_perceptron(X, y)
+    mb = mistake_bound(X, y)
+    fig = perceptron_figure(traj, bound=mb)
+    traces = {t.get("name", ""): t for t in fig["data"]}
+    circle = next(t for n, t in traces.items() if n.startswith("R = "))
+    band = next(t for n, t in traces.items() if n.startswith("γ = "))
+    assert circle["visible"] == "legendonly" and band["visible"] == "legendonly"
+    r = np.hypot(np.array(circle["x"]), np.array(circle["y"]))
+    assert np.allclose(r, math.sqrt(mb.R**2 - 1), atol=2e-3)  # ‖x‖ = r ⇔ ‖(x, 1)‖ = R
+    assert np.hypot(X[:, 0], X[:, 1]).max() <= r.max() + 2e-3
+    pts = np.array([(a, b) for a, b in zip(band["x"], band["y"], strict=True) if a is not None])
+    vals = pts @ mb.w + mb.b
+    assert np.allclose(np.abs(vals), mb.gamma, atol=5e-3)  # the two band edges w·x + b = ±γ
+    assert (y * (X @ mb.w + mb.b)).min() == pytest.approx(mb.gamma, rel=1e-6)  # every point outside the band
+    last = describe_step(traj, traj.n_steps, bound=mb)
+    assert f"updates so far {traj.n_updates} ≤ (R/γ)²" in last
+    kind, text = bound_line(traj, mb)
+    assert kind == "info" and traj.n_updates <= mb.bound
+    # a start away from zero: the bound is not claimed, and nothing is drawn
+    other = run_perceptron(X, y, w0=(1.0, 0.0))
+    assert bound_applies(other, mb) == (False, "it assumes the start w = 0, b = 0")
+    assert not any(t.get("name", "").startswith("R = ") for t in perceptron_figure(other, bound=mb)["data"])

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.bounds import separable_by_run
+from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
 from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure
-from viz.perceptron import conventions, perceptron_figure, run_summary, step_table
+from viz.perceptron import bound_line, conventions, perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
@@ -26,9 +26,11 @@ MAX_FRAMES = 500
 def compute(X, y, params: tuple, mode: str, height: int):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
-    fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height)
+    bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
+    fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height, bound=bound)
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
-    return fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj)
+    return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
+            bound_line(traj, bound))
 
 
 st.title("Perceptron")
@@ -75,12 +77,13 @@ params = (
 result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
     *compute(*plane_data(ds), params, mode, int(height)), ds.label))
 if result is not None:
-    fig, (kind, status), table, n_steps, conv, label = result
+    fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
     st.markdown(f"**{label}**")
     st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
     st.caption(conv)
+    getattr(st, bkind)(btext)
     if fig["layout"]["meta"]["thinned"]:
         st.info(fig["layout"]["meta"]["thinned"])
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "

@@ -14,6 +14,8 @@ names its state frame as ``baseframe``: M is sent once per state, not per step.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.perceptron import Trajectory
@@ -108,7 +110,7 @@ def _step_coef(traj: Trajectory) -> tuple[str, str]:
     return "τ", tau
 
 
-def describe_step(traj: Trajectory, step: int) -> str:
+def describe_step(traj: Trajectory, step: int, bound=None) -> str:
     """The arithmetic of one step in the seeds' notation (HTML line breaks).
 
     E.g. ``x₃ = (1, 1), y = −1 misclassified: y·(w·x+b) = −1·((1, 1)·(1, 1) − 1)
@@ -125,11 +127,13 @@ def describe_step(traj: Trajectory, step: int) -> str:
         (wp,), (bp,) = traj.states([step - 1])
     else:
         wp, bp = w, b
-    return _describe(traj, step, w.tolist(), float(b), wp.tolist(), float(bp), traj.updated(step))
+    return _describe(traj, step, w.tolist(), float(b), wp.tolist(), float(bp), traj.updated(step),
+                     bound if bound_applies(traj, bound)[0] else None)
 
 
-def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: float, upd: np.ndarray) -> str:
-    """:func:`describe_step` from precomputed state (w, b after; wp, bp before)."""
+def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: float, upd: np.ndarray,
+              bound=None) -> str:
+    """:func:`describe_step` from precomputed state (w, b after; wp, bp before); ``bound`` if it applies."""
     p = traj.problem
     fit_b = p.fit_intercept
     le, gt = _rule_signs(traj)
@@ -137,12 +141,16 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
     if step == 0:
         errors = traj[0].errors
         txt = f"<b>Step 0</b>: start at w = {vec(w)}, b = {num(b)}; |M| = {errors} of {p.n} points."
+        if bound is not None:
+            txt += f" At most (R/γ)² = {_bnum(bound.bound)} updates to come."
         if p.update_on == "negative" and not any(w) and b == 0:
             txt += "<br>Every y·a is 0 at w = 0, b = 0, and the rule updates only when y·a < 0: nothing will move."
         elif converged:
             txt += "<br>✓ The initial boundary already separates the data."
         return txt
     head = f"<b>Step {step}</b> (epoch {traj.epoch(step)})"
+    if bound is not None:  # Novikoff: k updates so far, never more than (R/γ)²
+        head += f" · updates so far {int(traj.state_index(step))} ≤ (R/γ)² = {_bnum(bound.bound)}"
     tau = traj.tau
     if traj.variant in ("cyclic", "random"):
         i = int(traj.examined(step)[0])
@@ -187,6 +195,7 @@ def perceptron_figure(
     mode: str = "all",
     height: int = 780,
     title: str = "",
+    bound=None,
 ) -> dict:
     """Build the step-through figure for a 2-D perceptron run.
 
@@ -202,6 +211,9 @@ def perceptron_figure(
         Figure height in pixels.
     title : str
         Figure title.
+    bound : core.bounds.MistakeBound, optional
+        The mistake bound of the data; where it applies (see :func:`bound_applies`)
+        each step says "updates so far k ≤ (R/γ)²", and R and γ can be shown from the legend.
 
     Returns
     -------
@@ -250,6 +262,9 @@ def perceptron_figure(
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
     data += _legend_proxies(data, far=box[1] + 10 * span)
+    shown_bound = bound if bound_applies(traj, bound)[0] else None
+    if shown_bound is not None:
+        data += _bound_traces(shown_bound, clip)
 
     # one state frame per stored state: what depends on (w, b) only (M as
     # selectedpoints of the ring trace, the regions, the boundary, w)
@@ -293,7 +308,7 @@ def perceptron_figure(
             "data": fdata,
             "traces": STEP_TRACES,
             "layout": {
-                "annotations[0].text": _describe(traj, step, w, b, wp, bp, upd),
+                "annotations[0].text": _describe(traj, step, w, b, wp, bp, upd, shown_bound),
                 "updatemenus[1].buttons": back_next(fnames[max(f - 1, 0)], fnames[min(f + 1, len(fnames) - 1)]),
             },
         })
@@ -316,6 +331,63 @@ def perceptron_figure(
     for t, fd in [*zip(STATE_TRACES, base["data"], strict=True), *zip(STEP_TRACES, first["data"], strict=True)]:
         data[t].update(fd)
     return {"data": data, "layout": layout, "frames": frames}
+
+
+def _bnum(v: float) -> str:
+    """The bound as a reader wants it: 117, 55.7, 1,234,567."""
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def bound_applies(traj: Trajectory, bound) -> tuple[bool, str]:
+    """Whether Novikoff's bound (R/γ)² covers this run, and if not, why (a sentence)."""
+    p = traj.problem
+    if bound is None:
+        return False, "the bound was not computed"
+    if traj.variant not in ("cyclic", "random"):
+        return False, ("it counts the single-point updates of the online perceptron (cyclic or random order); "
+                       "mini-batch and batch steps add up several points at once")
+    if np.any(traj.W[0] != 0) or traj.B[0] != 0:
+        return False, "it assumes the start w = 0, b = 0"
+    if not bound.separable:
+        return False, ("the data are not linearly separable" + ("" if p.fit_intercept else " by a line through the "
+                       "origin") + ", so γ = 0 and no number of updates is enough")
+    if bound.fit_intercept != p.fit_intercept:
+        return False, "it was measured for the other bias setting"
+    return True, ""
+
+
+def bound_line(traj: Trajectory, bound) -> tuple[str, str]:
+    """The mistake-bound line under the figure: (kind, Markdown)."""
+    ok, why = bound_applies(traj, bound)
+    if not ok:
+        return "caption", f"The mistake bound (R/γ)² does not apply to this run: {why}."
+    k = traj.n_updates
+    space = "x̃ = (x, 1), x with the constant 1 that b multiplies" if bound.fit_intercept else "x (no bias)"
+    return "info", (f"**Mistake bound** (Novikoff): started at w = 0, b = 0, the perceptron makes at most "
+                    f"(R/γ)² = ({num(bound.R)} / {num(bound.gamma)})² = **{_bnum(bound.bound)}** updates on these "
+                    f"data, in any order and for any τ (from zero, τ only scales w and b). This run made {k:,} "
+                    f"({100 * k / bound.bound:.2g}% of the bound). R is the largest ‖x̃‖ and γ the margin of the "
+                    f"max-margin separator, both measured on {space}; show them on the chart from its legend.")
+
+
+def _bound_traces(bound, clip) -> list[dict]:
+    """R as a circle and the γ band of the max-margin separator, hidden until picked in the legend."""
+    r = math.sqrt(max(bound.R**2 - 1.0, 0.0)) if bound.fit_intercept else bound.R  # ‖x‖ ≤ r ⇔ ‖(x, 1)‖ ≤ R
+    t = np.linspace(0, 2 * np.pi, 121)
+    w, b, g = bound.w, bound.b, bound.gamma
+    xs, ys = [], []
+    for off in (g, -g):  # the band edges w·x + b = ±γ (w, b the unit max-margin direction in x̃)
+        lx, ly = boundary_segment(clip, w, b - off)
+        xs += [*lx, None]
+        ys += [*ly, None]
+    common = {"xaxis": "x", "yaxis": "y", "hoverinfo": "skip", "visible": "legendonly"}
+    return [
+        {"type": "scatter", "mode": "lines", "name": f"R = {num(bound.R)}: the data's radius" + (" (of (x, 1))" if bound.fit_intercept else ""),
+         "x": rounded(r * np.cos(t), 3), "y": rounded(r * np.sin(t), 3),
+         "line": {"color": "#6a3d9a", "width": 2, "dash": "dot"}, "legendrank": 20, **common},
+        {"type": "scatter", "mode": "lines", "name": f"γ = {num(g)}: max-margin band",
+         "x": [None if v is None else round(v, 3) for v in xs], "y": [None if v is None else round(v, 3) for v in ys], "line": {"color": "#6a3d9a", "width": 2, "dash": "dash"}, "legendrank": 21, **common},
+    ]
 
 
 def _base_traces(X: np.ndarray, y: np.ndarray, s: float, update_name: str = "update τ·y·x") -> list[dict]:
