@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.bounds import is_separable
+from core.dual import gram, kernel_params
 from core.qp import TOL, margin_qp
 from core.snapshot import readonly
 from core.validate import check_real, validate_data
@@ -39,7 +40,8 @@ class SVMSolution:
     ----------
     alpha : ndarray of shape (n,)
         Dual variables, 0 ≤ αᵢ ≤ C, with w = Σ αᵢyᵢxᵢ and Σ αᵢyᵢ = 0.
-    w : ndarray of shape (d,)
+    w : ndarray of shape (d,) or None
+        For the linear kernel; None for the others (w lives in feature space).
     b : float
     support : ndarray of shape (n,), bool
         The support vectors: αᵢ > 0 (up to the solver's tolerance).
@@ -52,7 +54,11 @@ class SVMSolution:
     C : float
         math.inf for the hard margin.
     iterations : int
-        Interior-point iterations used.
+        Interior-point (linear) or SMO (kernels) iterations used.
+    decision : ndarray of shape (n,)
+        f(xᵢ) = w·xᵢ + b (or Σ αⱼyⱼK(xⱼ, xᵢ) + b) at the training points.
+    kernel : str
+    kernel_params : tuple of (str, float)
     """
 
     alpha: np.ndarray
@@ -64,10 +70,117 @@ class SVMSolution:
     objective: float
     C: float
     iterations: int
+    decision: np.ndarray
+    kernel: str = "linear"
+    kernel_params: tuple = ()
 
 
-def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL) -> SVMSolution:
-    """The soft-margin (C finite) or hard-margin (C = math.inf) linear SVM, exactly.
+def _smo(K: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_iter: int = 100_000):
+    """SMO on the dual with libsvm's second-order working-set selection (Fan, Chen and Lin 2005).
+
+    min ½ αᵀQα − Σ αᵢ  s.t.  Σ αᵢyᵢ = 0,  0 ≤ αᵢ ≤ C,  with Qᵢⱼ = yᵢyⱼKᵢⱼ.
+    Each iteration picks i with the largest −yᵢ∇ᵢ in I_up and j in I_low
+    maximising the second-order decrease b²/a, solves the two-variable
+    problem exactly (clipped to the box) and updates the gradient ∇ = Qα − 1.
+    Stops when max_{I_up} −y∇ − min_{I_low} −y∇ < eps (libsvm's criterion).
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        The Gram matrix.
+    y : ndarray of shape (n,)
+        Labels ±1 as floats.
+    C : float
+    eps : float
+    max_iter : int
+
+    Returns
+    -------
+    alpha : ndarray of shape (n,)
+    b : float
+    iterations : int
+    """
+    n = y.size
+    alpha = np.zeros(n)
+    grad = -np.ones(n)  # ∇ = Qα − 1 at α = 0
+    diag = np.diag(K).copy()
+    pos = y > 0
+    tau = 1e-12
+    it = 0
+    while True:
+        it += 1
+        if it > max_iter:
+            raise ValueError(f"SMO did not reach its stopping gap in {max_iter:,} iterations; try a smaller C")
+        up = np.where(pos, alpha < C, alpha > 0)  # I_up: αᵢ can move so that yᵢαᵢ grows
+        low = np.where(pos, alpha > 0, alpha < C)  # I_low: yᵢαᵢ can shrink
+        v = -y * grad  # −yᵢ∇ᵢ
+        vu = np.where(up, v, -np.inf)
+        i = int(vu.argmax())
+        gmax = vu[i]
+        vl = np.where(low, v, np.inf)
+        if gmax - vl.min() < eps:
+            break
+        # second order: among t in I_low with v_t < gmax, maximise (gmax − v_t)² / a_it
+        Ki = K[i]
+        a = np.maximum(diag[i] + diag - 2.0 * Ki, tau)
+        bb = gmax - v
+        cand = low & (bb > 0)
+        score = np.where(cand, -(bb * bb) / a, np.inf)
+        j = int(score.argmin())
+        yi, yj = y[i], y[j]
+        aij = a[j]
+        # the two-variable step along the constraint yᵢαᵢ + yⱼαⱼ = const, clipped to the box
+        ai_old, aj_old = alpha[i], alpha[j]
+        if yi != yj:
+            delta = (-grad[i] - grad[j]) / aij
+            diff = ai_old - aj_old
+            ai, aj = ai_old + delta, aj_old + delta
+            if diff > 0:
+                if aj < 0:
+                    aj, ai = 0.0, diff
+            elif ai < 0:
+                ai, aj = 0.0, -diff
+            if diff > 0:
+                if ai > C:
+                    ai, aj = C, C - diff
+            elif aj > C:
+                aj, ai = C, C + diff
+        else:
+            delta = (grad[i] - grad[j]) / aij
+            total = ai_old + aj_old
+            ai, aj = ai_old - delta, aj_old + delta
+            if total > C:
+                if ai > C:
+                    ai, aj = C, total - C
+            elif aj < 0:
+                aj, ai = 0.0, total
+            if total > C:
+                if aj > C:
+                    aj, ai = C, total - C
+            elif ai < 0:
+                ai, aj = 0.0, total
+        alpha[i], alpha[j] = ai, aj
+        # ∇ += Q_i Δαᵢ + Q_j Δαⱼ with Q_t = y_t·y·K_t
+        grad += y * (yi * (ai - ai_old) * Ki + yj * (aj - aj_old) * K[j])
+    # b from the free vectors (0 < α < C): yᵢ f(xᵢ) = 1 there; else the middle of the feasible interval
+    v = -y * grad
+    free = (alpha > 0) & (alpha < C)
+    if free.any():
+        b = float(v[free].mean())
+    else:
+        up = np.where(pos, alpha < C, alpha > 0)
+        low = np.where(pos, alpha > 0, alpha < C)
+        b = float((v[up].max() + v[low].min()) / 2)
+    return alpha, b, it
+
+
+def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, **params) -> SVMSolution:
+    """The soft-margin (C finite) or hard-margin (C = math.inf) SVM.
+
+    The linear kernel is solved exactly by the interior-point method; the
+    polynomial and RBF kernels by SMO on the Gram matrix (libsvm's stopping
+    rule, gap < 1e-5), with w = None: f(x) = Σ αᵢyᵢK(xᵢ, x) + b is evaluated
+    by :func:`core.dual.decision_function`.
 
     Parameters
     ----------
@@ -76,10 +189,12 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL) -
         Labels in {−1, +1}, both present.
     C : float
         1e-6 ≤ C ≤ 1e6, or math.inf for the hard margin.
-    kernel : {"linear"}
-        Only the linear kernel for now.
+    kernel : {"linear", "poly", "rbf"}
+        The hard margin (C = math.inf) is offered for the linear kernel only.
     tol : float
         Residual and complementarity tolerance of the interior-point method.
+    **params
+        degree, coef0 (poly), gamma (rbf); see :func:`core.dual.kernel_params`.
 
     Returns
     -------
@@ -92,8 +207,7 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL) -
         separable ("the hard margin needs linearly separable data").
     """
     Xa, ya = validate_data(X, y)
-    if kernel != "linear":
-        raise ValueError(f"kernel must be 'linear' (the kernel SVM is not built yet), got {kernel!r}")
+    kp = kernel_params(kernel, **params)
     if not (isinstance(C, int | float) and not isinstance(C, bool)) or (math.isnan(C)):
         raise ValueError(f"C must be a positive number or math.inf, got {C!r}")
     hard = C == math.inf
@@ -101,6 +215,10 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL) -
         C = check_real("C", C, low=C_MIN, high=C_MAX)
     if (ya > 0).all() or (ya < 0).all():
         raise ValueError("the SVM needs points of both classes")
+    if kernel != "linear":
+        if hard:
+            raise ValueError("the hard margin (C = ∞) is offered for the linear kernel; use a finite C with a kernel")
+        return _fit_kernel(Xa, ya, C, kernel, kp)
     if hard and not is_separable(Xa, ya, fit_intercept=True):
         raise ValueError("the hard margin (C = ∞) needs linearly separable data, and these are not: "
                          "some point would have to be on the wrong side; use a finite C")
@@ -125,4 +243,30 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL) -
         objective=0.5 * nw**2 + (0.0 if hard else C * float(slack.sum())),
         C=C,
         iterations=iters,
+        decision=readonly(f),
+    )
+
+
+def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) -> SVMSolution:
+    """The soft-margin kernel SVM by SMO on the Gram matrix."""
+    K = gram(X, kernel, **dict(kp))
+    yf = y.astype(np.float64)
+    alpha, b, iters = _smo(K, yf, C, eps=1e-5)
+    c = alpha * yf  # αᵢyᵢ
+    f = c @ K + b  # f(xⱼ) = Σ αᵢyᵢK(xᵢ, xⱼ) + b
+    slack = np.maximum(0.0, 1.0 - yf * f)
+    wsq = max(float(c @ K @ c), 0.0)  # ‖w‖² = Σᵢⱼ αᵢαⱼyᵢyⱼKᵢⱼ in feature space
+    return SVMSolution(
+        alpha=readonly(alpha),
+        w=None,
+        b=b,
+        support=readonly(alpha > 0),
+        slack=readonly(slack),
+        margin=1.0 / math.sqrt(wsq) if wsq > 0 else math.inf,
+        objective=0.5 * wsq + C * float(slack.sum()),
+        C=C,
+        iterations=iters,
+        decision=readonly(f),
+        kernel=kernel,
+        kernel_params=kp,
     )
