@@ -17,6 +17,7 @@ nav = st.navigation(
         st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("views/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
         st.Page("views/dual.py", title="Dual / Gram", icon=":material/grid_on:", url_path="dual"),
+        st.Page("views/svm.py", title="SVM margin", icon=":material/width:", url_path="svm"),
     ]
 )
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget

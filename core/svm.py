@@ -270,3 +270,31 @@ def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) 
         kernel=kernel,
         kernel_params=kp,
     )
+
+
+C_GRID = tuple(float(f"{10 ** (k / 4):.4g}") for k in range(-12, 13))  # 10⁻³ … 10³, four per decade
+
+
+def c_path(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> dict[str, list]:
+    """The SVM across a grid of C: margin width 2/‖w‖, number of support vectors and Σξ for each.
+
+    Parameters
+    ----------
+    X, y
+        As for :func:`fit_svm`.
+    Cs : sequence of float
+        Increasing values of C.
+
+    Returns
+    -------
+    dict
+        ``C``, ``width``, ``support``, ``slack``: lists of equal length.
+    """
+    out: dict[str, list] = {"C": [], "width": [], "support": [], "slack": []}
+    for C in Cs:
+        sol = fit_svm(X, y, C=C, kernel=kernel, **params)
+        out["C"].append(float(C))
+        out["width"].append(2 * sol.margin)
+        out["support"].append(int(sol.support.sum()))
+        out["slack"].append(float(sol.slack.sum()))
+    return out

@@ -275,3 +275,35 @@ def test_mistake_bound_beside_the_count():
     at.selectbox(key="variant").set_value("cyclic")
     at.sidebar.selectbox(key="ds").set_value("xor").run()
     assert any("not linearly separable, so γ = 0" in c.value for c in at.caption)
+
+
+# ----------------------------------------------------------------------------
+# SVM margin and slack
+# ----------------------------------------------------------------------------
+
+
+def test_svm_page_c_moves_the_margin():
+    at = page_from_url({"ds": "blobs"}, page="views/svm.py")
+    meta = figure(at)["layout"]["meta"]
+    assert meta["view"] == "svm" and meta["C"] == 1.0
+    wide = meta["width"]
+    at.select_slider(key="C").set_value(100.0).run()
+    assert not at.exception
+    narrow = figure(at)["layout"]["meta"]["width"]
+    assert narrow < wide  # a larger C buys fewer violations with a narrower margin
+    assert any("margin width 2/‖w‖" in i.value for i in at.info)
+
+
+def test_svm_hard_margin_on_xor_says_why():
+    at = page_from_url({"ds": "xor"}, page="views/svm.py")
+    at.toggle(key="hard").set_value(True).run()
+    assert not at.exception
+    assert "needs linearly separable data" in at.error[0].value
+    assert at.get("plotly_chart")  # the last good (soft-margin) view stays
+
+
+def test_svm_kernel_and_url():
+    at = page_from_url({"ds": "circles", "kernel": "rbf", "C": "10", "gamma": "3"}, page="views/svm.py")
+    assert not any("Ignored URL" in w.value for w in at.warning)
+    meta = figure(at)["layout"]["meta"]
+    assert meta["kernel"] == "rbf" and meta["C"] == 10.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from core.svm import C_GRID
 from datasets import REGISTRY
 
 VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
@@ -91,14 +92,23 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "degree": _number_in(DEGREES),
     "coef0": _number_in(COEF0S),
     "gamma": _number_in(GAMMAS),
+    "C": _number_in(list(C_GRID)),
+    "hard": _bool,
+    "overlay": _bool,
     "bias": _bool,
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
+def c_label(v: float) -> str:
+    """C as its slider writes it: 0.001, 0.5623, 10, 1000."""
+    return f"{v:g}"
+
+
 # how each widget writes its value in the URL (the page's ``fmt``); str for numbers (2.0, 60)
 URL_SPELLING: dict[str, Callable[[object], str]] = {
     "ds": DATASET_LABELS.get, "variant": VARIANT_LABELS.get, "rule": RULE_LABELS.get, "frames": FRAME_LABELS.get,
     "reduction": REDUCTION_LABELS.get, "kernel": KERNEL_LABELS.get, "order": ORDER_LABELS.get,
-    "bias": lambda v: str(v).lower(),
+    "bias": lambda v: str(v).lower(), "hard": lambda v: str(v).lower(), "overlay": lambda v: str(v).lower(),
+    "C": c_label,
 }
 
 

@@ -1,0 +1,89 @@
+"""The SVM figures as data: margin lines at f = ±1, slack segments to each violator's own margin line, the C path."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core.svm import C_GRID, c_path, fit_svm
+from datasets import make_dataset
+from viz.svm import CATEGORIES, c_path_figure, categories, objective_bar, svm_figure
+
+
+def trace(fig, prefix):
+    return next(t for t in fig["data"] if t.get("name", "").startswith(prefix))
+
+
+def points_of(t):
+    return np.array([(a, b) for a, b in zip(t["x"], t["y"], strict=True) if a is not None])
+
+
+@pytest.mark.parametrize("name,C", [("blobs", 1.0), ("outlier", 10.0), ("xor", 0.1)])
+def test_linear_margin_slack_and_categories(name, C):
+    X, y = make_dataset(name, 60, 0)
+    sol = fit_svm(X, y, C=C)
+    fig = svm_figure(X, y, sol, perceptron=(np.array([1.0, 0.5]), 0.2))
+    f = lambda P: P @ sol.w + sol.b  # noqa: E731
+    margin = points_of(trace(fig, "margin"))
+    assert np.allclose(np.abs(f(margin)), 1.0, atol=1e-6)  # both margin lines, f = ±1
+    assert np.allclose(f(points_of(trace(fig, "boundary"))), 0.0, atol=1e-6)
+    # each slack segment runs from a violator to its own margin line f(x) = yᵢ, and its length·‖w‖ is ξᵢ
+    seg = trace(fig, "slack")
+    xs, ys = seg["x"], seg["y"]
+    viol = np.flatnonzero(sol.slack > 1e-3)
+    assert len(xs) == 3 * viol.size
+    for k in range(viol.size):
+        p, q = np.array([xs[3 * k], ys[3 * k]]), np.array([xs[3 * k + 1], ys[3 * k + 1]])
+        i = int(np.flatnonzero((np.abs(X - p) < 1e-9).all(axis=1))[0])
+        assert f(q) == pytest.approx(y[i], abs=1e-9)
+        assert np.linalg.norm(q - p) * np.linalg.norm(sol.w) == pytest.approx(sol.slack[i], rel=1e-6)
+    # the points are split by where they lie, every one exactly once
+    cats = categories(y, sol.decision)
+    meta = fig["layout"]["meta"]
+    assert sum(meta["categories"].values()) == len(y)
+    for k, cat in enumerate(CATEGORIES):
+        t = trace(fig, cat)
+        assert len(t["x"]) == int((cats == k).sum())
+    assert meta["support"] == int(sol.support.sum()) == len(trace(fig, "support vectors")["x"])
+    assert meta["width"] == pytest.approx(2 / np.linalg.norm(sol.w))
+    assert any("width 2/‖w‖" in a.get("text", "") for a in fig["layout"]["annotations"])
+    assert trace(fig, "perceptron")["x"]  # the overlay is drawn
+
+
+def test_kernel_margin_curves_lie_on_f_plus_minus_one():
+    from core.dual import decision_function
+
+    X, y = make_dataset("circles", 80, 0)
+    sol = fit_svm(X, y, C=1.0, kernel="rbf", gamma=1.0)
+    fig = svm_figure(X, y, sol)
+    x0, x1 = fig["layout"]["xaxis"]["range"]
+    y0, y1 = fig["layout"]["yaxis"]["range"]
+    for prefix, level in (("boundary", [0.0]), ("margin", [-1.0, 1.0])):
+        P = points_of(trace(fig, prefix))
+        P = P[(P[:, 0] > x0) & (P[:, 0] < x1) & (P[:, 1] > y0) & (P[:, 1] < y1)]
+        f = decision_function(X, y, sol.alpha, sol.b, P, "rbf", gamma=1.0)
+        gap = np.min(np.abs(f[:, None] - np.array(level)[None]), axis=1)
+        assert np.abs(gap).max() < 0.05
+
+
+def test_objective_bar_adds_up():
+    X, y = make_dataset("blobs", 50, 1)
+    sol = fit_svm(X, y, C=2.0)
+    bar = objective_bar(sol)
+    reg, slack = bar["data"][0]["y"][0], bar["data"][1]["y"][0]
+    assert reg == pytest.approx(0.5 * sol.w @ sol.w) and slack == pytest.approx(2.0 * sol.slack.sum())
+    assert reg + slack == pytest.approx(sol.objective)
+
+
+def test_c_path_width_shrinks_and_slack_falls_as_c_grows():
+    X, y = make_dataset("blobs", 80, 2, noise=1.0)
+    path = c_path(X, y)
+    assert path["C"] == list(C_GRID)
+    w, s = np.array(path["width"]), np.array(path["slack"])
+    assert (np.diff(w) <= 1e-6 * w[:-1]).all()  # ‖w‖ never decreases as C grows
+    assert (np.diff(s) <= 1e-6 * max(1.0, s.max())).all()  # nor does Σξ increase
+    fig = c_path_figure(path, 1.0)
+    assert fig["layout"]["shapes"][0]["x0"] == 1.0
+    assert c_path_figure(path, math.inf)["layout"]["shapes"] == []
