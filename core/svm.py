@@ -298,3 +298,172 @@ def c_path(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> dict[str, list]
         out["support"].append(int(sol.support.sum()))
         out["slack"].append(float(sol.slack.sum()))
     return out
+
+
+SCHEDULES = ("pegasos", "constant")
+
+
+@dataclass(frozen=True, eq=False)
+class HingeSnapshot:
+    """One step of hinge-loss SGD.
+
+    Attributes
+    ----------
+    step : int
+    w : ndarray of shape (d,)
+    b : float
+    examined : ndarray of shape (1,)
+        The point of this step (empty at step 0).
+    updated : ndarray of shape (m,)
+        The point when its hinge was active (yᵢ(w·xᵢ + b) < 1 before the step), else empty.
+    eta : float
+        The step size ηₜ used (0 at step 0).
+    objective : float
+        ½‖w‖² + C Σ max(0, 1 − yᵢ(w·xᵢ + b)) after the step.
+    """
+
+    step: int
+    w: np.ndarray
+    b: float
+    examined: np.ndarray
+    updated: np.ndarray
+    eta: float
+    objective: float
+
+
+@dataclass(frozen=True, eq=False)
+class HingeRun:
+    """A whole hinge-SGD run: (w, b) after every step, the points drawn, the active hinges, the objective.
+
+    Attributes
+    ----------
+    X, y : the data
+    C, lam : float
+        The penalty and λ = 1/(N·C): the SGD minimises λ/2‖w‖² + (1/N) Σ hinge = J/(N·C).
+    schedule : {"pegasos", "constant"}
+    W : ndarray of shape (S + 1, d)
+    B : ndarray of shape (S + 1,)
+    order : ndarray of shape (S,)
+    active : ndarray of shape (S,), bool
+        Whether step s had yᵢ(w·xᵢ + b) < 1 (the hinge's subgradient −yᵢxᵢ entered).
+    etas : ndarray of shape (S,)
+    objective : ndarray of shape (S + 1,)
+        J = ½‖w‖² + C Σ max(0, 1 − yᵢ(w·xᵢ + b)) after each step.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    C: float
+    lam: float
+    schedule: str
+    W: np.ndarray
+    B: np.ndarray
+    order: np.ndarray
+    active: np.ndarray
+    etas: np.ndarray
+    objective: np.ndarray
+
+    @property
+    def n_steps(self) -> int:
+        return int(self.order.size)
+
+    def __len__(self) -> int:
+        return self.n_steps + 1
+
+    def __getitem__(self, step: int) -> HingeSnapshot:
+        step = int(step) + (len(self) if int(step) < 0 else 0)
+        if not 0 <= step <= self.n_steps:
+            raise IndexError(f"step must be between 0 and {self.n_steps}, got {step}")
+        ex = np.array([], dtype=np.int64) if step == 0 else self.order[step - 1:step].astype(np.int64)
+        up = ex if step and self.active[step - 1] else np.array([], dtype=np.int64)
+        return HingeSnapshot(step, readonly(self.W[step]), float(self.B[step]), readonly(ex), readonly(up),
+                             float(self.etas[step - 1]) if step else 0.0, float(self.objective[step]))
+
+    def __iter__(self):
+        for s in range(len(self)):
+            yield self[s]
+
+
+def svm_objective(X, y, W, B, C: float) -> np.ndarray:
+    """J(w, b) = ½‖w‖² + C Σᵢ max(0, 1 − yᵢ(w·xᵢ + b)) for each row of W, in chunks of about 2,000,000 numbers.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,)
+    W : ndarray of shape (k, d)
+    B : ndarray of shape (k,)
+
+    Returns
+    -------
+    ndarray of shape (k,)
+    """
+    W = np.atleast_2d(W)
+    out = np.empty(W.shape[0])
+    step = max(1, 2_000_000 // max(len(y), 1))
+    for a in range(0, W.shape[0], step):
+        m = y * (W[a:a + step] @ X.T + np.asarray(B)[a:a + step, None])  # yᵢ(w·xᵢ + b)
+        out[a:a + step] = 0.5 * (W[a:a + step] ** 2).sum(axis=1) + C * np.maximum(0.0, 1.0 - m).sum(axis=1)
+    return out
+
+
+def hinge_sgd(X, y, *, C: float = 1.0, schedule: str = "pegasos", eta: float = 0.1, max_steps: int = 2000,
+              seed: int = 0) -> HingeRun:
+    """Stochastic subgradient descent on the hinge loss, one random point per step (the seeds' SGD).
+
+    It minimises λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C),
+    whose minimiser is the soft-margin SVM's for that C. At step t, for the
+    drawn point xᵢ: if yᵢ(w·xᵢ + b) < 1 (the hinge is active; at exactly 1 the
+    subgradient 0 is taken), w ← (1 − ηₜλ)w + ηₜyᵢxᵢ and b ← b + ηₜyᵢ; otherwise
+    w ← (1 − ηₜλ)w. ηₜ = 1/(λt) (Pegasos) or a constant η.
+
+    Parameters
+    ----------
+    X, y
+        The data (labels ±1).
+    C : float
+        1e-6 ≤ C ≤ 1e6.
+    schedule : {"pegasos", "constant"}
+    eta : float
+        The constant step (schedule "constant"), 1e-6 ≤ η ≤ 10.
+    max_steps : int
+        1 ≤ max_steps ≤ 200,000.
+    seed : int
+
+    Returns
+    -------
+    HingeRun
+    """
+    Xa, ya = validate_data(X, y)
+    C = check_real("C", C, low=C_MIN, high=C_MAX)
+    if schedule not in SCHEDULES:
+        raise ValueError(f"schedule must be one of {', '.join(repr(s) for s in SCHEDULES)}, got {schedule!r}")
+    eta = check_real("eta", eta, low=1e-6, high=10.0)
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= 200_000:
+        raise ValueError(f"max_steps must be an integer between 1 and 200,000, got {max_steps!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    n, d = Xa.shape
+    lam = 1.0 / (n * C)
+    rng = np.random.default_rng(seed)
+    order = rng.integers(0, n, size=max_steps)
+    W = np.zeros((max_steps + 1, d))
+    B = np.zeros(max_steps + 1)
+    active = np.zeros(max_steps, dtype=bool)
+    etas = np.empty(max_steps)
+    w, b = np.zeros(d), 0.0
+    yf = ya.astype(np.float64)
+    for t in range(1, max_steps + 1):
+        i = int(order[t - 1])
+        et = 1.0 / (lam * t) if schedule == "pegasos" else eta
+        m = yf[i] * (float(Xa[i] @ w) + b)  # yᵢ(w·xᵢ + b) before the step
+        w = (1.0 - et * lam) * w  # the regulariser's shrink, λ/2‖w‖² → −ηλw
+        if m < 1.0:  # the hinge is active: its subgradient is −yᵢxᵢ (and −yᵢ for b)
+            w = w + et * yf[i] * Xa[i]
+            b = b + et * yf[i]
+            active[t - 1] = True
+        W[t], B[t], etas[t - 1] = w, b, et
+    return HingeRun(
+        X=Xa, y=ya, C=C, lam=lam, schedule=schedule, W=readonly(W), B=readonly(B), order=readonly(order),
+        active=readonly(active), etas=readonly(etas), objective=readonly(svm_objective(Xa, yf, W, B, C)),
+    )

@@ -265,3 +265,56 @@ def test_kernel_svm_agrees_with_libsvm(kernel, params, name, C):
     f_again = decision_function(X, y, sol.alpha, sol.b, X[:20], kernel, **params)
     np.testing.assert_allclose(f_again, sol.decision[:20], rtol=1e-9, atol=1e-9)
     assert sol.w is None and np.isfinite(sol.margin) and sol.kernel == kernel
+
+
+# ----------------------------------------------------------------------------
+# hinge-loss SGD
+# ----------------------------------------------------------------------------
+
+
+def naive_sgd(X, y, C, order, schedule="pegasos", eta=0.1):
+    """Pegasos as written: shrink by (1 − ηλ), add η·y·x (and η·y to b) when y(w·x + b) < 1."""
+    n = len(y)
+    lam = 1 / (n * C)
+    w, b = np.zeros(2), 0.0
+    out = [(w.copy(), b)]
+    for t, i in enumerate(order, start=1):
+        et = 1 / (lam * t) if schedule == "pegasos" else eta
+        m = y[i] * (X[i] @ w + b)
+        w = (1 - et * lam) * w
+        if m < 1:
+            w = w + et * y[i] * X[i]
+            b = b + et * y[i]
+        out.append((w.copy(), b))
+    return out
+
+
+@pytest.mark.parametrize("schedule", ["pegasos", "constant"])
+def test_hinge_sgd_matches_the_loop_and_approaches_the_svm(schedule):
+    from core.svm import hinge_sgd, svm_objective
+
+    X, y = make_dataset("blobs", 80, 3)
+    run = hinge_sgd(X, y, C=1.0, schedule=schedule, eta=0.01, max_steps=20_000, seed=4)
+    ref = naive_sgd(X, y.astype(float), 1.0, run.order, schedule, 0.01)
+    for s in (0, 1, 2, 50, 999, 20_000):
+        np.testing.assert_allclose(run.W[s], ref[s][0], rtol=1e-12, atol=1e-12)
+        assert run.B[s] == pytest.approx(ref[s][1], abs=1e-12)
+    snap = run[7]
+    assert snap.step == 7 and snap.examined.tolist() == [int(run.order[6])]
+    assert (snap.updated.size == 1) == bool(run.active[6])
+    np.testing.assert_allclose(run.objective[[0, 10, 500]],
+                               svm_objective(X, y.astype(float), run.W[[0, 10, 500]], run.B[[0, 10, 500]], 1.0))
+    exact = fit_svm(X, y, C=1.0)
+    assert run.objective[-1] >= exact.objective - 1e-9  # never below the optimum
+    assert run.objective[-1] - exact.objective < 0.05 * exact.objective  # and close after 20,000 steps
+
+
+def test_hinge_sgd_validation():
+    from core.svm import hinge_sgd
+
+    X, y = make_dataset("blobs", 20, 0)
+    for kwargs, match in [({"C": 0}, "C must be"), ({"schedule": "adam"}, "schedule must be"),
+                          ({"max_steps": 0}, "max_steps must be"), ({"eta": -1.0}, "eta must be"),
+                          ({"seed": -1}, "seed must be")]:
+        with pytest.raises(ValueError, match=match):
+            hinge_sgd(X, y, **kwargs)

@@ -307,3 +307,10 @@ def test_svm_kernel_and_url():
     assert not any("Ignored URL" in w.value for w in at.warning)
     meta = figure(at)["layout"]["meta"]
     assert meta["kernel"] == "rbf" and meta["C"] == 10.0
+
+
+def test_svm_sgd_tab_runs():
+    at = page_from_url({"ds": "blobs", "sgd_steps": "500"}, page="views/svm.py")
+    charts = [json.loads(c.proto.spec)["layout"].get("meta", {}).get("view") for c in at.get("plotly_chart")]
+    assert "hinge_sgd" in charts
+    assert any("the exact optimum J*" in i.value for i in at.info)

@@ -87,3 +87,26 @@ def test_c_path_width_shrinks_and_slack_falls_as_c_grows():
     fig = c_path_figure(path, 1.0)
     assert fig["layout"]["shapes"][0]["x0"] == 1.0
     assert c_path_figure(path, math.inf)["layout"]["shapes"] == []
+
+
+def test_sgd_figure_frames_follow_the_run():
+    from core.svm import hinge_sgd
+    from viz.svm import sgd_figure
+
+    X, y = make_dataset("blobs", 40, 0)
+    run = hinge_sgd(X, y, C=1.0, max_steps=500, seed=1)
+    exact = fit_svm(X, y, C=1.0)
+    fig = sgd_figure(run, exact, max_frames=100)
+    steps = fig["layout"]["meta"]["frame_steps"]
+    assert steps[0] == 0 and steps[-1] == 500 and len(steps) <= 100
+    frames = {f["name"]: f for f in fig["frames"]}
+    for s in steps[1:10]:
+        fr = frames[f"s{s}"]
+        line = np.array([(a, b) for a, b in zip(fr["data"][0]["x"], fr["data"][0]["y"], strict=True)])
+        assert np.allclose(line @ run.W[s] + run.B[s], 0, atol=1e-6)  # the SGD boundary at that step
+        i = int(run.order[s - 1])
+        assert fr["data"][2]["x"] == [float(X[i, 0])]
+        text = fr["layout"]["annotations[0].text"]
+        assert f"<b>Step {s}</b>" in text and "gap to the exact J*" in text
+        assert ("hinge active" in text) == bool(run.active[s - 1])
+    assert fig["layout"]["meta"]["J_star"] == pytest.approx(exact.objective)

@@ -21,6 +21,8 @@ REDUCTION_LABELS = {"mean": "τ/B Σ (mean)", "sum": "τ Σ (sum)"}
 DATASET_LABELS = {k: spec.label for k, spec in REGISTRY.items()}
 KERNEL_LABELS = {"linear": "linear", "poly": "polynomial", "rbf": "RBF"}
 ORDER_LABELS = {"cyclic": "cyclic", "random": "random"}
+SCHEDULE_LABELS = {"pegasos": "1/(λt) (Pegasos)", "constant": "constant η"}
+SGD_STEPS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000]
 TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
 HEIGHTS = [560, 680, 780, 860, 900, 980, 1040, 1100]
 DEGREES = list(range(1, 11))
@@ -93,6 +95,9 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "coef0": _number_in(COEF0S),
     "gamma": _number_in(GAMMAS),
     "C": _number_in(list(C_GRID)),
+    "schedule": _choice(SCHEDULE_LABELS),
+    "sgd_eta": _number_in(TAUS),
+    "sgd_steps": _number_in(SGD_STEPS),
     "hard": _bool,
     "overlay": _bool,
     "bias": _bool,
@@ -109,6 +114,7 @@ URL_SPELLING: dict[str, Callable[[object], str]] = {
     "reduction": REDUCTION_LABELS.get, "kernel": KERNEL_LABELS.get, "order": ORDER_LABELS.get,
     "bias": lambda v: str(v).lower(), "hard": lambda v: str(v).lower(), "overlay": lambda v: str(v).lower(),
     "C": c_label,
+    "schedule": SCHEDULE_LABELS.get,
 }
 
 
@@ -118,7 +124,7 @@ def url_spelling(key: str, value) -> str:
 
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
-OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0"}
+OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed"}
 
 
 def known_url_key(key: str) -> bool:

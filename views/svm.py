@@ -11,13 +11,25 @@ import math
 import streamlit as st
 
 from core.perceptron import run_perceptron
-from core.svm import C_GRID, c_path, fit_svm
-from views.options import COEF0S, DEGREES, GAMMAS, HEIGHTS, KERNEL_LABELS, N_UI_MAX, c_label
+from core.svm import C_GRID, c_path, fit_svm, hinge_sgd
+from views.options import (
+    COEF0S,
+    DEGREES,
+    GAMMAS,
+    HEIGHTS,
+    KERNEL_LABELS,
+    N_UI_MAX,
+    SCHEDULE_LABELS,
+    SGD_STEPS,
+    TAUS,
+    c_label,
+)
 from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure, num
-from viz.svm import c_path_figure, objective_bar, svm_figure
+from viz.svm import c_path_figure, objective_bar, sgd_figure, svm_figure
 
 LAST_GOOD = "_svm_last_good"
+LAST_SGD = "_svm_sgd_last_good"
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
           "The objective is ½‖w‖² + C Σξ.")
 
@@ -37,6 +49,19 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
               f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}, "
               f"objective ½‖w‖² + C Σξ = {num(sol.objective)}. Points: {cats}.")
     return fig, objective_bar(sol), status
+
+
+@st.cache_data(max_entries=16, show_spinner="Running hinge-loss SGD…")
+def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
+    """Hinge SGD and the exact SVM for the same C, and the step-through figure."""
+    run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
+    exact = fit_svm(X, y, C=C)
+    fig = sgd_figure(run, exact)
+    gap = float(run.objective[-1] - exact.objective)
+    text = (f"After {steps:,} steps: J = {num(float(run.objective[-1]))}, the exact optimum J* = "
+            f"{num(exact.objective)}, gap {num(gap)} ({100 * gap / exact.objective:.3g}% of J*). "
+            "The gap shrinks roughly like 1/t with the Pegasos step 1/(λt); a constant η stalls at a noise floor.")
+    return fig, text
 
 
 @st.cache_data(max_entries=16, show_spinner="Sweeping C…")
@@ -69,24 +94,48 @@ with st.expander("More settings: overlay, figure size"):
     height = bound(e2.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height")
 
 C_used = math.inf if hard else float(C)
-result = run_or_last_good(LAST_GOOD, "the SVM", lambda: (
-    *compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
-             int(height)), ds.label))
-if result is not None:
-    fig, bar, status, label = result
-    left, right = st.columns([2.3, 1])
-    with left:
-        st.markdown(f"**{label}**")
-        st.plotly_chart(PrebuiltFigure(fig), key="svm_chart", config={"displaylogo": False, "doubleClick": False})
-        st.info(status)
-        st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
-                   "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every point "
-                   "inside the margin or misclassified is joined to its own margin line by a segment labelled ξᵢ.")
-    with right:
-        st.plotly_chart(PrebuiltFigure(bar), key="svm_objective", config={"displaylogo": False})
-        try:
-            path = cached_path(*plane_data(ds, N_UI_MAX), kernel, kparams)
-            st.plotly_chart(PrebuiltFigure(c_path_figure(path, C_used)), key="svm_path",
-                            config={"displaylogo": False})
-        except ValueError as exc:
-            st.caption(f"No C path: {exc}.")
+exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"])
+with exact_tab:
+    result = run_or_last_good(LAST_GOOD, "the SVM", lambda: (
+        *compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
+                 int(height)), ds.label))
+    if result is not None:
+        fig, bar, status, label = result
+        left, right = st.columns([2.3, 1])
+        with left:
+            st.markdown(f"**{label}**")
+            st.plotly_chart(PrebuiltFigure(fig), key="svm_chart", config={"displaylogo": False, "doubleClick": False})
+            st.info(status)
+            st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
+                       "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
+                       "point inside the margin or misclassified is joined to its own margin line by a segment "
+                       "labelled ξᵢ.")
+        with right:
+            st.plotly_chart(PrebuiltFigure(bar), key="svm_objective", config={"displaylogo": False})
+            try:
+                path = cached_path(*plane_data(ds, N_UI_MAX), kernel, kparams)
+                st.plotly_chart(PrebuiltFigure(c_path_figure(path, C_used)), key="svm_path",
+                                config={"displaylogo": False})
+            except ValueError as exc:
+                st.caption(f"No C path: {exc}.")
+
+with sgd_tab:
+    st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "
+                "the same minimiser as the SVM above, reached one random point at a time.")
+    s1, s2, s3, s4 = st.columns(4)
+    schedule = bound(s1.radio, "Step size", list(SCHEDULE_LABELS), format_func=SCHEDULE_LABELS.get, key="schedule",
+                     fmt=SCHEDULE_LABELS.get)
+    sgd_eta = bound(s2.select_slider, "Constant η", TAUS, value=0.1, key="sgd_eta",
+                    disabled=schedule != "constant")
+    sgd_steps = bound(s3.select_slider, "Steps", SGD_STEPS, value=2000, key="sgd_steps")
+    sgd_seed = bound(s4.number_input, "Seed", 0, 2**31 - 1, 0, 1, key="sgd_seed")
+    if hard or kernel != "linear":
+        st.info("Hinge-loss SGD runs on the linear primal with a finite C: switch off the hard margin and pick the "
+                "linear kernel to compare it with the exact SVM.")
+    else:
+        sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: compute_sgd(
+            *plane_data(ds, N_UI_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
+        if sgd is not None:
+            sfig, gap = sgd
+            st.plotly_chart(PrebuiltFigure(sfig), key="sgd_chart", config={"displaylogo": False, "doubleClick": False})
+            st.info(gap)
