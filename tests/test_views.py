@@ -311,6 +311,11 @@ def test_svm_kernel_and_url():
 
 def test_svm_sgd_tab_runs():
     at = page_from_url({"ds": "blobs", "sgd_steps": "500"}, page="views/svm.py")
+    assert at.session_state["svm_tab"] == "Exact SVM"
+    assert all(json.loads(c.proto.spec)["layout"].get("meta", {}).get("view") != "hinge_sgd"
+               for c in at.get("plotly_chart"))  # the closed tab did not run
+    at.session_state["svm_tab"] = "Hinge-loss SGD"
+    at.run()
     charts = [json.loads(c.proto.spec)["layout"].get("meta", {}).get("view") for c in at.get("plotly_chart")]
     assert "hinge_sgd" in charts
     assert any("the exact optimum J*" in i.value for i in at.info)

@@ -15,6 +15,8 @@ Watch linear classifiers find their decision boundary in 2D, one update at a tim
 - **Dual / Gram**: the same perceptron written as w = Σ αᵢyᵢxᵢ. Watch α grow as halos and bars, the
   Gram matrix row each check reads, the primal w recovered from α, and, with a polynomial or RBF
   kernel, curved boundaries that separate circles no line can.
+- **SVM margin**: the maximum-margin separator, its margin lines, support vectors and slack ξ; drag C and
+  watch the margin breathe; step through hinge-loss SGD against the exact optimum.
 
 Pick a dataset in the sidebar; every page uses the same points. Start with the three-point
 *textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
@@ -22,3 +24,4 @@ Pick a dataset in the sidebar; every page uses the same points. Start with the t
 )
 st.page_link("views/perceptron.py", label="Open the Perceptron page", icon=":material/timeline:")
 st.page_link("views/dual.py", label="Open the Dual / Gram page", icon=":material/grid_on:")
+st.page_link("views/svm.py", label="Open the SVM margin page", icon=":material/width:")

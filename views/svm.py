@@ -94,9 +94,10 @@ with st.expander("More settings: overlay, figure size"):
     height = bound(e2.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height")
 
 C_used = math.inf if hard else float(C)
-exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"])
+# lazy tabs: only the open one runs, so moving C does not also rerun the SGD
+exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
 with exact_tab:
-    result = run_or_last_good(LAST_GOOD, "the SVM", lambda: (
+    result = None if not exact_tab.open else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
         *compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
                  int(height)), ds.label))
     if result is not None:
@@ -129,7 +130,9 @@ with sgd_tab:
                     disabled=schedule != "constant")
     sgd_steps = bound(s3.select_slider, "Steps", SGD_STEPS, value=2000, key="sgd_steps")
     sgd_seed = bound(s4.number_input, "Seed", 0, 2**31 - 1, 0, 1, key="sgd_seed")
-    if hard or kernel != "linear":
+    if not sgd_tab.open:
+        pass
+    elif hard or kernel != "linear":
         st.info("Hinge-loss SGD runs on the linear primal with a finite C: switch off the hard margin and pick the "
                 "linear kernel to compare it with the exact SVM.")
     else:
