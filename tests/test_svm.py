@@ -252,13 +252,14 @@ def test_kernel_svm_agrees_with_libsvm(kernel, params, name, C):
 
     a_ref = np.zeros(len(y))
     a_ref[ref.support_] = np.abs(ref.dual_coef_[0])
-    assert dual(sol.alpha) <= dual(a_ref) + 1e-4 * max(1.0, abs(dual(a_ref)))
+    assert dual(sol.alpha) <= dual(a_ref) + 1e-3 * max(1.0, abs(dual(a_ref)))
+    assert sol.converged
     # our own KKT conditions, to SMO's stopping gap: max over I_up of −y∇ minus min over I_low, ∇ = Qα − 1
     grad = yf * (sol.decision - sol.b) - 1.0
     v = -yf * grad
     up = np.where(yf > 0, sol.alpha < C, sol.alpha > 0)
     low = np.where(yf > 0, sol.alpha > 0, sol.alpha < C)
-    assert v[up].max() - v[low].min() < 1e-5
+    assert v[up].max() - v[low].min() < 1e-3
     assert (sol.alpha >= 0).all() and (sol.alpha <= C).all()
     assert abs(float(sol.alpha @ yf)) < 1e-9 * max(1.0, sol.alpha.sum())
     # the same f on new points through the dual's decision function

@@ -30,6 +30,7 @@ from viz.svm import c_path_figure, objective_bar, sgd_figure, svm_figure
 
 LAST_GOOD = "_svm_last_good"
 LAST_SGD = "_svm_sgd_last_good"
+PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
           "The objective is ½‖w‖² + C Σξ.")
 
@@ -48,6 +49,9 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
     status = (f"{'Hard margin' if not math.isfinite(C) else f'C = {num(C)}'}: margin width 2/‖w‖ = "
               f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}, "
               f"objective ½‖w‖² + C Σξ = {num(sol.objective)}. Points: {cats}.")
+    if not sol.converged:
+        status += (f" SMO stopped at its cap of {sol.iterations:,} iterations before its tolerance: this solution "
+                   "is approximate (a smaller C or γ converges faster).")
     return fig, objective_bar(sol), status
 
 
@@ -113,12 +117,16 @@ with exact_tab:
                        "labelled ξᵢ.")
         with right:
             st.plotly_chart(PrebuiltFigure(bar), key="svm_objective", config={"displaylogo": False})
-            try:
-                path = cached_path(*plane_data(ds, N_UI_MAX), kernel, kparams)
-                st.plotly_chart(PrebuiltFigure(c_path_figure(path, C_used)), key="svm_path",
-                                config={"displaylogo": False})
-            except ValueError as exc:
-                st.caption(f"No C path: {exc}.")
+            if kernel != "linear" and len(ds.y) > PATH_KERNEL_MAX_N:
+                st.caption(f"The C path takes {len(C_GRID)} fits: it is drawn for the linear kernel, and for the "
+                           f"other kernels on up to {PATH_KERNEL_MAX_N} points.")
+            else:
+                try:
+                    path = cached_path(*plane_data(ds, N_UI_MAX), kernel, kparams)
+                    st.plotly_chart(PrebuiltFigure(c_path_figure(path, C_used)), key="svm_path",
+                                    config={"displaylogo": False})
+                except ValueError as exc:
+                    st.caption(f"No C path: {exc}.")
 
 with sgd_tab:
     st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "
