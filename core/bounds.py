@@ -1,4 +1,4 @@
-"""Linear separability of 2-D data, decided exactly (no solver).
+"""Linear separability of 2-D data, decided exactly, and Novikoff's mistake bound (R/γ)².
 
 With an intercept, two finite point sets are strictly separable by a line
 w·x + b = 0 exactly when their convex hulls are disjoint; for convex polygons
@@ -9,8 +9,8 @@ w with yᵢ(w·xᵢ) > 0 for all i exists exactly when the vectors zᵢ = yᵢx�
 non-zero and fit in an open half-plane, i.e. their directions leave an angular
 gap larger than π.
 
-The mistake bound (R/γ)² needs the max-margin γ from the SVM solver and lives
-with it.
+:func:`mistake_bound` measures R and the max-margin γ (by the interior-point
+solver of :mod:`core.qp`) in the perceptron's own space x̃ = (x, 1).
 """
 
 from __future__ import annotations
@@ -186,9 +186,11 @@ def mistake_bound(X, y, *, fit_intercept: bool = True) -> MistakeBound:
     if not is_separable(Xa, ya, fit_intercept=fit_intercept):
         return MistakeBound(R, 0.0, math.inf, False, np.zeros(d), 0.0, fit_intercept)
     # the hard margin through the origin of the x̃ space: min ½‖w̃‖² s.t. yᵢ w̃·x̃ᵢ ≥ 1; then γ = 1/‖w̃‖
-    wt, _, _ = margin_qp(ya[:, None] * Xt, np.ones(Xt.shape[1]), math.inf)
+    wt, _, _, _ = margin_qp(ya[:, None] * Xt, np.ones(Xt.shape[1]), math.inf)
     norm = float(np.linalg.norm(wt))
     gamma = float((ya * (Xt @ wt)).min()) / norm  # = 1/‖w̃‖ at the optimum; measured, not assumed
+    if not gamma > 0:
+        raise ValueError("the max-margin separator could not be found to floating-point accuracy (γ ≤ 0)")
     u = wt / norm
     return MistakeBound(R, gamma, (R / gamma) ** 2, True, u[:d].copy(), float(u[d]) if fit_intercept else 0.0,
                         fit_intercept)

@@ -37,7 +37,11 @@ def _newton(A, reg, soft: bool, state, r_s, r_m):
     K = np.diag(reg) + (A.T * W) @ A  # diag(reg) + Aᵀ W A
     if not np.isfinite(K).all():
         raise np.linalg.LinAlgError("the Newton system is not finite")
-    dz = np.linalg.solve(K, -r_d + A.T @ (W * rhs_a))
+    rhs = -r_d + A.T @ (W * rhs_a)
+    try:
+        dz = np.linalg.solve(K, rhs)
+    except np.linalg.LinAlgError:  # nearly singular near the end: the least-squares step still helps
+        dz = np.linalg.lstsq(K, rhs, rcond=None)[0]
     da = (rhs_a - A @ dz) * W
     ds = -(r_s + s * da) / alpha
     if soft:
@@ -48,7 +52,8 @@ def _newton(A, reg, soft: bool, state, r_s, r_m):
     return dz, da, ds, dxi, dmu
 
 
-def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tuple[np.ndarray, np.ndarray, int]:
+def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tuple[np.ndarray, np.ndarray,
+                                                                                np.ndarray, int]:
     """min ½ zᵀ diag(reg) z + C Σ ξ  s.t.  A z + ξ ≥ 1, ξ ≥ 0 (C finite) or A z ≥ 1 (C = ∞).
 
     Mehrotra predictor–corrector on the primal–dual KKT system. With slacks
@@ -70,7 +75,14 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tup
     -------
     z : ndarray of shape (m,)
     alpha : ndarray of shape (n,)
+        The multipliers of A z + ξ ≥ 1.
+    s : ndarray of shape (n,)
+        The slacks A z + ξ − 1; by complementarity αᵢsᵢ → 0, so of αᵢ and sᵢ the
+        larger tells whether row i is active (a support vector).
     iterations : int
+
+    The complementarity αᵢsᵢ is judged relative to the objective's scale (the
+    largest αᵢ), so data whose margins are tiny (α ~ 1/gap²) converge too.
 
     Raises
     ------
@@ -97,12 +109,14 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tup
         r_x = (C - alpha - mu) if soft else np.zeros(n)  # stationarity in ξ
         gap = alpha @ s + (mu @ xi if soft else 0.0)
         t = gap / (2 * n if soft else n)
-        err = max(np.abs(r_p).max() / scale, np.abs(r_d).max() / (scale * max(1.0, np.abs(alpha).max())),
-                  np.abs(r_x).max() / max(C, 1.0) if soft else 0.0, t)
+        amax = max(1.0, float(np.abs(alpha).max()))
+        comp = max(float((alpha * s).max()), float((mu * xi).max()) if soft else 0.0)  # the worst αᵢsᵢ, μᵢξᵢ
+        err = max(np.abs(r_p).max() / scale, np.abs(r_d).max() / (scale * amax),
+                  np.abs(r_x).max() / max(C, 1.0) if soft else 0.0, comp / amax)
         if best is None or err < best[0]:
-            best = (err, z, alpha, it)
+            best = (err, z, alpha, s, it)
         if err < tol:
-            return z, alpha, it
+            return z, alpha, s, it
 
         # predictor (affine scaling)
         state = (s, alpha, xi, mu, r_d, r_p, r_x)
@@ -125,6 +139,7 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tup
             break
         a_p = min(1.0, 0.995 * step_to_boundary(s, ds), 0.995 * step_to_boundary(xi, dxi) if soft else np.inf)
         a_d = min(1.0, 0.995 * step_to_boundary(alpha, da), 0.995 * step_to_boundary(mu, dmu) if soft else np.inf)
+        a_p = a_d = min(a_p, a_d)  # one step for both: z and α are coupled through reg∘z = Aᵀα
         z = z + a_p * dz
         s = s + a_p * ds
         alpha = alpha + a_d * da
@@ -132,5 +147,5 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tup
             xi = xi + a_p * dxi
             mu = mu + a_d * dmu
     if best is not None and best[0] < 1e-7:  # converged as far as floating point allows
-        return best[1], best[2], best[3]
+        return best[1], best[2], best[3], best[4]
     raise ValueError(f"the interior-point method did not converge in {MAX_ITER} iterations")

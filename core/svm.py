@@ -19,6 +19,7 @@ ever formed. No Streamlit and no Plotly here.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -196,7 +197,10 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
     y : array_like of shape (n,)
         Labels in {−1, +1}, both present.
     C : float
-        1e-6 ≤ C ≤ 1e6, or math.inf for the hard margin.
+        1e-6 ≤ C ≤ 1e6, or math.inf for the hard margin. w and b are exact
+        throughout; the αᵢ of the free support vectors are accurate while C·σ²
+        stays below about 1e8 (σ the spread of the data), beyond which they are
+        lost in the scale of the αᵢ at the bound C.
     kernel : {"linear", "poly", "rbf"}
         The hard margin (C = math.inf) is offered for the linear kernel only.
     tol : float
@@ -216,7 +220,7 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
     """
     Xa, ya = validate_data(X, y)
     kp = kernel_params(kernel, **params)
-    if not (isinstance(C, int | float) and not isinstance(C, bool)) or (math.isnan(C)):
+    if not isinstance(C, numbers.Real) or isinstance(C, bool) or math.isnan(C):
         raise ValueError(f"C must be a positive number or math.inf, got {C!r}")
     hard = C == math.inf
     if not hard:
@@ -231,21 +235,28 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
         raise ValueError("the hard margin (C = ∞) needs linearly separable data, and these are not: "
                          "some point would have to be on the wrong side; use a finite C")
     n, d = Xa.shape
-    A = ya[:, None] * np.column_stack([Xa, np.ones(n)])  # rows yᵢ(xᵢ, 1)
+    # solve on x' = (x − x̄)/σ: b is free, so centring changes only b; and with w' = σw the problem is
+    # ½‖w'‖² + σ²C Σξ, so C' = σ²C and α = α'/σ². The interior point then works at one scale for all data.
+    mean = Xa.mean(axis=0)
+    sigma = float(np.abs(Xa - mean).max()) or 1.0
+    A = ya[:, None] * np.column_stack([(Xa - mean) / sigma, np.ones(n)])  # rows yᵢ(x'ᵢ, 1)
     reg = np.r_[np.ones(d), 0.0]  # ½‖w‖²: b is not regularised
-    z, alpha, iters = margin_qp(A, reg, C, tol)
-    w, b = z[:d], float(z[d])
+    z, alpha, s_rows, iters = margin_qp(A, reg, C * sigma**2 if not hard else C, tol)
+    w = z[:d] / sigma
+    b = float(z[d] - w @ mean)
+    # complementarity (αᵢ/max α)·sᵢ → 0: the larger of the two says whether row i is active (a support vector)
+    support = alpha / max(float(alpha.max()), 1e-300) > s_rows
+    alpha = alpha / sigma**2
     f = Xa @ w + b
     slack = np.maximum(0.0, 1.0 - ya * f)  # ξᵢ = max(0, 1 − yᵢ(w·xᵢ + b))
     if hard:
         slack = np.zeros(n)
     nw = float(np.linalg.norm(w))
-    cap = C if not hard else max(1.0, float(alpha.max()))
     return SVMSolution(
-        alpha=readonly(np.where(alpha > 1e-6 * cap, alpha, 0.0)),  # the interior point leaves ~t/s on the others
+        alpha=readonly(np.where(support, alpha, 0.0)),  # the interior point leaves ~t/s on the others
         w=readonly(w),
         b=b,
-        support=readonly(alpha > 1e-6 * cap),
+        support=readonly(support),
         slack=readonly(slack),
         margin=1.0 / nw if nw > 0 else math.inf,
         objective=0.5 * nw**2 + (0.0 if hard else C * float(slack.sum())),
@@ -424,7 +435,9 @@ def hinge_sgd(X, y, *, C: float = 1.0, schedule: str = "pegasos", eta: float = 0
     whose minimiser is the soft-margin SVM's for that C. At step t, for the
     drawn point xᵢ: if yᵢ(w·xᵢ + b) < 1 (the hinge is active; at exactly 1 the
     subgradient 0 is taken), w ← (1 − ηₜλ)w + ηₜyᵢxᵢ and b ← b + ηₜyᵢ; otherwise
-    w ← (1 − ηₜλ)w. ηₜ = 1/(λt) (Pegasos) or a constant η.
+    w ← (1 − ηₜλ)w. ηₜ = 1/(λ(t + t₀)) with t₀ = 1/λ (Pegasos' 1/(λt), offset
+    so that the first steps are about 1 rather than N·C: the bias is not
+    shrunk and would otherwise jump far), or a constant η < 1/λ.
 
     Parameters
     ----------
@@ -454,6 +467,10 @@ def hinge_sgd(X, y, *, C: float = 1.0, schedule: str = "pegasos", eta: float = 0
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     n, d = Xa.shape
     lam = 1.0 / (n * C)
+    t0 = 1.0 / lam  # offset: η₁ = 1/(λ(1 + t₀)) ≈ 1, not N·C (the unshrunk bias would jump by ±N·C)
+    if schedule == "constant" and eta * lam >= 1.0:
+        raise ValueError(f"a constant η must stay below 1/λ = N·C = {1 / lam:.4g} (here η = {eta:g}), or the "
+                         "shrink factor 1 − ηλ turns w around; lower η or raise C")
     rng = np.random.default_rng(seed)
     order = rng.integers(0, n, size=max_steps)
     W = np.zeros((max_steps + 1, d))
@@ -464,7 +481,7 @@ def hinge_sgd(X, y, *, C: float = 1.0, schedule: str = "pegasos", eta: float = 0
     yf = ya.astype(np.float64)
     for t in range(1, max_steps + 1):
         i = int(order[t - 1])
-        et = 1.0 / (lam * t) if schedule == "pegasos" else eta
+        et = 1.0 / (lam * (t + t0)) if schedule == "pegasos" else eta
         m = yf[i] * (float(Xa[i] @ w) + b)  # yᵢ(w·xᵢ + b) before the step
         w = (1.0 - et * lam) * w  # the regulariser's shrink, λ/2‖w‖² → −ηλw
         if m < 1.0:  # the hinge is active: its subgradient is −yᵢxᵢ (and −yᵢ for b)

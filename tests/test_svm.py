@@ -280,7 +280,7 @@ def naive_sgd(X, y, C, order, schedule="pegasos", eta=0.1):
     w, b = np.zeros(2), 0.0
     out = [(w.copy(), b)]
     for t, i in enumerate(order, start=1):
-        et = 1 / (lam * t) if schedule == "pegasos" else eta
+        et = 1 / (lam * (t + 1 / lam)) if schedule == "pegasos" else eta
         m = y[i] * (X[i] @ w + b)
         w = (1 - et * lam) * w
         if m < 1:
@@ -319,3 +319,65 @@ def test_hinge_sgd_validation():
                           ({"seed": -1}, "seed must be")]:
         with pytest.raises(ValueError, match=match):
             hinge_sgd(X, y, **kwargs)
+
+
+# ----------------------------------------------------------------------------
+# scale, translation, tiny margins, the ends of the C slider
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("C", [1e-3, 1.0, 1e3, math.inf])
+def test_translation_changes_only_b(C):
+    X, y = make_dataset("separable", 60, 2)
+    a = fit_svm(X, y, C=C)
+    shift = np.array([9.9e5, -4e5])
+    b = fit_svm(X + shift, y, C=C)
+    np.testing.assert_allclose(b.w, a.w, rtol=1e-6, atol=1e-9)
+    assert b.b == pytest.approx(a.b - a.w @ shift, rel=1e-6, abs=1e-6)
+    assert b.support.tolist() == a.support.tolist()
+
+
+@pytest.mark.parametrize("scale", [1e-3, 100.0])
+@pytest.mark.parametrize("C", [1.0, 1e3])
+def test_scaling_keeps_the_support_vectors(scale, C):
+    """Scaled data: the support set is the same at every scale, and w = Σ αᵢyᵢxᵢ still holds.
+
+    (Measured about the mean: with Σ αᵢyᵢ = 0 that is the same sum, and it does not lose the digits
+    that Σ αᵢyᵢ ≈ 0 times a far-off mean would.)
+    """
+    X, y = make_dataset("blobs", 60, 0)
+    sol = fit_svm(X * scale, y, C=C)
+    assert sol.support.sum() >= 2
+    if 1e-6 <= C * scale**2 <= 1e6:  # the same problem unscaled: w·(sx) = (sw)·x, so C scales by s²
+        assert sol.support.tolist() == fit_svm(X, y, C=C * scale**2).support.tolist()
+    Xs = X * scale
+    np.testing.assert_allclose(sol.w, (sol.alpha * y) @ (Xs - Xs.mean(axis=0)), rtol=1e-4)
+    assert abs(float(sol.alpha @ y)) <= 1e-6 * max(1.0, float(sol.alpha.sum()))
+
+
+def test_tiny_margin_hard_margin_and_bound():
+    """Two classes 1e-3 apart: the hard margin and the mistake bound are still found."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(40, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    X[:, 0] = np.where(y > 0, np.abs(X[:, 0]) + 5e-4, -np.abs(X[:, 0]) - 5e-4)
+    X[0], X[1] = [5e-4, 0.3], [-5e-4, 0.3]  # the closest pair: the margin is 5e-4 wide on each side
+    y[0], y[1] = 1, -1
+    sol = fit_svm(X, y, C=math.inf)
+    assert sol.margin == pytest.approx(5e-4, rel=1e-3)
+    mb = mistake_bound(X, y)
+    assert mb.separable and mb.gamma > 0
+    assert run_perceptron(X, y, max_steps=2_000_000).n_updates <= mb.bound
+
+
+def test_sgd_stays_finite_and_near_at_larger_c():
+    from core.svm import hinge_sgd
+
+    X, y = make_dataset("blobs", 60, 0)
+    for C in (10.0, 100.0):
+        run = hinge_sgd(X, y, C=C, max_steps=2000)
+        exact = fit_svm(X, y, C=C)
+        assert np.isfinite(run.objective).all()
+        assert run.objective[-1] < 1.2 * exact.objective  # within 20% after the page's default 2,000 steps
+    with pytest.raises(ValueError, match="constant η must stay below 1/λ"):
+        hinge_sgd(*make_dataset("textbook", 3, 0), C=1e-3, schedule="constant", eta=0.1)

@@ -26,7 +26,10 @@ MAX_FRAMES = 500
 def compute(X, y, params: tuple, mode: str, height: int):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
-    bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
+    try:
+        bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
+    except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
+        bound = None
     fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height, bound=bound)
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),

@@ -1,7 +1,8 @@
 """SVM margin and slack: read widgets -> cached exact SVM (and its C path) -> figures -> render.
 
-The solver is fast enough (a few ms at N = 1,000 for the linear kernel) that
-moving C simply reruns the page; the C path is cached per dataset and kernel.
+Moving C reruns the page: the linear solve takes a few ms at N = 1,000 (the
+whole change shows in about 450 ms in the browser, see bench/bench_svm_page.py);
+the C path is cached per dataset and kernel.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     gap = float(run.objective[-1] - exact.objective)
     text = (f"After {steps:,} steps: J = {num(float(run.objective[-1]))}, the exact optimum J* = "
             f"{num(exact.objective)}, gap {num(gap)} ({100 * gap / exact.objective:.3g}% of J*). "
-            "The gap shrinks roughly like 1/t with the Pegasos step 1/(λt); a constant η stalls at a noise floor.")
+            "With the decaying step 1/(λ(t + t₀)) the gap keeps shrinking, slowly for large C (small λ); a constant "
+            "η stalls at a noise floor.")
     return fig, text
 
 

@@ -342,7 +342,7 @@ def bound_applies(traj: Trajectory, bound) -> tuple[bool, str]:
     """Whether Novikoff's bound (R/γ)² covers this run, and if not, why (a sentence)."""
     p = traj.problem
     if bound is None:
-        return False, "the bound was not computed"
+        return False, "γ could not be computed to floating-point accuracy on these data"
     if traj.variant not in ("cyclic", "random"):
         return False, ("it counts the single-point updates of the online perceptron (cyclic or random order); "
                        "mini-batch and batch steps add up several points at once")
@@ -385,7 +385,7 @@ def _bound_traces(bound, clip) -> list[dict]:
         {"type": "scatter", "mode": "lines", "name": f"R = {num(bound.R)}: the data's radius" + (" (of (x, 1))" if bound.fit_intercept else ""),
          "x": rounded(r * np.cos(t), 3), "y": rounded(r * np.sin(t), 3),
          "line": {"color": "#6a3d9a", "width": 2, "dash": "dot"}, "legendrank": 20, **common},
-        {"type": "scatter", "mode": "lines", "name": f"γ = {num(g)}: max-margin band",
+        {"type": "scatter", "mode": "lines", "name": f"γ = {num(g)}: max-margin lines w̃·x̃ = ±γ",
          "x": [None if v is None else round(v, 3) for v in xs], "y": [None if v is None else round(v, 3) for v in ys], "line": {"color": "#6a3d9a", "width": 2, "dash": "dash"}, "legendrank": 21, **common},
     ]
 

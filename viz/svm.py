@@ -153,7 +153,7 @@ def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) ->
     viol = np.flatnonzero(sol.slack > ON_MARGIN)
     order = viol[np.argsort(-sol.slack[viol])]
     for i in order.tolist():
-        target = _foot(sol, X, y, i, lines)
+        target = _foot(sol, X, y, i, lines, box)
         if target is None:
             continue
         seg_x += [float(X[i, 0]), target[0], None]
@@ -194,12 +194,9 @@ def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) ->
     width = 2 * sol.margin
     if sol.kernel == "linear" and math.isfinite(width):
         # the width written across the margin, at the middle of the boundary in view
-        bx, by = lines[0]
+        bx, by = boundary_segment(box, sol.w, sol.b)  # the boundary within the view itself
         if bx:
-            mxp = np.clip((bx[0] + bx[1]) / 2, box[0] + 0.1 * span, box[1] - 0.1 * span)
-            myp = -(sol.w[0] * mxp + sol.b) / sol.w[1] if abs(sol.w[1]) > 1e-12 else (box[2] + box[3]) / 2
-            if abs(sol.w[1]) <= 1e-12:
-                mxp = -sol.b / sol.w[0]
+            mxp, myp = (bx[0] + bx[1]) / 2, (by[0] + by[1]) / 2  # its middle: always in view
             u = sol.w / np.linalg.norm(sol.w)
             annotations.append({"x": mxp + u[0] * sol.margin, "y": myp + u[1] * sol.margin, "ax": mxp - u[0] * sol.margin,
                                 "ay": myp - u[1] * sol.margin, "xref": "x", "yref": "y", "axref": "x", "ayref": "y",
@@ -229,7 +226,7 @@ def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) ->
     return {"data": data, "layout": layout}
 
 
-def _foot(sol: SVMSolution, X, y, i: int, lines) -> tuple[float, float] | None:
+def _foot(sol: SVMSolution, X, y, i: int, lines, box) -> tuple[float, float] | None:
     """Where point i's slack segment ends: the nearest point of its own margin line f(x) = yᵢ."""
     p = X[i]
     if sol.kernel == "linear":
@@ -241,9 +238,12 @@ def _foot(sol: SVMSolution, X, y, i: int, lines) -> tuple[float, float] | None:
         q = p + t * w
         return float(q[0]), float(q[1])
     xs, ys = lines[int(y[i])]
-    pts = np.array([(a, b) for a, b in zip(xs, ys, strict=True) if a is not None])
+    x0, x1, y0, y1 = box
+    # only the curve's own vertices: the loops also run along a padded ring just outside the view
+    pts = np.array([(a, b) for a, b in zip(xs, ys, strict=True)
+                    if a is not None and x0 <= a <= x1 and y0 <= b <= y1]).reshape(-1, 2)
     if not pts.size:
-        return None
+        return None  # no margin line f = yᵢ in view (a small C can leave |f| < 1 everywhere)
     j = int(((pts - p) ** 2).sum(axis=1).argmin())
     return float(pts[j, 0]), float(pts[j, 1])
 
