@@ -44,8 +44,11 @@ def test_linear_margin_slack_and_categories(name, C):
     meta = fig["layout"]["meta"]
     assert sum(meta["categories"].values()) == len(y)
     for k, cat in enumerate(CATEGORIES):
-        t = trace(fig, cat)
-        assert len(t["x"]) == int((cats == k).sum())
+        parts = [t for t in fig["data"] if t.get("name", "").startswith(cat)]
+        assert sum(len(t["x"]) for t in parts) == int((cats == k).sum())
+        assert sum(t["showlegend"] for t in parts) == (1 if parts else 0)  # one legend entry per category
+        for t in parts:  # one class per trace: the symbol family says which
+            assert t["marker"]["symbol"] in CATEGORIES[cat]
     assert meta["support"] == int(sol.support.sum()) == len(trace(fig, "support vectors")["x"])
     assert meta["width"] == pytest.approx(2 / np.linalg.norm(sol.w))
     assert any("width 2/‖w‖" in a.get("text", "") for a in fig["layout"]["annotations"])

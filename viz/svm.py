@@ -175,21 +175,26 @@ def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) ->
                  "x": X[sv, 0].round(4).tolist(), "y": X[sv, 1].round(4).tolist(), "hoverinfo": "skip",
                  "marker": {"symbol": "circle-open", "size": 2 * size + 6, "color": INK, "line": {"width": 2}},
                  **common})
-    # the points, one trace per category; colour and shape family give the class
-    for k, (name, (sym_pos, sym_neg)) in enumerate(CATEGORIES.items()):
-        idx = np.flatnonzero(cat == k)
-        data.append({
-            "type": "scatter", "name": f"{name} ({idx.size})", "mode": "markers",
-            "x": X[idx, 0].round(4).tolist(), "y": X[idx, 1].round(4).tolist(),
-            "customdata": np.column_stack([idx + 1, y[idx], np.round(y[idx] * f[idx], 3),
-                                           np.round(sol.slack[idx], 3)]).tolist(),
-            "hovertemplate": ("x<sub>%{customdata[0]}</sub> = (%{x}, %{y}), y = %{customdata[1]}<br>"
-                              "y·f(x) = %{customdata[2]}, ξ = %{customdata[3]}<extra></extra>"),
-            "marker": {"size": size + 1, "color": np.where(y[idx] > 0, POS_COLOUR, NEG_COLOUR).tolist(),
-                       "symbol": np.where(y[idx] > 0, sym_pos, sym_neg).tolist(),
-                       "line": {"width": 2.5 if k == 1 else 1.5,
-                                "color": INK if k == 1 else np.where(y[idx] > 0, POS_COLOUR, NEG_COLOUR).tolist()}},
-            **common})
+    # the points: a trace per (category, class) with one colour and one symbol each (no per-point style arrays,
+    # which cost the browser a third of its redraw); the category's two traces share one legend entry
+    for k, (name, symbols) in enumerate(CATEGORIES.items()):
+        label = f"{name} ({int((cat == k).sum())})"
+        shown = False
+        for cls, colour, symbol in ((1, POS_COLOUR, symbols[0]), (-1, NEG_COLOUR, symbols[1])):
+            idx = np.flatnonzero((cat == k) & (y == cls))
+            if not idx.size:
+                continue
+            data.append({
+                "type": "scatter", "name": label, "legendgroup": name, "showlegend": not shown, "mode": "markers",
+                "x": X[idx, 0].round(4).tolist(), "y": X[idx, 1].round(4).tolist(),
+                "customdata": np.column_stack([idx + 1, np.round(y[idx] * f[idx], 2),
+                                               np.round(sol.slack[idx], 2)]).tolist(),
+                "hovertemplate": (f"x<sub>%{{customdata[0]}}</sub> = (%{{x}}, %{{y}}), y = {'+1' if cls > 0 else '−1'}"
+                                  "<br>y·f(x) = %{customdata[1]}, ξ = %{customdata[2]}<extra></extra>"),
+                "marker": {"size": size + 1, "color": colour, "symbol": symbol,
+                           "line": {"width": 2.5 if k == 1 else 1.5, "color": INK if k == 1 else colour}},
+                **common})
+            shown = True
     annotations = []
     width = 2 * sol.margin
     if sol.kernel == "linear" and math.isfinite(width):
