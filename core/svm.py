@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.bounds import is_separable
-from core.dual import gram, kernel_params
+from core.dual import _int_power, kernel_matrix, kernel_params
 from core.qp import TOL, margin_qp
 from core.snapshot import readonly
 from core.validate import check_real, validate_data
@@ -79,21 +79,24 @@ class SVMSolution:
     converged: bool = True
 
 
-def _smo(K: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_iter: int = 20_000):
+def _smo(col, diag: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_iter: int = 20_000):
     """SMO on the dual with libsvm's second-order working-set selection (Fan, Chen and Lin 2005).
 
     min ½ αᵀQα − Σ αᵢ  s.t.  Σ αᵢyᵢ = 0,  0 ≤ αᵢ ≤ C,  with Qᵢⱼ = yᵢyⱼKᵢⱼ.
     Each iteration picks i with the largest −yᵢ∇ᵢ in I_up and j in I_low
     maximising the second-order decrease b²/a, solves the two-variable
-    problem exactly (clipped to the box) and updates the gradient ∇ = Qα − 1.
-    Stops when max_{I_up} −y∇ − min_{I_low} −y∇ < eps (libsvm's criterion), or
+    problem exactly (clipped to the box) and updates v = −y∘∇ (∇ = Qα − 1).
+    Kernel columns are asked for only when a point enters a working pair.
+    Stops when max_{I_up} v − min_{I_low} v < eps (libsvm's criterion), or
     after ``max_iter`` iterations (then the solution is approximate: see the
     returned gap).
 
     Parameters
     ----------
-    K : ndarray of shape (n, n)
-        The Gram matrix.
+    col : callable
+        col(i) -> ndarray of shape (n,), the kernel column K(xᵢ, ·) (cached by the caller).
+    diag : ndarray of shape (n,)
+        K(xᵢ, xᵢ).
     y : ndarray of shape (n,)
         Labels ±1 as floats.
     C : float
@@ -106,41 +109,38 @@ def _smo(K: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_iter: in
     b : float
     iterations : int
     gap : float
-        The final max_{I_up} − min_{I_low} of −y∇ (below eps when converged).
+        The final max_{I_up} v − min_{I_low} v (below eps when converged).
     """
     n = y.size
     alpha = np.zeros(n)
-    grad = -np.ones(n)  # ∇ = Qα − 1 at α = 0
-    diag = np.diag(K).copy()
+    v = y.copy()  # v = −y∘∇; at α = 0, ∇ = −1
     pos = y > 0
+    # I_up (yᵢαᵢ can grow) and I_low (it can shrink) as penalties 0 / −∞ added to v, kept up to date at i and j
+    pen_up = np.where(pos, 0.0, -np.inf)
+    pen_low = np.where(pos, -np.inf, 0.0)
     tau = 1e-12
-    it = 0
-    gap = math.inf
+    it, gap = 0, math.inf
     while it < max_iter:
         it += 1
-        up = np.where(pos, alpha < C, alpha > 0)  # I_up: αᵢ can move so that yᵢαᵢ grows
-        low = np.where(pos, alpha > 0, alpha < C)  # I_low: yᵢαᵢ can shrink
-        v = -y * grad  # −yᵢ∇ᵢ
-        vu = np.where(up, v, -np.inf)
+        vu = v + pen_up
         i = int(vu.argmax())
         gmax = vu[i]
-        vl = np.where(low, v, np.inf)
-        gap = gmax - vl.min()
+        gap = gmax - float((v - pen_low).min())
         if gap < eps:
             break
-        # second order: among t in I_low with v_t < gmax, maximise (gmax − v_t)² / a_it
-        Ki = K[i]
-        a = np.maximum(diag[i] + diag - 2.0 * Ki, tau)
+        Ki = col(i)
+        a = np.maximum(diag[i] + diag - 2.0 * Ki, tau)  # aᵢₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ
         bb = gmax - v
-        cand = low & (bb > 0)
-        score = np.where(cand, -(bb * bb) / a, np.inf)
-        j = int(score.argmin())
+        # second order: among t in I_low with v_t < gmax, maximise (gmax − v_t)² / aᵢₜ
+        j = int((np.where(bb > 0, bb * bb / a, -np.inf) + pen_low).argmax())
+        Kj = col(j)
         yi, yj = y[i], y[j]
         aij = a[j]
-        # the two-variable step along the constraint yᵢαᵢ + yⱼαⱼ = const, clipped to the box
         ai_old, aj_old = alpha[i], alpha[j]
+        gi, gj = -yi * v[i], -yj * v[j]  # ∇ᵢ, ∇ⱼ
+        # the two-variable step along yᵢαᵢ + yⱼαⱼ = const, clipped to the box (libsvm's cases)
         if yi != yj:
-            delta = (-grad[i] - grad[j]) / aij
+            delta = (-gi - gj) / aij
             diff = ai_old - aj_old
             ai, aj = ai_old + delta, aj_old + delta
             if diff > 0:
@@ -154,7 +154,7 @@ def _smo(K: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_iter: in
             elif aj > C:
                 aj, ai = C, C + diff
         else:
-            delta = (grad[i] - grad[j]) / aij
+            delta = (gi - gj) / aij
             total = ai_old + aj_old
             ai, aj = ai_old - delta, aj_old + delta
             if total > C:
@@ -168,17 +168,21 @@ def _smo(K: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_iter: in
             elif ai < 0:
                 ai, aj = 0.0, total
         alpha[i], alpha[j] = ai, aj
-        # ∇ += Q_i Δαᵢ + Q_j Δαⱼ with Q_t = y_t·y·K_t
-        grad += y * (yi * (ai - ai_old) * Ki + yj * (aj - aj_old) * K[j])
+        # ∇ += Q_i Δαᵢ + Q_j Δαⱼ, Q_t = y_t·y·K_t, so v = −y∘∇ loses yᵢΔαᵢKᵢ + yⱼΔαⱼKⱼ
+        v -= (yi * (ai - ai_old)) * Ki
+        v -= (yj * (aj - aj_old)) * Kj
+        for t in (i, j):
+            at = alpha[t]
+            up = at < C if pos[t] else at > 0
+            low = at > 0 if pos[t] else at < C
+            pen_up[t] = 0.0 if up else -np.inf
+            pen_low[t] = 0.0 if low else -np.inf
     # b from the free vectors (0 < α < C): yᵢ f(xᵢ) = 1 there; else the middle of the feasible interval
-    v = -y * grad
     free = (alpha > 0) & (alpha < C)
     if free.any():
         b = float(v[free].mean())
     else:
-        up = np.where(pos, alpha < C, alpha > 0)
-        low = np.where(pos, alpha > 0, alpha < C)
-        b = float((v[up].max() + v[low].min()) / 2)
+        b = float(((v + pen_up).max() + (v - pen_low).min()) / 2)
     return alpha, b, it, float(gap)
 
 
@@ -186,7 +190,7 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
     """The soft-margin (C finite) or hard-margin (C = math.inf) SVM.
 
     The linear kernel is solved exactly by the interior-point method; the
-    polynomial and RBF kernels by SMO on the Gram matrix (libsvm's stopping
+    polynomial and RBF kernels by SMO on kernel columns computed as needed (libsvm's stopping
     rule and default tolerance, gap < 1e-3; at most 20,000 iterations, after
     which ``converged`` is False), with w = None: f(x) = Σ αᵢyᵢK(xᵢ, x) + b is evaluated
     by :func:`core.dual.decision_function`.
@@ -267,14 +271,31 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
 
 
 def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) -> SVMSolution:
-    """The soft-margin kernel SVM by SMO on the Gram matrix."""
-    K = gram(X, kernel, **dict(kp))
+    """The soft-margin kernel SVM by SMO, asking for kernel columns only as points enter a working pair."""
+    params = dict(kp)
+    cache: dict[int, np.ndarray] = {}
+
+    def col(i: int) -> np.ndarray:
+        c = cache.get(i)
+        if c is None:
+            c = cache[i] = kernel_matrix(X[i:i + 1], X, kernel, **params)[0]  # K(xᵢ, ·), as the Gram matrix has it
+        return c
+
+    if kernel == "rbf":
+        diag = np.ones(len(y))  # K(x, x) = exp(0)
+    else:  # (x·x + c)^d, summed in the order the Gram matrix uses
+        sq = X[:, 0] * X[:, 0]
+        for k in range(1, X.shape[1]):
+            sq = sq + X[:, k] * X[:, k]
+        diag = _int_power(sq + params["coef0"], params["degree"])
     yf = y.astype(np.float64)
-    alpha, b, iters, gap = _smo(K, yf, C, eps=1e-3)
-    c = alpha * yf  # αᵢyᵢ
-    f = c @ K + b  # f(xⱼ) = Σ αᵢyᵢK(xᵢ, xⱼ) + b
+    alpha, b, iters, gap = _smo(col, diag, yf, C, eps=1e-3)
+    S = np.flatnonzero(alpha > 0)  # every support vector was in a working pair: its column is cached
+    c = alpha[S] * yf[S]  # αᵢyᵢ
+    KS = np.array([col(int(i)) for i in S]).reshape(S.size, len(y))
+    f = c @ KS + b  # f(xⱼ) = Σ αᵢyᵢK(xᵢ, xⱼ) + b
     slack = np.maximum(0.0, 1.0 - yf * f)
-    wsq = max(float(c @ K @ c), 0.0)  # ‖w‖² = Σᵢⱼ αᵢαⱼyᵢyⱼKᵢⱼ in feature space
+    wsq = max(float(c @ KS[:, S] @ c), 0.0)  # ‖w‖² = Σᵢⱼ αᵢαⱼyᵢyⱼKᵢⱼ in feature space
     return SVMSolution(
         alpha=readonly(alpha),
         w=None,
