@@ -25,6 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHART = "[data-testid=stPlotlyChart] .js-plotly-plot"
+# the SVM data chart among the page's three
+GD = f"Array.from(document.querySelectorAll({CHART!r})).find(g => g.layout && g.layout.meta && g.layout.meta.view === 'svm')"
 
 
 def free_port() -> int:
@@ -57,17 +59,15 @@ def main() -> None:
                                                                         "--disable-dev-shm-usage"])
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"http://127.0.0.1:{port}/svm?ds=blobs&n_blobs=1000&C=0.001")
-            page.wait_for_function(f"() => {{ const g = document.querySelector({CHART!r}); "
-                                   "return g && g.layout && g.layout.meta && g.layout.meta.C === 0.001; }")
+            page.wait_for_function(f"() => {{ const g = {GD}; return !!g && g.layout.meta.C === 0.001; }}")
             slider = page.get_by_test_id("stSlider").filter(has_text="Penalty C").get_by_role("slider")
             slider.focus()
             times = []
             for _ in range(args.moves):
-                before = page.evaluate(f"() => document.querySelector({CHART!r}).layout.meta.C")
+                before = page.evaluate(f"() => ({GD}).layout.meta.C")
                 t0 = time.perf_counter()
                 page.keyboard.press("ArrowRight")
-                page.wait_for_function(f"(c) => {{ const g = document.querySelector({CHART!r}); "
-                                       "return g && g.layout && g.layout.meta && g.layout.meta.C !== c; }",
+                page.wait_for_function(f"(c) => {{ const g = {GD}; return !!g && g.layout.meta.C !== c; }}",
                                        arg=before, timeout=30_000)
                 times.append((time.perf_counter() - t0) * 1e3)
             browser.close()
