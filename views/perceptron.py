@@ -13,7 +13,7 @@ from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
 from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure
-from viz.perceptron import bound_line, conventions, perceptron_figure, run_summary, step_table
+from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
@@ -26,10 +26,12 @@ MAX_FRAMES = 500
 def compute(X, y, params: tuple, mode: str, height: int):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
-    try:
-        bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
-    except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
-        bound = None
+    bound = None
+    if bound_run_kind(traj)[0]:  # an online run from zero: the bound can speak to it
+        try:
+            bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
+        except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
+            bound = None
     fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height, bound=bound)
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),

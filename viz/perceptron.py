@@ -338,16 +338,24 @@ def _bnum(v: float) -> str:
     return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
 
-def bound_applies(traj: Trajectory, bound) -> tuple[bool, str]:
-    """Whether Novikoff's bound (R/γ)² covers this run, and if not, why (a sentence)."""
-    p = traj.problem
-    if bound is None:
-        return False, "γ could not be computed to floating-point accuracy on these data"
+def bound_run_kind(traj: Trajectory) -> tuple[bool, str]:
+    """Whether the run is one Novikoff's bound speaks to (online, from w = 0, b = 0), and if not, why."""
     if traj.variant not in ("cyclic", "random"):
         return False, ("it counts the single-point updates of the online perceptron (cyclic or random order); "
                        "mini-batch and batch steps add up several points at once")
     if np.any(traj.W[0] != 0) or traj.B[0] != 0:
         return False, "it assumes the start w = 0, b = 0"
+    return True, ""
+
+
+def bound_applies(traj: Trajectory, bound) -> tuple[bool, str]:
+    """Whether Novikoff's bound (R/γ)² covers this run, and if not, why (a sentence)."""
+    p = traj.problem
+    ok, why = bound_run_kind(traj)
+    if not ok:
+        return False, why
+    if bound is None:
+        return False, "γ could not be computed to floating-point accuracy on these data"
     if not bound.separable:
         return False, ("the data are not linearly separable" + ("" if p.fit_intercept else " by a line through the "
                        "origin") + ", so γ = 0 and no number of updates is enough")
