@@ -24,7 +24,7 @@ from views.options import (
 )
 from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure
-from viz.dual import cost_lines, dual_figure, dual_summary, dual_table
+from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
 LAST_GOOD = "_dual_last_good"
 MAX_FRAMES = 500
@@ -50,23 +50,10 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height:
     if kernel == "linear":
         primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
                                 seed=run["seed"])
-        agreement = primal_agreement(traj, primal)
+        agreement = agreement_text(primal_agreement(traj, primal))
     fig = dual_figure(traj, primal=primal, max_frames=MAX_FRAMES, mode=mode, height=height)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
     return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
-
-
-def agreement_text(a) -> tuple[str, str]:
-    """The primal–dual line: kind and Markdown."""
-    if a.same_mistakes:
-        diff = "exactly" if a.max_w_diff == 0 else f"up to floating-point rounding ({a.max_w_diff:.1e})"
-        return "success", (f"**Primal and dual agree.** The primal perceptron with τ = η, run on the same order, "
-                           f"made the same mistakes at the same steps on the same points; at the "
-                           f"{a.steps_compared:,} steps compared, w = Σαᵢyᵢxᵢ equals its w {diff}, and b agrees "
-                           f"{'exactly' if a.max_b_diff == 0 else f'to {a.max_b_diff:.1e}'}.")
-    return "warning", (f"**Primal and dual part at step {a.diverged_at:,}**: a point lay exactly on the boundary "
-                       "(y·f = 0) and the two sums rounded it to different sides. Before that step they agree to "
-                       f"{a.max_w_diff:.1e}.")
 
 
 st.title("Dual perceptron and the Gram matrix")
@@ -115,8 +102,7 @@ if result is not None:
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
     if agreement is not None:
-        akind, atext = agreement_text(agreement)
-        getattr(st, akind)(atext)
+        getattr(st, agreement[0])(agreement[1])
     meta = fig["layout"]["meta"]
     if meta["thinned"]:
         st.info(meta["thinned"])

@@ -26,8 +26,8 @@ from views.options import (
     c_label,
 )
 from views.shared import bound, current_dataset, plane_data, run_or_last_good
-from viz.common import PrebuiltFigure, num
-from viz.svm import c_path_figure, objective_bar, sgd_figure, svm_figure
+from viz.common import PrebuiltFigure
+from viz.svm import c_path_figure, objective_bar, sgd_figure, sgd_summary, svm_figure, svm_status
 
 LAST_GOOD = "_svm_last_good"
 LAST_SGD = "_svm_sgd_last_good"
@@ -45,15 +45,7 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
         run = run_perceptron(X, y, max_steps=1000)
         perceptron = (run.W[-1], float(run.B[-1]))
     fig = svm_figure(X, y, sol, perceptron=perceptron, height=height)
-    meta = fig["layout"]["meta"]
-    cats = ", ".join(f"{v} {k}" for k, v in meta["categories"].items())
-    status = (f"{'Hard margin' if not math.isfinite(C) else f'C = {num(C)}'}: margin width 2/‖w‖ = "
-              f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}, "
-              f"objective ½‖w‖² + C Σξ = {num(sol.objective)}. Points: {cats}.")
-    if not sol.converged:
-        status += (f" SMO stopped at its cap of {sol.iterations:,} iterations before its tolerance: this solution "
-                   "is approximate (a smaller C or γ converges faster).")
-    return fig, objective_bar(sol), status
+    return fig, objective_bar(sol), svm_status(sol, fig["layout"]["meta"])
 
 
 @st.cache_data(max_entries=16, show_spinner="Running hinge-loss SGD…")
@@ -61,13 +53,7 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     """Hinge SGD and the exact SVM for the same C, and the step-through figure."""
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
-    fig = sgd_figure(run, exact)
-    gap = float(run.objective[-1] - exact.objective)
-    text = (f"After {steps:,} steps: J = {num(float(run.objective[-1]))}, the exact optimum J* = "
-            f"{num(exact.objective)}, gap {num(gap)} ({100 * gap / exact.objective:.3g}% of J*). "
-            "With the decaying step 1/(λ(t + t₀)) the gap keeps shrinking, slowly for large C (small λ); a constant "
-            "η stalls at a noise floor.")
-    return fig, text
+    return sgd_figure(run, exact), sgd_summary(run, exact)
 
 
 @st.cache_data(max_entries=16, show_spinner="Sweeping C…")

@@ -563,6 +563,24 @@ def dual_summary(traj: DualTrajectory, separable: bool | None) -> tuple[str, str
     return "info", f"{head}; try another kernel or parameter, or raise max steps."
 
 
+def agreement_text(a) -> tuple[str, str]:
+    """The primal–dual line under the figure: its kind ("success" or "warning") and Markdown.
+
+    Parameters
+    ----------
+    a : core.dual.Agreement
+    """
+    if a.same_mistakes:
+        diff = "exactly" if a.max_w_diff == 0 else f"up to floating-point rounding ({a.max_w_diff:.1e})"
+        return "success", (f"**Primal and dual agree.** The primal perceptron with τ = η, run on the same order, "
+                           f"made the same mistakes at the same steps on the same points; at the "
+                           f"{a.steps_compared:,} steps compared, w = Σαᵢyᵢxᵢ equals its w {diff}, and b agrees "
+                           f"{'exactly' if a.max_b_diff == 0 else f'to {a.max_b_diff:.1e}'}.")
+    return "warning", (f"**Primal and dual part at step {a.diverged_at:,}**: a point lay exactly on the boundary "
+                       "(y·f = 0) and the two sums rounded it to different sides. Before that step they agree to "
+                       f"{a.max_w_diff:.1e}.")
+
+
 def cost_lines(traj: DualTrajectory) -> list[tuple[str, str, str]]:
     """The cost panel: (label, value, help) for kernel evaluations with and without the Gram matrix."""
     c = traj.kernel_evaluations()

@@ -253,6 +253,34 @@ def _foot(sol: SVMSolution, X, y, i: int, lines, box) -> tuple[float, float] | N
     return float(pts[j, 0]), float(pts[j, 1])
 
 
+def svm_status(sol: SVMSolution, meta: dict) -> str:
+    """The line under the SVM chart: C, width, support vectors, Σξ, the objective, the points by category.
+
+    Parameters
+    ----------
+    sol : SVMSolution
+    meta : dict
+        The ``layout.meta`` of :func:`svm_figure` for that solution.
+    """
+    cats = ", ".join(f"{v} {k}" for k, v in meta["categories"].items())
+    status = (f"{'Hard margin' if not math.isfinite(sol.C) else f'C = {num(sol.C)}'}: margin width 2/‖w‖ = "
+              f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}, "
+              f"objective ½‖w‖² + C Σξ = {num(sol.objective)}. Points: {cats}.")
+    if not sol.converged:
+        status += (f" SMO stopped at its cap of {sol.iterations:,} iterations before its tolerance: this solution "
+                   "is approximate (a smaller C or γ converges faster).")
+    return status
+
+
+def sgd_summary(run, exact: SVMSolution) -> str:
+    """Where hinge SGD ended against the exact optimum: J, J* and the gap."""
+    gap = float(run.objective[-1] - exact.objective)
+    return (f"After {run.n_steps:,} steps: J = {num(float(run.objective[-1]))}, the exact optimum J* = "
+            f"{num(exact.objective)}, gap {num(gap)} ({100 * gap / exact.objective:.3g}% of J*). "
+            "With the decaying step 1/(λ(t + t₀)) the gap keeps shrinking, slowly for large C (small λ); a constant "
+            "η stalls at a noise floor.")
+
+
 def objective_bar(sol: SVMSolution, height: int = 320) -> dict:
     """½‖w‖² and C Σξ stacked into the objective."""
     reg = 0.5 / sol.margin**2 if math.isfinite(sol.margin) and sol.margin > 0 else 0.0
