@@ -313,16 +313,8 @@ class DualTrajectory(RunSteps):
             out[j] = self.eta * counts  # αᵢ = η·cᵢ
         return out
 
-    def states(self, steps=None) -> tuple[np.ndarray, np.ndarray]:
-        """(α, b) after each of ``steps`` (default: every step).
-
-        Returns
-        -------
-        alpha : ndarray of shape (k, n)
-        b : ndarray of shape (k,)
-        """
-        steps = np.arange(len(self)) if steps is None else np.asarray(steps)
-        k = self.state_index(steps)
+    def _states_at(self, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(α, b) after k updates, shapes (len(k), n) and (len(k),); :meth:`states` maps steps to k."""
         return self.alphas(k), self.B[k]
 
     def weights(self, steps) -> np.ndarray:

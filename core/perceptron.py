@@ -92,16 +92,8 @@ class Trajectory(RunSteps):
     converged: bool
     max_steps: int
 
-    def states(self, steps=None) -> tuple[np.ndarray, np.ndarray]:
-        """(w, b) after each of ``steps`` (default: every step 0..S).
-
-        Returns
-        -------
-        W : ndarray of shape (k, d)
-        b : ndarray of shape (k,)
-        """
-        steps = np.arange(len(self)) if steps is None else np.asarray(steps)
-        k = self.state_index(steps)
+    def _states_at(self, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(w, b) after k updates, shapes (len(k), d) and (len(k),); :meth:`states` maps steps to k."""
         return self.W[k], self.B[k]
 
     def _state_margins(self, states: np.ndarray):

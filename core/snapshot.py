@@ -76,6 +76,17 @@ class RunSteps:
         """How many updates happened up to and including each step, shape like ``steps``."""
         return np.searchsorted(self.update_steps, np.asarray(steps), side="right")
 
+    def states(self, steps=None) -> tuple[np.ndarray, np.ndarray]:
+        """The state after each of ``steps`` (default: every step 0..S): the trajectory's own (w or α, b).
+
+        Returns
+        -------
+        first : ndarray of shape (k, d) for w, or (k, n) for α
+        b : ndarray of shape (k,)
+        """
+        steps = np.arange(len(self)) if steps is None else np.asarray(steps)
+        return self._states_at(self.state_index(steps))
+
     def update_position(self, step: int) -> int | None:
         """k such that the k-th update (0-based) happened at ``step``, or None if the step changed nothing."""
         pos = int(np.searchsorted(self.update_steps, step))

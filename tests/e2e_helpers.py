@@ -119,3 +119,12 @@ def goto_page(
             raise AssertionError(f"no sidebar link containing {link_text!r} and no url_path given")
         page.goto(target, timeout=timeout)
     wait_for_rerun(page, timeout=timeout)
+
+
+def open_page(page: Page, base_url: str, link_text: str, url_path: str) -> None:
+    """Open the app, go to one of its pages through the sidebar, and wait for its chart (no exception shown)."""
+    page.goto(base_url)
+    wait_for_rerun(page)
+    goto_page(page, base_url, link_text, url_path=url_path)
+    wait_for_chart(page)
+    assert_no_exception(page)

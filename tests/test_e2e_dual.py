@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from e2e_helpers import CHART, assert_no_exception, chart_meta, goto_page, trace_xy, wait_for_chart, wait_for_rerun
+from e2e_helpers import (
+    CHART,
+    assert_no_exception,
+    chart_meta,
+    open_page,
+    trace_xy,
+    wait_for_chart,
+    wait_for_rerun,
+)
 from playwright.sync_api import Page
 
 BARS = "αᵢ"
@@ -30,11 +38,7 @@ def alphas(page: Page, n: int) -> list[float]:
 
 
 def open_dual(page: Page, base: str) -> None:
-    page.goto(base)
-    wait_for_rerun(page)
-    goto_page(page, base, "Dual / Gram", url_path="dual")
-    wait_for_chart(page)
-    assert_no_exception(page)
+    open_page(page, base, 'Dual / Gram', 'dual')
 
 
 def next_step(page: Page) -> None:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from e2e_helpers import CHART, assert_no_exception, chart_meta, goto_page, trace_xy, wait_for_chart, wait_for_rerun
+from e2e_helpers import (
+    CHART,
+    assert_no_exception,
+    chart_meta,
+    open_page,
+    trace_xy,
+)
 from playwright.sync_api import Page, expect
 
 LINE = "boundary w·x + b = 0"
@@ -25,11 +31,7 @@ def click_menu(page: Page, text: str) -> None:
 
 
 def open_perceptron(page: Page, base: str) -> None:
-    page.goto(base)
-    wait_for_rerun(page)
-    goto_page(page, base, "Perceptron", url_path="perceptron")
-    wait_for_chart(page)
-    assert_no_exception(page)
+    open_page(page, base, 'Perceptron', 'perceptron')
 
 
 def test_textbook_step_back_and_play_to_convergence(page: Page, app_server: str) -> None:
