@@ -62,6 +62,7 @@ HALO_POS = "rgba(0, 114, 178, 0.28)"
 HALO_NEG = "rgba(213, 94, 0, 0.28)"
 GRAM_SCALE = "Greys"  # neutral: the classes own blue and vermillion, the lit row owns yellow
 MAX_TERMS = 4  # f(xᵢ) is written term by term when at most this many αⱼ are > 0
+PIXEL = 0.002  # of the view's width: about a pixel on a 500-pixel panel (how far a simplified curve may move)
 
 
 def frame_cap(n: int) -> int:
@@ -372,16 +373,36 @@ def dual_figure(
     return {"data": data, "layout": layout, "frames": frames}
 
 
-def _boundaries(traj: DualTrajectory, A, Bst, states, box, grid: int, nd: int) -> dict[int, tuple[list, list]]:
-    """The curve f(x) = 0 of each state (loops around f > 0) as x, y lists, from f sampled on a grid×grid grid."""
-    p = traj.problem
+def decision_grid(X, y, alpha, b, kernel: str, kernel_params: tuple, box, grid: int):
+    """f(g) = Σ αᵢyᵢK(xᵢ, g) + b on a grid×grid grid over the box, for one α or a stack of them.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,)
+    alpha : ndarray of shape (n,) or (k, n)
+    b : float or ndarray of shape (k,)
+    kernel_params : tuple of (str, float)
+    box : (x0, x1, y0, y1)
+
+    Returns
+    -------
+    gx, gy : ndarray of shape (grid,)
+    F : ndarray of shape (grid, grid) or (k, grid, grid)
+        ``F[..., r, c]`` at (gx[c], gy[r]).
+    """
     gx = np.linspace(box[0], box[1], grid)
     gy = np.linspace(box[2], box[3], grid)
     GX, GY = np.meshgrid(gx, gy)
-    # f(g) = Σ αᵢyᵢK(xᵢ, g) + b on the grid, for every drawn state at once
-    Fg = decision_function(p.X, p.y, A, Bst, np.column_stack([GX.ravel(), GY.ravel()]), p.kernel,
-                           **dict(p.kernel_params)).reshape(len(states), grid, grid)
-    tol = 0.002 * (box[1] - box[0])  # about a pixel on a 500-pixel panel
+    F = decision_function(X, y, alpha, b, np.column_stack([GX.ravel(), GY.ravel()]), kernel, **dict(kernel_params))
+    return gx, gy, F.reshape(*F.shape[:-1], grid, grid)
+
+
+def _boundaries(traj: DualTrajectory, A, Bst, states, box, grid: int, nd: int) -> dict[int, tuple[list, list]]:
+    """The curve f(x) = 0 of each state (loops around f > 0) as x, y lists, from f sampled on a grid×grid grid."""
+    p = traj.problem
+    gx, gy, Fg = decision_grid(p.X, p.y, A, Bst, p.kernel, p.kernel_params, box, grid)  # every drawn state at once
+    tol = PIXEL * (box[1] - box[0])
     return {int(k): loops_xy(zero_loops(Fg[j], gx, gy, tol), nd) for j, k in enumerate(np.asarray(states).tolist())}
 
 

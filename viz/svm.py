@@ -20,7 +20,6 @@ import math
 
 import numpy as np
 
-from core.dual import decision_function
 from core.svm import SVMSolution
 from viz.common import (
     FONT,
@@ -40,6 +39,7 @@ from viz.common import (
     view_box,
 )
 from viz.contour import loops_xy, zero_loops
+from viz.dual import PIXEL, decision_grid
 
 ON_MARGIN = 1e-3  # |y·f − 1| below this counts as on the margin line
 CATEGORIES = {  # name -> (symbol for +1, symbol for −1)
@@ -80,15 +80,11 @@ def _lines(sol: SVMSolution, X, y, box, grid: int = 101) -> dict[int, tuple[list
     if sol.kernel == "linear":
         big = (box[0] - span, box[1] + span, box[2] - span, box[3] + span)
         return {c: boundary_segment(big, sol.w, sol.b - c) for c in (-1, 0, 1)}
-    gx = np.linspace(box[0], box[1], grid)
-    gy = np.linspace(box[2], box[3], grid)
-    GX, GY = np.meshgrid(gx, gy)
-    F = decision_function(X, y, sol.alpha, sol.b, np.column_stack([GX.ravel(), GY.ravel()]), sol.kernel,
-                          **dict(sol.kernel_params)).reshape(grid, grid)
+    gx, gy, F = decision_grid(X, y, sol.alpha, sol.b, sol.kernel, sol.kernel_params, box, grid)
     out = {}
     for c in (-1, 0, 1):
         # loops around f > c, drawn as lines only (the padded ring lies outside the view)
-        out[c] = loops_xy(zero_loops(F - c, gx, gy, 0.002 * span), 3)
+        out[c] = loops_xy(zero_loops(F - c, gx, gy, PIXEL * span), 3)
     out["regions"] = out[0]
     return out
 
