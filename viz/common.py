@@ -146,6 +146,12 @@ def view_box(X: np.ndarray, pad: float = 0.12) -> tuple[float, float, float, flo
     return float(c[0] - half), float(c[0] + half), float(c[1] - half), float(c[1] + half)
 
 
+def widened(box, k: float = 1.0) -> tuple[float, float, float, float]:
+    """The box grown by k times its width on every side: lines and regions drawn there reach past the view."""
+    span = box[1] - box[0]
+    return box[0] - k * span, box[1] + k * span, box[2] - k * span, box[3] + k * span
+
+
 def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
     """The part of the view box where sign·(w·x + b) >= 0, as polygon vertices.
 

@@ -43,6 +43,7 @@ from viz.common import (
     sub,
     vec,
     view_box,
+    widened,
 )
 from viz.contour import loops_xy, zero_loops
 from viz.perceptron import choose_frames
@@ -437,8 +438,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
     data_ax = {"xaxis": "x", "yaxis": "y"}
     ring, ring_w = ((2 * size, 2.5) if n <= 100 else (size + 7, 1.5) if n <= 400 else (size + 5, 1.3))
-    span = box[1] - box[0]
-    x0, x1, y0, y1 = box[0] - span, box[1] + span, box[2] - span, box[3] + span
+    x0, x1, y0, y1 = widened(box)
 
     def points(idx, name, colour, symbol, label):
         return {"type": "scatter", "name": name, "mode": "markers", "x": np.round(X[idx, 0], nd).tolist(),

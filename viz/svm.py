@@ -37,6 +37,7 @@ from viz.common import (
     step_slider,
     sub,
     view_box,
+    widened,
 )
 from viz.contour import loops_xy, zero_loops
 from viz.dual import PIXEL, decision_grid
@@ -78,8 +79,7 @@ def _lines(sol: SVMSolution, X, y, box, grid: int = 101) -> dict[int, tuple[list
     """The curves f(x) = c for c in (−1, 0, +1), clipped to the box (x, y lists with gaps)."""
     span = box[1] - box[0]
     if sol.kernel == "linear":
-        big = (box[0] - span, box[1] + span, box[2] - span, box[3] + span)
-        return {c: boundary_segment(big, sol.w, sol.b - c) for c in (-1, 0, 1)}
+        return {c: boundary_segment(widened(box), sol.w, sol.b - c) for c in (-1, 0, 1)}
     gx, gy, F = decision_grid(X, y, sol.alpha, sol.b, sol.kernel, sol.kernel_params, box, grid)
     out = {}
     for c in (-1, 0, 1):
@@ -112,22 +112,21 @@ def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) ->
     if X.shape[1] != 2:
         raise ValueError(f"the SVM figure draws 2-D data, got d = {X.shape[1]}")
     box = view_box(X)
-    span = box[1] - box[0]
     f = sol.decision
     cat = categories(y, f)
     lines = _lines(sol, X, y, box)
     common = {"xaxis": "x", "yaxis": "y"}
     data = []
     # regions: f > 0 and f < 0
+    big = widened(box)
     if sol.kernel == "linear":
-        big = (box[0] - span, box[1] + span, box[2] - span, box[3] + span)
         for sign, colour in ((1.0, POS_REGION), (-1.0, NEG_REGION)):
             px, py = poly_xy(clip_halfplane(big, sol.w, sol.b, sign))
             data.append({"type": "scatter", "x": px, "y": py, "fill": "toself", "fillcolor": colour, "mode": "none",
                          "hoverinfo": "skip", "showlegend": False, **common})
     else:
-        data.append({"type": "scatter", "x": [box[0] - span, box[1] + span, box[1] + span, box[0] - span],
-                     "y": [box[2] - span, box[2] - span, box[3] + span, box[3] + span], "fill": "toself",
+        data.append({"type": "scatter", "x": [big[0], big[1], big[1], big[0]],
+                     "y": [big[2], big[2], big[3], big[3]], "fill": "toself",
                      "fillcolor": NEG_REGION, "mode": "none", "hoverinfo": "skip", "showlegend": False, **common})
         rx, ry = lines["regions"]
         data.append({"type": "scatter", "x": rx, "y": ry, "fill": "toself", "fillcolor": "rgba(220, 242, 255, 0.7)",
@@ -140,7 +139,6 @@ def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) ->
     data.append({"type": "scatter", "name": "boundary f(x) = 0", "mode": "lines", "x": lines[0][0],
                  "y": lines[0][1], "line": {"color": INK, "width": 4}, "hoverinfo": "skip", **common})
     if perceptron is not None and np.any(perceptron[0]):
-        big = (box[0] - span, box[1] + span, box[2] - span, box[3] + span)
         px, py = boundary_segment(big, perceptron[0], perceptron[1])
         data.append({"type": "scatter", "name": "perceptron's boundary", "mode": "lines", "x": px, "y": py,
                      "line": {"color": PERCEPTRON_COLOUR, "width": 3}, "hoverinfo": "skip", **common})
@@ -349,8 +347,7 @@ def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 
     """
     X, y = run.X, run.y
     box = view_box(X)
-    span = box[1] - box[0]
-    big = (box[0] - span, box[1] + span, box[2] - span, box[3] + span)
+    big = widened(box)
     S = run.n_steps
     steps = np.unique(np.linspace(0, S, min(S + 1, max(2, max_frames))).round().astype(np.int64))
     jstar = exact.objective
