@@ -316,6 +316,39 @@ def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) 
 C_GRID = tuple(float(f"{10 ** (k / 4):.4g}") for k in range(-12, 13))  # 10⁻³ … 10³, four per decade
 
 
+def svm_grid(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> list[SVMSolution]:
+    """The exact SVM for each C of a grid (the frames of the page's live C slider).
+
+    Parameters
+    ----------
+    X, y
+        As for :func:`fit_svm`.
+    Cs : sequence of float
+        Increasing, finite values of C.
+
+    Returns
+    -------
+    list of SVMSolution, one per C
+    """
+    return [fit_svm(X, y, C=C, kernel=kernel, **params) for C in Cs]
+
+
+def path_of(sols) -> dict[str, list]:
+    """Margin width 2/‖w‖, number of support vectors and Σξ of each solution, against its C.
+
+    Parameters
+    ----------
+    sols : sequence of SVMSolution
+
+    Returns
+    -------
+    dict
+        ``C``, ``width``, ``support``, ``slack``: lists of equal length.
+    """
+    return {"C": [float(s.C) for s in sols], "width": [2 * s.margin for s in sols],
+            "support": [int(s.support.sum()) for s in sols], "slack": [float(s.slack.sum()) for s in sols]}
+
+
 def c_path(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> dict[str, list]:
     """The SVM across a grid of C: margin width 2/‖w‖, number of support vectors and Σξ for each.
 
@@ -331,14 +364,7 @@ def c_path(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> dict[str, list]
     dict
         ``C``, ``width``, ``support``, ``slack``: lists of equal length.
     """
-    out: dict[str, list] = {"C": [], "width": [], "support": [], "slack": []}
-    for C in Cs:
-        sol = fit_svm(X, y, C=C, kernel=kernel, **params)
-        out["C"].append(float(C))
-        out["width"].append(2 * sol.margin)
-        out["support"].append(int(sol.support.sum()))
-        out["slack"].append(float(sol.slack.sum()))
-    return out
+    return path_of(svm_grid(X, y, Cs, kernel, **params))
 
 
 SCHEDULES = ("pegasos", "constant")

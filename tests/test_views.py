@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.svm import C_GRID
 from views.shared import DATASET_KEY, Dataset
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -291,7 +292,20 @@ def test_svm_page_c_moves_the_margin():
     assert not at.exception
     narrow = figure(at)["layout"]["meta"]["width"]
     assert narrow < wide  # a larger C buys fewer violations with a narrower margin
-    assert any("margin width 2/‖w‖" in i.value for i in at.info)
+    fig = figure(at)
+    # every C of the grid is in the chart, its slider starting at the C chosen above
+    assert fig["layout"]["meta"]["live"] and len(fig["frames"]) == len(C_GRID)
+    assert fig["layout"]["sliders"][0]["active"] == C_GRID.index(100.0)
+    assert any((t["text"] or [""])[0].startswith("C = 100: margin width 2/‖w‖") for t in fig["data"]
+               if t.get("mode") == "text")
+
+
+def test_svm_kernel_on_many_points_is_one_solution_with_a_note():
+    at = page_from_url({"ds": "moons", "n_moons": "500", "kernel": "rbf"}, page="views/svm.py")
+    assert not at.exception
+    fig = figure(at)
+    assert fig["layout"]["meta"]["kernel"] == "rbf" and not fig["layout"]["meta"]["live"] and "frames" not in fig
+    assert any("C moves live on the chart for the linear kernel" in c.value for c in at.caption)
 
 
 def test_svm_hard_margin_on_xor_says_why():

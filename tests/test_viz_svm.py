@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
-from core.svm import C_GRID, c_path, fit_svm
+from core.svm import C_GRID, c_path, fit_svm, path_of, svm_grid
 from datasets import make_dataset
-from viz.svm import CATEGORIES, c_path_figure, categories, objective_bar, svm_figure
+from viz.common import num
+from viz.svm import CATEGORIES, categories, svm_figure
 
 
 def trace(fig, prefix):
+    """The drawn trace named so (its legend stand-in comes after it)."""
     return next(t for t in fig["data"] if t.get("name", "").startswith(prefix))
+
+
+def text_of(fig, needle):
+    """The text of the text trace that contains ``needle``."""
+    return next(t["text"][0] for t in fig["data"] if t.get("mode") == "text" and needle in (t["text"] or [""])[0])
 
 
 def points_of(t):
@@ -36,22 +41,30 @@ def test_linear_margin_slack_and_categories(name, C):
     assert len(xs) == 3 * viol.size
     for k in range(viol.size):
         p, q = np.array([xs[3 * k], ys[3 * k]]), np.array([xs[3 * k + 1], ys[3 * k + 1]])
-        i = int(np.flatnonzero((np.abs(X - p) < 1e-9).all(axis=1))[0])
-        assert f(q) == pytest.approx(y[i], abs=1e-9)
-        assert np.linalg.norm(q - p) * np.linalg.norm(sol.w) == pytest.approx(sol.slack[i], rel=1e-6)
+        # drawn to 4 decimals (far below a pixel): the ends are within 1e-4 of the exact ones
+        i = int(np.argmin(np.abs(X - p).max(axis=1)))
+        assert np.abs(X[i] - p).max() <= 5.1e-5
+        tol = 2e-4 * np.abs(sol.w).sum()
+        assert f(q) == pytest.approx(y[i], abs=tol)
+        assert np.linalg.norm(q - p) * np.linalg.norm(sol.w) == pytest.approx(sol.slack[i], abs=2 * tol)
     # the points are split by where they lie, every one exactly once
     cats = categories(y, sol.decision)
     meta = fig["layout"]["meta"]
     assert sum(meta["categories"].values()) == len(y)
     for k, cat in enumerate(CATEGORIES):
-        parts = [t for t in fig["data"] if t.get("name", "").startswith(cat)]
-        assert sum(len(t["x"]) for t in parts) == int((cats == k).sum())
-        assert sum(t["showlegend"] for t in parts) == (1 if parts else 0)  # one legend entry per category
+        named = [t for t in fig["data"] if t.get("name", "").startswith(cat)]
+        parts = [t for t in named if not t["showlegend"]]
+        assert len(parts) == 2 and sum(len(t["x"]) for t in parts) == int((cats == k).sum())
+        # one legend entry per category, a stand-in outside the view, listed even when the category is empty
+        (proxy,) = [t for t in named if t["showlegend"]]
+        assert min(proxy["x"]) > fig["layout"]["xaxis"]["range"][1]
         for t in parts:  # one class per trace: the symbol family says which
             assert t["marker"]["symbol"] in CATEGORIES[cat]
     assert meta["support"] == int(sol.support.sum()) == len(trace(fig, "support vectors")["x"])
     assert meta["width"] == pytest.approx(2 / np.linalg.norm(sol.w))
-    assert any("width 2/‖w‖" in a.get("text", "") for a in fig["layout"]["annotations"])
+    assert f"width 2/‖w‖ = {num(meta['width'])}" in text_of(fig, "width 2/‖w‖")
+    status = text_of(fig, "Points:")
+    assert f"C = {num(C)}" in status and f"{meta['support']} support vectors" in status
     assert trace(fig, "perceptron")["x"]  # the overlay is drawn
 
 
@@ -74,11 +87,15 @@ def test_kernel_margin_curves_lie_on_f_plus_minus_one():
 def test_objective_bar_shows_the_two_terms():
     X, y = make_dataset("blobs", 50, 1)
     sol = fit_svm(X, y, C=2.0)
-    bar = objective_bar(sol)
-    reg, slack = bar["data"][0]["y"][0], bar["data"][1]["y"][0]
+    fig = svm_figure(X, y, sol)
+    reg_bar, slack_bar = (t for t in fig["data"] if t["type"] == "bar")
+    reg, slack = reg_bar["customdata"][0], slack_bar["customdata"][0]
     # each bar from its own definition: ½‖w‖² from w, C Σξ from the slacks recomputed from the data
     assert reg == pytest.approx(0.5 * sol.w @ sol.w)
     assert slack == pytest.approx(2.0 * np.maximum(0, 1 - y * (X @ sol.w + sol.b)).sum(), rel=1e-9)
+    # drawn as shares of J that stack to 1, J written above
+    assert reg_bar["y"][0] + slack_bar["y"][0] == pytest.approx(1.0)
+    assert f"<b>{num(reg + slack)}</b>" in text_of(fig, "J = ½‖w‖² + C Σξ")
 
 
 def test_c_path_width_shrinks_and_slack_falls_as_c_grows():
@@ -88,9 +105,15 @@ def test_c_path_width_shrinks_and_slack_falls_as_c_grows():
     w, s = np.array(path["width"]), np.array(path["slack"])
     assert (np.diff(w) <= 1e-6 * w[:-1]).all()  # ‖w‖ never decreases as C grows
     assert (np.diff(s) <= 1e-6 * max(1.0, s.max())).all()  # nor does Σξ increase
-    fig = c_path_figure(path, 1.0)
-    assert fig["layout"]["shapes"][0]["x0"] == 1.0
-    assert c_path_figure(path, math.inf)["layout"]["shapes"] == []
+    sols = svm_grid(X, y)
+    assert path_of(sols) == path
+    fig = svm_figure(X, y, sols, start=C_GRID.index(1.0), path=path)
+    for key, axis in (("width", "x3"), ("support", "x4"), ("slack", "x5")):
+        curve, mark = (t for t in fig["data"] if t.get("xaxis") == axis)
+        assert curve["y"] == path[key]
+        assert mark["x"] == [1.0] and mark["y"] == [path[key][C_GRID.index(1.0)]]  # the current C marked
+    hard = svm_figure(X, y, fit_svm(X, y, C=3.0), path=path)  # a C off the grid: no mark
+    assert all(t["x"] == [] for t in hard["data"] if t.get("xaxis") == "x3" and t["mode"] == "markers")
 
 
 def test_sgd_figure_frames_follow_the_run():
@@ -130,7 +153,8 @@ def test_kernel_slack_feet_lie_on_their_margin_line(C):
         p = np.array([seg["x"][3 * k], seg["y"][3 * k]])
         q = np.array([seg["x"][3 * k + 1], seg["y"][3 * k + 1]])
         assert x0 <= q[0] <= x1 and y0 <= q[1] <= y1  # never on the padded ring outside the view
-        i = int(np.flatnonzero((np.abs(X - p) < 1e-9).all(axis=1))[0])
+        i = int(np.argmin(np.abs(X - p).max(axis=1)))
+        assert np.abs(X[i] - p).max() <= 5.1e-5
         f = decision_function(X, y, sol.alpha, sol.b, q[None], "rbf", gamma=1.0)[0]
         assert f == pytest.approx(y[i], abs=0.05)
 
@@ -145,7 +169,50 @@ def test_width_arrow_is_in_view():
         fig = svm_figure(X, y, fit_svm(X, y, C=1.0))
         x0, x1 = fig["layout"]["xaxis"]["range"]
         y0, y1 = fig["layout"]["yaxis"]["range"]
-        for a in fig["layout"]["annotations"]:
-            if a.get("axref") == "x":  # the arrow's tail is the middle of the boundary in view
-                cx, cy = (a["x"] + a["ax"]) / 2, (a["y"] + a["ay"]) / 2
-                assert x0 <= cx <= x1 and y0 <= cy <= y1
+        arrow = trace(fig, "width 2/‖w‖")
+        # two segments out from the middle of the boundary in view, each 1/‖w‖ long, along w
+        cx, cy = arrow["x"][0], arrow["y"][0]
+        assert x0 <= cx <= x1 and y0 <= cy <= y1
+        sol = fit_svm(X, y, C=1.0)
+        for end in (1, 4):
+            v = np.array([arrow["x"][end] - cx, arrow["y"][end] - cy])
+            assert np.linalg.norm(v) == pytest.approx(sol.margin)
+            assert abs(v @ sol.w) == pytest.approx(np.linalg.norm(v) * np.linalg.norm(sol.w))
+
+
+@pytest.mark.parametrize("name,kernel,params", [("blobs", "linear", {}), ("moons", "rbf", {"gamma": 1.0})])
+def test_each_c_frame_draws_what_a_fresh_figure_at_that_c_draws(name, kernel, params):
+    # moving the slider to C_k must show exactly the figure the page would build for C_k
+    X, y = make_dataset(name, 60, 0)
+    sols = svm_grid(X, y, kernel=kernel, **params)
+    path = path_of(sols)
+    fig = svm_figure(X, y, sols, start=3, path=path)
+    frames = fig["frames"]
+    assert [f["name"] for f in frames] == [f"C{k}" for k in range(len(C_GRID))]
+    slider = fig["layout"]["sliders"][0]
+    assert slider["active"] == 3 and [s["label"] for s in slider["steps"]] == [f"{c:g}" for c in C_GRID]
+    assert [s["args"][0] for s in slider["steps"]] == [[f["name"]] for f in frames]
+    assert not slider["steps"][0]["args"][1]["frame"]["redraw"]  # only the traces change, no full redraw
+    for k in (0, 3, 12, 24):
+        fresh = svm_figure(X, y, sols, start=k, path=path)
+        frame = frames[k]
+        assert set(frame["layout"]) == {"meta"}  # the layout is never touched but for the meta
+        assert frame["layout"]["meta"] == fresh["layout"]["meta"]
+        assert frame["layout"]["meta"]["C"] == C_GRID[k]
+        for t, d in zip(frame["traces"], frame["data"], strict=True):
+            for key, value in d.items():
+                assert fresh["data"][t][key] == value, (k, t, key)
+        # and the traces no frame touches are the same in both
+        for t in set(range(len(fig["data"]))) - set(frame["traces"]):
+            assert fresh["data"][t] == fig["data"][t]
+    # the width falls as C grows, on the frames as on the path
+    widths = [f["layout"]["meta"]["width"] for f in frames]
+    assert widths == pytest.approx(path["width"])
+
+
+def test_one_solution_has_no_slider():
+    X, y = make_dataset("blobs", 30, 0)
+    fig = svm_figure(X, y, fit_svm(X, y, C=1.0))
+    assert "frames" not in fig and "sliders" not in fig["layout"] and not fig["layout"]["meta"]["live"]
+    with pytest.raises(ValueError, match="start must index"):
+        svm_figure(X, y, fit_svm(X, y, C=1.0), start=1)

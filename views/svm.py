@@ -1,8 +1,8 @@
 """SVM margin and slack: read widgets -> cached exact SVM (and its C path) -> figures -> render.
 
-Moving C reruns the page: the linear solve takes a few ms at N = 1,000 (the
-whole change shows in about 450 ms in the browser, see bench/bench_svm_page.py);
-the C path is cached per dataset and kernel.
+The SVM is solved once for every C of the grid (cached per dataset and
+kernel) and each C is a frame of one figure, so dragging C under the chart
+redraws in the browser with no round trip (bench/bench_svm_page.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 import streamlit as st
 
 from core.perceptron import run_perceptron
-from core.svm import C_GRID, c_path, fit_svm, hinge_sgd
+from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import (
     COEF0S,
     DEGREES,
@@ -27,7 +27,7 @@ from views.options import (
 )
 from views.shared import bound, current_dataset, plane_data, run_or_last_good
 from viz.common import PrebuiltFigure
-from viz.svm import c_path_figure, objective_bar, sgd_figure, sgd_summary, svm_figure, svm_status
+from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 LAST_GOOD = "_svm_last_good"
 LAST_SGD = "_svm_sgd_last_good"
@@ -36,16 +36,30 @@ C_HELP = ("The penalty on slack: small C buys a wide margin with many violations
           "The objective is ½‖w‖² + C Σξ.")
 
 
+@st.cache_data(max_entries=16, show_spinner="Solving the SVM for every C on the slider…")
+def cached_grid(X, y, kernel: str, kparams: tuple):
+    """The exact SVM for each C of C_GRID (independent of the current C): the frames of the live C slider."""
+    return svm_grid(X, y, C_GRID, kernel, **dict(kparams))
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int):
-    """Fit the SVM and build the data figure, the objective bar and the status (cached on the inputs)."""
-    sol = fit_svm(X, y, C=C, kernel=kernel, **dict(kparams))
+    """The page's figure (cached on the inputs): every C of the grid as a frame, or one solution.
+
+    The grid is solved for the linear kernel and for the others up to PATH_KERNEL_MAX_N points; the hard
+    margin (C = ∞) is one solution, drawn beside the linear grid's C path.
+    """
+    grid = cached_grid(X, y, kernel, kparams) if kernel == "linear" or len(y) <= PATH_KERNEL_MAX_N else None
+    if math.isfinite(C) and grid is not None:
+        sols, start = grid, C_GRID.index(C)
+    else:
+        sols, start = [fit_svm(X, y, C=C, kernel=kernel, **dict(kparams))], 0
     perceptron = None
     if overlay:
         run = run_perceptron(X, y, max_steps=1000)
         perceptron = (run.W[-1], float(run.B[-1]))
-    fig = svm_figure(X, y, sol, perceptron=perceptron, height=height)
-    return fig, objective_bar(sol), svm_status(sol, fig["layout"]["meta"])
+    path = path_of(grid) if grid is not None else None
+    return svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height)
 
 
 @st.cache_data(max_entries=16, show_spinner="Running hinge-loss SGD…")
@@ -54,12 +68,6 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
     return sgd_figure(run, exact), sgd_summary(run, exact)
-
-
-@st.cache_data(max_entries=16, show_spinner="Sweeping C…")
-def cached_path(X, y, kernel: str, kparams: tuple):
-    """Width, support vectors and Σξ across C from 10⁻³ to 10³ (independent of the current C)."""
-    return c_path(X, y, kernel=kernel, **dict(kparams))
 
 
 st.title("SVM: margin and slack")
@@ -83,38 +91,31 @@ with st.expander("More settings: overlay, figure size"):
     e1, e2 = st.columns(2)
     overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
                     fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
-    height = bound(e2.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height")
+    height = bound(e2.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
 
 C_used = math.inf if hard else float(C)
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
 exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
 with exact_tab:
     result = None if not exact_tab.open else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
-                 int(height)), ds.label))
+        compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
+                int(height)), ds.label))
     if result is not None:
-        fig, bar, status, label = result
-        left, right = st.columns([2.3, 1])
-        with left:
-            st.markdown(f"**{label}**")
-            st.plotly_chart(PrebuiltFigure(fig), key="svm_chart", config={"displaylogo": False, "doubleClick": False})
-            st.info(status)
-            st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
-                       "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
-                       "point inside the margin or misclassified is joined to its own margin line by a segment "
-                       "labelled ξᵢ.")
-        with right:
-            st.plotly_chart(PrebuiltFigure(bar), key="svm_objective", config={"displaylogo": False})
-            if kernel != "linear" and len(ds.y) > PATH_KERNEL_MAX_N:
-                st.caption(f"The C path takes {len(C_GRID)} fits: it is drawn for the linear kernel, and for the "
-                           f"other kernels on up to {PATH_KERNEL_MAX_N} points.")
-            else:
-                try:
-                    path = cached_path(*plane_data(ds, N_UI_MAX), kernel, kparams)
-                    st.plotly_chart(PrebuiltFigure(c_path_figure(path, C_used)), key="svm_path",
-                                    config={"displaylogo": False})
-                except ValueError as exc:
-                    st.caption(f"No C path: {exc}.")
+        fig, label = result
+        st.markdown(f"**{label}**")
+        st.plotly_chart(PrebuiltFigure(fig), key="svm_chart", config={"displaylogo": False, "doubleClick": False})
+        if fig["layout"]["meta"]["live"]:
+            st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
+                       "the mark on the C path follow in the browser. The Penalty C control above sets where it "
+                       "starts, and goes into the link.")
+        elif kernel != "linear":
+            st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
+                       f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
+                       "above sets C.")
+        st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
+                   "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
+                   "point inside the margin or misclassified is joined to its own margin line by a segment "
+                   "labelled ξᵢ.")
 
 with sgd_tab:
     st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "

@@ -116,7 +116,8 @@ def legend_proxy(trace: dict, far: float, rank: int) -> dict:
     point at ``far`` (beyond the fixed axis ranges, which never autorange).
     """
     group = trace.get("legendgroup") or f"g{rank}"
-    proxy = {k: v for k, v in trace.items() if k not in ("x", "y", "selectedpoints")}
+    proxy = {k: v for k, v in trace.items() if k not in ("x", "y", "selectedpoints", "customdata", "text")}
+    proxy["hoverinfo"] = "skip"
     proxy.update(x=[far, far + 1], y=[far, far], legendrank=rank, legendgroup=group, showlegend=True)
     trace.update(showlegend=False, legendgroup=group)
     return proxy

@@ -1,4 +1,6 @@
-"""The SVM margin and slack figures: the data with the margin, the objective as a stacked bar, the C path.
+"""The SVM margin and slack figure, with C moved in the browser, and the hinge-SGD step-through.
+
+One figure holds, for each C of a grid (a frame each, a slider under the chart):
 
 - The data: the boundary f(x) = 0 and the margin lines f(x) = ±1 (straight
   for the linear kernel, curves for the others), the width 2/‖w‖ written on
@@ -10,6 +12,7 @@
 - The objective ½‖w‖² + C Σξ as a stacked bar.
 - The C path: margin width, number of support vectors and Σξ against C, the
   current C marked.
+- The status: C, the width, the support vectors, Σξ, J, the points by category.
 
 Plain dicts, no Streamlit.
 """
@@ -31,6 +34,7 @@ from viz.common import (
     back_next,
     boundary_segment,
     clip_halfplane,
+    legend_proxy,
     num,
     poly_xy,
     step_menus,
@@ -75,7 +79,7 @@ def categories(y: np.ndarray, f: np.ndarray) -> np.ndarray:
     return out
 
 
-def _lines(sol: SVMSolution, X, y, box, grid: int = 101) -> dict[int, tuple[list, list]]:
+def _lines(sol: SVMSolution, X, y, box, grid: int = 101) -> dict:
     """The curves f(x) = c for c in (−1, 0, +1), clipped to the box (x, y lists with gaps)."""
     span = box[1] - box[0]
     if sol.kernel == "linear":
@@ -89,162 +93,304 @@ def _lines(sol: SVMSolution, X, y, box, grid: int = 101) -> dict[int, tuple[list
     return out
 
 
-def svm_figure(X, y, sol: SVMSolution, *, perceptron=None, height: int = 700) -> dict:
-    """The data panel of the SVM page.
+def _feet(sol: SVMSolution, X, y, idx: np.ndarray, lines, box) -> np.ndarray:
+    """Where each violator's slack segment ends: the nearest point of its own margin line f(x) = yᵢ.
 
     Parameters
     ----------
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,)
-    sol : SVMSolution
-    perceptron : tuple (w, b), optional
-        A perceptron's boundary on the same data, drawn faint for comparison.
-    height : int
+    idx : ndarray of shape (m,)
+        The violators.
 
     Returns
     -------
-    dict
-        A Plotly figure; ``layout.meta`` holds the margin width, the counts per
-        category and the slack values drawn.
+    ndarray of shape (m, 2)
+        NaN rows where that margin line is not in view (a small C can leave |f| < 1 everywhere).
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    if X.shape[1] != 2:
-        raise ValueError(f"the SVM figure draws 2-D data, got d = {X.shape[1]}")
-    box = view_box(X)
+    out = np.full((idx.size, 2), np.nan)
+    if sol.kernel == "linear":
+        w = sol.w
+        nw2 = float(w @ w)
+        if nw2 > 0:
+            t = (y[idx] - (X[idx] @ w + sol.b)) / nw2  # move along w until f = yᵢ
+            out = X[idx] + t[:, None] * w
+        return out
+    x0, x1, y0, y1 = box
+    for cls in (-1, 1):
+        xs, ys = lines[cls]
+        pts = np.array([(a, b) for a, b in zip(xs, ys, strict=True) if a is not None], dtype=float).reshape(-1, 2)
+        # only the curve's own vertices: the loops also run along a padded ring just outside the view
+        pts = pts[(pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)]
+        mine = np.flatnonzero(y[idx] == cls)
+        if not pts.size or not mine.size:
+            continue
+        for lo in range(0, mine.size, 256):  # blocks keep the distance table small
+            rows = mine[lo:lo + 256]
+            d2 = ((X[idx[rows], None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+            out[rows] = pts[d2.argmin(axis=1)]
+    return out
+
+
+def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dict], dict]:
+    """What one solution draws: the traces that change with C (fixed count and order), the annotations, the meta.
+
+    Traces: the two regions, the margin lines, the boundary, the slack segments, the ξ labels, the support
+    vector rings, a trace per (category, class), and the objective's two stacked bars.
+    """
     f = sol.decision
     cat = categories(y, f)
     lines = _lines(sol, X, y, box)
     common = {"xaxis": "x", "yaxis": "y"}
-    data = []
-    # regions: f > 0 and f < 0
     big = widened(box)
-    if sol.kernel == "linear":
+    data = []
+    if sol.kernel == "linear":  # f > 0 and f < 0 as two half-planes
         for sign, colour in ((1.0, POS_REGION), (-1.0, NEG_REGION)):
             px, py = poly_xy(clip_halfplane(big, sol.w, sol.b, sign))
             data.append({"type": "scatter", "x": px, "y": py, "fill": "toself", "fillcolor": colour, "mode": "none",
                          "hoverinfo": "skip", "showlegend": False, **common})
-    else:
+    else:  # f < 0 everywhere, with the loops around f > 0 laid over it
         data.append({"type": "scatter", "x": [big[0], big[1], big[1], big[0]],
                      "y": [big[2], big[2], big[3], big[3]], "fill": "toself",
                      "fillcolor": NEG_REGION, "mode": "none", "hoverinfo": "skip", "showlegend": False, **common})
         rx, ry = lines["regions"]
         data.append({"type": "scatter", "x": rx, "y": ry, "fill": "toself", "fillcolor": "rgba(220, 242, 255, 0.7)",
                      "mode": "none", "hoverinfo": "skip", "showlegend": False, **common})
-    # margin lines, then the boundary
-    mx = lines[-1][0] + [None] + lines[1][0]
-    my = lines[-1][1] + [None] + lines[1][1]
-    data.append({"type": "scatter", "name": "margin f(x) = ±1", "mode": "lines", "x": mx, "y": my,
+    data.append({"type": "scatter", "name": "margin f(x) = ±1", "mode": "lines",
+                 "x": lines[-1][0] + [None] + lines[1][0], "y": lines[-1][1] + [None] + lines[1][1],
                  "line": {"color": MARGIN_COLOUR, "width": 2.5, "dash": "dash"}, "hoverinfo": "skip", **common})
     data.append({"type": "scatter", "name": "boundary f(x) = 0", "mode": "lines", "x": lines[0][0],
                  "y": lines[0][1], "line": {"color": INK, "width": 4}, "hoverinfo": "skip", **common})
-    if perceptron is not None and np.any(perceptron[0]):
-        px, py = boundary_segment(big, perceptron[0], perceptron[1])
-        data.append({"type": "scatter", "name": "perceptron's boundary", "mode": "lines", "x": px, "y": py,
-                     "line": {"color": PERCEPTRON_COLOUR, "width": 3}, "hoverinfo": "skip", **common})
-    # slack: each violator joined to its own margin line, f(x) = y
-    seg_x, seg_y, lab_x, lab_y, lab_t = [], [], [], [], []
+    # slack: each violator (ξᵢ > 0) joined to its own margin line f(x) = yᵢ, the largest ξ labelled
     viol = np.flatnonzero(sol.slack > ON_MARGIN)
-    order = viol[np.argsort(-sol.slack[viol])]
-    for i in order.tolist():
-        target = _foot(sol, X, y, i, lines, box)
-        if target is None:
-            continue
-        seg_x += [float(X[i, 0]), target[0], None]
-        seg_y += [float(X[i, 1]), target[1], None]
-        if len(lab_t) < MAX_SLACK_LABELS:
-            lab_x.append((float(X[i, 0]) + target[0]) / 2)
-            lab_y.append((float(X[i, 1]) + target[1]) / 2)
-            lab_t.append(f"ξ{sub(i + 1)}={num(sol.slack[i], 2)}")
-    data.append({"type": "scatter", "name": "slack ξᵢ (to its margin line)", "mode": "lines", "x": seg_x, "y": seg_y,
-                 "line": {"color": SLACK_COLOUR, "width": 2.5}, "hoverinfo": "skip", **common})
-    data.append({"type": "scatter", "name": "ξ values", "mode": "text", "x": lab_x, "y": lab_y, "text": lab_t,
-                 "textfont": {"size": 14, "color": "#8B2F6B"}, "showlegend": False, "hoverinfo": "skip",
-                 "textposition": "middle right", **common})
-    # support vectors ringed
+    viol = viol[np.argsort(-sol.slack[viol], kind="stable")]
+    feet = _feet(sol, X, y, viol, lines, box)
+    keep = ~np.isnan(feet[:, 0])
+    viol, feet = viol[keep], feet[keep]
+    gap = np.full(viol.size, np.nan)
+    seg_x = np.column_stack([X[viol, 0], feet[:, 0], gap]).ravel()
+    seg_y = np.column_stack([X[viol, 1], feet[:, 1], gap]).ravel()
+    top = viol[:MAX_SLACK_LABELS]
+    mid = (X[top] + feet[:MAX_SLACK_LABELS]) / 2
+    lab_t = [f"ξ{sub(i + 1)}={num(sol.slack[i], 2)}" for i in top.tolist()]
+    data.append({"type": "scatter", "name": "slack ξᵢ (to its margin line)", "mode": "lines",
+                 "x": _gaps(seg_x), "y": _gaps(seg_y), "line": {"color": SLACK_COLOUR, "width": 2.5},
+                 "hoverinfo": "skip", **common})
+    data.append({"type": "scatter", "name": "ξ values", "mode": "text", "x": mid[:, 0].round(4).tolist(),
+                 "y": mid[:, 1].round(4).tolist(), "text": lab_t, "textfont": {"size": 14, "color": "#8B2F6B"},
+                 "showlegend": False, "hoverinfo": "skip", "textposition": "middle right", **common})
     sv = np.flatnonzero(sol.support)
-    n = len(y)
-    size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
-    data.append({"type": "scatter", "name": f"support vectors ({sv.size})", "mode": "markers",
+    data.append({"type": "scatter", "name": "support vectors", "mode": "markers",
                  "x": X[sv, 0].round(4).tolist(), "y": X[sv, 1].round(4).tolist(), "hoverinfo": "skip",
                  "marker": {"symbol": "circle-open", "size": 2 * size + 6, "color": INK, "line": {"width": 2}},
                  **common})
     # the points: a trace per (category, class) with one colour and one symbol each (no per-point style arrays,
-    # which cost the browser a third of its redraw); the category's two traces share one legend entry
+    # which cost the browser a third of its redraw); the +1 trace carries the category's legend entry
     for k, (name, symbols) in enumerate(CATEGORIES.items()):
-        label = f"{name} ({int((cat == k).sum())})"
-        shown = False
         for cls, colour, symbol in ((1, POS_COLOUR, symbols[0]), (-1, NEG_COLOUR, symbols[1])):
             idx = np.flatnonzero((cat == k) & (y == cls))
-            if not idx.size:
-                continue
             data.append({
-                "type": "scatter", "name": label, "legendgroup": name, "showlegend": not shown, "mode": "markers",
+                "type": "scatter", "name": name, "legendgroup": name, "showlegend": cls > 0, "mode": "markers",
                 "x": X[idx, 0].round(4).tolist(), "y": X[idx, 1].round(4).tolist(),
                 "customdata": np.column_stack([idx + 1, np.round(y[idx] * f[idx], 2),
                                                np.round(sol.slack[idx], 2)]).tolist(),
                 "hovertemplate": (f"x<sub>%{{customdata[0]}}</sub> = (%{{x}}, %{{y}}), y = {'+1' if cls > 0 else '−1'}"
                                   "<br>y·f(x) = %{customdata[1]}, ξ = %{customdata[2]}<extra></extra>"),
+                # no outline on the plain filled points, most of them: strokes are a fifth of the redraw
                 "marker": {"size": size + 1, "color": colour, "symbol": symbol,
-                           "line": {"width": 2.5 if k == 1 else 1.5, "color": INK if k == 1 else colour}},
+                           "line": {"width": (0, 2.5, 1.5, 2)[k], "color": (colour, INK, colour, "white")[k]}},
                 **common})
-            shown = True
-    annotations = []
+    # the objective J = ½‖w‖² + C Σξ as two stacked bars, each its share of J (a fixed axis: the values and
+    # J are written, so moving C redraws no axis)
+    reg = 0.5 / sol.margin**2 if math.isfinite(sol.margin) and sol.margin > 0 else 0.0
+    slack = sol.objective - reg
+    J = max(sol.objective, 1e-300)
+    for name, value, colour in (("½‖w‖²", reg, "#56B4E9"), ("C Σξ", slack, SLACK_COLOUR)):
+        data.append({"type": "bar", "name": name, "x": ["J"], "y": [value / J], "marker": {"color": colour},
+                     "text": [f"{name} = {num(value)}"], "customdata": [value], "textposition": "inside",
+                     "insidetextanchor": "middle", "textfont": {"size": 15}, "showlegend": False, "xaxis": "x2",
+                     "yaxis": "y2", "hovertemplate": f"{name} = %{{customdata:.4g}} (%{{y:.0%}} of J)<extra></extra>"})
+    data.append({"type": "scatter", "mode": "text", "x": ["J"], "y": [1.02], "textposition": "top center",
+                 "text": [f"J = ½‖w‖² + C Σξ<br>= {num(reg)} + {num(slack)} = <b>{num(sol.objective)}</b>"],
+                 "textfont": {"size": 16},
+                 "showlegend": False, "hoverinfo": "skip", "xaxis": "x2", "yaxis": "y2"})
     width = 2 * sol.margin
+    meta = {"view": "svm", "C": sol.C, "kernel": sol.kernel, "width": width, "support": int(sv.size),
+            "categories": {name: int((cat == k).sum()) for k, name in enumerate(CATEGORIES)},
+            "slack_labels": lab_t, "objective": sol.objective}
+    # the width 2/‖w‖: a double arrow across the margin at the middle of the boundary in view, and its value
+    arrow = {"x": [None], "y": [None]}
+    label = {"x": [None], "y": [None], "text": [""]}
     if sol.kernel == "linear" and math.isfinite(width):
-        # the width written across the margin, at the middle of the boundary in view
         bx, by = boundary_segment(box, sol.w, sol.b)  # the boundary within the view itself
         if bx:
             mxp, myp = (bx[0] + bx[1]) / 2, (by[0] + by[1]) / 2  # its middle: always in view
             u = sol.w / np.linalg.norm(sol.w)
-            annotations.append({"x": mxp + u[0] * sol.margin, "y": myp + u[1] * sol.margin, "ax": mxp - u[0] * sol.margin,
-                                "ay": myp - u[1] * sol.margin, "xref": "x", "yref": "y", "axref": "x", "ayref": "y",
-                                "showarrow": True, "arrowhead": 2, "arrowside": "end+start", "arrowwidth": 2,
-                                "arrowcolor": MARGIN_COLOUR, "text": ""})
-            annotations.append({"x": mxp + u[0] * sol.margin, "y": myp + u[1] * sol.margin, "xref": "x", "yref": "y",
-                                "text": f"width 2/‖w‖ = {num(width)}", "showarrow": False, "xanchor": "left",
-                                "yanchor": "bottom", "font": {"size": 17, "color": INK},
-                                "bgcolor": "rgba(255,255,255,0.85)"})
-    axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
-            "tickfont": {"size": 15}, "autorange": False}
+            tip = (mxp + u[0] * sol.margin, myp + u[1] * sol.margin)
+            tail = (mxp - u[0] * sol.margin, myp - u[1] * sol.margin)
+            # two segments from the middle out, each ending in an arrowhead pointing along it
+            arrow = {"x": [mxp, tip[0], None, mxp, tail[0]], "y": [myp, tip[1], None, myp, tail[1]]}
+            label = {"x": [tip[0]], "y": [tip[1]], "text": [f"width 2/‖w‖ = {num(width)}"]}
+    data.append({"type": "scatter", "name": "width 2/‖w‖", "mode": "lines+markers", **arrow,
+                 "line": {"color": MARGIN_COLOUR, "width": 2},
+                 "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 13, 0, 0, 13],
+                            "color": MARGIN_COLOUR},
+                 "showlegend": False, "hoverinfo": "skip", "xaxis": "x", "yaxis": "y"})
+    data.append({"type": "scatter", "mode": "text", **label, "textposition": "top right",
+                 "textfont": {"size": 17, "color": INK, "shadow": HALO}, "showlegend": False, "hoverinfo": "skip",
+                 "xaxis": "x", "yaxis": "y"})
+    data.append({"type": "scatter", "mode": "text", "x": [0], "y": [0.5], "textposition": "middle right",
+                 "text": [svm_status(sol, meta).replace(" Points: ", "<br>Points: ", 1)],
+                 "textfont": {"size": 15}, "showlegend": False, "hoverinfo": "skip", "xaxis": "x6", "yaxis": "y6"})
+    return data, meta
+
+
+HALO = "-1px -1px 2px white, 1px -1px 2px white, -1px 1px 2px white, 1px 1px 2px white"  # text readable on points
+
+
+def _gaps(a: np.ndarray) -> list:
+    """Coordinates with NaN gaps as JSON-ready floats with None gaps."""
+    return [None if v != v else v for v in np.round(a, 4).tolist()]
+
+
+LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
+# what a frame re-sends of a trace: the rest of its style (and its name) stays in the base figure
+FRAME_KEYS = ("x", "y", "customdata", "text")
+PATH_ROWS = (("width", "width", "#0072B2"), ("support", "# SVs", "#E69F00"),
+             ("slack", "Σξ", SLACK_COLOUR))
+
+
+def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None = None, height: int = 780) -> dict:
+    """The SVM page's one figure: the data with the margin, the objective bar and the C path, over every C given.
+
+    With several solutions (one per C of a grid) each is a frame, and a slider under the chart (and a
+    Sweep button) moves C in the browser with no server round trip: the margin, the slack, the support
+    vectors, the bar, the mark on the C path and the status follow it.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    sols : SVMSolution or sequence of SVMSolution
+        One solution, or one per C (increasing C).
+    start : int
+        The solution shown first.
+    perceptron : tuple (w, b), optional
+        A perceptron's boundary on the same data, drawn faint for comparison.
+    path : dict, optional
+        ``C``, ``width``, ``support``, ``slack`` lists (:func:`core.svm.path_of`), drawn against C at the
+        right with the current C marked.
+    height : int
+
+    Returns
+    -------
+    dict
+        A Plotly figure, with frames ``C0``, ``C1``, … for several solutions; ``layout.meta`` (and each
+        frame's) holds C, the margin width, the counts per category and the slack labels drawn.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.shape[1] != 2:
+        raise ValueError(f"the SVM figure draws 2-D data, got d = {X.shape[1]}")
+    sols = [sols] if isinstance(sols, SVMSolution) else list(sols)
+    if not 0 <= start < len(sols):
+        raise ValueError(f"start must index one of the {len(sols)} solutions, got {start}")
+    box = view_box(X)
+    n = len(y)
+    size = 12 if n <= 100 else 9 if n <= 400 else 7 if n <= 1000 else 5
+    panels = [_panel(X, y, s, box, size) for s in sols]
+    traces, meta = panels[start]
+    data = traces[:2]
+    if perceptron is not None and np.any(perceptron[0]):
+        px, py = boundary_segment(widened(box), perceptron[0], perceptron[1])
+        data.append({"type": "scatter", "name": "perceptron's boundary", "mode": "lines", "x": px, "y": py,
+                     "line": {"color": PERCEPTRON_COLOUR, "width": 3}, "hoverinfo": "skip",
+                     "xaxis": "x", "yaxis": "y"})
+    varying = [0, 1] + list(range(len(data), len(data) + len(traces) - 2))
+    data += traces[2:]
+    # the legend is not redrawn as C moves: each entry is a static stand-in, so one whose trace is empty
+    # at the first C (no margin line in view, no misclassified point) is still listed
+    far = box[1] + 10 * (box[1] - box[0])
+    data += [legend_proxy(t, far, rank) for rank, t in enumerate(traces[2:], start=1)
+             if t.get("showlegend", True) and t.get("type") == "scatter"]
+    marks = [[] for _ in sols]  # each frame's mark on the three C-path curves
+    layout_path = {}
+    if path is not None:
+        where = {c: j for j, c in enumerate(path["C"])}
+        for r, (key, label, colour) in enumerate(PATH_ROWS):
+            ax = str(r + 3)
+            data.append({"type": "scatter", "mode": "lines+markers", "name": label, "x": path["C"], "y": path[key],
+                         "line": {"color": colour, "width": 2.5}, "marker": {"size": 5}, "showlegend": False,
+                         "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                         "hovertemplate": f"C = %{{x:.3g}}: {label} = %{{y:.4g}}<extra></extra>"})
+            lo = 0.02 + (2 - r) * 0.18
+            layout_path[f"yaxis{ax}"] = {"domain": [lo, lo + 0.14], "anchor": f"x{ax}", "fixedrange": True,
+                                         "rangemode": "tozero", "gridcolor": "#eeeeee", "tickfont": {"size": 13},
+                                         "title": {"text": label, "font": {"size": 14}}}
+            layout_path[f"xaxis{ax}"] = {"type": "log", "domain": [0.74, 1.0], "anchor": f"y{ax}", "fixedrange": True,
+                                         "gridcolor": "#eeeeee", "showticklabels": r == 2, "tickfont": {"size": 13},
+                                         **({"title": {"text": "C (log)", "font": {"size": 14}}} if r == 2 else {}),
+                                         **({"matches": "x3"} if r else {})}
+        for f, s in enumerate(sols):
+            j = where.get(s.C)
+            for key, _, _ in PATH_ROWS:
+                marks[f].append({"x": [s.C] if j is not None else [], "y": [path[key][j]] if j is not None else []})
+        for r, (_, _, colour) in enumerate(PATH_ROWS):
+            varying.append(len(data))
+            data.append({"type": "scatter", "mode": "markers", "showlegend": False, "hoverinfo": "skip",
+                         "marker": {"size": 15, "color": colour, "line": {"color": INK, "width": 2}},
+                         "xaxis": f"x{r + 3}", "yaxis": f"y{r + 3}", **marks[start][r]})
     layout = {
-        "height": height, "font": FONT, "margin": {"l": 60, "r": 20, "t": 20, "b": 130},
+        "height": height, "font": FONT, "margin": {"l": 60, "r": 20, "t": 10, "b": 230 if len(sols) > 1 else 140},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
+        "barmode": "stack", "uniformtext": {"mode": "hide", "minsize": 13},  # a bar too thin for its label drops it
         "legend": {"orientation": "h", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
                    "font": {"size": 15}, "itemsizing": "constant"},
-        "xaxis": {**axis, "range": [box[0], box[1]], "constrain": "domain", "domain": [0, 1],
+        "xaxis": {**AXIS, "range": [box[0], box[1]], "constrain": "domain", "domain": [0, 0.64],
                   "title": {"text": "x₁", "font": {"size": 18}}},
-        "yaxis": {**axis, "range": [box[2], box[3]], "scaleanchor": "x", "scaleratio": 1, "constrain": "domain",
+        "yaxis": {**AXIS, "range": [box[2], box[3]], "scaleanchor": "x", "scaleratio": 1, "constrain": "domain",
+                  "domain": [0, TOP],
                   "title": {"text": "x₂", "font": {"size": 18}}},
-        "annotations": annotations,
-        "meta": {"view": "svm", "C": sol.C, "kernel": sol.kernel, "width": width,
-                 "support": int(sv.size), "categories": {name: int((cat == k).sum())
-                                                         for k, name in enumerate(CATEGORIES)},
-                 "slack_labels": lab_t},
+        "xaxis2": {"domain": [0.74, 1.0], "anchor": "y2", "fixedrange": True, "showticklabels": False},
+        "yaxis2": {"domain": [0.62 if path is not None else 0.0, TOP], "anchor": "x2", "fixedrange": True,
+                   "range": [0, 1.4], "tickvals": [0, 0.5, 1], "ticktext": ["0", "½J", "J"], "gridcolor": "#eeeeee",
+                   "tickfont": {"size": 13}},
+        # the status line's own axes: the band above the chart
+        "xaxis6": {"domain": [0, 1], "anchor": "y6", "range": [0, 1], "visible": False, "fixedrange": True},
+        "yaxis6": {"domain": [TOP + 0.01, 1], "anchor": "x6", "range": [0, 1], "visible": False, "fixedrange": True},
+        **layout_path,
+        "meta": {**meta, "Cs": [s.C for s in sols], "live": len(sols) > 1},
     }
+    if len(sols) > 1:
+        # a frame per C; the slider steps through them without a full redraw (the legend's names do not
+        # change with C: the counts are in the status), measured about twice as quick as a redraw
+        names = [f"C{f}" for f in range(len(sols))]
+        frames = []
+        for f, (tr, mt) in enumerate(panels):
+            body = [{k: t[k] for k in FRAME_KEYS if k in t} for t in tr] + marks[f]
+            frames.append({"name": names[f], "group": "C", "traces": varying, "data": body,
+                           "layout": {"meta": {**mt, "Cs": layout["meta"]["Cs"], "live": True}}})
+        layout["sliders"] = [{
+            "active": start, "x": 0.0, "len": 0.64, "y": 0, "yanchor": "top", "pad": {"t": 150, "b": 0},
+            "currentvalue": {"prefix": "C = ", "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
+            "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+            "transition": {"duration": 0},  # the grip jumps: no easing competing with the redraw
+            "steps": [{"label": f"{s.C:g}", "method": "animate", "args": [[nm], LIVE_ARGS]}
+                      for s, nm in zip(sols, names, strict=True)],
+        }]
+        layout["updatemenus"] = [{
+            "type": "buttons", "direction": "left", "showactive": False, "x": 1.0, "y": 0, "xanchor": "right",
+            "yanchor": "top", "pad": {"t": 150}, "font": {"size": 15},
+            "buttons": [
+                {"label": "Sweep C ▶", "method": "animate",
+                 "args": ["C", {**LIVE_ARGS, "fromcurrent": True, "frame": {"duration": 400, "redraw": False}}]},
+                {"label": "Pause ❚❚", "method": "animate", "args": [[None], {**LIVE_ARGS, "frame": {"duration": 0}}]},
+            ]}]
+        return {"data": data, "layout": layout, "frames": frames}
     return {"data": data, "layout": layout}
 
 
-def _foot(sol: SVMSolution, X, y, i: int, lines, box) -> tuple[float, float] | None:
-    """Where point i's slack segment ends: the nearest point of its own margin line f(x) = yᵢ."""
-    p = X[i]
-    if sol.kernel == "linear":
-        w = sol.w
-        nw2 = float(w @ w)
-        if nw2 == 0:
-            return None
-        t = (y[i] - (w @ p + sol.b)) / nw2  # move along w until f = yᵢ
-        q = p + t * w
-        return float(q[0]), float(q[1])
-    xs, ys = lines[int(y[i])]
-    x0, x1, y0, y1 = box
-    # only the curve's own vertices: the loops also run along a padded ring just outside the view
-    pts = np.array([(a, b) for a, b in zip(xs, ys, strict=True)
-                    if a is not None and x0 <= a <= x1 and y0 <= b <= y1]).reshape(-1, 2)
-    if not pts.size:
-        return None  # no margin line f = yᵢ in view (a small C can leave |f| < 1 everywhere)
-    j = int(((pts - p) ** 2).sum(axis=1).argmin())
-    return float(pts[j, 0]), float(pts[j, 1])
+TOP = 0.9  # the data and the bar end here; the status line is above
+AXIS = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
+        "tickfont": {"size": 15}, "autorange": False}
 
 
 def svm_status(sol: SVMSolution, meta: dict) -> str:
@@ -273,59 +419,6 @@ def sgd_summary(run, exact: SVMSolution) -> str:
             f"{num(exact.objective)}, gap {num(gap)} ({100 * gap / exact.objective:.3g}% of J*). "
             "With the decaying step 1/(λ(t + t₀)) the gap keeps shrinking, slowly for large C (small λ); a constant "
             "η stalls at a noise floor.")
-
-
-def objective_bar(sol: SVMSolution, height: int = 320) -> dict:
-    """½‖w‖² and C Σξ stacked into the objective."""
-    reg = 0.5 / sol.margin**2 if math.isfinite(sol.margin) and sol.margin > 0 else 0.0
-    slack = sol.objective - reg
-    return {
-        "data": [
-            {"type": "bar", "name": f"½‖w‖² = {num(reg)}", "x": ["objective"], "y": [reg],
-             "marker": {"color": "#56B4E9"}, "hovertemplate": "½‖w‖² = %{y:.4g}<extra></extra>"},
-            {"type": "bar", "name": f"C Σξ = {num(slack)}", "x": ["objective"], "y": [slack],
-             "marker": {"color": SLACK_COLOUR}, "hovertemplate": "C Σξ = %{y:.4g}<extra></extra>"},
-        ],
-        "layout": {"barmode": "stack", "height": height, "font": FONT, "margin": {"l": 60, "r": 10, "t": 40, "b": 30},
-                   "title": {"text": f"½‖w‖² + C Σξ = {num(sol.objective)}", "font": {"size": 17}},
-                   "legend": {"orientation": "h", "y": -0.1, "font": {"size": 14}}, "paper_bgcolor": "white",
-                   "plot_bgcolor": "white", "yaxis": {"fixedrange": True, "rangemode": "tozero"},
-                   "xaxis": {"fixedrange": True, "showticklabels": False}},
-    }
-
-
-def c_path_figure(path: dict, C: float, height: int = 420) -> dict:
-    """Margin width, number of support vectors and Σξ against C (log axis), the current C marked.
-
-    Parameters
-    ----------
-    path : dict
-        ``C``, ``width``, ``support``, ``slack`` lists of equal length (from :func:`core.svm.c_path`).
-    C : float
-        The current C (math.inf for the hard margin: no mark).
-    """
-    rows = [("width", "margin width 2/‖w‖", "#0072B2"), ("support", "support vectors", "#E69F00"),
-            ("slack", "Σξ", SLACK_COLOUR)]
-    data, layout = [], {}
-    for k, (key, label, colour) in enumerate(rows, start=1):
-        ax = "" if k == 1 else str(k)
-        data.append({"type": "scatter", "mode": "lines+markers", "name": label, "x": path["C"], "y": path[key],
-                     "line": {"color": colour, "width": 2.5}, "marker": {"size": 5}, "xaxis": f"x{ax}",
-                     "yaxis": f"y{ax}", "hovertemplate": f"C = %{{x:.3g}}: {label} = %{{y:.4g}}<extra></extra>"})
-        lo, hi = 1 - k / 3 + 0.06, 1 - (k - 1) / 3
-        layout[f"yaxis{ax}"] = {"domain": [lo, hi], "title": {"text": label, "font": {"size": 14}},
-                                "fixedrange": True, "rangemode": "tozero", "gridcolor": "#eeeeee"}
-        layout[f"xaxis{ax}"] = {"type": "log", "anchor": f"y{ax}", "fixedrange": True, "gridcolor": "#eeeeee",
-                                "showticklabels": k == 3, **({"title": {"text": "C"}} if k == 3 else {}),
-                                **({"matches": "x"} if k > 1 else {})}
-    shapes = []
-    if math.isfinite(C):
-        shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": C, "x1": C, "y0": 0, "y1": 1,
-                       "line": {"color": INK, "width": 2, "dash": "dot"}})
-    layout.update({"height": height, "font": FONT, "margin": {"l": 70, "r": 10, "t": 10, "b": 40},
-                   "showlegend": False, "paper_bgcolor": "white", "plot_bgcolor": "white", "shapes": shapes,
-                   "meta": {"C": C}})
-    return {"data": data, "layout": layout}
 
 
 def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 760) -> dict:
