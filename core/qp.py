@@ -19,41 +19,30 @@ MAX_ITER = 100
 TOL = 1e-10
 
 
-def _newton(A, reg, soft: bool, state, r_s, r_m):
-    """One Newton direction: the reduced m × m system for Δz, then back-substitution for the diagonal blocks.
+def _direction(ctx, R):
+    """One Newton direction (Δz, ΔD, ΔP) for the complementarity right-hand sides R = (r_s, r_m).
 
-    ``state`` is (s, α, ξ, μ, r_d, r_p, r_x); r_s and r_m are the right-hand
-    sides of the complementarity rows α∘s and μ∘ξ.
+    ``ctx`` holds this iteration's A, Aᵀ, (diag(reg) + Aᵀ W A)⁻¹, W, the part of the reduced right-hand
+    side that does not depend on R, the residuals r_d and r_x, and s, α, ξ, μ (ξ, μ None without slack).
     """
-    s, alpha, xi, mu, r_d, r_p, r_x = state
-    n = A.shape[0]
-    if soft:
-        dinv = xi / mu + s / alpha
-        rhs_a = -r_p + (r_m + xi * r_x) / mu - r_s / alpha
-    else:
-        dinv = s / alpha
-        rhs_a = -r_p - r_s / alpha
-    W = 1.0 / dinv
-    K = np.diag(reg) + (A.T * W) @ A  # diag(reg) + Aᵀ W A
-    if not np.isfinite(K).all():
-        raise np.linalg.LinAlgError("the Newton system is not finite")
-    rhs = -r_d + A.T @ (W * rhs_a)
-    try:
-        dz = np.linalg.solve(K, rhs)
-    except np.linalg.LinAlgError:  # nearly singular near the end: the least-squares step still helps
-        dz = np.linalg.lstsq(K, rhs, rcond=None)[0]
-    da = (rhs_a - A @ dz) * W
-    ds = -(r_s + s * da) / alpha
-    if soft:
-        dxi = (-r_m - xi * r_x + xi * da) / mu
-        dmu = r_x - da
-    else:
-        dxi = dmu = np.zeros(n)
-    return dz, da, ds, dxi, dmu
+    A, AT, Kinv, W, base, r_d, r_x, s, alpha, xi, mu = ctx
+    n = s.size
+    with np.errstate(all="ignore"):
+        r_s = R[:n]
+        rhs_a = base - r_s / alpha
+        if xi is not None:
+            r_m = R[n:]
+            rhs_a = rhs_a + r_m / mu
+        dz = Kinv @ (AT @ (W * rhs_a) - r_d)
+        da = (rhs_a - A @ dz) * W  # Δα, then Δs from α∘s, and Δξ, Δμ from μ∘ξ and α + μ = C
+        ds = -(r_s + s * da) / alpha
+        if xi is None:
+            return dz, da, ds
+        return dz, np.concatenate([da, r_x - da]), np.concatenate([ds, (xi * (da - r_x) - r_m) / mu])
 
 
-def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tuple[np.ndarray, np.ndarray,
-                                                                                np.ndarray, int]:
+def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL,
+              max_iter: int = MAX_ITER) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """min ½ zᵀ diag(reg) z + C Σ ξ  s.t.  A z + ξ ≥ 1, ξ ≥ 0 (C finite) or A z ≥ 1 (C = ∞).
 
     Mehrotra predictor–corrector on the primal–dual KKT system. With slacks
@@ -70,6 +59,10 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tup
         1 for a regularised coordinate of z, 0 for a free one (the bias).
     C : float
         Penalty, or math.inf for no slack.
+    tol : float
+        Scaled residual and complementarity at which to stop.
+    max_iter : int
+        Iterations allowed.
 
     Returns
     -------
@@ -91,61 +84,74 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL) -> tup
     """
     n, m = A.shape
     soft = math.isfinite(C)
+    A = np.ascontiguousarray(A, dtype=float)
+    AT = np.ascontiguousarray(A.T)
     z = np.zeros(m)
-    xi = np.ones(n) if soft else np.zeros(n)
-    s = np.ones(n)
-    alpha = np.full(n, C / 2 if soft else 1.0)
-    mu = C - alpha if soft else np.zeros(n)
+    # the nonnegative pairs, stacked so each step takes one pass: P = (s, ξ) and D = (α, μ), complementary
+    # entry by entry (αᵢsᵢ → 0, μᵢξᵢ → 0); without slack (C = ∞) just s and α
+    P = np.ones(2 * n if soft else n)
+    D = np.full(P.size, C / 2) if soft else np.ones(n)
     scale = max(1.0, float(np.abs(A).max()))
+    diag = np.diag(reg.astype(float))
 
     def step_to_boundary(v, dv):
-        neg = dv < 0
-        return float(np.min(-v[neg] / dv[neg])) if neg.any() else np.inf
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(np.where(dv < 0, -v / dv, np.inf).min())
 
     best = None
-    for it in range(1, MAX_ITER + 1):
-        r_d = reg * z - A.T @ alpha  # stationarity in z
-        r_p = A @ z + xi - 1.0 - s  # primal feasibility
-        r_x = (C - alpha - mu) if soft else np.zeros(n)  # stationarity in ξ
-        gap = alpha @ s + (mu @ xi if soft else 0.0)
-        t = gap / (2 * n if soft else n)
-        amax = max(1.0, float(np.abs(alpha).max()))
-        comp = max(float((alpha * s).max()), float((mu * xi).max()) if soft else 0.0)  # the worst αᵢsᵢ, μᵢξᵢ
-        err = max(np.abs(r_p).max() / scale, np.abs(r_d).max() / (scale * amax),
-                  np.abs(r_x).max() / max(C, 1.0) if soft else 0.0, comp / amax)
+    for it in range(1, max_iter + 1):
+        s, alpha = P[:n], D[:n]
+        r_d = reg * z - AT @ alpha  # stationarity in z
+        r_p = A @ z - 1.0 - s  # primal feasibility of A z + ξ ≥ 1
+        if soft:
+            xi, mu = P[n:], D[n:]
+            r_p += xi
+            r_x = C - alpha - mu  # stationarity in ξ
+        DP = D * P
+        gap = float(DP.sum())
+        t = gap / P.size
+        amax = max(1.0, float(alpha.max()))
+        err = max(float(np.abs(r_p).max()) / scale, float(np.abs(r_d).max()) / (scale * amax),
+                  float(np.abs(r_x).max()) / max(C, 1.0) if soft else 0.0, float(DP.max()) / amax)
         if best is None or err < best[0]:
             best = (err, z, alpha, s, it)
         if err < tol:
             return z, alpha, s, it
-
-        # predictor (affine scaling)
-        state = (s, alpha, xi, mu, r_d, r_p, r_x)
-        try:
-            with np.errstate(all="ignore"):
-                dz, da, ds, dxi, dmu = _newton(A, reg, soft, state, alpha * s, mu * xi if soft else np.zeros(n))
-        except np.linalg.LinAlgError:
+        # Newton on the KKT system: eliminating the diagonal blocks leaves (diag(reg) + Aᵀ W A) Δz = r with
+        # W = 1/(ξ/μ + s/α); the matrix is the same for the predictor and the corrector, so it is inverted once
+        with np.errstate(all="ignore"):
+            s_a = s / alpha
+            if soft:
+                xi_mu = xi / mu
+                W = 1.0 / (xi_mu + s_a)
+                base = -r_p + xi_mu * r_x
+            else:
+                W = 1.0 / s_a
+                base = -r_p
+            K = diag + (AT * W) @ A
+        if not np.isfinite(K).all():
             break  # the iterates reached the limits of floating point: keep the best one if it is good
-        a_p = min(1.0, step_to_boundary(s, ds), step_to_boundary(xi, dxi) if soft else np.inf)
-        a_d = min(1.0, step_to_boundary(alpha, da), step_to_boundary(mu, dmu) if soft else np.inf)
-        gap_aff = (alpha + a_d * da) @ (s + a_p * ds) + ((mu + a_d * dmu) @ (xi + a_p * dxi) if soft else 0.0)
-        sigma = (gap_aff / gap) ** 3 if gap > 0 else 0.0
-        # corrector: centring σt and the second-order term Δα∘Δs
-        r_s = alpha * s + da * ds - sigma * t
-        r_m = (mu * xi + dmu * dxi - sigma * t) if soft else np.zeros(n)
         try:
-            with np.errstate(all="ignore"):
-                dz, da, ds, dxi, dmu = _newton(A, reg, soft, state, r_s, r_m)
-        except np.linalg.LinAlgError:
+            Kinv = np.linalg.inv(K)
+        except np.linalg.LinAlgError:  # nearly singular near the end: the pseudo-inverse step still helps
+            Kinv = np.linalg.pinv(K)
+
+        ctx = (A, AT, Kinv, W, base, r_d, r_x if soft else None, s, alpha, xi if soft else None,
+               mu if soft else None)
+        dz, dD, dP = _direction(ctx, DP)  # predictor (affine scaling)
+        a_p = min(1.0, step_to_boundary(P, dP))
+        a_d = min(1.0, step_to_boundary(D, dD))
+        gap_aff = float((D + a_d * dD) @ (P + a_p * dP))
+        sigma = (gap_aff / gap) ** 3 if gap > 0 else 0.0
+        # corrector: centring σt and the second-order term ΔD∘ΔP
+        dz, dD, dP = _direction(ctx, DP + dD * dP - sigma * t)
+        step = min(1.0, 0.995 * step_to_boundary(P, dP), 0.995 * step_to_boundary(D, dD))
+        if not np.isfinite(step) or not (np.isfinite(dz).all() and np.isfinite(dP).all() and np.isfinite(dD).all()):
             break
-        a_p = min(1.0, 0.995 * step_to_boundary(s, ds), 0.995 * step_to_boundary(xi, dxi) if soft else np.inf)
-        a_d = min(1.0, 0.995 * step_to_boundary(alpha, da), 0.995 * step_to_boundary(mu, dmu) if soft else np.inf)
-        a_p = a_d = min(a_p, a_d)  # one step for both: z and α are coupled through reg∘z = Aᵀα
-        z = z + a_p * dz
-        s = s + a_p * ds
-        alpha = alpha + a_d * da
-        if soft:
-            xi = xi + a_p * dxi
-            mu = mu + a_d * dmu
+        # one step for both: z and α are coupled through reg∘z = Aᵀα
+        z = z + step * dz
+        P = P + step * dP
+        D = D + step * dD
     if best is not None and best[0] < 1e-7:  # converged as far as floating point allows
         return best[1], best[2], best[3], best[4]
-    raise ValueError(f"the interior-point method did not converge in {MAX_ITER} iterations")
+    raise ValueError(f"the interior-point method did not converge in {max_iter} iterations")

@@ -186,6 +186,73 @@ def _smo(col, diag: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_
     return alpha, b, it, float(gap)
 
 
+WS_FIRST = 32  # rows per class in the first working set
+WS_ROUNDS = 12  # rounds before the whole problem is solved at once
+WS_ITER = 30  # interior-point iterations allowed on a working set
+
+
+def _working_set_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float):
+    """:func:`core.qp.margin_qp` on all rows, solved on a working set of the rows that can be support vectors.
+
+    Only rows with αᵢ > 0 shape the solution, and they lie at or inside the margin. Solve on a few rows S
+    nearest the other class, then check every row outside S: if each has yᵢf(xᵢ) ≥ 1, then αᵢ = 0, ξᵢ = 0
+    there satisfies all of the KKT conditions (feasible, complementary) and the solution on S is the
+    solution on all rows, exactly. Otherwise add the violators and solve again. When the violators are
+    many (noisy data, small C: most rows are support vectors) the whole problem is solved at once.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n, m)
+        Rows yᵢ·(x'ᵢ, 1), the last column yᵢ.
+    reg, C, tol
+        As for :func:`core.qp.margin_qp`.
+
+    Returns
+    -------
+    z, alpha, s, iterations
+        As for :func:`core.qp.margin_qp` (iterations summed over the rounds).
+    """
+    n = A.shape[0]
+    if n <= 8 * WS_FIRST:
+        return margin_qp(A, reg, C, tol)
+    yy = A[:, -1]
+    g = A[:, :-1].mean(axis=0)  # Σ yᵢx'ᵢ / n: a rough normal, from the class means
+    p = A[:, :-1] @ g  # yᵢ(g·x'ᵢ): small for the rows nearest the other class
+    proj = yy * p  # g·x'ᵢ
+    pos, neg = yy > 0, yy < 0
+    overlap = int((proj[pos] < proj[neg].max()).sum() + (proj[neg] > proj[pos].min()).sum())
+    if overlap > n // 8:  # the classes overlap widely along g: many support vectors, solve all at once
+        return margin_qp(A, reg, C, tol)
+    first = []
+    for cls in (1.0, -1.0):
+        rows = np.flatnonzero(yy == cls)
+        k = min(WS_FIRST, rows.size)
+        first.append(rows[np.argpartition(p[rows], k - 1)[:k]])
+    S = np.concatenate(first)
+    iters = 0
+    for _ in range(WS_ROUNDS):
+        try:
+            z, a_S, s_S, it = margin_qp(A[S], reg, C, tol, max_iter=WS_ITER)
+        except ValueError:
+            break  # a hard subproblem: the whole one is no harder
+        iters += it
+        m = A @ z  # yᵢ f(xᵢ) on every row
+        inside = np.zeros(n, dtype=bool)
+        inside[S] = True
+        viol = np.flatnonzero(~inside & (m < 1.0 - 1e-9))
+        if not viol.size:  # KKT holds on every row: the solution on S is the solution
+            alpha = np.zeros(n)
+            alpha[S] = a_S
+            s = np.maximum(m - 1.0, 0.0)  # the rows outside S: αᵢ = 0, slack of yᵢf ≥ 1
+            s[S] = s_S
+            return z, alpha, s, iters
+        if S.size + viol.size > n // 3:
+            break  # most rows will be support vectors: one solve on all of them is cheaper
+        S = np.concatenate([S, viol])  # all of them: few rounds, each a solve of a few dozen iterations
+    z, alpha, s, it = margin_qp(A, reg, C, tol)
+    return z, alpha, s, iters + it
+
+
 def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, **params) -> SVMSolution:
     """The soft-margin (C finite) or hard-margin (C = math.inf) SVM.
 
@@ -245,7 +312,7 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
     sigma = float(np.abs(Xa - mean).max()) or 1.0
     A = ya[:, None] * np.column_stack([(Xa - mean) / sigma, np.ones(n)])  # rows yᵢ(x'ᵢ, 1)
     reg = np.r_[np.ones(d), 0.0]  # ½‖w‖²: b is not regularised
-    z, alpha, s_rows, iters = margin_qp(A, reg, C * sigma**2 if not hard else C, tol)
+    z, alpha, s_rows, iters = _working_set_qp(A, reg, C * sigma**2 if not hard else C, tol)
     w = z[:d] / sigma
     b = float(z[d] - w @ mean)
     # complementarity (αᵢ/max α)·sᵢ → 0: the larger of the two says whether row i is active (a support vector)
