@@ -195,7 +195,7 @@ def _working_set_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float):
     """:func:`core.qp.margin_qp` on all rows, solved on a working set of the rows that can be support vectors.
 
     Only rows with αᵢ > 0 shape the solution, and they lie at or inside the margin. Solve on a few rows S
-    nearest the other class, then check every row outside S: if each has yᵢf(xᵢ) ≥ 1, then αᵢ = 0, ξᵢ = 0
+    nearest the other class (by a least-squares separator), then check every row outside S: if each has yᵢf(xᵢ) ≥ 1, then αᵢ = 0, ξᵢ = 0
     there satisfies all of the KKT conditions (feasible, complementary) and the solution on S is the
     solution on all rows, exactly. Otherwise add the violators and solve again. When the violators are
     many (noisy data, small C: most rows are support vectors) the whole problem is solved at once.
@@ -216,12 +216,11 @@ def _working_set_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float):
     if n <= 8 * WS_FIRST:
         return margin_qp(A, reg, C, tol)
     yy = A[:, -1]
-    g = A[:, :-1].mean(axis=0)  # Σ yᵢx'ᵢ / n: a rough normal, from the class means
-    p = A[:, :-1] @ g  # yᵢ(g·x'ᵢ): small for the rows nearest the other class
-    proj = yy * p  # g·x'ᵢ
-    pos, neg = yy > 0, yy < 0
-    overlap = int((proj[pos] < proj[neg].max()).sum() + (proj[neg] > proj[pos].min()).sum())
-    if overlap > n // 8:  # the classes overlap widely along g: many support vectors, solve all at once
+    # a first separator from least squares, A z₀ ≈ 1 (Fisher's discriminant): rows with small A z₀ lie nearest
+    # the other class
+    z0 = np.linalg.lstsq(A, np.ones(n), rcond=None)[0]
+    p = A @ z0
+    if int((p <= 0).sum()) > n // 8:  # z₀ misclassifies many rows: many support vectors, solve all at once
         return margin_qp(A, reg, C, tol)
     first = []
     for cls in (1.0, -1.0):

@@ -381,3 +381,36 @@ def test_sgd_stays_finite_and_near_at_larger_c():
         assert run.objective[-1] < 1.2 * exact.objective  # within 20% after the page's default 2,000 steps
     with pytest.raises(ValueError, match="constant η must stay below 1/λ"):
         hinge_sgd(*make_dataset("textbook", 3, 0), C=1e-3, schedule="constant", eta=0.1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0, math.inf])
+def test_working_set_gives_the_whole_problems_solution(seed, C, monkeypatch):
+    import core.svm as svm_mod
+    from core.qp import TOL, margin_qp
+
+    rng = np.random.default_rng(seed)
+    n = 1500
+    X = rng.normal(size=(n, 2)) * [2.0, 0.7]
+    u = rng.normal(size=2)
+    u /= np.linalg.norm(u)
+    y = np.where(X @ u + 0.3 > 0, 1.0, -1.0)
+    X += 0.3 * y[:, None] * u  # a gap of 0.6 along u: separable
+    A = y[:, None] * np.column_stack([X / np.abs(X).max(), np.ones(n)])
+    reg = np.r_[1.0, 1.0, 0.0]
+    z_full, a_full, _, _ = margin_qp(A, reg, C)
+    rows = []
+
+    def spy(A_, *args, **kw):
+        rows.append(A_.shape[0])
+        return margin_qp(A_, *args, **kw)
+
+    monkeypatch.setattr(svm_mod, "margin_qp", spy)
+    z, alpha, s, _ = svm_mod._working_set_qp(A, reg, C, TOL)
+    assert np.allclose(z, z_full, atol=1e-7 * max(1.0, np.abs(z_full).max()))
+    # KKT on every row: α ≥ 0, Aᵀα = reg∘z, and each row either on/inside the margin or with α = 0
+    m = A @ z
+    assert (alpha >= 0).all() and np.allclose(A.T @ alpha, reg * z, atol=1e-6 * max(1.0, alpha.max()))
+    assert np.all((m >= 1 - 1e-7) | (alpha > 0))
+    if C >= 100:  # few support vectors: solved on a working set, never on all rows
+        assert rows[0] == 2 * svm_mod.WS_FIRST and n not in rows
