@@ -119,23 +119,28 @@ def _smo(col, diag: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_
     pen_up = np.where(pos, 0.0, -np.inf)
     pen_low = np.where(pos, -np.inf, 0.0)
     tau = 1e-12
+    inv_a: dict[int, np.ndarray] = {}  # 1/aᵢₜ for each i picked so far (the same few i come back again and again)
     it, gap = 0, math.inf
     while it < max_iter:
         it += 1
         vu = v + pen_up
         i = int(vu.argmax())
         gmax = vu[i]
-        gap = gmax - float((v - pen_low).min())
+        vl = v - pen_low  # v on I_low, +∞ off it
+        gap = gmax - float(vl.min())
         if gap < eps:
             break
         Ki = col(i)
-        a = np.maximum(diag[i] + diag - 2.0 * Ki, tau)  # aᵢₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ
-        bb = gmax - v
-        # second order: among t in I_low with v_t < gmax, maximise (gmax − v_t)² / aᵢₜ
-        j = int((np.where(bb > 0, bb * bb / a, -np.inf) + pen_low).argmax())
+        ia = inv_a.get(i)
+        if ia is None:
+            ia = inv_a[i] = 1.0 / np.maximum(diag[i] + diag - 2.0 * Ki, tau)  # aᵢₜ = Kᵢᵢ + Kₜₜ − 2Kᵢₜ
+        # second order: among t in I_low with v_t < gmax, maximise (gmax − v_t)² / aᵢₜ (off I_low, or with
+        # v_t ≥ gmax, t scores 0; some t in I_low scores more, as the gap is at least eps)
+        bb = np.minimum(vl - gmax, 0.0)
+        j = int((bb * bb * ia).argmax())
         Kj = col(j)
         yi, yj = y[i], y[j]
-        aij = a[j]
+        aij = 1.0 / ia[j]
         ai_old, aj_old = alpha[i], alpha[j]
         gi, gj = -yi * v[i], -yj * v[j]  # ∇ᵢ, ∇ⱼ
         # the two-variable step along yᵢαᵢ + yⱼαⱼ = const, clipped to the box (libsvm's cases)
@@ -169,8 +174,7 @@ def _smo(col, diag: np.ndarray, y: np.ndarray, C: float, eps: float = 1e-3, max_
                 ai, aj = 0.0, total
         alpha[i], alpha[j] = ai, aj
         # ∇ += Q_i Δαᵢ + Q_j Δαⱼ, Q_t = y_t·y·K_t, so v = −y∘∇ loses yᵢΔαᵢKᵢ + yⱼΔαⱼKⱼ
-        v -= (yi * (ai - ai_old)) * Ki
-        v -= (yj * (aj - aj_old)) * Kj
+        v -= (yi * (ai - ai_old)) * Ki + (yj * (aj - aj_old)) * Kj
         for t in (i, j):
             at = alpha[t]
             up = at < C if pos[t] else at > 0
