@@ -23,6 +23,12 @@ KERNEL_LABELS = {"linear": "linear", "poly": "polynomial", "rbf": "RBF"}
 ORDER_LABELS = {"cyclic": "cyclic", "random": "random"}
 SCHEDULE_LABELS = {"pegasos": "1/(λ(t + t₀)) (Pegasos)", "constant": "constant η"}
 SGD_STEPS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000]
+LOSS_LABELS = {"hinge": "hinge", "perceptron": "perceptron", "zero_one": "0-1", "all": "all three"}
+SLICE_LABELS = {"w": "w₁, w₂ at a fixed b", "theta": "direction θ and b at a fixed ‖w‖"}
+VIEW_LABELS = {"heatmap": "heatmap", "surface": "3-D surface"}
+PATH_LABELS = {"none": "none", "perceptron": "perceptron", "hinge_sgd": "hinge SGD"}
+LAMS = [0.0, 0.001, 0.01, 0.1, 1.0]
+RADII = [0.25, 0.5, 1.0, 2.0, 4.0]
 TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
 HEIGHTS = [560, 680, 780, 860, 900, 980, 1040, 1100]
 DEGREES = list(range(1, 11))
@@ -101,6 +107,14 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "hard": _bool,
     "overlay": _bool,
     "bias": _bool,
+    "loss": _choice(LOSS_LABELS),
+    "slice": _choice(SLICE_LABELS),
+    "view": _choice(VIEW_LABELS),
+    "path": _choice(PATH_LABELS),
+    "path_variant": _choice(VARIANT_LABELS),
+    "path_tau": _number_in(TAUS),
+    "lam": _number_in(LAMS),
+    "radius": _number_in(RADII),
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
 def c_label(v: float) -> str:
@@ -115,6 +129,8 @@ URL_SPELLING: dict[str, Callable[[object], str]] = {
     "bias": lambda v: str(v).lower(), "hard": lambda v: str(v).lower(), "overlay": lambda v: str(v).lower(),
     "C": c_label,
     "schedule": SCHEDULE_LABELS.get,
+    "loss": LOSS_LABELS.get, "slice": SLICE_LABELS.get, "view": VIEW_LABELS.get, "path": PATH_LABELS.get,
+    "path_variant": VARIANT_LABELS.get,
 }
 
 
@@ -124,7 +140,7 @@ def url_spelling(key: str, value) -> str:
 
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
-OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed"}
+OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed"}
 
 
 def known_url_key(key: str) -> bool:

@@ -1,0 +1,165 @@
+"""Loss surface: read widgets -> cached exact surfaces (and an optimiser's run) -> figures -> render.
+
+The surfaces for every b of the slider are computed at once (cached per dataset, loss and λ), so moving
+b under the chart redraws in the browser; clicking a weight reruns the page to draw its boundary.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from core.losses import grid_around, surface, theta_grid
+from core.perceptron import run_perceptron
+from core.svm import hinge_sgd
+from views.options import (
+    HEIGHTS,
+    LAMS,
+    LOSS_LABELS,
+    N_UI_MAX,
+    PATH_LABELS,
+    RADII,
+    SLICE_LABELS,
+    TAUS,
+    VARIANT_LABELS,
+    VIEW_LABELS,
+)
+from views.shared import bound, current_dataset, plane_data, run_or_last_good
+from viz.common import PrebuiltFigure, num
+from viz.losses import (
+    EXPLAIN,
+    NAMES,
+    data_figure,
+    default_bs,
+    losses_at,
+    surface3d_figure,
+    theta_figure,
+    weight_figure,
+)
+
+LAST_GOOD = "_loss_last_good"
+CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
+GRID = {1: 81, 3: 61}  # grid side of the animated surfaces: one loss, or all three (keeps the chart near 1 MB)
+STILL_GRID = 201  # the θ slice and the 3-D view are one surface each
+PATH_STEPS = 400
+
+
+@st.cache_data(max_entries=16, show_spinner="Computing the loss surfaces…")
+def cached_surfaces(X, y, names: tuple, lam: float, side: int):
+    """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)}, and the grids."""
+    us, vs = grid_around(X, y, size=side)
+    bs = default_bs(us, X)
+    return {nm: np.stack([surface(nm, X, y, us, vs, b=float(bv), lam=lam) for bv in bs]) for nm in names}, us, vs, bs
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
+    """Every loss over (θ, b) at ‖w‖ = r."""
+    thetas = theta_grid(STILL_GRID)
+    bs = np.linspace(-bmax, bmax, STILL_GRID)
+    return {nm: surface(nm, X, y, thetas, bs, slice="theta", r=r, lam=lam) for nm in names}, thetas, bs
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
+    """The optimiser's (w, b) after each step, thinned to at most PATH_STEPS + 1 states, and its label."""
+    if kind == "perceptron":
+        run = run_perceptron(X, y, variant=variant, tau=tau, seed=seed, max_steps=2000)
+        W, B = run.W, run.B
+        label = f"perceptron ({VARIANT_LABELS[variant]}, τ = {num(tau)})"
+    else:
+        C = 1.0 / (len(y) * max(lam, 1e-3))  # λ = 1/(N·C); λ = 0 would have no minimiser: 1e-3 instead
+        run = hinge_sgd(X, y, C=C, max_steps=2000, seed=seed)
+        W, B = run.W, run.B
+        label = f"hinge SGD (λ = {num(1.0 / (len(y) * C))})"
+    keep = np.unique(np.linspace(0, len(B) - 1, min(len(B), PATH_STEPS + 1)).round().astype(int))
+    return W[keep], B[keep], label
+
+
+st.title("Loss surface")
+ds = current_dataset()
+c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
+loss = bound(c1.selectbox, "Loss", list(LOSS_LABELS), format_func=LOSS_LABELS.get, key="loss", fmt=LOSS_LABELS.get)
+slc = bound(c2.radio, "Slice of weight space", list(SLICE_LABELS), format_func=SLICE_LABELS.get, key="slice",
+            fmt=SLICE_LABELS.get, horizontal=True)
+view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
+             horizontal=True)
+lam = float(bound(c4.select_slider, "λ of the hinge's λ/2‖w‖²", LAMS, value=0.0, key="lam"))
+with st.expander("Trajectory, point, radius, figure size"):
+    e1, e2, e3, e4, e5 = st.columns(5)
+    path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
+                 fmt=PATH_LABELS.get, index=1)
+    variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
+                    key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
+    tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
+    lit = int(bound(e4.number_input, "Light point (0: none)", 0, N_UI_MAX, 0, 1, key="lit"))
+    radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
+                         disabled=slc != "theta"))
+    height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
+    path_seed = int(bound(e2.number_input, "Trajectory seed", 0, 2**31 - 1, 0, 1, key="path_seed"))
+
+names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
+
+
+def make():
+    X, y = plane_data(ds, N_UI_MAX)
+    traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
+    chosen = st.session_state.get(CHOSEN)
+    chosen = chosen[:2] if chosen is not None and chosen[2] == ds.label else None
+    surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)])
+    b_at = int(bound(st.select_slider, "Start the b slider at", list(range(len(bs))), value=len(bs) // 2,
+                     key="b_at", format_func=lambda k: f"b = {bs[k]:g}",
+                     help="The slider under the chart moves b in the browser; this is where it starts (and the "
+                          "b of the 3-D view)."))
+    lit_i = lit - 1 if 0 < lit <= len(y) else None
+    if view == "surface":
+        nm = names[0]
+        if slc == "w":
+            Z = surface(nm, X, y, np.linspace(us[0], us[-1], STILL_GRID), np.linspace(vs[0], vs[-1], STILL_GRID),
+                        b=float(bs[b_at]), lam=lam)
+            fig = surface3d_figure(nm, Z, np.linspace(us[0], us[-1], STILL_GRID),
+                                   np.linspace(vs[0], vs[-1], STILL_GRID), xlabel="w₁", ylabel="w₂", height=height)
+        else:
+            th, thetas, tbs = cached_theta(X, y, (nm,), lam, radius, float(bs[-1]))
+            fig = surface3d_figure(nm, th[nm], np.degrees(thetas), tbs, xlabel="θ (degrees)", ylabel="b",
+                                   height=height)
+    elif slc == "w":
+        fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj,
+                            chosen=(np.array(chosen[0]), chosen[1]) if chosen else None, lit=lit_i, height=height)
+    else:
+        th, thetas, tbs = cached_theta(X, y, names, lam, radius, float(bs[-1]))
+        fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
+    data = data_figure(X, y, chosen=(np.array(chosen[0]), chosen[1]) if chosen else None, lit=lit_i,
+                       losses=losses_at(names, chosen[0], chosen[1], X, y, lam) if chosen else None,
+                       height=min(height, 620))
+    return fig, data, ds.label
+
+
+result = run_or_last_good(LAST_GOOD, "the loss surface", make)
+if result is not None:
+    fig, data, label = result
+    # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
+    left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
+    with left:
+        st.markdown(f"**{label}**")
+        clickable = fig["layout"]["meta"]["view"] == "loss_surface" and fig["layout"]["meta"]["slice"] == "w"
+        event = st.plotly_chart(PrebuiltFigure(fig), key="loss_chart", on_select="rerun" if clickable else "ignore",
+                                selection_mode="points", config={"displaylogo": False, "doubleClick": False})
+        if clickable:
+            meta = fig["layout"]["meta"]
+            st.caption(f"Drag the b slider under the chart to move the slice; click anywhere on a surface to choose "
+                       f"that w (with the b shown) and see its boundary in the data chart. Lines: "
+                       f"{meta['lines_drawn']:,} of the {meta['n_points']:,} points' lines yᵢ(w·xᵢ + b) = 0. "
+                       "Trajectory markers are hollow where the run's b differs from the slice's.")
+    with right:
+        st.plotly_chart(PrebuiltFigure(data), key="loss_data", config={"displaylogo": False})
+        for nm in names:
+            st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
+    pts = (event.selection.points if clickable and event is not None and event.selection else []) or []
+    if pts and pts[0].get("customdata") is not None:
+        p = pts[0]
+        cd = p["customdata"]
+        new = ((float(p["x"]), float(p["y"])), round(float(cd[0] if isinstance(cd, list) else cd), 5), label)
+        if st.session_state.get(CHOSEN) != new:
+            st.session_state[CHOSEN] = new
+            st.rerun()

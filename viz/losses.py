@@ -1,0 +1,484 @@
+"""The loss-surface explorer's figures: a loss over a 2-D slice of weight space, and the data beside it.
+
+- The weight chart: the mean loss as a heatmap over (w₁, w₂) at a fixed b (a slider under the chart
+  moves b in the browser, one frame per b), or over (θ, b) at a fixed ‖w‖ = r; every point's line
+  yᵢ(w·xᵢ + b) = 0 (the surface's kinks); the cone of weights that classify every point correctly; an
+  optimiser's trajectory; the chosen weight with its subgradient as an arrow; and an invisible grid of
+  clickable weights (each carries the b it was drawn at, so a click says which w and which b).
+  One panel per loss, side by side when all three are shown. Or a 3-D surface of one loss.
+- The data chart: the points, the boundary of the chosen (w, b), the chosen point lit.
+
+Plain dicts, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgradient, zero_one
+from viz.common import FONT, INK, NEG_COLOUR, POS_COLOUR, boundary_segment, num, sub, view_box, widened
+from viz.dual import _bdata
+
+NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
+FORMULAS = {
+    "zero_one": "(1/N) Σ [yᵢ(w·xᵢ + b) ≤ 0]",
+    "perceptron": "(1/N) Σ max(0, −yᵢ(w·xᵢ + b))",
+    "hinge": "(1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) + λ/2‖w‖²",
+}
+COLOURSCALE = [[0.0, "#ffffff"], [0.15, "#fde0c5"], [0.4, "#f59e72"], [0.7, "#d1495b"], [1.0, "#5c1a33"]]
+LINE_COLOUR = "rgba(30, 30, 30, 0.28)"
+CONE_COLOUR = "rgba(0, 158, 115, 0.30)"  # Okabe–Ito bluish green
+PATH_COLOUR = "#0072B2"
+CHOSEN_COLOUR = "#E69F00"
+MAX_LINES = 300  # point lines drawn at most (evenly chosen); more would hide the surface
+CLICK_SIDE = 31  # the clickable grid is CLICK_SIDE × CLICK_SIDE weights per panel
+LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
+
+
+def lines_in_box(A: np.ndarray, c: np.ndarray, box) -> tuple[list, list]:
+    """The lines aᵢ·w + cᵢ = 0 clipped to a box, as x and y lists with None gaps (vectorised slab clipping).
+
+    Parameters
+    ----------
+    A : ndarray of shape (n, 2)
+    c : ndarray of shape (n,)
+    box : (x0, x1, y0, y1)
+    """
+    A = np.asarray(A, dtype=float)
+    c = np.asarray(c, dtype=float)
+    nrm2 = (A**2).sum(axis=1)
+    ok = nrm2 > 0  # a = 0 is no line
+    A, c, nrm2 = A[ok], c[ok], nrm2[ok]
+    p0 = -(c / nrm2)[:, None] * A  # the foot of the line nearest the origin
+    d = np.column_stack([-A[:, 1], A[:, 0]])  # its direction
+    lo = np.full(len(c), -np.inf)
+    hi = np.full(len(c), np.inf)
+    keep = np.ones(len(c), dtype=bool)
+    for k, (a, b) in enumerate(((box[0], box[1]), (box[2], box[3]))):
+        dk, pk = d[:, k], p0[:, k]
+        moving = dk != 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1, t2 = (a - pk) / dk, (b - pk) / dk
+        lo = np.where(moving, np.maximum(lo, np.minimum(t1, t2)), lo)
+        hi = np.where(moving, np.minimum(hi, np.maximum(t1, t2)), hi)
+        keep &= moving | ((pk >= a) & (pk <= b))  # parallel to this axis: inside the slab or not at all
+    keep &= lo < hi
+    P, Q = p0 + lo[:, None] * d, p0 + hi[:, None] * d
+    xs = np.column_stack([P[keep, 0], Q[keep, 0], np.full(keep.sum(), np.nan)]).ravel()
+    ys = np.column_stack([P[keep, 1], Q[keep, 1], np.full(keep.sum(), np.nan)]).ravel()
+    return _gaps(xs), _gaps(ys)
+
+
+def _gaps(a: np.ndarray, nd: int = 4) -> list:
+    return [None if v != v else v for v in np.round(a, nd).tolist()]
+
+
+def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
+    """The weights w in the box with yᵢ(w·xᵢ + b) ≥ 0 for every i (Sutherland–Hodgman clipping), maybe empty.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    b : float
+    box : (x0, x1, y0, y1)
+    """
+    poly = [(box[0], box[2]), (box[1], box[2]), (box[1], box[3]), (box[0], box[3])]
+    for xi, yi in zip(np.asarray(X, dtype=float), np.asarray(y, dtype=float), strict=True):
+        a0, a1, c = yi * xi[0], yi * xi[1], yi * b  # keep a·w + c ≥ 0
+
+        def side(p, a0=a0, a1=a1, c=c):
+            return a0 * p[0] + a1 * p[1] + c
+
+        out = []
+        for k in range(len(poly)):
+            p, q = poly[k], poly[(k + 1) % len(poly)]
+            sp, sq = side(p), side(q)
+            if sp >= 0:
+                out.append(p)
+            if (sp >= 0) != (sq >= 0):
+                t = sp / (sp - sq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+        poly = out
+        if len(poly) < 3:
+            return []
+    return poly
+
+
+def _direct(loss: str, W, b, X, y, lam: float):
+    if loss == "zero_one":
+        return zero_one(W, b, X, y)
+    if loss == "perceptron":
+        return perceptron(W, b, X, y)
+    return hinge(W, b, X, y, lam=lam)
+
+
+def subgradient(loss: str, w, b: float, X, y, lam: float) -> np.ndarray:
+    """The subgradient's w part at (w, b) (0 for the 0-1 loss, whose gradient is 0 wherever it exists)."""
+    if loss == "zero_one":
+        return np.zeros(2)
+    if loss == "perceptron":
+        return perceptron_subgradient(np.asarray(w, dtype=float), b, X, y)[0]
+    return hinge_subgradient(np.asarray(w, dtype=float), b, X, y, lam=lam)[0]
+
+
+def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int = 0, lam: float = 0.0,
+                  trajectory=None, chosen=None, lit: int | None = None, height: int = 640) -> dict:
+    """The loss over (w₁, w₂) for each b in ``bs`` (a frame each, a slider under the chart).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    panels : dict loss name -> ndarray of shape (len(bs), len(vs), len(us))
+        Each loss's surface at every b (from :func:`core.losses.surface`), one panel per loss.
+    us, vs : ndarray
+        The w₁ and w₂ grids.
+    bs : ndarray of shape (m,)
+        The biases of the frames.
+    start : int
+        The frame shown first.
+    lam : float
+        λ of the hinge loss (for the chosen weight's subgradient).
+    trajectory : tuple (W (S+1, 2), B (S+1,), label), optional
+        An optimiser's weights and biases after each step.
+    chosen : tuple (w (2,), b), optional
+        The weight the user clicked, with the bias of the frame it was clicked at.
+    lit : int, optional
+        A point whose line is drawn thick.
+    height : int
+
+    Returns
+    -------
+    dict
+        A Plotly figure; ``layout.meta`` holds the view, the losses, b per frame, the lines drawn.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    us, vs, bs = (np.asarray(a, dtype=float) for a in (us, vs, bs))
+    if not 0 <= start < len(bs):
+        raise ValueError(f"start must index one of the {len(bs)} biases, got {start}")
+    names = list(panels)
+    k = len(names)
+    box = (float(us[0]), float(us[-1]), float(vs[0]), float(vs[-1]))
+    n = len(y)
+    drawn = np.unique(np.linspace(0, n - 1, min(n, MAX_LINES // k)).round().astype(int))  # per panel
+    gap = 0.06 if k == 1 else 0.1  # room for each panel's colour bar
+    width = (1 - gap * (k - 1)) / k
+    data, layout, varying = [], {}, []
+    frame_data: list[list[dict]] = [[] for _ in bs]
+    geometry = [_geometry(X, y, bv, box, drawn) for bv in bs.tolist()]  # the same in every panel
+    cg = np.linspace(box[0], box[1], CLICK_SIDE)
+    cw1, cw2 = (a.ravel() for a in np.meshgrid(cg, np.linspace(box[2], box[3], CLICK_SIDE)))
+    for p, name in enumerate(names):
+        ax = "" if p == 0 else str(p + 1)
+        xa, ya = f"x{ax}", f"y{ax}"
+        Z = panels[name]
+        zmax = float(np.percentile(Z, 99)) if name != "zero_one" else 1.0
+        per = _panel_frames(Z, bs, geometry, trajectory)
+        base = len(data)
+        data.append({"type": "heatmap", "name": NAMES[name], "x": _round(us), "y": _round(vs), "z": per[start][0]["z"],
+                     "zmin": 0.0, "zmax": max(zmax, 1e-12), "colorscale": COLOURSCALE, "zsmooth": False,
+                     "showscale": True, "xaxis": xa, "yaxis": ya,
+                     "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005,
+                                  "tickfont": {"size": 13}},
+                     "hovertemplate": "w = (%{x:.3g}, %{y:.3g}): " + NAMES[name] + " = %{z:.4g}<extra></extra>"})
+        data.append({"type": "scatter", "mode": "lines", "name": "points' lines yᵢ(w·xᵢ + b) = 0",
+                     "x": per[start][1]["x"], "y": per[start][1]["y"], "line": {"color": LINE_COLOUR, "width": 1},
+                     "hoverinfo": "skip", "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+        data.append({"type": "scatter", "mode": "lines", "name": "every point correct", "fill": "toself",
+                     "fillcolor": CONE_COLOUR, "line": {"color": "rgba(0,158,115,0.9)", "width": 2},
+                     "x": per[start][2]["x"], "y": per[start][2]["y"], "hoverinfo": "skip", "showlegend": p == 0,
+                     "xaxis": xa, "yaxis": ya})
+        label = trajectory[2] if trajectory is not None else ""
+        data.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}, b as here",
+                     "x": per[start][3]["x"], "y": per[start][3]["y"], "hoverinfo": "skip",
+                     "line": {"color": PATH_COLOUR, "width": 2}, "marker": {"size": 6, "color": PATH_COLOUR},
+                     "showlegend": p == 0 and trajectory is not None, "xaxis": xa, "yaxis": ya})
+        data.append({"type": "scatter", "mode": "markers", "name": "(hollow: its b differs)",
+                     "x": per[start][4]["x"], "y": per[start][4]["y"], "hoverinfo": "skip",
+                     "marker": {"size": 7, "color": "white", "line": {"color": PATH_COLOUR, "width": 1.5}},
+                     "showlegend": p == 0 and trajectory is not None, "xaxis": xa, "yaxis": ya})
+        data.append({"type": "scatter", "mode": "markers", "name": "click to choose w", "x": _round(cw1),
+                     "y": _round(cw2), "customdata": per[start][5]["customdata"],
+                     "marker": {"size": 14, "opacity": 0.01, "color": INK}, "showlegend": False,
+                     "hovertemplate": "choose w = (%{x:.3g}, %{y:.3g})<extra></extra>", "xaxis": xa, "yaxis": ya})
+        varying += list(range(base, base + 6))
+        for f in range(len(bs)):
+            frame_data[f] += per[f]
+        # static: the lit point's line, the chosen weight and its subgradient
+        if lit is not None and 0 <= lit < n:
+            lx, ly = lines_in_box(X[lit:lit + 1], np.array([bs[start]]), box)
+            data.append({"type": "scatter", "mode": "lines", "name": f"x{sub(lit + 1)}'s line (at the first b)",
+                         "x": lx, "y": ly, "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip",
+                         "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+        if chosen is not None:
+            w, cb = np.asarray(chosen[0], dtype=float), float(chosen[1])
+            g = subgradient(name, w, cb, X, y, lam)
+            span = box[1] - box[0]
+            gn = float(np.linalg.norm(g))
+            tip = w + (0.18 * span / gn) * g if gn > 0 else w
+            data.append({"type": "scatter", "mode": "lines+markers", "name": "subgradient at the chosen w (direction)",
+                         "x": [w[0], tip[0]], "y": [w[1], tip[1]], "hoverinfo": "skip",
+                         "line": {"color": CHOSEN_COLOUR, "width": 3},
+                         "marker": {"symbol": ["star", "arrow"], "angleref": "previous", "size": [18, 16],
+                                    "color": CHOSEN_COLOUR, "line": {"color": INK, "width": 1}},
+                         "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+        lo = p * (width + gap)
+        axis = {"fixedrange": True, "tickfont": {"size": 14}, "zeroline": True, "zerolinecolor": "#999999",
+                "showgrid": False}
+        layout[f"xaxis{ax}"] = {**axis, "domain": [lo, lo + width - 0.01], "range": [box[0], box[1]], "anchor": ya,
+                                "title": {"text": "w₁", "font": {"size": 17}}, "constrain": "domain"}
+        layout[f"yaxis{ax}"] = {**axis, "range": [box[2], box[3]], "anchor": xa, "scaleanchor": xa,
+                                "constrain": "domain", "title": {"text": "w₂", "font": {"size": 17}}}
+    titles = [{"text": f"<b>{NAMES[nm]}</b>" + (f" {FORMULAS[nm]}" if k == 1 else ""), "xref": "paper", "yref": "paper",
+               "x": p * (width + gap) + width / 2, "y": 1.0, "yshift": 6, "xanchor": "center", "yanchor": "bottom",
+               "showarrow": False, "font": {"size": 15 if k > 1 else 17}} for p, nm in enumerate(names)]
+    names_frames = [f"b{f}" for f in range(len(bs))]
+    layout.update({
+        "height": height, "font": FONT, "margin": {"l": 60, "r": 40, "t": 40, "b": 190},
+        "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
+        "clickmode": "event+select",
+        "legend": {"orientation": "h", "x": 0.0, "y": -0.12, "xanchor": "left", "yanchor": "top",
+                   "font": {"size": 14}},
+        "annotations": titles,
+        "meta": {"view": "loss_surface", "slice": "w", "losses": names, "bs": bs.tolist(), "b": float(bs[start]),
+                 "lines_drawn": int(drawn.size), "n_points": n},
+    })
+    if len(bs) > 1:
+        layout["sliders"] = [{
+            "active": start, "x": 0.0, "len": 1.0, "y": 0, "yanchor": "top", "pad": {"t": 130, "b": 0},
+            "currentvalue": {"prefix": "b = ", "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
+            "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+            "transition": {"duration": 0},
+            "steps": [{"label": f"{bv:.3g}", "method": "animate", "args": [[nm], LIVE_ARGS]}
+                      for bv, nm in zip(bs.tolist(), names_frames, strict=True)],
+        }]
+        frames = [{"name": names_frames[f], "traces": varying, "data": frame_data[f],
+                   "layout": {"meta": {**layout["meta"], "b": float(bs[f])}}} for f in range(len(bs))]
+        return {"data": data, "layout": layout, "frames": frames}
+    return {"data": data, "layout": layout}
+
+
+def _round(a, nd: int = 4) -> list:
+    return np.round(np.asarray(a, dtype=float), nd).tolist()
+
+
+def _geometry(X, y, b: float, box, drawn) -> tuple[dict, dict]:
+    """At one b: the drawn points' lines and the cone of weights that classify every point correctly."""
+    lx, ly = lines_in_box(X[drawn], np.full(drawn.size, b), box)
+    cone = cone_polygon(X, y, b, box)
+    cx = [p[0] for p in cone] + ([cone[0][0]] if cone else [])
+    cy = [p[1] for p in cone] + ([cone[0][1]] if cone else [])
+    return {"x": lx, "y": ly}, {"x": _round(cx), "y": _round(cy)}
+
+
+def _panel_frames(Z, bs, geometry, trajectory) -> list[list[dict]]:
+    """For each b: the heatmap's z, the point lines, the cone, the trajectory (b as the slice's / not), the clicks."""
+    out = []
+    bspan = float(bs[-1] - bs[0]) if len(bs) > 1 else 1.0
+    for f, bv in enumerate(bs.tolist()):
+        lines, cone = geometry[f]
+        if trajectory is not None:
+            W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
+            same = np.abs(B - bv) <= 0.02 * max(bspan, 1e-12)  # within 2% of the b range: on this slice
+            t_on = {"x": _round(W[:, 0]), "y": _gaps(np.where(same, W[:, 1], np.nan))}
+            t_off = {"x": _round(W[~same, 0]), "y": _round(W[~same, 1])}
+        else:
+            t_on, t_off = {"x": [], "y": []}, {"x": [], "y": []}
+        out.append([
+            {"z": _bdata(np.asarray(Z[f], dtype=np.float32))},
+            lines,
+            cone,
+            t_on,
+            t_off,
+            {"customdata": _bdata(np.full(CLICK_SIDE * CLICK_SIDE, bv, dtype=np.float32))},  # the b of a click
+        ])
+    return out
+
+
+def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, trajectory=None,
+                 lit: int | None = None, height: int = 640) -> dict:
+    """The loss over (θ, b) with ‖w‖ = r fixed: direction against bias, one panel per loss.
+
+    Point i's line is the curve b = −r(cos θ xᵢ₁ + sin θ xᵢ₂); the band between the highest such curve of
+    the +1 points and the lowest of the −1 points is where every point is correct.
+
+    Parameters
+    ----------
+    panels : dict loss name -> ndarray of shape (len(bs), len(thetas))
+    thetas : ndarray of shape (p,), radians
+    bs : ndarray of shape (q,), increasing
+    r : float
+    trajectory : tuple (W, B, label), optional
+    lit : int, optional
+    height : int
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    thetas, bs = np.asarray(thetas, dtype=float), np.asarray(bs, dtype=float)
+    names = list(panels)
+    k = len(names)
+    gap = 0.06
+    width = (1 - gap * (k - 1)) / k
+    deg = np.degrees(thetas)
+    n = len(y)
+    drawn = np.unique(np.linspace(0, n - 1, min(n, 80)).round().astype(int))
+    curves = -r * (np.cos(thetas)[None, :] * X[:, :1] + np.sin(thetas)[None, :] * X[:, 1:2])  # (n, p)
+    lo_band = np.where((y > 0)[:, None], curves, -np.inf).max(axis=0)  # b above every +1 curve
+    hi_band = np.where((y < 0)[:, None], curves, np.inf).min(axis=0)  # and below every −1 curve
+    ok = lo_band < hi_band
+    data, layout = [], {}
+    for p, name in enumerate(names):
+        ax = "" if p == 0 else str(p + 1)
+        xa, ya = f"x{ax}", f"y{ax}"
+        Z = panels[name]
+        data.append({"type": "heatmap", "x": _round(deg, 2), "y": _round(bs), "z": _bdata(np.asarray(Z, np.float32)),
+                     "zmin": 0.0, "zmax": float(np.percentile(Z, 99)) if name != "zero_one" else 1.0,
+                     "colorscale": COLOURSCALE, "zsmooth": False, "xaxis": xa, "yaxis": ya,
+                     "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005},
+                     "hovertemplate": "θ = %{x:.1f}°, b = %{y:.3g}: " + NAMES[name] + " = %{z:.4g}<extra></extra>"})
+        cx = np.column_stack([np.broadcast_to(deg, (drawn.size, deg.size)), np.full((drawn.size, 1), np.nan)])
+        cy = np.column_stack([curves[drawn], np.full((drawn.size, 1), np.nan)])
+        data.append({"type": "scatter", "mode": "lines", "name": "a point's curve yᵢ(w·xᵢ + b) = 0",
+                     "x": _gaps(cx.ravel(), 2), "y": _gaps(np.clip(cy, bs[0], bs[-1]).ravel()),
+                     "line": {"color": LINE_COLOUR, "width": 1}, "hoverinfo": "skip", "showlegend": p == 0,
+                     "xaxis": xa, "yaxis": ya})
+        bx = np.r_[deg[ok], deg[ok][::-1]]
+        by = np.r_[np.clip(lo_band[ok], bs[0], bs[-1]), np.clip(hi_band[ok], bs[0], bs[-1])[::-1]]
+        data.append({"type": "scatter", "mode": "lines", "fill": "toself", "fillcolor": CONE_COLOUR,
+                     "name": "every point correct", "x": _round(bx, 2), "y": _round(by),
+                     "line": {"color": "rgba(0,158,115,0.9)", "width": 1.5}, "hoverinfo": "skip",
+                     "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+        if trajectory is not None:
+            W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
+            moving = np.linalg.norm(W, axis=1) > 0
+            data.append({"type": "scatter", "mode": "lines+markers", "name": f"{trajectory[2]} (θ of w, b)",
+                         "x": _round(np.degrees(np.arctan2(W[moving, 1], W[moving, 0])), 2), "y": _round(B[moving]),
+                         "line": {"color": PATH_COLOUR, "width": 1.5}, "marker": {"size": 5, "color": PATH_COLOUR},
+                         "hoverinfo": "skip", "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+        if lit is not None and 0 <= lit < n:
+            data.append({"type": "scatter", "mode": "lines", "name": f"x{sub(lit + 1)}'s curve",
+                         "x": _round(deg, 2), "y": _round(np.clip(curves[lit], bs[0], bs[-1])),
+                         "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip", "showlegend": p == 0,
+                         "xaxis": xa, "yaxis": ya})
+        lo = p * (width + gap)
+        axis = {"fixedrange": True, "tickfont": {"size": 14}, "showgrid": False}
+        layout[f"xaxis{ax}"] = {**axis, "domain": [lo, lo + width - 0.01], "range": [-180, 180], "anchor": ya,
+                                "title": {"text": "direction θ of w (degrees)", "font": {"size": 16}},
+                                "tickvals": [-180, -90, 0, 90, 180]}
+        layout[f"yaxis{ax}"] = {**axis, "range": [float(bs[0]), float(bs[-1])], "anchor": xa,
+                                "title": {"text": "b", "font": {"size": 17}}}
+    layout.update({
+        "height": height, "font": FONT, "margin": {"l": 60, "r": 40, "t": 40, "b": 110},
+        "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
+        "legend": {"orientation": "h", "x": 0.0, "y": -0.14, "xanchor": "left", "yanchor": "top",
+                   "font": {"size": 14}},
+        "annotations": [{"text": f"<b>{NAMES[nm]}</b> at ‖w‖ = {num(r)}", "xref": "paper", "yref": "paper",
+                         "x": p * (width + gap) + width / 2, "y": 1.0, "yshift": 6, "xanchor": "center",
+                         "yanchor": "bottom", "showarrow": False, "font": {"size": 16}} for p, nm in enumerate(names)],
+        "meta": {"view": "loss_surface", "slice": "theta", "losses": names, "r": r, "n_points": n},
+    })
+    return {"data": data, "layout": layout}
+
+
+def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: str, height: int = 640) -> dict:
+    """One loss as a 3-D surface over the slice (drag to turn it)."""
+    return {
+        "data": [{"type": "surface", "x": _round(us), "y": _round(vs), "z": _bdata(np.asarray(Z, np.float32)),
+                  "colorscale": COLOURSCALE, "showscale": True,
+                  "contours": {"z": {"show": True, "usecolormap": True, "project": {"z": True}}},
+                  "hovertemplate": f"{xlabel} = %{{x:.3g}}, {ylabel} = %{{y:.3g}}: loss = %{{z:.4g}}<extra></extra>"}],
+        "layout": {"height": height, "font": FONT, "margin": {"l": 0, "r": 0, "t": 40, "b": 0},
+                   "title": {"text": f"{NAMES[name]} {FORMULAS[name]}", "font": {"size": 17}},
+                   "scene": {"xaxis": {"title": {"text": xlabel}}, "yaxis": {"title": {"text": ylabel}},
+                             "zaxis": {"title": {"text": "loss"}}, "aspectmode": "manual",
+                             "aspectratio": {"x": 1, "y": 1, "z": 0.6}},
+                   "meta": {"view": "loss_surface_3d", "loss": name}},
+    }
+
+
+def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, float] | None = None,
+                height: int = 560) -> dict:
+    """The data with the chosen weight's boundary w·x + b = 0 (and its side f > 0 shaded), a point lit.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    chosen : tuple (w (2,), b), optional
+    lit : int, optional
+    losses : dict name -> value at the chosen weight, optional (written in the title)
+    height : int
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    box = view_box(X)
+    pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
+    data = [
+        {"type": "scatter", "mode": "markers", "name": "y = +1", "x": _round(X[pos, 0]), "y": _round(X[pos, 1]),
+         "marker": {"color": POS_COLOUR, "symbol": "circle", "size": 9}, "customdata": (pos + 1).tolist(),
+         "hovertemplate": "x<sub>%{customdata}</sub> = (%{x}, %{y}), y = +1<extra></extra>"},
+        {"type": "scatter", "mode": "markers", "name": "y = −1", "x": _round(X[neg, 0]), "y": _round(X[neg, 1]),
+         "marker": {"color": NEG_COLOUR, "symbol": "diamond", "size": 10}, "customdata": (neg + 1).tolist(),
+         "hovertemplate": "x<sub>%{customdata}</sub> = (%{x}, %{y}), y = −1<extra></extra>"},
+    ]
+    title = "Click the surface to choose a weight w:<br>its boundary w·x + b = 0 is drawn here."
+    meta = {"view": "loss_data", "chosen": None}
+    if chosen is not None:
+        w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
+        bx, by = boundary_segment(widened(box), w, b) if np.any(w) else ([], [])
+        data.append({"type": "scatter", "mode": "lines", "name": "w·x + b = 0 (the chosen w)", "x": bx, "y": by,
+                     "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip"})
+        title = f"w = ({num(w[0])}, {num(w[1])}), b = {num(b)}"
+        if losses:
+            title += "<br>" + ", ".join(f"{NAMES[k]} {num(v)}" for k, v in losses.items())
+        meta = {"view": "loss_data", "chosen": [float(w[0]), float(w[1]), b], "boundary_x": bx, "boundary_y": by}
+    if lit is not None and 0 <= lit < len(y):
+        data.append({"type": "scatter", "mode": "markers", "name": f"x{sub(lit + 1)}", "x": [float(X[lit, 0])],
+                     "y": [float(X[lit, 1])], "hoverinfo": "skip",
+                     "marker": {"size": 24, "color": "rgba(230,159,0,0.35)", "line": {"color": CHOSEN_COLOUR,
+                                                                                      "width": 3}}})
+    return {"data": data, "layout": {
+        "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 70, "b": 50},
+        "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False, "hovermode": "closest",
+        "title": {"text": title, "font": {"size": 15}, "x": 0.0, "xanchor": "left"},
+        "legend": {"orientation": "h", "x": 0, "y": -0.08, "yanchor": "top", "font": {"size": 14}},
+        "xaxis": {"range": [box[0], box[1]], "fixedrange": True, "constrain": "domain", "title": {"text": "x₁"},
+                  "gridcolor": "#eeeeee"},
+        "yaxis": {"range": [box[2], box[3]], "fixedrange": True, "scaleanchor": "x", "constrain": "domain",
+                  "title": {"text": "x₂"}, "gridcolor": "#eeeeee"},
+        "meta": meta,
+    }}
+
+
+def losses_at(names, w, b: float, X, y, lam: float) -> dict[str, float]:
+    """Each loss's value at one (w, b)."""
+    return {nm: float(_direct(nm, np.asarray(w, dtype=float), b, X, y, lam)) for nm in names}
+
+
+EXPLAIN = {
+    "zero_one": ("The 0-1 loss counts mistakes. It is flat between the points' lines and jumps across each, so "
+                 "its gradient is 0 wherever it exists: gradient descent gets no direction from it."),
+    "perceptron": ("The perceptron loss is convex and piecewise linear, with a kink on every point's line "
+                   "(not differentiable where yᵢ(w·xᵢ + b) = 0). It is 0 on the whole green cone of weights that "
+                   "classify every point correctly, so the algorithm does not prefer any one separating w."),
+    "hinge": ("The hinge loss max(0, 1 − yᵢ(w·xᵢ + b)) asks for a margin: it is 0 only where every point is "
+              "correct by at least 1, and its kinks sit on the lines yᵢ(w·xᵢ + b) = 1. With λ/2‖w‖² it has one "
+              "minimiser: the soft-margin SVM's w."),
+}
+
+
+def default_bs(us, X, m: int = 17) -> np.ndarray:
+    """The biases of the b slider: m values symmetric about 0, as far out as w·x reaches on the weight grid.
+
+    Parameters
+    ----------
+    us : ndarray
+        The w₁ grid (the w₂ grid is the same).
+    X : ndarray of shape (n, 2)
+    m : int
+    """
+    reach = float(np.max(np.abs(us))) * float(np.median(np.linalg.norm(np.asarray(X, dtype=float), axis=1)))
+    half = float(f"{max(reach, 1e-3):.2g}")
+    return np.round(np.linspace(-half, half, m), 6)
