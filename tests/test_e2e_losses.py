@@ -51,7 +51,8 @@ def test_the_b_slider_moves_the_surface_in_the_browser(page: Page, app_server: s
     page.wait_for_function(f"() => !!({SURF})")
     url0 = page.url
     b0 = page.evaluate(f"() => ({SURF}).layout.meta.b")
-    lines0 = page.evaluate(f"() => Array.from(({SURF})._fullData[1].x).slice(0, 6)")
+    lines = f"() => Array.from(({SURF})._fullData.find(t => t.name === \"points' lines yᵢ(w·xᵢ + b) = 0\").x).slice(0, 6)"
+    lines0 = page.evaluate(lines)
     rail = page.locator(".slider-rail-rect").first
     rail.scroll_into_view_if_needed()
     box = rail.bounding_box()
@@ -59,6 +60,6 @@ def test_the_b_slider_moves_the_surface_in_the_browser(page: Page, app_server: s
     page.wait_for_function(f"(b) => ({SURF}).layout.meta.b !== b", arg=b0)
     meta = page.evaluate(f"() => ({SURF}).layout.meta")
     assert meta["b"] == max(meta["bs"])
-    assert page.evaluate(f"() => Array.from(({SURF})._fullData[1].x).slice(0, 6)") != lines0  # the lines moved with b
+    assert page.evaluate(lines) != lines0  # the lines moved with b
     assert page.url == url0  # no rerun: the slider lives in the chart
     assert_no_exception(page)

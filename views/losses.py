@@ -41,7 +41,7 @@ LAST_GOOD = "_loss_last_good"
 CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
 GRID = {1: 81, 3: 61}  # grid side of the animated surfaces: one loss, or all three (keeps the chart near 1 MB)
 STILL_GRID = 201  # the θ slice and the 3-D view are one surface each
-PATH_STEPS = 400
+PATH_STEPS = 120  # states of the trajectory drawn (each a marker the b slider redraws)
 
 
 @st.cache_data(max_entries=16, show_spinner="Computing the loss surfaces…")
@@ -101,38 +101,46 @@ with st.expander("Trajectory, point, radius, figure size"):
 names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
 
-def make():
-    X, y = plane_data(ds, N_UI_MAX)
+@st.cache_data(max_entries=32, show_spinner=False)
+def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
+            path_seed: int, chosen, lit_i, radius: float, height: int):
+    """The weight chart and the data chart (cached: a rerun with the same choices only sends them)."""
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    chosen = st.session_state.get(CHOSEN)
-    chosen = chosen[:2] if chosen is not None and chosen[2] == ds.label else None
     surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)])
-    b_at = int(bound(st.select_slider, "Start the b slider at", list(range(len(bs))), value=len(bs) // 2,
-                     key="b_at", format_func=lambda k: f"b = {bs[k]:g}",
-                     help="The slider under the chart moves b in the browser; this is where it starts (and the "
-                          "b of the 3-D view)."))
-    lit_i = lit - 1 if 0 < lit <= len(y) else None
+    pick = (np.array(chosen[0]), chosen[1]) if chosen else None
     if view == "surface":
         nm = names[0]
         if slc == "w":
-            Z = surface(nm, X, y, np.linspace(us[0], us[-1], STILL_GRID), np.linspace(vs[0], vs[-1], STILL_GRID),
-                        b=float(bs[b_at]), lam=lam)
-            fig = surface3d_figure(nm, Z, np.linspace(us[0], us[-1], STILL_GRID),
-                                   np.linspace(vs[0], vs[-1], STILL_GRID), xlabel="w₁", ylabel="w₂", height=height)
+            gu, gv = np.linspace(us[0], us[-1], STILL_GRID), np.linspace(vs[0], vs[-1], STILL_GRID)
+            fig = surface3d_figure(nm, surface(nm, X, y, gu, gv, b=float(bs[b_at]), lam=lam), gu, gv,
+                                   xlabel="w₁", ylabel="w₂", height=height)
         else:
             th, thetas, tbs = cached_theta(X, y, (nm,), lam, radius, float(bs[-1]))
             fig = surface3d_figure(nm, th[nm], np.degrees(thetas), tbs, xlabel="θ (degrees)", ylabel="b",
                                    height=height)
     elif slc == "w":
-        fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj,
-                            chosen=(np.array(chosen[0]), chosen[1]) if chosen else None, lit=lit_i, height=height)
+        fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj, chosen=pick, lit=lit_i,
+                            height=height)
     else:
         th, thetas, tbs = cached_theta(X, y, names, lam, radius, float(bs[-1]))
         fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
-    data = data_figure(X, y, chosen=(np.array(chosen[0]), chosen[1]) if chosen else None, lit=lit_i,
-                       losses=losses_at(names, chosen[0], chosen[1], X, y, lam) if chosen else None,
-                       height=min(height, 620))
-    return fig, data, ds.label
+    data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
+                       if chosen else None, height=min(height, 620))
+    return fig, data
+
+
+def make():
+    X, y = plane_data(ds, N_UI_MAX)
+    chosen = st.session_state.get(CHOSEN)
+    chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
+    bs = cached_surfaces(X, y, names, lam, GRID[len(names)])[3]
+    b_at = int(bound(st.select_slider, "Start the b slider at", list(range(len(bs))), value=len(bs) // 2,
+                     key="b_at", format_func=lambda k: f"b = {bs[k]:g}",
+                     help="The slider under the chart moves b in the browser; this is where it starts (and the "
+                          "b of the 3-D view)."))
+    lit_i = lit - 1 if 0 < lit <= len(y) else None
+    return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
+                     height), ds.label)
 
 
 result = run_or_last_good(LAST_GOOD, "the loss surface", make)

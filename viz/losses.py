@@ -1,6 +1,6 @@
 """The loss-surface explorer's figures: a loss over a 2-D slice of weight space, and the data beside it.
 
-- The weight chart: the mean loss as a heatmap over (w₁, w₂) at a fixed b (a slider under the chart
+- The weight chart: the mean loss as filled level bands over (w₁, w₂) at a fixed b (a slider under the chart
   moves b in the browser, one frame per b), or over (θ, b) at a fixed ‖w‖ = r; every point's line
   yᵢ(w·xᵢ + b) = 0 (the surface's kinks); the cone of weights that classify every point correctly; an
   optimiser's trajectory; the chosen weight with its subgradient as an arrow; and an invisible grid of
@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgradient, zero_one
-from viz.common import FONT, INK, NEG_COLOUR, POS_COLOUR, boundary_segment, num, sub, view_box, widened
-from viz.dual import _bdata
+from viz.common import FONT, INK, NEG_COLOUR, POS_COLOUR, boundary_segment, legend_proxy, num, sub, view_box, widened
+from viz.contour import loops_xy, zero_loops
+from viz.dual import PIXEL, _bdata
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 FORMULAS = {
@@ -31,8 +32,11 @@ CONE_COLOUR = "rgba(0, 158, 115, 0.30)"  # Okabe–Ito bluish green
 PATH_COLOUR = "#0072B2"
 CHOSEN_COLOUR = "#E69F00"
 MAX_LINES = 300  # point lines drawn at most (evenly chosen); more would hide the surface
-CLICK_SIDE = 31  # the clickable grid is CLICK_SIDE × CLICK_SIDE weights per panel
-LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
+CLICK_SIDE = 21  # the clickable grid is CLICK_SIDE × CLICK_SIDE weights per panel (each an SVG marker: a redraw redraws them)
+CLICK_SIDE_SMALL = 15  # … when three panels share the chart
+N_BANDS = 10  # colours of the filled level bands
+# frames change traces only (filled bands, not a heatmap), so no full redraw is needed as b moves
+LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
 
 
 def lines_in_box(A: np.ndarray, c: np.ndarray, box) -> tuple[list, list]:
@@ -165,45 +169,65 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
     drawn = np.unique(np.linspace(0, n - 1, min(n, MAX_LINES // k)).round().astype(int))  # per panel
     gap = 0.06 if k == 1 else 0.1  # room for each panel's colour bar
     width = (1 - gap * (k - 1)) / k
-    data, layout, varying = [], {}, []
+    data, layout, varying, proxies = [], {}, [], []
     frame_data: list[list[dict]] = [[] for _ in bs]
     geometry = [_geometry(X, y, bv, box, drawn) for bv in bs.tolist()]  # the same in every panel
-    cg = np.linspace(box[0], box[1], CLICK_SIDE)
-    cw1, cw2 = (a.ravel() for a in np.meshgrid(cg, np.linspace(box[2], box[3], CLICK_SIDE)))
+    side = CLICK_SIDE if k == 1 else CLICK_SIDE_SMALL
+    cw1, cw2 = (a.ravel() for a in np.meshgrid(np.linspace(box[0], box[1], side), np.linspace(box[2], box[3], side)))
     for p, name in enumerate(names):
         ax = "" if p == 0 else str(p + 1)
         xa, ya = f"x{ax}", f"y{ax}"
         Z = panels[name]
         zmax = float(np.percentile(Z, 99)) if name != "zero_one" else 1.0
-        per = _panel_frames(Z, bs, geometry, trajectory)
+        levels = np.linspace(0.0, max(zmax, 1e-12), N_BANDS + 1)[1:-1]  # band k: loss above levels[k − 1]
+        per = _panel_frames(X, y, name, lam, Z, us, vs, bs, levels, geometry, trajectory, (cw1, cw2))
+        colours = band_colours(N_BANDS)
+        # the lowest band under everything, then each band above a level painted over it (static rectangle)
+        pad = widened(box)
+        data.append({"type": "scatter", "mode": "none", "x": [pad[0], pad[1], pad[1], pad[0]],
+                     "y": [pad[2], pad[2], pad[3], pad[3]], "fill": "toself", "fillcolor": colours[0],
+                     "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya})
+        # the colour bar, on a marker outside the view
+        data.append({"type": "scatter", "mode": "markers", "x": [pad[1] * 10], "y": [pad[3] * 10],
+                     "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya,
+                     "marker": {"color": [0.0], "cmin": 0.0, "cmax": float(max(zmax, 1e-12)),
+                                "colorscale": [[k / (N_BANDS - 1), c] for k, c in enumerate(colours)],
+                                "showscale": True, "size": 1,
+                                "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005,
+                                             "tickfont": {"size": 13}, "title": {"text": "loss", "side": "right"}}}})
         base = len(data)
-        data.append({"type": "heatmap", "name": NAMES[name], "x": _round(us), "y": _round(vs), "z": per[start][0]["z"],
-                     "zmin": 0.0, "zmax": max(zmax, 1e-12), "colorscale": COLOURSCALE, "zsmooth": False,
-                     "showscale": True, "xaxis": xa, "yaxis": ya,
-                     "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005,
-                                  "tickfont": {"size": 13}},
-                     "hovertemplate": "w = (%{x:.3g}, %{y:.3g}): " + NAMES[name] + " = %{z:.4g}<extra></extra>"})
+        for k in range(levels.size):
+            data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colours[k + 1],
+                         "x": per[start][k]["x"], "y": per[start][k]["y"], "hoverinfo": "skip", "showlegend": False,
+                         "xaxis": xa, "yaxis": ya})
+        nb = levels.size
         data.append({"type": "scatter", "mode": "lines", "name": "points' lines yᵢ(w·xᵢ + b) = 0",
-                     "x": per[start][1]["x"], "y": per[start][1]["y"], "line": {"color": LINE_COLOUR, "width": 1},
-                     "hoverinfo": "skip", "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+                     "x": per[start][nb]["x"], "y": per[start][nb]["y"], "line": {"color": LINE_COLOUR, "width": 1},
+                     "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya})
         data.append({"type": "scatter", "mode": "lines", "name": "every point correct", "fill": "toself",
                      "fillcolor": CONE_COLOUR, "line": {"color": "rgba(0,158,115,0.9)", "width": 2},
-                     "x": per[start][2]["x"], "y": per[start][2]["y"], "hoverinfo": "skip", "showlegend": p == 0,
-                     "xaxis": xa, "yaxis": ya})
+                     "x": per[start][nb + 1]["x"], "y": per[start][nb + 1]["y"], "hoverinfo": "skip",
+                     "showlegend": False, "xaxis": xa, "yaxis": ya})
         label = trajectory[2] if trajectory is not None else ""
         data.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}, b as here",
-                     "x": per[start][3]["x"], "y": per[start][3]["y"], "hoverinfo": "skip",
+                     "x": per[start][nb + 2]["x"], "y": per[start][nb + 2]["y"], "hoverinfo": "skip",
                      "line": {"color": PATH_COLOUR, "width": 2}, "marker": {"size": 6, "color": PATH_COLOUR},
-                     "showlegend": p == 0 and trajectory is not None, "xaxis": xa, "yaxis": ya})
+                     "showlegend": False, "xaxis": xa, "yaxis": ya})
         data.append({"type": "scatter", "mode": "markers", "name": "(hollow: its b differs)",
-                     "x": per[start][4]["x"], "y": per[start][4]["y"], "hoverinfo": "skip",
+                     "x": per[start][nb + 3]["x"], "y": per[start][nb + 3]["y"], "hoverinfo": "skip",
                      "marker": {"size": 7, "color": "white", "line": {"color": PATH_COLOUR, "width": 1.5}},
-                     "showlegend": p == 0 and trajectory is not None, "xaxis": xa, "yaxis": ya})
+                     "showlegend": False, "xaxis": xa, "yaxis": ya})
         data.append({"type": "scatter", "mode": "markers", "name": "click to choose w", "x": _round(cw1),
-                     "y": _round(cw2), "customdata": per[start][5]["customdata"],
-                     "marker": {"size": 14, "opacity": 0.01, "color": INK}, "showlegend": False,
-                     "hovertemplate": "choose w = (%{x:.3g}, %{y:.3g})<extra></extra>", "xaxis": xa, "yaxis": ya})
-        varying += list(range(base, base + 6))
+                     "y": _round(cw2), "customdata": per[start][nb + 4]["customdata"],
+                     "marker": {"size": 16, "color": "rgba(0,0,0,0)"}, "showlegend": False,
+                     "hovertemplate": ("w = (%{x:.3g}, %{y:.3g}), b = %{customdata[0]:.3g}: " + NAMES[name]
+                                       + " = %{customdata[1]:.4g}<br>click to choose this w<extra></extra>"),
+                     "xaxis": xa, "yaxis": ya})
+        if p == 0:  # static legend entries (a frame-driven trace can be empty at the first b)
+            far = pad[1] * 10
+            proxies += [legend_proxy(data[t], far, rank) for rank, t in enumerate(
+                range(base + nb, base + nb + (4 if trajectory is not None else 2)), start=1)]
+        varying += list(range(base, base + nb + 5))
         for f in range(len(bs)):
             frame_data[f] += per[f]
         # static: the lit point's line, the chosen weight and its subgradient
@@ -231,6 +255,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
                                 "title": {"text": "w₁", "font": {"size": 17}}, "constrain": "domain"}
         layout[f"yaxis{ax}"] = {**axis, "range": [box[2], box[3]], "anchor": xa, "scaleanchor": xa,
                                 "constrain": "domain", "title": {"text": "w₂", "font": {"size": 17}}}
+    data += proxies
     titles = [{"text": f"<b>{NAMES[nm]}</b>" + (f" {FORMULAS[nm]}" if k == 1 else ""), "xref": "paper", "yref": "paper",
                "x": p * (width + gap) + width / 2, "y": 1.0, "yshift": 6, "xanchor": "center", "yanchor": "bottom",
                "showarrow": False, "font": {"size": 15 if k > 1 else 17}} for p, nm in enumerate(names)]
@@ -273,12 +298,20 @@ def _geometry(X, y, b: float, box, drawn) -> tuple[dict, dict]:
     return {"x": lx, "y": ly}, {"x": _round(cx), "y": _round(cy)}
 
 
-def _panel_frames(Z, bs, geometry, trajectory) -> list[list[dict]]:
-    """For each b: the heatmap's z, the point lines, the cone, the trajectory (b as the slice's / not), the clicks."""
+def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, trajectory, clicks
+                  ) -> list[list[dict]]:
+    """For each b: the level bands (loss above each level, filled), the point lines, the cone, the trajectory
+    (b as the slice's / not), and the click grid's (b, loss) for its hover and its click."""
     out = []
     bspan = float(bs[-1] - bs[0]) if len(bs) > 1 else 1.0
+    span = float(us[-1] - us[0])
+    Wc = np.column_stack(clicks)
     for f, bv in enumerate(bs.tolist()):
         lines, cone = geometry[f]
+        bands = []
+        for lv in levels:
+            bx, by = loops_xy(zero_loops(Z[f] - lv, us, vs, PIXEL * span), 4)
+            bands.append({"x": bx, "y": by})
         if trajectory is not None:
             W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
             same = np.abs(B - bv) <= 0.02 * max(bspan, 1e-12)  # within 2% of the b range: on this slice
@@ -286,14 +319,24 @@ def _panel_frames(Z, bs, geometry, trajectory) -> list[list[dict]]:
             t_off = {"x": _round(W[~same, 0]), "y": _round(W[~same, 1])}
         else:
             t_on, t_off = {"x": [], "y": []}, {"x": [], "y": []}
-        out.append([
-            {"z": _bdata(np.asarray(Z[f], dtype=np.float32))},
-            lines,
-            cone,
-            t_on,
-            t_off,
-            {"customdata": _bdata(np.full(CLICK_SIDE * CLICK_SIDE, bv, dtype=np.float32))},  # the b of a click
-        ])
+        at_clicks = _direct(name, Wc, bv, X, y, lam)
+        out.append(bands + [lines, cone, t_on, t_off,
+                            {"customdata": np.column_stack([np.full(len(Wc), round(bv, 6)),
+                                                            np.round(at_clicks, 4)]).tolist()}])
+    return out
+
+
+def band_colours(k: int) -> list[str]:
+    """k colours along COLOURSCALE, low to high (as rgb strings)."""
+    stops = [(t, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for t, c in COLOURSCALE]
+    out = []
+    for j in range(k):
+        t = j / (k - 1)
+        hi = next(i for i, (s, _) in enumerate(stops) if s >= t)
+        lo = max(hi - 1, 0)
+        (t0, c0), (t1, c1) = stops[lo], stops[hi]
+        u = 0.0 if t1 == t0 else (t - t0) / (t1 - t0)
+        out.append("rgb({}, {}, {})".format(*(round(a + u * (b - a)) for a, b in zip(c0, c1, strict=True))))
     return out
 
 
