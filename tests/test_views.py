@@ -333,3 +333,53 @@ def test_svm_sgd_tab_runs():
     charts = [json.loads(c.proto.spec)["layout"].get("meta", {}).get("view") for c in at.get("plotly_chart")]
     assert "hinge_sgd" in charts
     assert any("the exact optimum J*" in i.value for i in at.info)
+
+
+# ----------------------------------------------------------------------------
+# Loss surface
+# ----------------------------------------------------------------------------
+
+
+def charts(at: AppTest) -> dict:
+    """The page's charts by their meta.view."""
+    out = {}
+    for c in at.get("plotly_chart"):
+        spec = json.loads(c.proto.spec)
+        out[spec["layout"].get("meta", {}).get("view")] = spec
+    return out
+
+
+def test_loss_page_default_and_its_views():
+    at = page_from_url({"ds": "blobs"}, page="views/losses.py")
+    figs = charts(at)
+    surf, data = figs["loss_surface"], figs["loss_data"]
+    assert surf["layout"]["meta"]["slice"] == "w" and surf["layout"]["meta"]["losses"] == ["hinge"]
+    assert len(surf["frames"]) == len(surf["layout"]["meta"]["bs"]) and data["layout"]["meta"]["chosen"] is None
+    assert any("hinge loss." in m.value for m in at.markdown)  # the text beside the loss
+    at = page_from_url({"ds": "blobs", "loss": "all", "slice": "theta"}, page="views/losses.py")
+    meta = charts(at)["loss_surface"]["layout"]["meta"]
+    assert meta["slice"] == "theta" and meta["losses"] == ["hinge", "perceptron", "zero_one"]
+    at = page_from_url({"ds": "xor", "loss": "zero_one", "view": "surface"}, page="views/losses.py")
+    assert charts(at)["loss_surface_3d"]["layout"]["meta"]["loss"] == "zero_one"
+
+
+def test_loss_page_chosen_weight_draws_its_boundary():
+    at = page_from_url({"ds": "textbook", "loss": "perceptron"}, page="views/losses.py")
+    ds = at.session_state[DATASET_KEY]
+    at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, ds.label)  # what a click on the surface stores
+    at.run()
+    assert not at.exception
+    figs = charts(at)
+    assert figs["loss_data"]["layout"]["meta"]["chosen"] == [0.5, -0.25, 0.0]
+    assert any((t.get("name") or "").startswith("subgradient") for t in figs["loss_surface"]["data"])
+    # a choice made on other data is not drawn on these
+    at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, "another dataset")
+    at.run()
+    assert charts(at)["loss_data"]["layout"]["meta"]["chosen"] is None
+
+
+@pytest.mark.parametrize("params", [{"loss": "squared"}, {"lam": "-1"}, {"b_at": "99"}, {"lit": "abc"},
+                                    {"slice": "b"}, {"radius": "0"}])
+def test_loss_page_bad_url_never_breaks_it(params):
+    at = page_from_url({"ds": "blobs", **params}, page="views/losses.py")
+    assert not at.exception and "loss_surface" in charts(at)

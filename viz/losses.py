@@ -78,7 +78,9 @@ def _gaps(a: np.ndarray, nd: int = 4) -> list:
 
 
 def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
-    """The weights w in the box with yᵢ(w·xᵢ + b) ≥ 0 for every i (Sutherland–Hodgman clipping), maybe empty.
+    """The weights w in the box with yᵢ(w·xᵢ + b) > 0 for every i (Sutherland–Hodgman clipping), maybe empty.
+
+    The closure is clipped (≥ 0); a result with no area (such as the single point w = 0 at b = 0) is empty.
 
     Parameters
     ----------
@@ -106,7 +108,10 @@ def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
         poly = out
         if len(poly) < 3:
             return []
-    return poly
+    P = np.array(poly)
+    area = 0.5 * abs(float(P[:, 0] @ np.roll(P[:, 1], -1) - P[:, 1] @ np.roll(P[:, 0], -1)))
+    # a cone of no area (only w = 0 at b = 0, say, where every margin is 0) classifies nothing correctly
+    return poly if area > 1e-9 * (box[1] - box[0]) * (box[3] - box[2]) else []
 
 
 def _direct(loss: str, W, b, X, y, lam: float):
@@ -305,7 +310,7 @@ def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, 
     out = []
     bspan = float(bs[-1] - bs[0]) if len(bs) > 1 else 1.0
     span = float(us[-1] - us[0])
-    Wc = np.column_stack(clicks)
+    Wc = np.round(np.column_stack(clicks), 4)  # the weights as drawn, and as a click reports them
     for f, bv in enumerate(bs.tolist()):
         lines, cone = geometry[f]
         bands = []
