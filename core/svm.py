@@ -61,7 +61,7 @@ class SVMSolution:
     kernel : str
     kernel_params : tuple of (str, float)
     converged : bool
-        False when SMO stopped at its iteration cap (20,000) before its gap of 1e-3: approximate.
+        False when SMO stopped at its iteration cap (20,000) before its gap of 1e-3/max(1, C): approximate.
     """
 
     alpha: np.ndarray
@@ -261,7 +261,8 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
 
     The linear kernel is solved exactly by the interior-point method; the
     polynomial and RBF kernels by SMO on kernel columns computed as needed (libsvm's stopping
-    rule and default tolerance, gap < 1e-3; at most 20,000 iterations, after
+    rule, gap < 1e-3/max(1, C): libsvm's default tolerance up to C = 1, tighter above, where C Σξ would
+    multiply the slack the tolerance leaves; at most 20,000 iterations, after
     which ``converged`` is False), with w = None: f(x) = Σ αᵢyᵢK(xᵢ, x) + b is evaluated
     by :func:`core.dual.decision_function`.
 
@@ -359,7 +360,8 @@ def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) 
             sq = sq + X[:, k] * X[:, k]
         diag = _int_power(sq + params["coef0"], params["degree"])
     yf = y.astype(np.float64)
-    alpha, b, iters, gap = _smo(col, diag, yf, C, eps=1e-3)
+    eps = 1e-3 / max(1.0, C)  # the slack a tolerance leaves is multiplied by C in the objective
+    alpha, b, iters, gap = _smo(col, diag, yf, C, eps=eps)
     S = np.flatnonzero(alpha > 0)  # every support vector was in a working pair: its column is cached
     c = alpha[S] * yf[S]  # αᵢyᵢ
     KS = np.array([col(int(i)) for i in S]).reshape(S.size, len(y))
@@ -379,7 +381,7 @@ def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) 
         decision=readonly(f),
         kernel=kernel,
         kernel_params=kp,
-        converged=gap < 1e-3,
+        converged=gap < eps,
     )
 
 

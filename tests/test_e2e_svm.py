@@ -19,6 +19,14 @@ def margin_x(page: Page) -> list:
     return page.evaluate(f"() => Array.from(({SVM_GD})._fullData.find(t => t.name === 'margin f(x) = ±1').x)")
 
 
+def markers_drawn(page: Page) -> list[int]:
+    """Markers the data panel's traces hold, and marker paths on screen there (stale ones would make them differ)."""
+    return page.evaluate(f"""() => {{ const g = {SVM_GD};
+        const want = g.data.filter(t => (!t.xaxis || t.xaxis === 'x') && (t.mode || '').includes('markers'))
+            .reduce((a, t) => a + Array.from(t.x).filter(v => v !== null && Math.abs(v) < 1e6).length, 0);
+        return [want, g.querySelectorAll('.subplot.xy .scatterlayer path.point').length]; }}""")
+
+
 def status_text(page: Page) -> str:
     return page.evaluate(f"() => ({SVM_GD})._fullData.find(t => t.mode === 'text' && t.xaxis === 'x6').text[0]")
 
@@ -48,6 +56,9 @@ def test_dragging_c_on_the_chart_redraws_in_the_browser(page: Page, app_server: 
     soft = svm_meta(page)
     assert soft["width"] > before["width"] > hard["width"]
     assert soft["support"] > before["support"]  # a tiny C: nearly every point inside the margin
+    # no category's old points are left on screen (at C = 0.001 the "outside" ones are all gone)
+    want, drawn = markers_drawn(page)
+    assert want == drawn
     # all of it in the browser: the server's C, the URL and the chart's data are where they were
     assert page.url == url0
     slider = page.get_by_test_id("stSlider").filter(has_text="Penalty C")

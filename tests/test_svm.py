@@ -414,3 +414,21 @@ def test_working_set_gives_the_whole_problems_solution(seed, C, monkeypatch):
     assert np.all((m >= 1 - 1e-7) | (alpha > 0))
     if C >= 100:  # few support vectors: solved on a working set, never on all rows
         assert rows[0] == 2 * svm_mod.WS_FIRST and n not in rows
+
+
+@pytest.mark.parametrize("name,kernel,params", [("xor", "rbf", {"gamma": 3.0}), ("moons", "rbf", {"gamma": 1.0})])
+@pytest.mark.parametrize("C", [100.0, 1000.0])
+def test_kernel_objective_at_large_c_is_not_inflated_by_the_tolerance(name, kernel, params, C):
+    # C Σξ multiplies whatever slack the stopping tolerance leaves: the tolerance shrinks with C
+    from core.dual import kernel_matrix
+
+    X, y = make_dataset(name, 60, 0)
+    sol = fit_svm(X, y, C=C, kernel=kernel, **params)
+    ref = SVC(kernel=kernel, C=C, tol=1e-8, **params).fit(X, y)
+    a = np.zeros(len(y))
+    a[ref.support_] = np.abs(ref.dual_coef_[0])
+    K = kernel_matrix(X, X, kernel, **params)
+    c = a * y
+    f = K @ c + ref.intercept_[0]
+    best = 0.5 * c @ K @ c + C * np.maximum(0, 1 - y * f).sum()
+    assert sol.converged and sol.objective == pytest.approx(best, rel=1e-2)

@@ -72,12 +72,14 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 st.title("SVM: margin and slack")
 ds = current_dataset()
-c1, c2, c3, c4 = st.columns([3, 1.2, 1.6, 2.2])
-C = bound(c1.select_slider, "Penalty C (log scale)", list(C_GRID), value=1.0, key="C", help=C_HELP,
-          format_func=c_label, fmt=c_label)
-hard = bound(c2.toggle, "Hard margin (C = ∞)", value=False, key="hard", fmt=lambda v: str(v).lower())
+c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
 kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
                fmt=KERNEL_LABELS.get)
+hard = bound(c2.toggle, "Hard margin C = ∞", value=False, key="hard", fmt=lambda v: str(v).lower(),
+             disabled=kernel != "linear", help="The hard margin is offered for the linear kernel.")
+hard = hard and kernel == "linear"
+C = bound(c1.select_slider, "Penalty C (log scale)", list(C_GRID), value=1.0, key="C", help=C_HELP,
+          format_func=c_label, fmt=c_label, disabled=hard)
 kparams: tuple = ()
 if kernel == "poly":
     k1, k2 = c4.columns(2)
@@ -91,7 +93,7 @@ with st.expander("More settings: overlay, figure size"):
     e1, e2 = st.columns(2)
     overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
                     fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
-    height = bound(e2.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
+    height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
 
 C_used = math.inf if hard else float(C)
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD

@@ -109,6 +109,21 @@ def step_menus(first_buttons: list[dict], y: float, play_x: float) -> list[dict]
     ]
 
 
+def never_empty(trace: dict) -> dict:
+    """Give a scatter trace with no points one gap point instead (in place; returned too).
+
+    A frame played without a full redraw leaves an emptied trace's old points on screen; one point with
+    x = None replaces them with nothing.
+    """
+    if trace.get("type", "scatter") == "scatter" and "x" in trace and len(trace["x"]) == 0:
+        trace["x"], trace["y"] = [None], [None]
+        if "customdata" in trace:
+            trace["customdata"] = [None]
+        if "text" in trace:
+            trace["text"] = [""]
+    return trace
+
+
 def legend_proxy(trace: dict, far: float, rank: int) -> dict:
     """A stand-in legend entry for a frame-driven trace (an empty trace drops out of the legend).
 

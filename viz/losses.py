@@ -16,7 +16,19 @@ from __future__ import annotations
 import numpy as np
 
 from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgradient, zero_one
-from viz.common import FONT, INK, NEG_COLOUR, POS_COLOUR, boundary_segment, legend_proxy, num, sub, view_box, widened
+from viz.common import (
+    FONT,
+    INK,
+    NEG_COLOUR,
+    POS_COLOUR,
+    boundary_segment,
+    legend_proxy,
+    never_empty,
+    num,
+    sub,
+    view_box,
+    widened,
+)
 from viz.contour import loops_xy, zero_loops
 from viz.dual import PIXEL, _bdata
 
@@ -325,7 +337,8 @@ def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, 
         else:
             t_on, t_off = {"x": [], "y": []}, {"x": [], "y": []}
         at_clicks = _direct(name, Wc, bv, X, y, lam)
-        out.append(bands + [lines, cone, t_on, t_off,
+        bands = [never_empty(d) for d in bands]
+        out.append(bands + [never_empty(dict(lines)), never_empty(dict(cone)), never_empty(t_on), never_empty(t_off),
                             {"customdata": np.column_stack([np.full(len(Wc), round(bv, 6)),
                                                             np.round(at_clicks, 4)]).tolist()}])
     return out

@@ -35,6 +35,7 @@ from viz.common import (
     boundary_segment,
     clip_halfplane,
     legend_proxy,
+    never_empty,
     num,
     poly_xy,
     step_menus,
@@ -59,13 +60,26 @@ PERCEPTRON_COLOUR = "rgba(0, 158, 115, 0.55)"  # Okabe–Ito bluish green, faint
 MAX_SLACK_LABELS = 12  # the largest ξ are written; more would bury the points
 
 
-def categories(y: np.ndarray, f: np.ndarray) -> np.ndarray:
+def margin_tol(sol: SVMSolution, box) -> float:
+    """How far |y·f − 1| may be from 0 for a point drawn on its margin line.
+
+    ON_MARGIN in units of f, and for the linear kernel at most a thousandth of the view's width in distance
+    (|y·f − 1|/‖w‖ is the distance to the margin line: with a small C, ‖w‖ is small and 1e-3 in f is far).
+    """
+    if sol.kernel == "linear" and sol.w is not None:
+        return min(ON_MARGIN, ON_MARGIN * float(np.linalg.norm(sol.w)) * (box[1] - box[0]))
+    return ON_MARGIN
+
+
+def categories(y: np.ndarray, f: np.ndarray, tol: float = ON_MARGIN) -> np.ndarray:
     """Where each point lies, from m = y·f(x): 0 outside (m > 1), 1 on (m ≈ 1), 2 inside (0 < m < 1), 3 misclassified.
 
     Parameters
     ----------
     y : ndarray of shape (n,)
     f : ndarray of shape (n,)
+    tol : float
+        |m − 1| up to this counts as on the margin.
 
     Returns
     -------
@@ -73,8 +87,8 @@ def categories(y: np.ndarray, f: np.ndarray) -> np.ndarray:
     """
     m = y * f
     out = np.zeros(m.shape, dtype=np.int64)
-    out[np.abs(m - 1) <= ON_MARGIN] = 1
-    out[(m < 1 - ON_MARGIN) & (m > 0)] = 2
+    out[np.abs(m - 1) <= tol] = 1
+    out[(m < 1 - tol) & (m > 0)] = 2
     out[m <= 0] = 3
     return out
 
@@ -137,7 +151,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
     vector rings, a trace per (category, class), and the objective's two stacked bars.
     """
     f = sol.decision
-    cat = categories(y, f)
+    cat = categories(y, f, margin_tol(sol, box))
     lines = _lines(sol, X, y, box)
     common = {"xaxis": "x", "yaxis": "y"}
     big = widened(box)
@@ -169,7 +183,10 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
     seg_x = np.column_stack([X[viol, 0], feet[:, 0], gap]).ravel()
     seg_y = np.column_stack([X[viol, 1], feet[:, 1], gap]).ravel()
     top = viol[:MAX_SLACK_LABELS]
-    mid = (X[top] + feet[:MAX_SLACK_LABELS]) / 2
+    # each label on its segment near its point (the segment's far end can lie outside the view)
+    seg = feet[:MAX_SLACK_LABELS] - X[top]
+    reach = np.minimum(0.5, 0.08 * (box[1] - box[0]) / np.maximum(np.linalg.norm(seg, axis=1), 1e-12))
+    mid = X[top] + reach[:, None] * seg
     lab_t = [f"ξ{sub(i + 1)}={num(sol.slack[i], 2)}" for i in top.tolist()]
     data.append({"type": "scatter", "name": "slack ξᵢ (to its margin line)", "mode": "lines",
                  "x": _gaps(seg_x), "y": _gaps(seg_y), "line": {"color": SLACK_COLOUR, "width": 2.5},
@@ -205,8 +222,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
     J = max(sol.objective, 1e-300)
     for name, value, colour in (("½‖w‖²", reg, "#56B4E9"), ("C Σξ", slack, SLACK_COLOUR)):
         data.append({"type": "bar", "name": name, "x": ["J"], "y": [value / J], "marker": {"color": colour},
-                     "text": [f"{name} = {num(value)}"], "customdata": [value], "textposition": "inside",
-                     "insidetextanchor": "middle", "textfont": {"size": 15}, "showlegend": False, "xaxis": "x2",
+                     "customdata": [value], "showlegend": False, "xaxis": "x2",
                      "yaxis": "y2", "hovertemplate": f"{name} = %{{customdata:.4g}} (%{{y:.0%}} of J)<extra></extra>"})
     data.append({"type": "scatter", "mode": "text", "x": ["J"], "y": [1.02], "textposition": "top center",
                  "text": [f"J = ½‖w‖² + C Σξ<br>= {num(reg)} + {num(slack)} = <b>{num(sol.objective)}</b>"],
@@ -234,12 +250,14 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
                  "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 13, 0, 0, 13],
                             "color": MARGIN_COLOUR},
                  "showlegend": False, "hoverinfo": "skip", "xaxis": "x", "yaxis": "y"})
-    data.append({"type": "scatter", "mode": "text", **label, "textposition": "top right",
+    data.append({"type": "scatter", "mode": "text", **label, "textposition": "top center", "cliponaxis": False,
                  "textfont": {"size": 17, "color": INK, "shadow": HALO}, "showlegend": False, "hoverinfo": "skip",
                  "xaxis": "x", "yaxis": "y"})
     data.append({"type": "scatter", "mode": "text", "x": [0], "y": [0.5], "textposition": "middle right",
                  "text": [svm_status(sol, meta).replace(" Points: ", "<br>Points: ", 1)],
                  "textfont": {"size": 15}, "showlegend": False, "hoverinfo": "skip", "xaxis": "x6", "yaxis": "y6"})
+    for t in data:
+        never_empty(t)
     return data, meta
 
 
@@ -341,7 +359,7 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
     layout = {
         "height": height, "font": FONT, "margin": {"l": 60, "r": 20, "t": 10, "b": 230 if len(sols) > 1 else 140},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
-        "barmode": "stack", "uniformtext": {"mode": "hide", "minsize": 13},  # a bar too thin for its label drops it
+        "barmode": "stack",
         "legend": {"orientation": "h", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
                    "font": {"size": 15}, "itemsizing": "constant"},
         "xaxis": {**AXIS, "range": [box[0], box[1]], "constrain": "domain", "domain": [0, 0.64],
@@ -403,7 +421,7 @@ def svm_status(sol: SVMSolution, meta: dict) -> str:
         The ``layout.meta`` of :func:`svm_figure` for that solution.
     """
     cats = ", ".join(f"{v} {k}" for k, v in meta["categories"].items())
-    status = (f"{'Hard margin' if not math.isfinite(sol.C) else f'C = {num(sol.C)}'}: margin width 2/‖w‖ = "
+    status = (f"{'Hard margin' if not math.isfinite(sol.C) else f'C = {sol.C:g}'}: margin width 2/‖w‖ = "
               f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}, "
               f"objective ½‖w‖² + C Σξ = {num(sol.objective)}. Points: {cats}.")
     if not sol.converged:
