@@ -17,6 +17,9 @@ Watch linear classifiers find their decision boundary in 2D, one update at a tim
   kernel, curved boundaries that separate circles no line can.
 - **SVM margin**: the maximum-margin separator, its margin lines, support vectors and slack ξ; drag C and
   watch the margin breathe; step through hinge-loss SGD against the exact optimum.
+- **Loss surface**: the 0-1, perceptron and hinge losses of your data over weight space, with every point's
+  line, the cone of weights that classify every point, an optimiser's path; drag b, click a weight to see
+  its boundary and subgradient.
 
 Pick a dataset in the sidebar; every page uses the same points. Start with the three-point
 *textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
@@ -25,3 +28,4 @@ Pick a dataset in the sidebar; every page uses the same points. Start with the t
 st.page_link("views/perceptron.py", label="Open the Perceptron page", icon=":material/timeline:")
 st.page_link("views/dual.py", label="Open the Dual / Gram page", icon=":material/grid_on:")
 st.page_link("views/svm.py", label="Open the SVM margin page", icon=":material/width:")
+st.page_link("views/losses.py", label="Open the Loss surface page", icon=":material/landscape:")

@@ -125,7 +125,7 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
         th, thetas, tbs = cached_theta(X, y, names, lam, radius, float(bs[-1]))
         fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
     data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
-                       if chosen else None, height=min(height, 620))
+                       if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
     return fig, data
 
 
@@ -137,7 +137,7 @@ def make():
     b_at = int(bound(st.select_slider, "Start the b slider at", list(range(len(bs))), value=len(bs) // 2,
                      key="b_at", format_func=lambda k: f"b = {bs[k]:g}",
                      help="The slider under the chart moves b in the browser; this is where it starts (and the "
-                          "b of the 3-D view)."))
+                          "b of the 3-D view).", disabled=slc == "theta"))
     lit_i = lit - 1 if 0 < lit <= len(y) else None
     return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
                      height), ds.label)

@@ -278,7 +278,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
                "showarrow": False, "font": {"size": 15 if k > 1 else 17}} for p, nm in enumerate(names)]
     names_frames = [f"b{f}" for f in range(len(bs))]
     layout.update({
-        "height": height, "font": FONT, "margin": {"l": 60, "r": 40, "t": 40, "b": 190},
+        "height": height, "font": FONT, "margin": {"l": 60, "r": 40, "t": 40, "b": 215},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
         "clickmode": "event+select",
         "legend": {"orientation": "h", "x": 0.0, "y": -0.12, "xanchor": "left", "yanchor": "top",
@@ -289,7 +289,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
     })
     if len(bs) > 1:
         layout["sliders"] = [{
-            "active": start, "x": 0.0, "len": 1.0, "y": 0, "yanchor": "top", "pad": {"t": 130, "b": 0},
+            "active": start, "x": 0.0, "len": 1.0, "y": 0, "yanchor": "top", "pad": {"t": 160, "b": 0},
             "currentvalue": {"prefix": "b = ", "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
             "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
             "transition": {"duration": 0},
@@ -460,7 +460,7 @@ def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: s
 
 
 def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, float] | None = None,
-                height: int = 560) -> dict:
+                clickable: bool = True, height: int = 560) -> dict:
     """The data with the chosen weight's boundary w·x + b = 0 (and its side f > 0 shaded), a point lit.
 
     Parameters
@@ -470,6 +470,8 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
     chosen : tuple (w (2,), b), optional
     lit : int, optional
     losses : dict name -> value at the chosen weight, optional (written in the title)
+    clickable : bool
+        Whether the weight chart beside it takes clicks (the filled contours over w₁, w₂ do).
     height : int
     """
     X = np.asarray(X, dtype=float)
@@ -484,7 +486,8 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
          "marker": {"color": NEG_COLOUR, "symbol": "diamond", "size": 10}, "customdata": (neg + 1).tolist(),
          "hovertemplate": "x<sub>%{customdata}</sub> = (%{x}, %{y}), y = −1<extra></extra>"},
     ]
-    title = "Click the surface to choose a weight w:<br>its boundary w·x + b = 0 is drawn here."
+    title = ("Click the surface to choose a weight w:<br>its boundary w·x + b = 0 is drawn here." if clickable else
+             "Weights are chosen by a click on the filled<br>contours over w₁, w₂ (the first slice).")
     meta = {"view": "loss_data", "chosen": None}
     if chosen is not None:
         w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
