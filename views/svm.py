@@ -67,7 +67,7 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     """Hinge SGD and the exact SVM for the same C, and the step-through figure."""
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
-    return sgd_figure(run, exact), sgd_summary(run, exact)
+    return sgd_figure(run, exact, height=900), sgd_summary(run, exact)
 
 
 st.title("SVM: margin and slack")
@@ -140,4 +140,9 @@ with sgd_tab:
         if sgd is not None:
             sfig, gap = sgd
             st.plotly_chart(PrebuiltFigure(sfig), key="sgd_chart", config={"displaylogo": False, "doubleClick": False})
+            shown = sfig["layout"]["meta"]["frame_steps"]
+            if len(shown) < sfig["layout"]["meta"]["n_steps"] + 1:
+                st.caption(f"The slider shows {len(shown):,} of the {sfig['layout']['meta']['n_steps']:,} steps, "
+                           f"evenly spaced (about one in {round(shown[-1] / (len(shown) - 1))}); with fewer steps "
+                           "every one is shown.")
             st.info(gap)

@@ -550,14 +550,15 @@ def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 
         "xaxis2": {"domain": [0, 1], "anchor": "y2", "range": [-0.5, S + 0.5], "fixedrange": True,
                    "title": {"text": "step"}, "gridcolor": "#eeeeee"},
         "yaxis2": {"domain": [0, 0.2], "anchor": "x2", "type": "log", "range": [math.log10(jlo), math.log10(jhi)],
-                   "fixedrange": True, "title": {"text": "J (log)"}, "gridcolor": "#eeeeee"},
+                   "fixedrange": True, "title": {"text": "J (log)"}, "gridcolor": "#eeeeee", "nticks": 4,
+                   "tickfont": {"size": 14}},
         "yaxis3": {"overlaying": "y2", "range": [0, 1], "visible": False, "fixedrange": True},
         "annotations": [{"text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0,
                          "y": 1.0, "yshift": 6, "xanchor": "left", "yanchor": "bottom", "align": "left",
                          "showarrow": False, "font": {"size": 15}, "bgcolor": "rgba(255,255,255,0.95)"}],
         "sliders": [step_slider(steps, fnames, y=0.3)],
         "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=0.31, play_x=1.0),
-        "meta": {"view": "hinge_sgd", "frame_steps": steps.tolist(), "J_star": jstar, "C": run.C,
+        "meta": {"view": "hinge_sgd", "frame_steps": steps.tolist(), "J_star": jstar, "C": run.C, "n_steps": S,
                  "final_gap": float(run.objective[-1] - jstar)},
     }
     return {"data": data, "layout": layout, "frames": frames}
