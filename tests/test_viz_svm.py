@@ -65,7 +65,7 @@ def test_linear_margin_slack_and_categories(name, C):
     assert meta["support"] == int(sol.support.sum()) == len(trace(fig, "support vectors")["x"])
     assert meta["width"] == pytest.approx(2 / np.linalg.norm(sol.w))
     assert f"width 2/‖w‖ = {num(meta['width'])}" in text_of(fig, "width 2/‖w‖")
-    status = text_of(fig, "Points:")
+    status = text_of(fig, "points:")
     assert f"C = {num(C)}" in status and f"{meta['support']} support vectors" in status
     assert trace(fig, "perceptron")["x"]  # the overlay is drawn
 

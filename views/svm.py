@@ -75,8 +75,8 @@ ds = current_dataset()
 c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
 kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
                fmt=KERNEL_LABELS.get)
-hard = bound(c2.toggle, "Hard margin C = ∞", value=False, key="hard", fmt=lambda v: str(v).lower(),
-             disabled=kernel != "linear", help="The hard margin is offered for the linear kernel.")
+hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
+             disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
 hard = hard and kernel == "linear"
 C = bound(c1.select_slider, "Penalty C (log scale)", list(C_GRID), value=1.0, key="C", help=C_HELP,
           format_func=c_label, fmt=c_label, disabled=hard)

@@ -225,8 +225,8 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
                      "customdata": [value], "showlegend": False, "xaxis": "x2",
                      "yaxis": "y2", "hovertemplate": f"{name} = %{{customdata:.4g}} (%{{y:.0%}} of J)<extra></extra>"})
     data.append({"type": "scatter", "mode": "text", "x": ["J"], "y": [1.02], "textposition": "top center",
-                 "text": [f"J = ½‖w‖² + C Σξ<br>= {num(reg)} + {num(slack)} = <b>{num(sol.objective)}</b>"],
-                 "textfont": {"size": 16},
+                 "text": [f"J = ½‖w‖² + C Σξ<br>= {num(reg)} + {num(slack)}<br>= <b>{num(sol.objective)}</b>"],
+                 "textfont": {"size": 15}, "cliponaxis": False,
                  "showlegend": False, "hoverinfo": "skip", "xaxis": "x2", "yaxis": "y2"})
     width = 2 * sol.margin
     meta = {"view": "svm", "C": sol.C, "kernel": sol.kernel, "width": width, "support": int(sv.size),
@@ -254,7 +254,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
                  "textfont": {"size": 17, "color": INK, "shadow": HALO}, "showlegend": False, "hoverinfo": "skip",
                  "xaxis": "x", "yaxis": "y"})
     data.append({"type": "scatter", "mode": "text", "x": [0], "y": [0.5], "textposition": "middle right",
-                 "text": [svm_status(sol, meta).replace(" Points: ", "<br>Points: ", 1)],
+                 "text": [svm_status(sol, meta)],
                  "textfont": {"size": 15}, "showlegend": False, "hoverinfo": "skip", "xaxis": "x6", "yaxis": "y6"})
     for t in data:
         never_empty(t)
@@ -369,7 +369,7 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
                   "title": {"text": "x₂", "font": {"size": 18}}},
         "xaxis2": {"domain": [0.74, 1.0], "anchor": "y2", "fixedrange": True, "showticklabels": False},
         "yaxis2": {"domain": [0.62 if path is not None else 0.0, TOP], "anchor": "x2", "fixedrange": True,
-                   "range": [0, 1.4], "tickvals": [0, 0.5, 1], "ticktext": ["0", "½J", "J"], "gridcolor": "#eeeeee",
+                   "range": [0, 1.6], "tickvals": [0, 0.5, 1], "ticktext": ["0", "½J", "J"], "gridcolor": "#eeeeee",
                    "tickfont": {"size": 13}},
         # the status line's own axes: the band above the chart
         "xaxis6": {"domain": [0, 1], "anchor": "y6", "range": [0, 1], "visible": False, "fixedrange": True},
@@ -406,13 +406,14 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
     return {"data": data, "layout": layout}
 
 
-TOP = 0.9  # the data and the bar end here; the status line is above
+TOP = 0.87  # the data and the bar end here; the status lines are above
 AXIS = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
         "tickfont": {"size": 15}, "autorange": False}
 
 
 def svm_status(sol: SVMSolution, meta: dict) -> str:
-    """The line under the SVM chart: C, width, support vectors, Σξ, the objective, the points by category.
+    """The status above the SVM chart, in three short lines: C, width, support vectors, Σξ; the objective; the
+    points by where they lie (and a warning when SMO stopped at its cap).
 
     Parameters
     ----------
@@ -420,12 +421,14 @@ def svm_status(sol: SVMSolution, meta: dict) -> str:
     meta : dict
         The ``layout.meta`` of :func:`svm_figure` for that solution.
     """
-    cats = ", ".join(f"{v} {k}" for k, v in meta["categories"].items())
+    c = meta["categories"]
     status = (f"{'Hard margin' if not math.isfinite(sol.C) else f'C = {sol.C:g}'}: margin width 2/‖w‖ = "
-              f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}, "
-              f"objective ½‖w‖² + C Σξ = {num(sol.objective)}. Points: {cats}.")
+              f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}<br>"
+              f"objective ½‖w‖² + C Σξ = {num(sol.objective)}<br>"
+              f"points: {c['outside the margin']} outside, {c['on the margin']} on, {c['inside the margin']} inside "
+              f"the margin; {c['misclassified']} misclassified")
     if not sol.converged:
-        status += (f" SMO stopped at its cap of {sol.iterations:,} iterations before its tolerance: this solution "
+        status += (f"<br>SMO stopped at its cap of {sol.iterations:,} iterations before its tolerance: this solution "
                    "is approximate (a smaller C or γ converges faster).")
     return status
 
