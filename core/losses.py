@@ -22,6 +22,7 @@ import numpy as np
 from core.validate import check_real, validate_data
 
 LOSSES = ("zero_one", "perceptron", "hinge")
+FIX_ROUNDS = 64  # checks of the 0-1 runs' ends against the direct margin (one is enough on ordinary grids)
 BLOCK = 1 << 18  # margins computed at once in the direct functions: (weights in a block) × N ≤ this
 
 
@@ -153,7 +154,7 @@ SLICES = ("w", "theta")
 
 def surface(loss: str, X, y, us, vs, *, slice: str = "w", b: float = 0.0, r: float = 1.0,
             lam: float = 0.0, block: int = 32) -> np.ndarray:
-    """A loss over a grid of a 2-D slice of weight space, exact, in O((|us| + N)·|vs|) time per column block.
+    """A loss over a grid of a 2-D slice of weight space, exact, in O(|us|·(N + |vs|)) time.
 
     Slices (2-D data):
         ``"w"``      w = (us[j], vs[g]) at the fixed bias b;
@@ -164,8 +165,10 @@ def surface(loss: str, X, y, us, vs, *, slice: str = "w", b: float = 0.0, r: flo
     from one end: found by ``searchsorted`` on its breakpoint, then accumulated as a difference array
     (a +1 at the run's start, −1 past its end, and likewise cᵢ and sᵢ), so a cumulative sum gives each
     cell's count and the sums of cᵢ and sᵢ over the points that count there. For the 0-1 loss each run's
-    end is then checked against the margin computed directly, yᵢ·((w₁x₁ + w₂x₂) + b), and moved by one
-    where rounding put it on the other side: the 0-1 surface equals the direct count exactly.
+    end is then checked against the margin computed directly, yᵢ·((w₁x₁ + w₂x₂) + b), and moved where
+    rounding put it on the other side (a step, repeated while anything moves, at most FIX_ROUNDS times): the
+    0-1 surface equals the direct count exactly unless a breakpoint's rounding spans more than FIX_ROUNDS
+    grid steps. The perceptron and hinge losses are exactly 0 where no point counts.
 
     Parameters
     ----------
@@ -205,6 +208,11 @@ def surface(loss: str, X, y, us, vs, *, slice: str = "w", b: float = 0.0, r: flo
     vs = np.asarray(vs, dtype=np.float64).ravel()
     if not (us.size and vs.size and np.isfinite(us).all() and np.isfinite(vs).all()):
         raise ValueError("the grid values must be finite and not empty")
+    if max(np.abs(us).max(), np.abs(vs).max()) > 1e6:
+        raise ValueError("the grid values must lie within ±1e6")
+    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
+        raise ValueError(f"block must be a whole number ≥ 1, got {block!r}")
+    block = int(block)
     if vs.size > 1 and not (np.diff(vs) > 0).all():
         raise ValueError("vs must be increasing")
     n, q = len(ya), vs.size
@@ -212,7 +220,7 @@ def surface(loss: str, X, y, us, vs, *, slice: str = "w", b: float = 0.0, r: flo
     x1, x2 = Xa[:, 0], Xa[:, 1]
     level = {"zero_one": 0.0, "perceptron": 0.0, "hinge": 1.0}[loss]
     out = np.empty((q, us.size))
-    for lo in range(0, us.size, max(1, int(block))):
+    for lo in range(0, us.size, block):
         u = us[lo:lo + block]
         k = u.size
         if slice == "w":
@@ -231,8 +239,10 @@ def surface(loss: str, X, y, us, vs, *, slice: str = "w", b: float = 0.0, r: flo
         if loss == "zero_one":
             val = _run_sums(start, stop, None, q)
         else:
-            # Σ over the points that count of (level − cᵢ − sᵢ·v) = Σ(level − cᵢ) − v·Σsᵢ
+            # Σ over the points that count of (level − cᵢ − sᵢ·v) = Σ(level − cᵢ) − v·Σsᵢ; where no point
+            # counts the loss is exactly 0 (the cumulative sums leave rounding there), and never below 0
             val = _run_sums(start, stop, level - c, q) - _run_sums(start, stop, s, q) * vs[None, :]
+            val = np.where(_run_sums(start, stop, None, q) > 0, np.maximum(val, 0.0), 0.0)
         col = val.T / n
         if loss == "hinge":
             col = col + 0.5 * lam * (u[None, :] ** 2 + vs[:, None] ** 2 if slice == "w" else r * r)
@@ -299,30 +309,36 @@ def _exact_runs(start, stop, s, vs, P, x2, y, b: float, slice: str):
     """Move each 0-1 run's inner end by one where the margin computed directly disagrees (rounding at ties).
 
     The direct margin yᵢ·((w₁x₁ + w₂x₂) + b) is monotone in v along the column (rounding is monotone), so the
-    points that err are still a run, and the breakpoint's rounding can put its end off by one grid step.
+    points that err are still a run, and the breakpoint's rounding can put its end a grid step or so off.
     """
     q = vs.size
     up, down = s > 0, s < 0
-    # the index just inside the run's inner end, and the one just outside it
-    inner = np.clip(np.where(up, stop - 1, start), 0, q - 1)
-    outer = np.clip(np.where(up, stop, start - 1), 0, q - 1)
-    v_in, v_out = vs[inner], vs[outer]
-    if slice == "w":
-        err_in = y * ((P + v_in * x2) + b) <= 0
-        err_out = y * ((P + v_out * x2) + b) <= 0
-    else:
-        err_in = y * (P + v_in) <= 0
-        err_out = y * (P + v_out) <= 0
+
+    def errs(start, stop):
+        """Whether the point errs just inside its run's inner end, and just outside it."""
+        inner = np.clip(np.where(up, stop - 1, start), 0, q - 1)
+        outer = np.clip(np.where(up, stop, start - 1), 0, q - 1)
+        v_in, v_out = vs[inner], vs[outer]
+        if slice == "w":
+            return y * ((P + v_in * x2) + b) <= 0, y * ((P + v_out * x2) + b) <= 0
+        return y * (P + v_in) <= 0, y * (P + v_out) <= 0
+
+    err_in, err_out = errs(start, stop)
     # s > 0, run [0, stop): stop − 1 must err and stop must not; s < 0, run [start, q): start must err,
-    # start − 1 must not (rounding moves an end by at most one step)
-    stop = np.where(up & (stop > 0) & ~err_in, stop - 1, np.where(up & (stop < q) & err_out, stop + 1, stop))
-    start = np.where(down & (start < q) & ~err_in, start + 1,
-                     np.where(down & (start > 0) & err_out, start - 1, start))
+    # start − 1 must not. Rounding moves an end by a step or so; on a grid finer than the breakpoint's
+    # rounding it can be more, so the check repeats while anything moves (bounded)
+    for _ in range(FIX_ROUNDS):
+        new_stop = np.where(up & (stop > 0) & ~err_in, stop - 1, np.where(up & (stop < q) & err_out, stop + 1, stop))
+        new_start = np.where(down & (start < q) & ~err_in, start + 1,
+                             np.where(down & (start > 0) & err_out, start - 1, start))
+        if np.array_equal(new_stop, stop) and np.array_equal(new_start, start):
+            break
+        start, stop = new_start, new_stop
+        err_in, err_out = errs(start, stop)
     return start, stop
 
 
-def grid_around(X, y, *, b: float = 0.0, size: int = 200, scale: float | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+def grid_around(X, y, *, size: int = 200, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A symmetric (w₁, w₂) grid for the "w" slice, wide enough to show where the losses change.
 
     The half-width is a few times 1/‖x‖ (a weight of that size already moves margins by about 1), or

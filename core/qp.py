@@ -19,13 +19,29 @@ MAX_ITER = 100
 TOL = 1e-10
 
 
+def _residuals(A, AT, reg, z, P, D, C: float, n: int, soft: bool, scale: float):
+    """The KKT residuals r_d, r_p, r_x, the products D∘P and their sum, and the scaled error to stop on."""
+    s, alpha = P[:n], D[:n]
+    r_d = reg * z - AT @ alpha  # stationarity in z
+    r_p = A @ z - 1.0 - s  # primal feasibility of A z + ξ ≥ 1
+    r_x = None
+    if soft:
+        r_p += P[n:]
+        r_x = C - alpha - D[n:]  # stationarity in ξ
+    DP = D * P
+    amax = max(1.0, float(alpha.max()))
+    err = max(float(np.abs(r_p).max()) / scale, float(np.abs(r_d).max()) / (scale * amax),
+              float(np.abs(r_x).max()) / max(C, 1.0) if soft else 0.0, float(DP.max()) / amax)
+    return err, r_d, r_p, r_x, DP, float(DP.sum())
+
+
 def _direction(ctx, R):
     """One Newton direction (Δz, ΔD, ΔP) for the complementarity right-hand sides R = (r_s, r_m).
 
-    ``ctx`` holds this iteration's A, Aᵀ, (diag(reg) + Aᵀ W A)⁻¹, W, the part of the reduced right-hand
+    ``ctx`` holds this iteration's A, Aᵀ, diag(reg) + Aᵀ W A, W, the part of the reduced right-hand
     side that does not depend on R, the residuals r_d and r_x, and s, α, ξ, μ (ξ, μ None without slack).
     """
-    A, AT, Kinv, W, base, r_d, r_x, s, alpha, xi, mu = ctx
+    A, AT, K, W, base, r_d, r_x, s, alpha, xi, mu = ctx
     n = s.size
     with np.errstate(all="ignore"):
         r_s = R[:n]
@@ -33,7 +49,11 @@ def _direction(ctx, R):
         if xi is not None:
             r_m = R[n:]
             rhs_a = rhs_a + r_m / mu
-        dz = Kinv @ (AT @ (W * rhs_a) - r_d)
+        rhs = AT @ (W * rhs_a) - r_d
+        try:
+            dz = np.linalg.solve(K, rhs)
+        except np.linalg.LinAlgError:  # nearly singular near the end: the least-squares step still helps
+            dz = np.linalg.lstsq(K, rhs, rcond=None)[0]
         da = (rhs_a - A @ dz) * W  # Δα, then Δs from α∘s, and Δξ, Δμ from μ∘ξ and α + μ = C
         ds = -(r_s + s * da) / alpha
         if xi is None:
@@ -80,7 +100,7 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL,
     Raises
     ------
     ValueError
-        When the method does not converge within MAX_ITER iterations.
+        When the method does not converge within ``max_iter`` iterations.
     """
     n, m = A.shape
     soft = math.isfinite(C)
@@ -101,24 +121,17 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL,
     best = None
     for it in range(1, max_iter + 1):
         s, alpha = P[:n], D[:n]
-        r_d = reg * z - AT @ alpha  # stationarity in z
-        r_p = A @ z - 1.0 - s  # primal feasibility of A z + ξ ≥ 1
+        with np.errstate(over="ignore", invalid="ignore"):
+            err, r_d, r_p, r_x, DP, gap = _residuals(A, AT, reg, z, P, D, C, n, soft, scale)
         if soft:
             xi, mu = P[n:], D[n:]
-            r_p += xi
-            r_x = C - alpha - mu  # stationarity in ξ
-        DP = D * P
-        gap = float(DP.sum())
         t = gap / P.size
-        amax = max(1.0, float(alpha.max()))
-        err = max(float(np.abs(r_p).max()) / scale, float(np.abs(r_d).max()) / (scale * amax),
-                  float(np.abs(r_x).max()) / max(C, 1.0) if soft else 0.0, float(DP.max()) / amax)
         if best is None or err < best[0]:
             best = (err, z, alpha, s, it)
         if err < tol:
             return z, alpha, s, it
         # Newton on the KKT system: eliminating the diagonal blocks leaves (diag(reg) + Aᵀ W A) Δz = r with
-        # W = 1/(ξ/μ + s/α); the matrix is the same for the predictor and the corrector, so it is inverted once
+        # W = 1/(ξ/μ + s/α), the same matrix for the predictor and the corrector
         with np.errstate(all="ignore"):
             s_a = s / alpha
             if soft:
@@ -131,12 +144,8 @@ def margin_qp(A: np.ndarray, reg: np.ndarray, C: float, tol: float = TOL,
             K = diag + (AT * W) @ A
         if not np.isfinite(K).all():
             break  # the iterates reached the limits of floating point: keep the best one if it is good
-        try:
-            Kinv = np.linalg.inv(K)
-        except np.linalg.LinAlgError:  # nearly singular near the end: the pseudo-inverse step still helps
-            Kinv = np.linalg.pinv(K)
 
-        ctx = (A, AT, Kinv, W, base, r_d, r_x if soft else None, s, alpha, xi if soft else None,
+        ctx = (A, AT, K, W, base, r_d, r_x if soft else None, s, alpha, xi if soft else None,
                mu if soft else None)
         dz, dD, dP = _direction(ctx, DP)  # predictor (affine scaling)
         a_p = min(1.0, step_to_boundary(P, dP))

@@ -127,7 +127,7 @@ def test_surfaces_are_exact(seed, sl, loss):
 
 def test_surface_agrees_with_the_direct_functions():
     X, y = data(7, n=200)
-    us, vs = grid_around(X, y, b=0.25, size=30)
+    us, vs = grid_around(X, y, size=30)
     W = np.stack(np.meshgrid(us, vs), axis=-1)
     assert np.array_equal(surface("zero_one", X, y, us, vs, b=0.25), zero_one(W, 0.25, X, y))
     np.testing.assert_allclose(surface("hinge", X, y, us, vs, b=0.25, lam=0.1), hinge(W, 0.25, X, y, lam=0.1),
@@ -169,3 +169,33 @@ def test_direct_losses_reject_mismatched_shapes():
         hinge(np.zeros((4, 3)), 0.0, X, y)
     with pytest.raises(ValueError, match="b must broadcast"):
         hinge(np.zeros((4, 2)), np.zeros(3), X, y)
+
+
+def test_perceptron_and_hinge_are_exactly_zero_where_no_point_counts():
+    X, y = data(11, n=80, ties=False)
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1, -1)  # separable: a cone of weights with zero loss
+    us, vs = grid_around(X, y, size=120)
+    for loss in ("perceptron", "hinge"):
+        S = surface(loss, X, y, us, vs, b=0.1)
+        R = brute(loss, X, y, us, vs, "w", 0.1, 1.0, 0.0)
+        assert (S >= 0).all()
+        assert np.array_equal(S == 0, R == 0)  # zero exactly where the direct sum is, not a rounding residue
+
+
+def test_surface_validates_its_block_and_grid():
+    X, y = data(0, n=10)
+    for block in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="block"):
+            surface("hinge", X, y, [0.0, 1.0], [0.0, 1.0], block=block)
+    with pytest.raises(ValueError, match="within"):
+        surface("hinge", X, y, [0.0, 1e303], [0.0, 1.0])
+
+
+def test_zero_one_is_exact_on_a_grid_finer_than_the_breakpoints_rounding():
+    X = np.array([[5e5, 1e-6], [-5e5, -1e-6], [1.0, 1.0]])
+    y = np.array([1, -1, 1])
+    b = -(5e5 + 3 * np.spacing(5e5))
+    us = np.array([1.0])
+    vs = np.sort(1.0 + np.arange(-40, 41) * np.spacing(1.0) * 4)
+    S = surface("zero_one", X, y, us, vs, b=b)
+    assert np.array_equal(S, brute("zero_one", X, y, us, vs, "w", b, 1.0, 0.0))

@@ -432,3 +432,35 @@ def test_kernel_objective_at_large_c_is_not_inflated_by_the_tolerance(name, kern
     f = K @ c + ref.intercept_[0]
     best = 0.5 * c @ K @ c + C * np.maximum(0, 1 - y * f).sum()
     assert sol.converged and sol.objective == pytest.approx(best, rel=1e-2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_points_on_a_line_at_large_c(seed):
+    rng = np.random.default_rng(seed)
+    t = rng.normal(size=30)
+    X = np.column_stack([t, 2 * t + 1])  # collinear: the Newton systems are nearly singular near the end
+    y = np.where(t + 0.1 * rng.normal(size=30) > 0, 1, -1)
+    y[:2] = [1, -1]
+    for C in (1e3, 1e5):
+        sol = fit_svm(X, y, C=C)
+        ref = SVC(kernel="linear", C=C, tol=1e-7).fit(X, y)
+        w, b = ref.coef_[0], ref.intercept_[0]
+        obj_ref = 0.5 * w @ w + C * np.maximum(0, 1 - y * (X @ w + b)).sum()
+        assert sol.objective <= obj_ref * (1 + 1e-6) + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_working_set_on_noisy_data_matches_the_whole_solve(seed):
+    from core.qp import TOL, margin_qp
+    from core.svm import _working_set_qp
+
+    rng = np.random.default_rng(seed)
+    n = 1200
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + 0.4 * X[:, 1] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)  # a little overlap
+    A = y[:, None] * np.column_stack([X / np.abs(X).max(), np.ones(n)])
+    reg = np.r_[1.0, 1.0, 0.0]
+    for C in (1.0, 100.0):
+        z_full = margin_qp(A, reg, C)[0]
+        z = _working_set_qp(A, reg, C, TOL)[0]
+        assert np.allclose(z, z_full, atol=1e-6 * max(1.0, np.abs(z_full).max()))

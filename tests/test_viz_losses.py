@@ -139,3 +139,23 @@ def test_theta_figure_band_is_where_every_point_is_correct():
     mid = (band[: len(band) // 2, 1] + band[len(band) // 2:][::-1, 1]) / 2
     m = y[None, :] * (w[: len(band) // 2] @ X.T + mid[:, None])
     assert (m > -1e-6).all()
+
+
+def test_cone_with_a_point_at_the_origin():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [-1.0, -1.0]])
+    box = (-2.0, 2.0, -2.0, 2.0)
+    # at b = 0 the origin's margin is 0 for every w: no weight classifies it
+    assert cone_polygon(X, np.array([1, 1, -1]), 0.0, box) == []
+    # at b > 0 a +1 point at the origin is always correct: the cone is the other points'
+    poly = np.array(cone_polygon(X, np.array([1, 1, -1]), 0.5, box))
+    assert poly.size and (poly @ X[1:].T * np.array([1, -1]) + 0.5 * np.array([1, -1]) >= -1e-9).all()
+
+
+def test_zero_one_levels_fall_between_its_values():
+    X, y = make_dataset("blobs", 10, 0)
+    us, vs = grid_around(X, y, size=31)
+    fig = weight_figure(X, y, {"zero_one": surface("zero_one", X, y, us, vs)[None]}, us, vs, np.array([0.0]))
+    levels = np.array(fig["layout"]["meta"]["levels"]["zero_one"])
+    # halfway between counts: none equals k/N, and 0 and 1 mistakes (and 1 and 2, …) are told apart
+    assert np.allclose(levels * 10 % 1, 0.5)
+    assert levels[0] == pytest.approx(0.05) and np.all(np.diff(levels) > 0)

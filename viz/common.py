@@ -109,6 +109,15 @@ def step_menus(first_buttons: list[dict], y: float, play_x: float) -> list[dict]
     ]
 
 
+# a frame that changes traces only: no full redraw (a frame that also changes the layout, or a heatmap, needs one)
+LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
+
+
+def gaps(a: np.ndarray, nd: int = 4) -> list:
+    """Coordinates with NaN gaps as JSON-ready floats (rounded) with None gaps."""
+    return [None if v != v else v for v in np.round(np.asarray(a, dtype=float), nd).tolist()]
+
+
 def never_empty(trace: dict) -> dict:
     """Give a scatter trace with no points one gap point instead (in place; returned too).
 

@@ -19,9 +19,11 @@ from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgrad
 from viz.common import (
     FONT,
     INK,
+    LIVE_ARGS,
     NEG_COLOUR,
     POS_COLOUR,
     boundary_segment,
+    gaps,
     legend_proxy,
     never_empty,
     num,
@@ -47,8 +49,7 @@ MAX_LINES = 300  # point lines drawn at most (evenly chosen); more would hide th
 CLICK_SIDE = 21  # the clickable grid is CLICK_SIDE × CLICK_SIDE weights per panel (each an SVG marker: a redraw redraws them)
 CLICK_SIDE_SMALL = 15  # … when three panels share the chart
 N_BANDS = 10  # colours of the filled level bands
-# frames change traces only (filled bands, not a heatmap), so no full redraw is needed as b moves
-LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
+# frames change traces only (filled bands, not a heatmap), so no full redraw is needed as b moves (LIVE_ARGS)
 
 
 def lines_in_box(A: np.ndarray, c: np.ndarray, box) -> tuple[list, list]:
@@ -82,11 +83,8 @@ def lines_in_box(A: np.ndarray, c: np.ndarray, box) -> tuple[list, list]:
     P, Q = p0 + lo[:, None] * d, p0 + hi[:, None] * d
     xs = np.column_stack([P[keep, 0], Q[keep, 0], np.full(keep.sum(), np.nan)]).ravel()
     ys = np.column_stack([P[keep, 1], Q[keep, 1], np.full(keep.sum(), np.nan)]).ravel()
-    return _gaps(xs), _gaps(ys)
+    return gaps(xs), gaps(ys)
 
-
-def _gaps(a: np.ndarray, nd: int = 4) -> list:
-    return [None if v != v else v for v in np.round(a, nd).tolist()]
 
 
 def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
@@ -104,6 +102,10 @@ def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
     poly = [(box[0], box[2]), (box[1], box[2]), (box[1], box[3]), (box[0], box[3])]
     for xi, yi in zip(np.asarray(X, dtype=float), np.asarray(y, dtype=float), strict=True):
         a0, a1, c = yi * xi[0], yi * xi[1], yi * b  # keep a·w + c ≥ 0
+        if a0 == 0 and a1 == 0:  # xᵢ = 0: its margin is yᵢb whatever w is
+            if c <= 0:
+                return []  # never strictly correct
+            continue
 
         def side(p, a0=a0, a1=a1, c=c):
             return a0 * p[0] + a1 * p[1] + c
@@ -187,6 +189,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
     gap = 0.06 if k == 1 else 0.1  # room for each panel's colour bar
     width = (1 - gap * (k - 1)) / k
     data, layout, varying, proxies = [], {}, [], []
+    band_levels: dict[str, list] = {}
     frame_data: list[list[dict]] = [[] for _ in bs]
     geometry = [_geometry(X, y, bv, box, drawn) for bv in bs.tolist()]  # the same in every panel
     side = CLICK_SIDE if k == 1 else CLICK_SIDE_SMALL
@@ -197,6 +200,10 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
         Z = panels[name]
         zmax = float(np.percentile(Z, 99)) if name != "zero_one" else 1.0
         levels = np.linspace(0.0, max(zmax, 1e-12), N_BANDS + 1)[1:-1]  # band k: loss above levels[k − 1]
+        if name == "zero_one":  # its values are k/N: levels halfway between two, so 0 and 1 mistake differ
+            levels = np.unique((np.round(levels * n) - 0.5) / n)
+            levels = levels[levels > 0]
+        band_levels[name] = levels.tolist()
         per = _panel_frames(X, y, name, lam, Z, us, vs, bs, levels, geometry, trajectory, (cw1, cw2))
         colours = band_colours(N_BANDS)
         # the lowest band under everything, then each band above a level painted over it (static rectangle)
@@ -285,6 +292,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
                    "font": {"size": 14}},
         "annotations": titles,
         "meta": {"view": "loss_surface", "slice": "w", "losses": names, "bs": bs.tolist(), "b": float(bs[start]),
+                 "levels": band_levels,
                  "lines_drawn": int(drawn.size), "n_points": n},
     })
     if len(bs) > 1:
@@ -332,7 +340,7 @@ def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, 
         if trajectory is not None:
             W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
             same = np.abs(B - bv) <= 0.02 * max(bspan, 1e-12)  # within 2% of the b range: on this slice
-            t_on = {"x": _round(W[:, 0]), "y": _gaps(np.where(same, W[:, 1], np.nan))}
+            t_on = {"x": _round(W[:, 0]), "y": gaps(np.where(same, W[:, 1], np.nan))}
             t_off = {"x": _round(W[~same, 0]), "y": _round(W[~same, 1])}
         else:
             t_on, t_off = {"x": [], "y": []}, {"x": [], "y": []}
@@ -402,7 +410,7 @@ def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, t
         cx = np.column_stack([np.broadcast_to(deg, (drawn.size, deg.size)), np.full((drawn.size, 1), np.nan)])
         cy = np.column_stack([curves[drawn], np.full((drawn.size, 1), np.nan)])
         data.append({"type": "scatter", "mode": "lines", "name": "a point's curve yᵢ(w·xᵢ + b) = 0",
-                     "x": _gaps(cx.ravel(), 2), "y": _gaps(np.clip(cy, bs[0], bs[-1]).ravel()),
+                     "x": gaps(cx.ravel(), 2), "y": gaps(np.clip(cy, bs[0], bs[-1]).ravel()),
                      "line": {"color": LINE_COLOUR, "width": 1}, "hoverinfo": "skip", "showlegend": p == 0,
                      "xaxis": xa, "yaxis": ya})
         bx = np.r_[deg[ok], deg[ok][::-1]]

@@ -27,6 +27,7 @@ from core.svm import SVMSolution
 from viz.common import (
     FONT,
     INK,
+    LIVE_ARGS,
     NEG_COLOUR,
     NEG_REGION,
     POS_COLOUR,
@@ -34,6 +35,7 @@ from viz.common import (
     back_next,
     boundary_segment,
     clip_halfplane,
+    gaps,
     legend_proxy,
     never_empty,
     num,
@@ -189,7 +191,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
     mid = X[top] + reach[:, None] * seg
     lab_t = [f"ξ{sub(i + 1)}={num(sol.slack[i], 2)}" for i in top.tolist()]
     data.append({"type": "scatter", "name": "slack ξᵢ (to its margin line)", "mode": "lines",
-                 "x": _gaps(seg_x), "y": _gaps(seg_y), "line": {"color": SLACK_COLOUR, "width": 2.5},
+                 "x": gaps(seg_x), "y": gaps(seg_y), "line": {"color": SLACK_COLOUR, "width": 2.5},
                  "hoverinfo": "skip", **common})
     data.append({"type": "scatter", "name": "ξ values", "mode": "text", "x": mid[:, 0].round(4).tolist(),
                  "y": mid[:, 1].round(4).tolist(), "text": lab_t, "textfont": {"size": 14, "color": "#8B2F6B"},
@@ -264,12 +266,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
 HALO = "-1px -1px 2px white, 1px -1px 2px white, -1px 1px 2px white, 1px 1px 2px white"  # text readable on points
 
 
-def _gaps(a: np.ndarray) -> list:
-    """Coordinates with NaN gaps as JSON-ready floats with None gaps."""
-    return [None if v != v else v for v in np.round(a, 4).tolist()]
 
-
-LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
 # what a frame re-sends of a trace: the rest of its style (and its name) stays in the base figure
 FRAME_KEYS = ("x", "y", "customdata", "text")
 PATH_ROWS = (("width", "width", "#0072B2"), ("support", "# SVs", "#E69F00"),
