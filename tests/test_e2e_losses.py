@@ -62,4 +62,8 @@ def test_the_b_slider_moves_the_surface_in_the_browser(page: Page, app_server: s
     assert meta["b"] == max(meta["bs"])
     assert page.evaluate(lines) != lines0  # the lines moved with b
     assert page.url == url0  # no rerun: the slider lives in the chart
+    # a click after the slider moved chooses w at the b now shown
+    page.mouse.click(*screen_point(page, 0.5, 0.5))
+    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen; }}", timeout=30_000)
+    assert page.evaluate(f"() => ({DATA}).layout.meta.chosen")[2] == meta["b"]
     assert_no_exception(page)

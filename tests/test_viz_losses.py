@@ -75,7 +75,9 @@ def test_weight_figure_frames(scene):
     assert not fig["layout"]["sliders"][0]["steps"][0]["args"][1]["frame"]["redraw"]  # traces only
     for f, bv in enumerate(bs):
         frame = fig["frames"][f]
-        named = {fig["data"][t].get("name"): d for t, d in zip(frame["traces"], frame["data"], strict=True)}
+        named = {}
+        for t, d in zip(frame["traces"], frame["data"], strict=True):
+            named.setdefault(fig["data"][t].get("name"), d)  # the drawn trace, not its legend stand-in (after it)
         # each point's line is where xᵢ·w + b = 0 (yᵢ does not move it)
         P = pts(named["points' lines yᵢ(w·xᵢ + b) = 0"])
         assert np.abs(P @ X.T + bv).min(axis=1).max() < 1e-3
@@ -113,13 +115,15 @@ def test_all_three_panels_and_the_chosen_weight(scene):
     fig = weight_figure(X, y, panels, us, vs, bs, start=2, trajectory=traj, chosen=(w, b), lit=3)
     assert fig["layout"]["meta"]["losses"] == ["hinge", "perceptron", "zero_one"]
     arrows = [t for t in fig["data"] if (t.get("name") or "").startswith("subgradient")]
-    assert len(arrows) == 3 and all(a["x"][0] == w[0] for a in arrows)
+    stars = [t for t in fig["data"] if t.get("name") == "the chosen w"]
+    assert len(arrows) == 3 and len(stars) == 3 and all(t["x"] == [w[0]] for t in stars)
+    assert all(a["x"][0] == w[0] for a in arrows[:2])
     # the perceptron panel's arrow points along its subgradient
     g = perceptron_subgradient(w, b, X, y)[0]
     a = arrows[1]
     d = np.array([a["x"][1] - a["x"][0], a["y"][1] - a["y"][0]])
     assert d @ g == pytest.approx(np.linalg.norm(d) * np.linalg.norm(g))
-    assert arrows[2]["x"][1] == arrows[2]["x"][0]  # the 0-1 loss: gradient 0, no arrow
+    assert arrows[2]["x"] == [None] and arrows[2]["name"] == "subgradient 0 at the chosen w"  # 0-1: no arrow
     data = data_figure(X, y, chosen=(w, b), lit=3)
     xs, ys = data["layout"]["meta"]["boundary_x"], data["layout"]["meta"]["boundary_y"]
     assert abs(w[0] * xs[0] + w[1] * ys[0] + b) < 1e-9

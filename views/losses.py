@@ -45,9 +45,9 @@ PATH_STEPS = 120  # states of the trajectory drawn (each a marker the b slider r
 
 
 @st.cache_data(max_entries=16, show_spinner="Computing the loss surfaces…")
-def cached_surfaces(X, y, names: tuple, lam: float, side: int):
+def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float | None):
     """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)}, and the grids."""
-    us, vs = grid_around(X, y, size=side)
+    us, vs = grid_around(X, y, size=side, scale=scale)
     bs = default_bs(us, X)
     return {nm: np.stack([surface(nm, X, y, us, vs, b=float(bv), lam=lam) for bv in bs]) for nm in names}, us, vs, bs
 
@@ -92,7 +92,7 @@ with st.expander("Trajectory, point, radius, figure size"):
     variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
                     key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
     tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
-    lit = int(bound(e4.number_input, "Light point (0: none)", 0, N_UI_MAX, 0, 1, key="lit"))
+    lit = int(bound(e4.number_input, "Highlight point xᵢ (0: none)", 0, max(ds.n, 1), 0, 1, key="lit"))
     radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
                          disabled=slc != "theta"))
     height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
@@ -106,18 +106,18 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
             path_seed: int, chosen, lit_i, radius: float, height: int):
     """The weight chart and the data chart (cached: a rerun with the same choices only sends them)."""
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)])
+    surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)], grid_scale(X, y, traj))
     pick = (np.array(chosen[0]), chosen[1]) if chosen else None
     if view == "surface":
         nm = names[0]
         if slc == "w":
             gu, gv = np.linspace(us[0], us[-1], STILL_GRID), np.linspace(vs[0], vs[-1], STILL_GRID)
             fig = surface3d_figure(nm, surface(nm, X, y, gu, gv, b=float(bs[b_at]), lam=lam), gu, gv,
-                                   xlabel="w₁", ylabel="w₂", height=height)
+                                   xlabel="w₁", ylabel="w₂", where=f"b = {bs[b_at]:g}", height=height)
         else:
             th, thetas, tbs = cached_theta(X, y, (nm,), lam, radius, float(bs[-1]))
             fig = surface3d_figure(nm, th[nm], np.degrees(thetas), tbs, xlabel="θ (degrees)", ylabel="b",
-                                   height=height)
+                                   where=f"‖w‖ = {radius:g}", height=height)
     elif slc == "w":
         fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj, chosen=pick, lit=lit_i,
                             height=height)
@@ -129,15 +129,25 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
     return fig, data
 
 
+def grid_scale(X, y, traj) -> float | None:
+    """The (w₁, w₂) grid's half-width: the default, or wide enough for the trajectory's weights (up to 10×)."""
+    if traj is None:
+        return None
+    default = float(grid_around(X, y, size=2)[0][-1])
+    return float(min(max(default, 1.1 * float(np.abs(traj[0]).max())), 10 * default))
+
+
 def make():
     X, y = plane_data(ds, N_UI_MAX)
     chosen = st.session_state.get(CHOSEN)
     chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
-    bs = cached_surfaces(X, y, names, lam, GRID[len(names)])[3]
-    b_at = int(bound(st.select_slider, "Start the b slider at", list(range(len(bs))), value=len(bs) // 2,
-                     key="b_at", format_func=lambda k: f"b = {bs[k]:g}",
-                     help="The slider under the chart moves b in the browser; this is where it starts (and the "
-                          "b of the 3-D view).", disabled=slc == "theta"))
+    traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
+    bs = cached_surfaces(X, y, names, lam, GRID[len(names)], grid_scale(X, y, traj))[3].tolist()
+    b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
+                    format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
+                    help="The slider under the chart moves b in the browser; this is where it starts (and the "
+                         "b of the 3-D view).", disabled=slc == "theta")
+    b_at = bs.index(b_start) if b_start in bs else len(bs) // 2
     lit_i = lit - 1 if 0 < lit <= len(y) else None
     return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
                      height), ds.label)
@@ -153,6 +163,9 @@ if result is not None:
         clickable = fig["layout"]["meta"]["view"] == "loss_surface" and fig["layout"]["meta"]["slice"] == "w"
         event = st.plotly_chart(PrebuiltFigure(fig), key="loss_chart", on_select="rerun" if clickable else "ignore",
                                 selection_mode="points", config={"displaylogo": False, "doubleClick": False})
+        if view == "surface" and len(names) > 1:
+            st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
+                       "for another).")
         if clickable:
             meta = fig["layout"]["meta"]
             st.caption(f"Drag the b slider under the chart to move the slice; click anywhere on a surface to choose "

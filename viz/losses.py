@@ -186,7 +186,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
     box = (float(us[0]), float(us[-1]), float(vs[0]), float(vs[-1]))
     n = len(y)
     drawn = np.unique(np.linspace(0, n - 1, min(n, MAX_LINES // k)).round().astype(int))  # per panel
-    gap = 0.06 if k == 1 else 0.1  # room for each panel's colour bar
+    gap = 0.06 if k == 1 else 0.14  # room for each panel's colour bar and the next panel's w₂ title
     width = (1 - gap * (k - 1)) / k
     data, layout, varying, proxies = [], {}, [], []
     band_levels: dict[str, list] = {}
@@ -205,7 +205,9 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
             levels = levels[levels > 0]
         band_levels[name] = levels.tolist()
         per = _panel_frames(X, y, name, lam, Z, us, vs, bs, levels, geometry, trajectory, (cw1, cw2))
-        colours = band_colours(N_BANDS)
+        top = float(max(zmax, 1e-12))
+        edges = np.r_[0.0, levels, max(top, levels[-1] if levels.size else top)]
+        colours = [colour_at(((lo + hi) / 2) / top) for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
         # the lowest band under everything, then each band above a level painted over it (static rectangle)
         pad = widened(box)
         data.append({"type": "scatter", "mode": "none", "x": [pad[0], pad[1], pad[1], pad[0]],
@@ -214,15 +216,15 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
         # the colour bar, on a marker outside the view
         data.append({"type": "scatter", "mode": "markers", "x": [pad[1] * 10], "y": [pad[3] * 10],
                      "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya,
-                     "marker": {"color": [0.0], "cmin": 0.0, "cmax": float(max(zmax, 1e-12)),
-                                "colorscale": [[k / (N_BANDS - 1), c] for k, c in enumerate(colours)],
+                     "marker": {"color": [0.0], "cmin": 0.0, "cmax": top,
+                                "colorscale": COLOURSCALE,
                                 "showscale": True, "size": 1,
                                 "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005,
                                              "tickfont": {"size": 13}, "title": {"text": "loss", "side": "right"}}}})
         base = len(data)
-        for k in range(levels.size):
-            data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colours[k + 1],
-                         "x": per[start][k]["x"], "y": per[start][k]["y"], "hoverinfo": "skip", "showlegend": False,
+        for j in range(levels.size):
+            data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colours[j + 1],
+                         "x": per[start][j]["x"], "y": per[start][j]["y"], "hoverinfo": "skip", "showlegend": False,
                          "xaxis": xa, "yaxis": ya})
         nb = levels.size
         data.append({"type": "scatter", "mode": "lines", "name": "points' lines yᵢ(w·xᵢ + b) = 0",
@@ -235,7 +237,7 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
         label = trajectory[2] if trajectory is not None else ""
         data.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}, b as here",
                      "x": per[start][nb + 2]["x"], "y": per[start][nb + 2]["y"], "hoverinfo": "skip",
-                     "line": {"color": PATH_COLOUR, "width": 2}, "marker": {"size": 6, "color": PATH_COLOUR},
+                     "line": {"color": PATH_COLOUR, "width": 1.5}, "marker": {"size": 5, "color": PATH_COLOUR},
                      "showlegend": False, "xaxis": xa, "yaxis": ya})
         data.append({"type": "scatter", "mode": "markers", "name": "(hollow: its b differs)",
                      "x": per[start][nb + 3]["x"], "y": per[start][nb + 3]["y"], "hoverinfo": "skip",
@@ -254,23 +256,34 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
         varying += list(range(base, base + nb + 5))
         for f in range(len(bs)):
             frame_data[f] += per[f]
-        # static: the lit point's line, the chosen weight and its subgradient
-        if lit is not None and 0 <= lit < n:
-            lx, ly = lines_in_box(X[lit:lit + 1], np.array([bs[start]]), box)
-            data.append({"type": "scatter", "mode": "lines", "name": f"x{sub(lit + 1)}'s line (at the first b)",
-                         "x": lx, "y": ly, "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip",
-                         "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
+        if lit is not None and 0 <= lit < n:  # the highlighted point's line, moving with b
+            lit_lines = [never_empty(dict(zip(("x", "y"), lines_in_box(X[lit:lit + 1], np.array([bv]), box),
+                                              strict=True))) for bv in bs.tolist()]
+            varying.append(len(data))
+            data.append({"type": "scatter", "mode": "lines", "name": f"x{sub(lit + 1)}'s line", **lit_lines[start],
+                         "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip", "showlegend": p == 0,
+                         "xaxis": xa, "yaxis": ya})
+            for f in range(len(bs)):
+                frame_data[f].append(lit_lines[f])
+        # static: the chosen weight and its subgradient (at the b it was chosen at)
         if chosen is not None:
             w, cb = np.asarray(chosen[0], dtype=float), float(chosen[1])
             g = subgradient(name, w, cb, X, y, lam)
             span = box[1] - box[0]
             gn = float(np.linalg.norm(g))
             tip = w + (0.18 * span / gn) * g if gn > 0 else w
-            data.append({"type": "scatter", "mode": "lines+markers", "name": "subgradient at the chosen w (direction)",
-                         "x": [w[0], tip[0]], "y": [w[1], tip[1]], "hoverinfo": "skip",
-                         "line": {"color": CHOSEN_COLOUR, "width": 3},
-                         "marker": {"symbol": ["star", "arrow"], "angleref": "previous", "size": [18, 16],
-                                    "color": CHOSEN_COLOUR, "line": {"color": INK, "width": 1}},
+            # the arrow (its direction; none where the subgradient is 0), then the chosen w as a star over it
+            data.append({"type": "scatter", "mode": "lines+markers",
+                         "name": "subgradient at the chosen w (direction)" if gn > 0 else "subgradient 0 at the chosen w",
+                         "x": [w[0], tip[0]] if gn > 0 else [None], "y": [w[1], tip[1]] if gn > 0 else [None],
+                         "hoverinfo": "skip", "line": {"color": CHOSEN_COLOUR, "width": 3}, "cliponaxis": False,
+                         "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 16], "color": CHOSEN_COLOUR},
+                         "showlegend": False, "xaxis": xa, "yaxis": ya})
+            data.append({"type": "scatter", "mode": "markers", "name": "the chosen w", "x": [w[0]], "y": [w[1]],
+                         "marker": {"symbol": "star", "size": 20, "color": CHOSEN_COLOUR,
+                                    "line": {"color": INK, "width": 1.5}},
+                         "hovertemplate": f"chosen w = ({num(w[0])}, {num(w[1])}), b = {num(cb)}<br>subgradient "
+                                          f"({num(g[0])}, {num(g[1])})<extra></extra>",
                          "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
         lo = p * (width + gap)
         axis = {"fixedrange": True, "tickfont": {"size": 14}, "zeroline": True, "zerolinecolor": "#999999",
@@ -304,7 +317,10 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
             "steps": [{"label": f"{bv:.3g}", "method": "animate", "args": [[nm], LIVE_ARGS]}
                       for bv, nm in zip(bs.tolist(), names_frames, strict=True)],
         }]
-        frames = [{"name": names_frames[f], "traces": varying, "data": frame_data[f],
+        # every trace is listed in every frame (the static ones with an empty update): a trace a frame leaves
+        # out loses its drawing handle in Plotly, and a click's selection styling then fails on it
+        static = [t for t in range(len(data)) if t not in set(varying)]
+        frames = [{"name": names_frames[f], "traces": varying + static, "data": frame_data[f] + [{}] * len(static),
                    "layout": {"meta": {**layout["meta"], "b": float(bs[f])}}} for f in range(len(bs))]
         return {"data": data, "layout": layout, "frames": frames}
     return {"data": data, "layout": layout}
@@ -352,18 +368,15 @@ def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, 
     return out
 
 
-def band_colours(k: int) -> list[str]:
-    """k colours along COLOURSCALE, low to high (as rgb strings)."""
-    stops = [(t, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for t, c in COLOURSCALE]
-    out = []
-    for j in range(k):
-        t = j / (k - 1)
-        hi = next(i for i, (s, _) in enumerate(stops) if s >= t)
-        lo = max(hi - 1, 0)
-        (t0, c0), (t1, c1) = stops[lo], stops[hi]
-        u = 0.0 if t1 == t0 else (t - t0) / (t1 - t0)
-        out.append("rgb({}, {}, {})".format(*(round(a + u * (b - a)) for a, b in zip(c0, c1, strict=True))))
-    return out
+def colour_at(t: float) -> str:
+    """COLOURSCALE's colour at t in [0, 1] (a band's colour is the one its middle value has on the colour bar)."""
+    t = min(max(float(t), 0.0), 1.0)
+    stops = [(v, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for v, c in COLOURSCALE]
+    hi = next(i for i, (v, _) in enumerate(stops) if v >= t)
+    lo = max(hi - 1, 0)
+    (t0, c0), (t1, c1) = stops[lo], stops[hi]
+    u = 0.0 if t1 == t0 else (t - t0) / (t1 - t0)
+    return "rgb({}, {}, {})".format(*(round(a + u * (b - a)) for a, b in zip(c0, c1, strict=True)))
 
 
 def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, trajectory=None,
@@ -421,9 +434,12 @@ def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, t
                      "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
         if trajectory is not None:
             W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
-            moving = np.linalg.norm(W, axis=1) > 0
-            data.append({"type": "scatter", "mode": "lines+markers", "name": f"{trajectory[2]} (θ of w, b)",
-                         "x": _round(np.degrees(np.arctan2(W[moving, 1], W[moving, 0])), 2), "y": _round(B[moving]),
+            norms = np.linalg.norm(W, axis=1)
+            moving = norms > 0
+            # (w, b) and (r·w/‖w‖, r·b/‖w‖) are the same classifier: the state on this slice
+            data.append({"type": "scatter", "mode": "lines+markers", "name": f"{trajectory[2]}, scaled to ‖w‖ = r",
+                         "x": _round(np.degrees(np.arctan2(W[moving, 1], W[moving, 0])), 2),
+                         "y": _round(np.clip(r * B[moving] / norms[moving], bs[0], bs[-1])),
                          "line": {"color": PATH_COLOUR, "width": 1.5}, "marker": {"size": 5, "color": PATH_COLOUR},
                          "hoverinfo": "skip", "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
         if lit is not None and 0 <= lit < n:
@@ -451,15 +467,17 @@ def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, t
     return {"data": data, "layout": layout}
 
 
-def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: str, height: int = 640) -> dict:
-    """One loss as a 3-D surface over the slice (drag to turn it)."""
+def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: str, where: str = "",
+                     height: int = 640) -> dict:
+    """One loss as a 3-D surface over the slice (drag to turn it); ``where`` names the slice (b = …, ‖w‖ = …)."""
     return {
         "data": [{"type": "surface", "x": _round(us), "y": _round(vs), "z": _bdata(np.asarray(Z, np.float32)),
                   "colorscale": COLOURSCALE, "showscale": True,
                   "contours": {"z": {"show": True, "usecolormap": True, "project": {"z": True}}},
                   "hovertemplate": f"{xlabel} = %{{x:.3g}}, {ylabel} = %{{y:.3g}}: loss = %{{z:.4g}}<extra></extra>"}],
-        "layout": {"height": height, "font": FONT, "margin": {"l": 0, "r": 0, "t": 40, "b": 0},
-                   "title": {"text": f"{NAMES[name]} {FORMULAS[name]}", "font": {"size": 17}},
+        "layout": {"height": height, "font": FONT, "margin": {"l": 40, "r": 10, "t": 50, "b": 10},
+                   "title": {"text": f"{NAMES[name]} {FORMULAS[name]}" + (f", {where}" if where else ""),
+                             "font": {"size": 17}},
                    "scene": {"xaxis": {"title": {"text": xlabel}}, "yaxis": {"title": {"text": ylabel}},
                              "zaxis": {"title": {"text": "loss"}}, "aspectmode": "manual",
                              "aspectratio": {"x": 1, "y": 1, "z": 0.6}},
@@ -536,8 +554,8 @@ EXPLAIN = {
                    "(not differentiable where yᵢ(w·xᵢ + b) = 0). It is 0 on the whole green cone of weights that "
                    "classify every point correctly, so the algorithm does not prefer any one separating w."),
     "hinge": ("The hinge loss max(0, 1 − yᵢ(w·xᵢ + b)) asks for a margin: it is 0 only where every point is "
-              "correct by at least 1, and its kinks sit on the lines yᵢ(w·xᵢ + b) = 1. With λ/2‖w‖² it has one "
-              "minimiser: the soft-margin SVM's w."),
+              "correct by at least 1, so its kinks sit where yᵢ(w·xᵢ + b) = 1, beside each point's line = 0 drawn "
+              "here. With λ/2‖w‖² it has one minimiser: the soft-margin SVM's w."),
 }
 
 
