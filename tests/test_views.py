@@ -366,11 +366,14 @@ def test_loss_page_default_and_its_views():
 def test_loss_page_chosen_weight_draws_its_boundary():
     at = page_from_url({"ds": "textbook", "loss": "perceptron"}, page="views/losses.py")
     ds = at.session_state[DATASET_KEY]
-    at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, ds.label)  # what a click on the surface stores
+    b = charts(at)["loss_surface"]["layout"]["meta"]["bs"][2]
+    at.session_state["_loss_chosen"] = ((0.5, -0.25), b, ds.label)  # what a click on the surface stores
     at.run()
     assert not at.exception
     figs = charts(at)
-    assert figs["loss_data"]["layout"]["meta"]["chosen"] == [0.5, -0.25, 0.0]
+    assert figs["loss_data"]["layout"]["meta"]["chosen"] == [0.5, -0.25, b]
+    # the chart stays at the b the weight was clicked at
+    assert figs["loss_surface"]["layout"]["meta"]["b"] == b and figs["loss_surface"]["layout"]["sliders"][0]["active"] == 2
     assert any((t.get("name") or "").startswith("subgradient") for t in figs["loss_surface"]["data"])
     # a choice made on other data is not drawn on these
     at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, "another dataset")

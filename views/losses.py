@@ -148,6 +148,8 @@ def make():
                     help="The slider under the chart moves b in the browser; this is where it starts (and the "
                          "b of the 3-D view).", disabled=slc == "theta")
     b_at = bs.index(b_start) if b_start in bs else len(bs) // 2
+    if chosen is not None and chosen[1] in bs:
+        b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
     lit_i = lit - 1 if 0 < lit <= len(y) else None
     return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
                      height), ds.label)

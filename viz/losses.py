@@ -220,7 +220,8 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
                                 "colorscale": COLOURSCALE,
                                 "showscale": True, "size": 1,
                                 "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005,
-                                             "tickfont": {"size": 13}, "title": {"text": "loss", "side": "right"}}}})
+                                             "tickfont": {"size": 13},
+                                             **({"title": {"text": "loss", "side": "right"}} if k == 1 else {})}}})
         base = len(data)
         for j in range(levels.size):
             data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colours[j + 1],
@@ -401,7 +402,7 @@ def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, t
     thetas, bs = np.asarray(thetas, dtype=float), np.asarray(bs, dtype=float)
     names = list(panels)
     k = len(names)
-    gap = 0.06
+    gap = 0.06 if k == 1 else 0.14  # room for each colour bar and the next panel's b title
     width = (1 - gap * (k - 1)) / k
     deg = np.degrees(thetas)
     n = len(y)

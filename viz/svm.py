@@ -257,7 +257,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
                  "xaxis": "x", "yaxis": "y"})
     data.append({"type": "scatter", "mode": "text", "x": [0], "y": [0.5], "textposition": "middle right",
                  "text": [svm_status(sol, meta)],
-                 "textfont": {"size": 15}, "showlegend": False, "hoverinfo": "skip", "xaxis": "x6", "yaxis": "y6"})
+                 "textfont": {"size": 14}, "showlegend": False, "hoverinfo": "skip", "xaxis": "x6", "yaxis": "y6"})
     for t in data:
         never_empty(t)
     return data, meta
@@ -419,8 +419,10 @@ def svm_status(sol: SVMSolution, meta: dict) -> str:
         The ``layout.meta`` of :func:`svm_figure` for that solution.
     """
     c = meta["categories"]
+    sigma_xi = float(sol.slack.sum())
+    sigma_xi = 0.0 if sigma_xi < 1e-9 else sigma_xi  # the solver's residue, not slack
     status = (f"{'Hard margin' if not math.isfinite(sol.C) else f'C = {sol.C:g}'}: margin width 2/‖w‖ = "
-              f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(float(sol.slack.sum()))}<br>"
+              f"{num(meta['width'])}, {meta['support']} support vectors, Σξ = {num(sigma_xi)}<br>"
               f"objective ½‖w‖² + C Σξ = {num(sol.objective)}<br>"
               f"points: {c['outside the margin']} outside, {c['on the margin']} on, {c['inside the margin']} inside "
               f"the margin; {c['misclassified']} misclassified")
