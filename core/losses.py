@@ -338,20 +338,28 @@ def _exact_runs(start, stop, s, vs, P, x2, y, b: float, slice: str):
     return start, stop
 
 
-def grid_around(X, y, *, size: int = 200, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """A symmetric (w₁, w₂) grid for the "w" slice, wide enough to show where the losses change.
+def grid_half_width(X, y, holding=None) -> float:
+    """The (w₁, w₂) grid's half-width: 3/mean ‖x‖ (a weight of that size moves margins by a few units), or
+    wide enough to hold the weights ``holding`` (an optimiser's path, shape (k, 2)), at most 10 times that.
+    """
+    Xa, _ = validate_data(X, y)
+    default = 3.0 / (float(np.sqrt((Xa**2).sum(axis=1)).mean()) or 1.0)
+    if holding is None or not np.size(holding):
+        return default
+    return float(min(max(default, 1.1 * float(np.abs(np.asarray(holding, dtype=float)).max())), 10 * default))
 
-    The half-width is a few times 1/‖x‖ (a weight of that size already moves margins by about 1), or
-    ``scale`` if given.
+
+def grid_around(X, y, *, size: int = 200, scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A symmetric (w₁, w₂) grid for the "w" slice, ``size`` values a side.
+
+    Its half-width is ``scale``, or :func:`grid_half_width`'s default.
 
     Returns
     -------
     us, vs : ndarray of shape (size,) each
     """
-    Xa, _ = validate_data(X, y)
     if scale is None:
-        spread = float(np.sqrt((Xa**2).sum(axis=1)).mean()) or 1.0
-        scale = 3.0 / spread
+        scale = grid_half_width(X, y)
     size = int(check_real("size", size, low=2, high=2000))
     g = np.linspace(-scale, scale, size)
     return g, g.copy()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from core.losses import grid_around, surface, theta_grid
+from core.losses import grid_around, grid_half_width, surface, theta_grid
 from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from views.options import (
@@ -45,7 +45,7 @@ PATH_STEPS = 120  # states of the trajectory drawn (each a marker the b slider r
 
 
 @st.cache_data(max_entries=16, show_spinner="Computing the loss surfaces…")
-def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float | None):
+def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float):
     """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)}, and the grids."""
     us, vs = grid_around(X, y, size=side, scale=scale)
     bs = default_bs(us, X)
@@ -103,10 +103,10 @@ names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
-            path_seed: int, chosen, lit_i, radius: float, height: int):
+            path_seed: int, chosen, lit_i, radius: float, height: int, scale: float):
     """The weight chart and the data chart (cached: a rerun with the same choices only sends them)."""
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)], grid_scale(X, y, traj))
+    surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)], scale)
     pick = (np.array(chosen[0]), chosen[1]) if chosen else None
     if view == "surface":
         nm = names[0]
@@ -129,20 +129,13 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
     return fig, data
 
 
-def grid_scale(X, y, traj) -> float | None:
-    """The (w₁, w₂) grid's half-width: the default, or wide enough for the trajectory's weights (up to 10×)."""
-    if traj is None:
-        return None
-    default = float(grid_around(X, y, size=2)[0][-1])
-    return float(min(max(default, 1.1 * float(np.abs(traj[0]).max())), 10 * default))
-
-
 def make():
     X, y = plane_data(ds, N_UI_MAX)
     chosen = st.session_state.get(CHOSEN)
     chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    bs = cached_surfaces(X, y, names, lam, GRID[len(names)], grid_scale(X, y, traj))[3].tolist()
+    scale = grid_half_width(X, y, traj[0] if traj else None)  # the grid holds the trajectory
+    bs = cached_surfaces(X, y, names, lam, GRID[len(names)], scale)[3].tolist()
     b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
                     format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
                     help="The slider under the chart moves b in the browser; this is where it starts (and the "
@@ -152,7 +145,7 @@ def make():
         b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
     lit_i = lit - 1 if 0 < lit <= len(y) else None
     return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
-                     height), ds.label)
+                     height, scale), ds.label)
 
 
 result = run_or_last_good(LAST_GOOD, "the loss surface", make)

@@ -177,10 +177,29 @@ def widened(box, k: float = 1.0) -> tuple[float, float, float, float]:
     return box[0] - k * span, box[1] + k * span, box[2] - k * span, box[3] + k * span
 
 
+def clip_polygon(poly, a0: float, a1: float, c: float) -> list[tuple[float, float]]:
+    """The part of a convex polygon where a0·x + a1·y + c ≥ 0 (one Sutherland–Hodgman pass).
+
+    Parameters
+    ----------
+    poly : list of (x, y)
+        Vertices in order.
+    a0, a1, c : float
+    """
+    out = []
+    for k, p in enumerate(poly):
+        q = poly[(k + 1) % len(poly)]
+        fp, fq = a0 * p[0] + a1 * p[1] + c, a0 * q[0] + a1 * q[1] + c
+        if fp >= 0:
+            out.append(p)
+        if (fp >= 0) != (fq >= 0):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
 def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
     """The part of the view box where sign·(w·x + b) >= 0, as polygon vertices.
-
-    Sutherland–Hodgman clipping of the box rectangle against one half-plane.
 
     Parameters
     ----------
@@ -190,22 +209,37 @@ def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
     sign : +1 or −1
     """
     x0, x1, y0, y1 = box
-    poly = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-    w0, w1, b = sign * float(w[0]), sign * float(w[1]), sign * float(b)
+    return clip_polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], sign * float(w[0]), sign * float(w[1]),
+                        sign * float(b))
 
-    def f(p):
-        return w0 * p[0] + w1 * p[1] + b  # sign·(w·x + b)
 
-    out = []
-    for i, p in enumerate(poly):
-        q = poly[(i + 1) % 4]
-        fp, fq = f(p), f(q)
-        if fp >= 0:
-            out.append(p)
-        if (fp >= 0) != (fq >= 0):
-            t = fp / (fp - fq)
-            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
-    return out
+def live_slider(labels: list[str], frame_names: list[str], active: int, prefix: str, length: float,
+                pad_top: int) -> dict:
+    """A slider under a chart that steps through frames in the browser (LIVE_ARGS: traces only, no redraw).
+
+    Its tick labels are hidden; the current value is written above it, after ``prefix``.
+    """
+    return {
+        "active": active, "x": 0.0, "len": length, "y": 0, "yanchor": "top", "pad": {"t": pad_top, "b": 0},
+        "currentvalue": {"prefix": prefix, "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
+        "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
+        "transition": {"duration": 0},  # the grip jumps: no easing competing with the redraw
+        "steps": [{"label": lb, "method": "animate", "args": [[nm], LIVE_ARGS]}
+                  for lb, nm in zip(labels, frame_names, strict=True)],
+    }
+
+
+def live_frames(frame_names: list[str], varying: list[int], n_traces: int, bodies: list[list[dict]],
+                metas: list[dict], group: str) -> list[dict]:
+    """Frames for :func:`live_slider`: each updates the ``varying`` traces and ``layout.meta`` only.
+
+    Every trace is listed in every frame, the static ones with an empty update: a trace a frame played
+    without a redraw leaves out loses its drawing handle in Plotly, and a click's selection styling then
+    fails on it.
+    """
+    static = [t for t in range(n_traces) if t not in set(varying)]
+    return [{"name": nm, "group": group, "traces": varying + static, "data": body + [{}] * len(static),
+             "layout": {"meta": meta}} for nm, body, meta in zip(frame_names, bodies, metas, strict=True)]
 
 
 def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:

@@ -19,12 +19,14 @@ from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgrad
 from viz.common import (
     FONT,
     INK,
-    LIVE_ARGS,
     NEG_COLOUR,
     POS_COLOUR,
     boundary_segment,
+    clip_polygon,
     gaps,
     legend_proxy,
+    live_frames,
+    live_slider,
     never_empty,
     num,
     sub,
@@ -107,19 +109,7 @@ def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
                 return []  # never strictly correct
             continue
 
-        def side(p, a0=a0, a1=a1, c=c):
-            return a0 * p[0] + a1 * p[1] + c
-
-        out = []
-        for k in range(len(poly)):
-            p, q = poly[k], poly[(k + 1) % len(poly)]
-            sp, sq = side(p), side(q)
-            if sp >= 0:
-                out.append(p)
-            if (sp >= 0) != (sq >= 0):
-                t = sp / (sp - sq)
-                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
-        poly = out
+        poly = clip_polygon(poly, a0, a1, c)
         if len(poly) < 3:
             return []
     P = np.array(poly)
@@ -310,19 +300,9 @@ def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int
                  "lines_drawn": int(drawn.size), "n_points": n},
     })
     if len(bs) > 1:
-        layout["sliders"] = [{
-            "active": start, "x": 0.0, "len": 1.0, "y": 0, "yanchor": "top", "pad": {"t": 160, "b": 0},
-            "currentvalue": {"prefix": "b = ", "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
-            "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
-            "transition": {"duration": 0},
-            "steps": [{"label": f"{bv:.3g}", "method": "animate", "args": [[nm], LIVE_ARGS]}
-                      for bv, nm in zip(bs.tolist(), names_frames, strict=True)],
-        }]
-        # every trace is listed in every frame (the static ones with an empty update): a trace a frame leaves
-        # out loses its drawing handle in Plotly, and a click's selection styling then fails on it
-        static = [t for t in range(len(data)) if t not in set(varying)]
-        frames = [{"name": names_frames[f], "traces": varying + static, "data": frame_data[f] + [{}] * len(static),
-                   "layout": {"meta": {**layout["meta"], "b": float(bs[f])}}} for f in range(len(bs))]
+        layout["sliders"] = [live_slider([f"{bv:.3g}" for bv in bs.tolist()], names_frames, start, "b = ", 1.0, 160)]
+        frames = live_frames(names_frames, varying, len(data), frame_data,
+                             [{**layout["meta"], "b": float(bv)} for bv in bs.tolist()], "b")
         return {"data": data, "layout": layout, "frames": frames}
     return {"data": data, "layout": layout}
 

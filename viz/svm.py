@@ -37,6 +37,8 @@ from viz.common import (
     clip_halfplane,
     gaps,
     legend_proxy,
+    live_frames,
+    live_slider,
     never_empty,
     num,
     poly_xy,
@@ -378,19 +380,10 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
         # a frame per C; the slider steps through them without a full redraw (the legend's names do not
         # change with C: the counts are in the status), measured about twice as quick as a redraw
         names = [f"C{f}" for f in range(len(sols))]
-        frames = []
-        for f, (tr, mt) in enumerate(panels):
-            body = [{k: t[k] for k in FRAME_KEYS if k in t} for t in tr] + marks[f]
-            frames.append({"name": names[f], "group": "C", "traces": varying, "data": body,
-                           "layout": {"meta": {**mt, "Cs": layout["meta"]["Cs"], "live": True}}})
-        layout["sliders"] = [{
-            "active": start, "x": 0.0, "len": 0.64, "y": 0, "yanchor": "top", "pad": {"t": 150, "b": 0},
-            "currentvalue": {"prefix": "C = ", "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
-            "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
-            "transition": {"duration": 0},  # the grip jumps: no easing competing with the redraw
-            "steps": [{"label": f"{s.C:g}", "method": "animate", "args": [[nm], LIVE_ARGS]}
-                      for s, nm in zip(sols, names, strict=True)],
-        }]
+        bodies = [[{k: t[k] for k in FRAME_KEYS if k in t} for t in tr] + marks[f] for f, (tr, _) in enumerate(panels)]
+        metas = [{**mt, "Cs": layout["meta"]["Cs"], "live": True} for _, mt in panels]
+        frames = live_frames(names, varying, len(data), bodies, metas, "C")
+        layout["sliders"] = [live_slider([f"{s.C:g}" for s in sols], names, start, "C = ", 0.64, 150)]
         layout["updatemenus"] = [{
             "type": "buttons", "direction": "left", "showactive": False, "x": 1.0, "y": 0, "xanchor": "right",
             "yanchor": "top", "pad": {"t": 150}, "font": {"size": 15},
