@@ -125,13 +125,14 @@ def test_url_reproduces_the_view():
     assert at.radio(key="rule").value == "negative"
 
 
-def test_empty_dataset_shows_an_error_not_a_traceback():
+def test_empty_dataset_shows_an_empty_plane_to_click_not_a_traceback():
     at = perceptron_page()
     at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), np.zeros((0, 2)), np.zeros(0))
     at.select_slider(key="tau").set_value(0.5).run()
     assert not at.exception
-    assert "Cannot run the perceptron" in at.error[0].value
-    assert at.get("plotly_chart")  # the last good run is still shown
+    assert "Cannot run the perceptron: there are no points yet" in at.info[0].value
+    fig = figure(at)  # the points alone (none), on the chart the clicks go to
+    assert [len(t["x"]) for t in fig["data"]] == [0, 0]
 
 
 def test_fixed_nonzero_bias_is_shown_and_no_separability_claim():

@@ -22,7 +22,15 @@ from views.options import (
     ORDER_LABELS,
     TAUS,
 )
-from views.shared import bound, current_dataset, plane_data, run_or_last_good
+from views.shared import (
+    bound,
+    current_dataset,
+    open_at_step,
+    plane_data,
+    require_points,
+    run_or_last_good,
+    take_start_step,
+)
 from viz.common import PrebuiltFigure
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
@@ -58,6 +66,7 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height:
 
 st.title("Dual perceptron and the Gram matrix")
 ds = current_dataset()
+step0 = take_start_step()  # a link's ?step=, used once
 
 c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
 kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
@@ -93,10 +102,15 @@ steps = min(int(max_steps), max_steps_allowed(n))
 if steps < int(max_steps):
     st.info(f"Each update costs O(N) here, so a run on {n:,} points is capped at {steps:,} steps.")
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
+require_points(ds, "dual_chart", "the dual perceptron")
 result = run_or_last_good(LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
     *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label))
 if result is not None:
     fig, (kind, status), table, cost, agreement, label = result
+    if step0 is not None:
+        fig, note = open_at_step(fig, step0)
+        if note:
+            st.info(note)
     st.markdown(f"**{label}**")
     st.plotly_chart(PrebuiltFigure(fig), key="dual_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})

@@ -24,7 +24,7 @@ from views.options import (
     VARIANT_LABELS,
     VIEW_LABELS,
 )
-from views.shared import bound, current_dataset, plane_data, run_or_last_good
+from views.shared import bound, current_dataset, plane_data, require_points, run_or_last_good
 from viz.common import PrebuiltFigure, num
 from viz.losses import (
     EXPLAIN,
@@ -148,6 +148,7 @@ def make():
                      height, scale), ds.label)
 
 
+require_points(ds, "loss_data", "the loss surface")
 result = run_or_last_good(LAST_GOOD, "the loss surface", make)
 if result is not None:
     fig, data, label = result

@@ -18,7 +18,7 @@ VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-bat
 RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
 FRAME_LABELS = {"all": "every step", "updates": "updates only"}
 REDUCTION_LABELS = {"mean": "τ/B Σ (mean)", "sum": "τ Σ (sum)"}
-DATASET_LABELS = {k: spec.label for k, spec in REGISTRY.items()}
+DATASET_LABELS = {**{k: spec.label for k, spec in REGISTRY.items()}, "custom": "Your points"}
 KERNEL_LABELS = {"linear": "linear", "poly": "polynomial", "rbf": "RBF"}
 ORDER_LABELS = {"cyclic": "cyclic", "random": "random"}
 SCHEDULE_LABELS = {"pegasos": "1/(λ(t + t₀)) (Pegasos)", "constant": "constant η"}
@@ -140,7 +140,7 @@ def url_spelling(key: str, value) -> str:
 
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
-OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed"}
+OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step"}
 
 
 def known_url_key(key: str) -> bool:

@@ -11,7 +11,15 @@ import streamlit as st
 from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
-from views.shared import bound, current_dataset, plane_data, run_or_last_good
+from views.shared import (
+    bound,
+    current_dataset,
+    open_at_step,
+    plane_data,
+    require_points,
+    run_or_last_good,
+    take_start_step,
+)
 from viz.common import PrebuiltFigure
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
@@ -40,6 +48,7 @@ def compute(X, y, params: tuple, mode: str, height: int):
 
 st.title("Perceptron")
 ds = current_dataset()
+step0 = take_start_step()  # a link's ?step=, used once
 N = max(len(ds.y), 1)
 
 c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
@@ -79,10 +88,15 @@ params = (
     ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
     ("seed", int(seed)), ("reduction", reduction),
 )
+require_points(ds, "perceptron_chart", "the perceptron")
 result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
     *compute(*plane_data(ds), params, mode, int(height)), ds.label))
 if result is not None:
     fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
+    if step0 is not None:
+        fig, note = open_at_step(fig, step0)
+        if note:
+            st.info(note)
     st.markdown(f"**{label}**")
     st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})

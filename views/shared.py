@@ -19,6 +19,18 @@ import streamlit as st
 from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
 from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
+from views.userdata import (
+    CUSTOM,
+    PTS,
+    drop_points_from_url,
+    points_from_link,
+    points_sidebar,
+    points_table,
+    set_points,
+    user_points,
+    write_points_to_url,
+)
+from viz.common import points_figure, start_at
 
 DATASET_KEY = "_dataset"
 DEFAULT_DATASET = "textbook"
@@ -31,10 +43,13 @@ class Dataset:
     Attributes
     ----------
     name, n, seed, params
-        The registry entry, the number of points, the seed and the (name, value) parameters.
+        The registry entry (or ``"custom"``, the user's points), the number of points, the seed and the
+        (name, value) parameters.
     X : ndarray of shape (n, 2)
     y : ndarray of shape (n,)
         Labels in {−1, +1}.
+    origin : str
+        For the user's points: where they came from ("imported from data.csv").
     """
 
     name: str
@@ -43,9 +58,12 @@ class Dataset:
     params: tuple[tuple[str, float], ...]
     X: np.ndarray
     y: np.ndarray
+    origin: str = ""
 
     @property
     def label(self) -> str:
+        if self.name == CUSTOM:
+            return f"Your points: n = {self.n}" + (f" ({self.origin})" if self.origin else "")
         spec = REGISTRY[self.name]
         extra = ", ".join(f"{p.label} = {v:g}" for p, (_, v) in zip(spec.params, self.params, strict=True))
         if spec.fixed_n:
@@ -138,13 +156,52 @@ def report_url_problems(where=None) -> None:
 def dataset_sidebar() -> None:
     """Draw the dataset controls in the sidebar and keep the dataset in session state.
 
-    A bad combination shows an error naming it and keeps the last good dataset.
+    The list offers the generators and *Your points* (drawn, edited or
+    imported; see :mod:`views.userdata`). A bad combination shows an error
+    naming it and keeps the last good dataset.
     """
     sb = st.sidebar
     sb.header("Dataset")
-    names = list(REGISTRY)
-    name = bound(sb.selectbox, "Dataset", names, index=names.index(DEFAULT_DATASET), format_func=DATASET_LABELS.get,
-                 key="ds", fmt=DATASET_LABELS.get)
+    start = (st.session_state.get(URL_AT_START) or {}).get("values", {})
+    if PTS in start:  # a link with the user's points: load them once, before the list is drawn
+        code = start.pop(PTS)
+        if parse_url({"ds": st.query_params.get("ds", "")}).get("ds") == CUSTOM:
+            problem = points_from_link(code)
+            if problem:
+                sb.warning(f"The link's points (pts) were not used: {problem}.")
+    names = [*REGISTRY, CUSTOM]
+    # the default only while no callback has set the list (Streamlit warns when both are given)
+    first = {} if "ds" in st.session_state else {"index": names.index(DEFAULT_DATASET)}
+    name = bound(sb.selectbox, "Dataset", names, format_func=DATASET_LABELS.get, key="ds", fmt=DATASET_LABELS.get,
+                 **first)
+    if name == CUSTOM:
+        _user_dataset(sb)
+    else:
+        drop_points_from_url()
+        _generated_dataset(sb, name)
+    points_sidebar()
+    with sb.expander("Point table"):
+        points_table()
+
+
+def _user_dataset(sb) -> None:
+    """The user's points as the shared dataset (the shown generator's points if there are none yet)."""
+    pts = user_points()
+    if pts is None:
+        old = st.session_state.get(DATASET_KEY) or _default_dataset()
+        set_points(old.X, old.y, f"from {old.label}", select=False)
+        pts = user_points()
+    sb.caption(f"{len(pts.y):,} points, {pts.origin}. Click the chart, edit the table or import a CSV to change "
+               "them; they stay when you switch pages.")
+    note = write_points_to_url(pts)
+    if note:
+        sb.info(note)
+    old = st.session_state.get(DATASET_KEY)
+    if old is None or old.name != CUSTOM or old.X is not pts.X or old.origin != pts.origin:
+        st.session_state[DATASET_KEY] = Dataset(CUSTOM, len(pts.y), 0, (), pts.X, pts.y, pts.origin)
+
+
+def _generated_dataset(sb, name: str) -> None:
     spec = REGISTRY[name]
     if spec.fixed_n:
         n = spec.default_n
@@ -198,6 +255,54 @@ def plane_data(ds: Dataset, max_points: int | None = None) -> tuple[np.ndarray, 
     if max_points is not None and len(y) > max_points:
         raise ValueError(f"this page takes at most {max_points:,} points, got {len(y):,}")
     return X, y
+
+
+def require_points(ds: Dataset, key: str, what: str, need_both: bool = False) -> None:
+    """Stop the page with the points alone on a chart (keyed ``key``, so clicks add points) when ``what`` cannot run.
+
+    That is when the user's set is empty, or, with ``need_both``, holds one class only.
+    """
+    missing = None
+    if len(ds.y) == 0:
+        missing = "there are no points yet"
+    elif need_both and len(np.unique(ds.y)) < 2:
+        missing = f"every point is in class {int(ds.y[0]):+d}; {what} needs both classes"
+    if missing is None:
+        return
+    st.info(f"Cannot run {what}: {missing}. Turn on *Click the chart to add or remove points* in the sidebar "
+            "and click in the chart, edit the point table, or import a CSV.")
+    st.plotly_chart(points_figure(ds.X, ds.y, note="your points"), key=key,
+                    config={"displaylogo": False, "doubleClick": False})
+    st.stop()
+
+
+def take_start_step() -> int | None:
+    """The step a link asked for (``?step=15``), once per session: the first page with a step slider uses it."""
+    values = (st.session_state.get(URL_AT_START) or {}).get("values", {})
+    if "step" not in values:
+        return None
+    raw = values.pop("step")
+    try:
+        step = int(float(raw))
+        if step < 0 or step != float(raw):
+            raise ValueError
+    except (ValueError, OverflowError):
+        st.warning(f"Ignored URL parameter step={raw!r}: a step is a whole number ≥ 0. Starting at step 0.")
+        return None
+    return step
+
+
+def open_at_step(fig: dict, step: int) -> tuple[dict, str | None]:
+    """``fig`` opened at ``step`` (or the nearest shown step before it); a note when that is not ``step`` itself."""
+    shown = [int(s) for s in fig["layout"]["meta"].get("frame_steps", [])]
+    if not shown:
+        return fig, None
+    at = max((s for s in shown if s <= step), default=shown[0])
+    note = None
+    if at != step:
+        note = (f"The link asked for step {step:,}; " + (f"the run has {shown[-1]:,} steps shown, " if step > shown[-1]
+                else "that step is not shown as a frame, ") + f"so the chart opens at step {at:,}.")
+    return start_at(fig, f"s{at}"), note
 
 
 def current_dataset() -> Dataset:

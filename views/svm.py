@@ -25,7 +25,7 @@ from views.options import (
     TAUS,
     c_label,
 )
-from views.shared import bound, current_dataset, plane_data, run_or_last_good
+from views.shared import bound, current_dataset, plane_data, require_points, run_or_last_good
 from viz.common import PrebuiltFigure
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
@@ -99,6 +99,8 @@ C_used = math.inf if hard else float(C)
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
 exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
 with exact_tab:
+    if exact_tab.open:
+        require_points(ds, "svm_chart", "the SVM", need_both=True)
     result = None if not exact_tab.open else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
         compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
                 int(height)), ds.label))

@@ -6,6 +6,7 @@ slower to build). No Streamlit here.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -312,3 +313,76 @@ class PrebuiltFigure(go.Figure):
 
     def to_plotly_json(self) -> dict:
         return self._prebuilt
+
+
+def start_at(fig: dict, name: str) -> dict:
+    """``fig`` opened at the frame ``name`` instead of its first (a link's step): a new dict, ``fig`` unchanged.
+
+    The frame's ``baseframe`` chain is applied onto the base traces, then the
+    frame itself; layout updates written as attribute paths
+    (``"annotations[0].text"``) are applied too, and every slider that has a
+    stop for the frame is set to it.
+    """
+    frames = {f["name"]: f for f in fig.get("frames", [])}
+    chain, f = [], frames.get(name)
+    while f is not None and len(chain) <= len(frames):  # bounded: a baseframe cycle cannot loop
+        chain.append(f)
+        f = frames.get(f.get("baseframe"))
+    if not chain:
+        raise ValueError(f"the figure has no frame {name!r}")
+    data = list(fig["data"])
+    layout = copy.deepcopy({k: v for k, v in fig["layout"].items() if k != "template"})
+    if "template" in fig["layout"]:
+        layout["template"] = fig["layout"]["template"]
+    for fr in reversed(chain):
+        for t, upd in zip(fr["traces"], fr["data"], strict=True):
+            data[t] = {**data[t], **upd}
+        for path, value in fr.get("layout", {}).items():
+            _set_path(layout, path, value)
+    for slider in layout.get("sliders", []):
+        for i, stop in enumerate(slider.get("steps", [])):
+            if stop.get("args") and stop["args"][0] == [name]:
+                slider["active"] = i
+    return {**fig, "data": data, "layout": layout}
+
+
+def _set_path(obj: dict, path: str, value) -> None:
+    """Set ``obj["annotations"][0]["text"]`` for the path ``"annotations[0].text"`` (Plotly's attribute strings)."""
+    keys: list = []
+    for part in path.split("."):
+        head, *idx = part.replace("]", "").split("[")
+        keys.append(head)
+        keys += [int(i) for i in idx]
+    for k in keys[:-1]:
+        obj = obj[k]
+    obj[keys[-1]] = value
+
+
+def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "") -> dict:
+    """The points alone on the plane (a page shows it when its method cannot run on them yet).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+        Labels in {−1, +1}; n may be 0 (the view is then [−5, 5]²).
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y).reshape(-1)
+    box = view_box(X) if len(y) else (-5.0, 5.0, -5.0, 5.0)
+    traces = []
+    for cls, colour, symbol in ((1, POS_COLOUR, POS_SYMBOL), (-1, NEG_COLOUR, NEG_SYMBOL)):
+        m = y == cls
+        traces.append({"type": "scatter", "mode": "markers", "name": f"y = {cls:+d}", "x": X[m, 0].tolist(),
+                       "y": X[m, 1].tolist(), "marker": {"color": colour, "symbol": symbol, "size": 12,
+                                                          "line": {"color": "white", "width": 1}}})
+    axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
+            "tickfont": {"size": 14}}
+    return {"data": traces, "layout": {
+        "height": height, "font": FONT, "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False,
+        "margin": {"l": 60, "r": 20, "t": 50, "b": 50}, "showlegend": True,
+        "title": {"text": note, "font": {"size": 16}},
+        "xaxis": {**axis, "range": [box[0], box[1]], "title": {"text": "x₁"}, "constrain": "domain"},
+        "yaxis": {**axis, "range": [box[2], box[3]], "title": {"text": "x₂"}, "scaleanchor": "x",
+                  "constrain": "domain"},
+    }}

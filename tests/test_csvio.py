@@ -1,0 +1,402 @@
+"""Tests for ``datasets.csvio``: reading data sets from CSV, writing data sets and perceptron runs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvData, CsvError, dataset_csv, parse_csv, trajectory_csv
+
+H = ("x1", "x2", "label")
+PM = (("-1", -1), ("1", 1))
+ZO = (("0", -1), ("1", 1))
+
+# ----------------------------------------------------------------------------
+# good files
+# ----------------------------------------------------------------------------
+
+# (id, data, X, y, header, labels, delimiter)
+GOOD = [
+    ("header-comma", "x1,x2,label\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("no-header", "1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], None, PM, ","),
+    ("semicolon", "a;b;c\n1.5;-2;1\n0;4e3;-1\n", [[1.5, -2], [0, 4000]], [1, -1], ("a", "b", "c"), PM, ";"),
+    ("tab", "x1\tx2\ty\n1\t2\t0\n3\t4\t1\n", [[1, 2], [3, 4]], [-1, 1], ("x1", "x2", "y"), ZO, "\t"),
+    ("tab-no-header", "1\t2\t0\n3\t4\t1", [[1, 2], [3, 4]], [-1, 1], None, ZO, "\t"),
+    ("bom-bytes", b"\xef\xbb\xbfx1,x2,label\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("bom-str", "\ufeff1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], None, PM, ","),
+    ("crlf", b"x1,x2,label\r\n1,2,1\r\n3,4,-1\r\n", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("cr", b"x1,x2,label\r1,2,1\r3,4,-1\r", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("mixed-line-ends", "1,2,1\r\n3,4,-1\r5,6,1\n", [[1, 2], [3, 4], [5, 6]], [1, -1, 1], None, PM, ","),
+    ("quoted", '"x1","x2","label"\n"1.5","2","1"\n"3","-4","0"\n', [[1.5, 2], [3, -4]], [1, -1], H, ZO, ","),
+    ("quoted-with-comma", 'x1,x2,label\n1,2,"a, b"\n3,4,c\n', [[1, 2], [3, 4]], [-1, 1], H,
+     (("a, b", -1), ("c", 1)), ","),
+    ("quoted-spaces", ' "1" , "2" , "1"\n3,4,0\n', [[1, 2], [3, 4]], [1, -1], None, ZO, ","),
+    ("quoted-semicolon", '"x1";"x2";"y"\n"1";"2";"cat"\n"3";"4";"dog"\n', [[1, 2], [3, 4]], [-1, 1],
+     ("x1", "x2", "y"), (("cat", -1), ("dog", 1)), ";"),
+    ("blank-lines", "\n\n  \nx1,x2,label\n\n1,2,1\n \t \n3,4,-1\n\n", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("no-trailing-newline", "x1,x2,label\n1,2,1\n3,4,-1", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("labels-0-1", "1,2,0\n3,4,1\n5,6,0\n", [[1, 2], [3, 4], [5, 6]], [-1, 1, -1], None, ZO, ","),
+    ("labels-float", "1,2,1.0\n3,4,-1\n5,6,1\n", [[1, 2], [3, 4], [5, 6]], [1, -1, 1], None,
+     (("-1", -1), ("1.0", 1)), ","),
+    ("labels-0.0-1.00", "1,2,0.0\n3,4,1.00\n5,6,0\n", [[1, 2], [3, 4], [5, 6]], [-1, 1, -1], None,
+     (("0.0", -1), ("1.00", 1)), ","),
+    ("labels-cat-dog", "x,y,animal\n1,2,dog\n3,4,cat\n", [[1, 2], [3, 4]], [1, -1], ("x", "y", "animal"),
+     (("cat", -1), ("dog", 1)), ","),
+    ("labels-2-5", "1,2,5\n3,4,2\n", [[1, 2], [3, 4]], [1, -1], None, (("2", -1), ("5", 1)), ","),
+    ("labels-10-9-numeric", "1,2,10\n3,4,9\n", [[1, 2], [3, 4]], [1, -1], None, (("9", -1), ("10", 1)), ","),
+    ("labels-mixed-text", "1,2,b\n3,4,1\n", [[1, 2], [3, 4]], [1, -1], None, (("1", -1), ("b", 1)), ","),
+    ("spaces", "  x1 ,  x2 , label  \n 1 ,\t2 ,  1 \n3,4 , -1\n", [[1, 2], [3, 4]], [1, -1], H, PM, ","),
+    ("spaces-label", "1,2, cat \n3,4,dog\n", [[1, 2], [3, 4]], [-1, 1], None, (("cat", -1), ("dog", 1)), ","),
+    ("exponents", "1e-300,-2.5E+10,1\n.5,-0.0,-1\n", [[1e-300, -2.5e10], [0.5, -0.0]], [1, -1], None, PM, ","),
+    ("header-one-numeric", "1,x2,label\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], ("1", "x2", "label"), PM, ","),
+    ("header-empty-name", ",,\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], ("", "", ""), PM, ","),
+    ("bytearray", bytearray(b"1,2,1\n3,4,-1\n"), [[1, 2], [3, 4]], [1, -1], None, PM, ","),
+]
+
+
+@pytest.mark.parametrize(("data", "X", "y", "header", "labels", "delimiter"), [g[1:] for g in GOOD],
+                         ids=[g[0] for g in GOOD])
+def test_good_files(data, X, y, header, labels, delimiter):
+    d = parse_csv(data)
+    assert isinstance(d, CsvData)
+    assert d.X.dtype == np.float64 and d.X.shape == (len(X), 2)
+    assert d.y.dtype == np.int64 and d.y.shape == (len(y),)
+    np.testing.assert_array_equal(d.X, np.array(X, dtype=float))
+    assert np.signbit(d.X).tolist() == np.signbit(np.array(X, dtype=float)).tolist()
+    assert d.y.tolist() == y
+    assert d.header == header
+    assert d.labels == labels
+    assert d.delimiter == delimiter
+    assert d.n == len(y)
+
+
+def test_str_and_bytes_agree():
+    text = "x1;x2;label\n1.25;-3;a\n2;2;b\n"
+    a, b = parse_csv(text), parse_csv(text.encode())
+    np.testing.assert_array_equal(a.X, b.X)
+    assert a.y.tolist() == b.y.tolist() and a.labels == b.labels and a.header == b.header
+
+
+def test_result_is_read_only_and_frozen():
+    d = parse_csv("1,2,1\n3,4,-1\n")
+    with pytest.raises(ValueError):
+        d.X[0, 0] = 5.0
+    with pytest.raises(AttributeError):
+        d.y = None  # type: ignore[misc]
+
+
+def test_limits_at_the_boundary():
+    rows = "".join(f"{i},{i},{i % 2}\n" for i in range(MAX_ROWS))
+    assert parse_csv("x1,x2,y\n" + rows).n == MAX_ROWS  # the header does not count
+    small = "1,2,1\n3,4,-1\n"
+    assert parse_csv(small, max_bytes=len(small)).n == 2
+    with pytest.raises(CsvError, match="limit"):
+        parse_csv(small, max_bytes=len(small) - 1)
+
+
+def test_unicode_labels_and_header():
+    d = parse_csv("größe,höhe,klasse\n1,2,ä\n3,4,ö\n".encode())
+    assert d.header == ("größe", "höhe", "klasse")
+    assert d.labels == (("ä", -1), ("ö", 1))
+
+
+# ----------------------------------------------------------------------------
+# bad files
+# ----------------------------------------------------------------------------
+
+HDR = "x1,x2,label\n"
+TEN_MB = b"1,2,1\n" * (10_000_000 // 6 + 1)
+
+# (id, data, words the message must contain); a line number is among the words where there is one
+BAD = [
+    ("not-a-number", HDR + "1,2,1\n\n3,4,-1\n\n\n5,abc,1\n", ["line 7", "'abc'", "column 2 (x2)", "not a number"]),
+    ("not-a-number-header-name", "a,b,c\n1,2,1\nzz,4,-1\n", ["line 3", "'zz'", "column 1 (a)", "not a number"]),
+    ("missing-value", HDR + "1,2,1\n,4,-1\n", ["line 3", "missing value", "column 1 (x1)"]),
+    ("missing-value-x2", "1,2,1\n3, ,-1\n", ["line 2", "missing value", "column 2 (x2)"]),
+    ("missing-label", HDR + "1,2,1\n3,4,\n", ["line 3", "missing value", "column 3 (label)"]),
+    ("missing-label-quoted", '1,2,1\n3,4," "\n', ["line 2", "missing value", "column 3"]),
+    ("nan", HDR + "1,2,1\n3,nan,-1\n", ["line 3", "'nan'", "column 2", "not finite"]),
+    ("inf", "1,2,1\n\n-inf,4,-1\n", ["line 3", "'-inf'", "column 1", "not finite"]),
+    ("overflow", HDR + "1,2,1\n3,4,-1\n1e999,0,1\n", ["line 4", "'1e999'", "column 1", "not finite"]),
+    ("one-class", HDR + "1,2,a\n3,4,a\n", ["only one class", "'a'", "two are needed"]),
+    ("one-class-numeric", "1,2,1\n3,4,1.0\n", ["only one class", "'1'"]),
+    ("three-classes", HDR + "1,2,a\n3,4,b\n5,6,b\n7,8,c\n", ["more than two classes", "'a', 'b', 'c'", "line 5"]),
+    ("seven-classes", "".join(f"{i},{i},c{i}\n" for i in range(7)),
+     ["more than two classes", "'c0', 'c1', 'c2', 'c3', 'c4', …", "7 in all", "line 3"]),
+    ("empty-file", "", ["no data rows"]),
+    ("empty-bytes", b"", ["no data rows"]),
+    ("bom-only", b"\xef\xbb\xbf", ["no data rows"]),
+    ("header-only", "x1,x2,label\n", ["no data rows"]),
+    ("header-and-blank-lines", "x1,x2,label\n\n \n\r\n", ["no data rows"]),
+    ("only-blank-lines", "\n\n   \n\t\n\r\n", ["no data rows"]),
+    ("two-columns", HDR + "1,2,1\n3,4,-1\n5,6\n", ["line 4 has 2 fields", "expected 3: x1, x2, label"]),
+    ("four-columns", "1,2,1\n3,4,-1,9\n", ["line 2 has 4 fields", "expected 3"]),
+    ("trailing-delimiter", "1,2,1,\n3,4,-1,\n", ["line 1 has 4 fields"]),
+    ("one-column", "1\n2\n", ["line 1 has 1 field;", "expected 3"]),
+    ("header-two-columns", "\nx1,x2\n1,2\n", ["line 2", "header has 2 fields", "expected 3"]),
+    ("header-four-columns", "a,b,c,d\n1,2,3,1\n", ["line 1", "header has 4 fields"]),
+    ("decimal-comma", "1,5;2,0;1\n3,5;4,0;0\n", ["line 1", "'1,5'", "not a number", "decimal mark"]),
+    ("unclosed-quote", '1,2,1\n"3,4,-1\n', ["line 2", "quote is not closed"]),
+    ("too-many-rows", "x1,x2,y\n" + "".join(f"{i},{i},{i % 2}\n" for i in range(MAX_ROWS + 1)),
+     ["the file has 5,001 rows", "the limit is 5,000"]),
+    ("ten-mb", TEN_MB, ["the file is 10.0 MB", "the limit is 1 MB"]),
+    ("ten-mb-str", TEN_MB.decode(), ["the file is 10.0 MB", "the limit is 1 MB"]),
+    ("just-over", b"1,2,1\n" * (MAX_BYTES // 6 + 1), ["1,000,002 bytes", "1,000,000 bytes"]),
+    ("png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ["not text"]),
+    ("png-no-nul", b"\x89PNG\r\n\x1a\n", ["not text", "not UTF-8", "0x89"]),
+    ("utf16", "x1,x2,y\n1,2,1\n".encode("utf-16"), ["not text", "UTF-16"]),
+    ("latin1", "x1,x2,y\n1,2,é\n3,4,a\n".encode("latin-1"), ["not text", "not UTF-8"]),
+    ("ff-fe-junk", b"\xff\xfe\xfd\x00\x01", ["not text"]),
+    ("nul-bytes", b"1,2,1\n3,4\x00,-1\n", ["not text", "NUL"]),
+    ("nul-str", "1,2,1\n3,4\x00,-1\n", ["not text", "NUL"]),
+    ("lone-surrogate", "1,2,a\n3,4,\ud800\n", ["not text"]),
+    ("not-bytes", 12345, ["int"]),
+]
+
+
+@pytest.mark.parametrize(("data", "words"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_files(data, words):
+    with pytest.raises(CsvError) as e:
+        parse_csv(data)
+    msg = str(e.value)
+    for w in words:
+        assert w in msg, (w, msg)
+
+
+def test_csv_error_is_a_value_error():
+    assert issubclass(CsvError, ValueError)
+
+
+def test_custom_row_limit():
+    with pytest.raises(CsvError, match="the file has 4 rows; the limit is 3"):
+        parse_csv("1,2,1\n\n3,4,-1\n5,6,1\n7,8,1\n", max_rows=3)
+    assert parse_csv("1,2,1\n3,4,-1\n5,6,1\n", max_rows=3).n == 3
+
+
+def test_too_many_rows_stops_before_bad_rows():
+    # rows past the limit are counted, not parsed
+    text = "".join(f"{i},{i},{i % 2}\n" for i in range(10)) + "junk\n" * 5
+    with pytest.raises(CsvError, match="the file has 15 rows; the limit is 10"):
+        parse_csv(text, max_rows=10)
+
+
+def test_huge_file_rejected_before_decoding():
+    # 10 MB that would not even decode: the size is what is reported
+    with pytest.raises(CsvError, match="10.0 MB"):
+        parse_csv(b"\xff" * 10_000_000)
+
+
+# ----------------------------------------------------------------------------
+# round trip
+# ----------------------------------------------------------------------------
+
+
+def test_dataset_csv_format():
+    text = dataset_csv(np.array([[1.0, -0.5], [1e-300, 2.5e300]]), np.array([1, -1]))
+    assert text == "x1,x2,y\n1.0,-0.5,1\n1e-300,2.5e+300,-1\n"
+    assert dataset_csv([[1, 2]], [-1], header=None) == "1.0,2.0,-1\n"
+    assert dataset_csv([[1, 2]], [1], header=("a,b", "c", 'd"e')).splitlines()[0] == '"a,b",c,"d""e"'
+
+
+def test_dataset_csv_rejects_bad_input():
+    for X, y in [([[1, 2, 3]], [1]), ([[np.nan, 1]], [1]), ([[1, 2]], [0]), ([[1, 2]], [1, 1])]:
+        with pytest.raises(ValueError):
+            dataset_csv(X, y)
+
+
+@pytest.mark.parametrize("name", ["separable", "blobs", "xor", "circles", "moons", "outlier", "textbook"])
+def test_round_trip_registry(name):
+    X, y = make_dataset(name, 40 if name != "textbook" else 3, 1)
+    d = parse_csv(dataset_csv(X, y))
+    assert d.X.tobytes() == np.asarray(X, dtype=np.float64).tobytes()
+    assert d.y.tolist() == np.asarray(y).tolist()
+    assert d.header == ("x1", "x2", "y") and d.labels == PM
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+special = st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                           -1.7976931348623157e308, 0.1, 1 / 3, 1e16 + 2])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(finite | special, finite | special), min_size=2, max_size=40), st.data())
+def test_round_trip_exact(points, data):
+    n = len(points)
+    y = data.draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n).filter(lambda v: len(set(v)) == 2))
+    X = np.array(points, dtype=np.float64)
+    header = data.draw(st.sampled_from([("x1", "x2", "y"), None, ("a b", "c;d", "e,f")]))
+    d = parse_csv(dataset_csv(X, y, header=header))
+    assert d.X.tobytes() == X.tobytes()  # bit for bit, -0.0 included
+    assert d.y.tolist() == y
+    assert d.header == header
+    assert d.labels == PM
+
+
+# ----------------------------------------------------------------------------
+# fuzz: a CsvData with the invariants, or a CsvError, never anything else
+# ----------------------------------------------------------------------------
+
+
+def _check(data, max_rows=MAX_ROWS):
+    try:
+        d = parse_csv(data, max_rows=max_rows)
+    except CsvError as e:
+        assert str(e)
+        return
+    n = d.X.shape[0]
+    assert d.X.dtype == np.float64 and d.X.shape == (n, 2)
+    assert np.isfinite(d.X).all()
+    assert d.y.dtype == np.int64 and d.y.shape == (n,)
+    assert set(d.y.tolist()) == {-1, 1}
+    assert 1 <= n <= max_rows
+    assert [v for _, v in d.labels] == [-1, 1]
+    assert d.delimiter in (",", ";", "\t")
+    assert d.header is None or (len(d.header) == 3 and all(isinstance(h, str) for h in d.header))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_fuzz_binary(data):
+    _check(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_fuzz_text(text):
+    _check(text)
+
+
+TOKENS = st.sampled_from(["1", "-2.5", "0", "1e3", "1e999", "nan", "inf", "-inf", "", " ", "a", "b", "c", "cat",
+                          '"1"', '"x,y"', '"', '""', "1,5", "x1", "-1", "1.0", "0.0", "\ufeff", "é", "\x00",
+                          "  3 ", "\t", "1_0", "0x10", "1.5.2"])
+DELIMS = st.sampled_from([",", ";", "\t", ", ", " ; "])
+ENDS = st.sampled_from(["\n", "\r\n", "\r", "\n\n", "\n  \n"])
+
+
+NUMS = st.sampled_from(["1", "-2.5", "0", "1e3", "  3 ", '"4"', ".5", "-0.0", "7E-3"])
+LABELS = st.sampled_from(["0", "1", "-1", "1.0", "cat", "dog", '"a"'])
+
+
+@st.composite
+def near_csv(draw):
+    """Rows of random tokens or well-formed rows, joined by random delimiters and line ends."""
+    good = st.tuples(NUMS, NUMS, LABELS).map(list)
+    junk = st.lists(TOKENS, min_size=1, max_size=5) | st.lists(TOKENS, min_size=3, max_size=3)
+    rows = draw(st.lists(st.integers(0, 29).flatmap(lambda k: junk if k == 0 else good), max_size=12))
+    delim = draw(DELIMS)
+    lines = [draw(DELIMS) if draw(st.integers(0, 19)) == 0 else delim for _ in rows]
+    text = "".join(d.join(r) + draw(ENDS) for d, r in zip(lines, rows, strict=True))
+    if draw(st.booleans()):
+        header = draw(st.sampled_from([delim.join(["x1", "x2", "y"]), "x1,x2,y", "a;b;c", "x\ty\tz", "", "a,b"]))
+        text = header + draw(ENDS) + text
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(near_csv(), st.sampled_from([3, MAX_ROWS]), st.booleans())
+def test_fuzz_near_csv(text, max_rows, as_bytes):
+    _check(text.encode("utf-8") if as_bytes else text, max_rows=max_rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2.5", "-3", "0", "1e-5"]), st.sampled_from(["4", "-0.5", "7"]),
+                          st.sampled_from(["0", "1", "1.0", "-1"])), min_size=1, max_size=20))
+def test_fuzz_valid_numeric(rows):
+    # well-formed rows: read exactly, or one class
+    text = "".join(",".join(r) + "\n" for r in rows)
+    keys = {float(r[2]) for r in rows}
+    if len(keys) != 2:
+        with pytest.raises(CsvError, match="class"):
+            parse_csv(text)
+        return
+    d = parse_csv(text)
+    assert d.X.tolist() == [[float(a), float(b)] for a, b, _ in rows]
+    lo = min(keys)
+    assert d.y.tolist() == [-1 if float(r[2]) == lo else 1 for r in rows]
+
+
+# ----------------------------------------------------------------------------
+# trajectory_csv
+# ----------------------------------------------------------------------------
+
+
+def _rows(text):
+    assert text.endswith("\n") and "\r" not in text
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_trajectory_csv_textbook():
+    X, y = make_dataset("textbook", 3)
+    traj = run_perceptron(X, y)
+    rows = _rows(trajectory_csv(traj))
+    assert rows[0] == ["step", "examined", "updated", "w1", "w2", "b", "mistakes"]
+    body = rows[1:]
+    assert len(body) == traj.n_steps + 1
+    assert all(len(r) == 7 for r in body)
+    assert [int(r[0]) for r in body] == list(range(traj.n_steps + 1))
+    W, B = traj.states()
+    assert np.array([[float(r[3]), float(r[4])] for r in body]).tobytes() == W.tobytes()
+    assert np.array([float(r[5]) for r in body]).tobytes() == B.tobytes()
+    # cyclic: point (s - 1) mod N + 1 at step s, nothing at step 0
+    n = len(y)
+    assert body[0][1] == "" and body[0][2] == ""
+    assert [r[1] for r in body[1:]] == [str((s - 1) % n + 1) for s in range(1, traj.n_steps + 1)]
+    for s, r in enumerate(body):
+        assert r[2] == " ".join(str(i + 1) for i in traj.updated(s))
+        assert (r[2] != "") == (s in set(traj.update_steps.tolist()))
+    errors, _ = traj.curves()
+    assert [int(r[6]) for r in body] == errors.tolist()
+    assert body[-1][6] == "0" and traj.converged
+
+
+def test_trajectory_csv_textbook_known_start():
+    # the textbook run: w0 = 0 misclassifies all 3 points; step 1 examines x1 and updates with it
+    X, y = make_dataset("textbook", 3)
+    rows = _rows(trajectory_csv(run_perceptron(X, y)))
+    assert rows[1] == ["0", "", "", "0.0", "0.0", "0.0", "3"]
+    assert rows[2][:3] == ["1", "1", "1"]
+
+
+@pytest.mark.parametrize("variant", ["random", "minibatch", "batch"])
+def test_trajectory_csv_other_variants(variant):
+    X, y = make_dataset("blobs", 30, 2)
+    traj = run_perceptron(X, y, variant=variant, batch_size=4, max_steps=200, seed=1)
+    body = _rows(trajectory_csv(traj))[1:]
+    assert len(body) == traj.n_steps + 1
+    for s, r in enumerate(body):
+        if s == 0:
+            assert r[1] == ""
+        elif variant == "batch":
+            assert r[1] == "all"
+        else:
+            assert r[1].split() == [str(i + 1) for i in traj.examined(s)]
+        upd = r[2].split()
+        assert upd == [str(i + 1) for i in traj.updated(s)]
+        assert variant == "batch" or set(upd) <= set(r[1].split())
+    W, B = traj.states()
+    assert np.array([[float(r[3]), float(r[4]), float(r[5])] for r in body]).tobytes() == \
+        np.column_stack([W, B]).tobytes()
+
+
+def test_trajectory_csv_max_rows():
+    X, y = make_dataset("textbook", 3)
+    traj = run_perceptron(X, y)
+    body = _rows(trajectory_csv(traj, max_rows=4))[1:]
+    assert [r[0] for r in body] == ["0", "1", "2", "3"]
+    assert body == _rows(trajectory_csv(traj))[1:5]
+
+
+def test_trajectory_csv_no_steps():
+    X, y = make_dataset("textbook", 3)
+    traj = run_perceptron(X, y, max_steps=0)
+    rows = _rows(trajectory_csv(traj))
+    assert rows[1:] == [["0", "", "", "0.0", "0.0", "0.0", "3"]]
+    assert not math.isnan(float(rows[1][3]))

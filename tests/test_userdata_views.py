@@ -1,0 +1,110 @@
+"""The user's points in the pages (AppTest): the link's points and step, Clear and Undo, the table's checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_views import figure, page_from_url
+
+from datasets import make_dataset
+from datasets.points import encode_points
+from views.shared import DATASET_KEY
+from views.userdata import CUSTOM, CUSTOM_KEY, UserPoints, _check_rows
+
+XU = np.array([[0.5, 1.25], [-1.0, 2.0], [2.0, -0.75], [1.5, 1.5]])
+YU = np.array([1, -1, -1, 1])
+
+
+def test_a_link_with_points_opens_exactly_those_points_on_every_page():
+    code = encode_points(XU, YU)
+    for page in ("views/perceptron.py", "views/dual.py", "views/svm.py", "views/losses.py"):
+        at = page_from_url({"ds": "Your points", "pts": code, "tau": "0.5"}, page)
+        ds = at.session_state[DATASET_KEY]
+        assert ds.name == CUSTOM and np.array_equal(ds.X, XU) and np.array_equal(ds.y, YU)
+        assert at.sidebar.selectbox(key="ds").value == CUSTOM
+        assert not at.warning
+    assert figure(page_from_url({"ds": "Your points", "pts": code}))["layout"]["meta"]["n_points"] == 4
+
+
+@pytest.mark.parametrize("pts", ["garbage", "3.2h.AAAA", "501.2h.AAAA", ""])
+def test_a_bad_points_parameter_is_named_and_the_page_still_runs(pts):
+    at = page_from_url({"ds": "Your points", "pts": pts})
+    assert any("The link's points (pts) were not used" in w.value for w in at.sidebar.warning)
+    ds = at.session_state[DATASET_KEY]
+    assert ds.name == CUSTOM and len(ds.y) == 3  # the default (textbook) points to edit
+    assert at.get("plotly_chart")
+
+
+def test_points_set_in_the_session_go_into_the_url_and_survive_a_page_switch():
+    at = page_from_url({}, "views/perceptron.py")
+    at.session_state[CUSTOM_KEY] = UserPoints(XU, YU, "drawn by hand", 1)
+    at.session_state["ds"] = CUSTOM
+    at.run()
+    assert at.query_params["pts"] == encode_points(XU, YU)
+    at.switch_page("views/svm.py").run()
+    assert not at.exception
+    assert np.array_equal(at.session_state[DATASET_KEY].X, XU)
+    assert at.query_params["pts"] == encode_points(XU, YU)
+    # back to a generator: the points leave the URL but stay in the session for later
+    at.sidebar.selectbox(key="ds").set_value("xor").run()
+    assert "pts" not in at.query_params
+    assert at.session_state[DATASET_KEY].name == "xor"
+    at.sidebar.selectbox(key="ds").set_value(CUSTOM).run()
+    assert np.array_equal(at.session_state[DATASET_KEY].X, XU)
+
+
+def test_too_many_points_for_a_link_say_so():
+    X, y = make_dataset("blobs", 600, 0)
+    at = page_from_url({}, "views/perceptron.py")
+    at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
+    at.session_state["ds"] = CUSTOM
+    at.run()
+    assert "pts" not in at.query_params
+    assert any("too many for a link" in i.value for i in at.sidebar.info)
+
+
+def test_clear_shows_an_empty_plane_and_undo_brings_the_points_back():
+    at = page_from_url({"ds": "XOR"}, "views/perceptron.py")
+    before = at.session_state[DATASET_KEY]
+    at.sidebar.button(key="clear_points").click().run()
+    assert not at.exception
+    ds = at.session_state[DATASET_KEY]
+    assert ds.name == CUSTOM and len(ds.y) == 0
+    assert "there are no points yet" in at.info[0].value
+    assert [len(t["x"]) for t in figure(at)["data"]] == [0, 0]
+    at.sidebar.button(key="undo_points").click().run()
+    ds = at.session_state[DATASET_KEY]
+    assert ds.name == CUSTOM and np.array_equal(ds.X, before.X) and np.array_equal(ds.y, before.y)
+    assert "from XOR" in ds.label
+
+
+def test_one_class_stops_the_svm_with_a_message_and_the_points_shown():
+    code = encode_points(XU[:2], np.array([1, 1]))
+    at = page_from_url({"ds": "Your points", "pts": code}, "views/svm.py")
+    assert "every point is in class +1; the SVM needs both classes" in at.info[0].value
+    assert [len(t["x"]) for t in figure(at)["data"]] == [2, 0]
+
+
+def test_a_link_step_opens_the_chart_there_once():
+    at = page_from_url({"step": "5"})
+    fig = figure(at)
+    assert fig["layout"]["sliders"][0]["active"] == 5
+    assert fig["layout"]["annotations"][0]["text"].startswith("<b>Step 5</b>")
+    at.select_slider(key="tau").set_value(0.5).run()  # a new run starts at step 0 again
+    assert figure(at)["layout"]["sliders"][0]["active"] == 0
+
+
+@pytest.mark.parametrize("step, words", [("999", "the chart opens at step 15"), ("abc", "Ignored URL parameter step")])
+def test_a_step_past_the_run_or_not_a_number_is_named(step, words):
+    at = page_from_url({"step": step})
+    assert any(words in m.value for m in [*at.info, *at.warning])
+    assert not at.exception
+
+
+def test_the_table_rows_are_checked_and_named():
+    X, y = _check_rows([[1, 2.5, 1], [0, "-3", "-1"]])
+    assert X.tolist() == [[1.0, 2.5], [0.0, -3.0]] and y.tolist() == [1, -1]
+    for rows, words in [([[1, None, 1]], "row 1: x₂ is missing"), ([[1, 2, 1], ["a", 2, 1]], "row 2: x₁ = 'a'"),
+                        ([[1, float("inf"), 1]], "not finite"), ([[1, 2, 0]], "y must be")]:
+        with pytest.raises(ValueError, match=words):
+            _check_rows(rows)

@@ -1,0 +1,370 @@
+"""The user's own points: clicks on a page's data chart, undo and clear, the point table, CSV in and out, the link.
+
+The points live in ``st.session_state[CUSTOM_KEY]`` (a key no widget owns),
+with an undo history beside them; the shared dataset is the *Your points*
+entry of the dataset list while they are in use. Everything that changes
+them runs in a widget callback, before the script draws the dataset list, so
+the page that follows already shows the new points.
+
+One small component (:data:`TOOLS`) does the browser's part: it listens for
+clicks on the data panel of the page's chart and reports them in data
+coordinates (Streamlit's own chart events report clicks on points only), and
+it copies the page's link with the step the chart's slider shows.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvError, dataset_csv, parse_csv
+from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_points, encode_points
+
+CUSTOM = "custom"  # the dataset list's entry for the user's points
+CUSTOM_KEY = "_custom_points"  # UserPoints
+HISTORY_KEY = "_custom_history"  # earlier UserPoints, newest last
+NOTICE_KEY = "_points_notice"  # (kind, text) of the last edit or import, shown once
+TOOLS_KEY = "dbl_tools"
+UNDO_DEPTH = 50
+PTS = "pts"  # the query parameter carrying the points
+
+# the chart on each page whose panel (x axis, y axis) shows the data
+DATA_CHARTS = {"perceptron_chart": ["xaxis", "yaxis"], "dual_chart": ["xaxis", "yaxis"],
+               "svm_chart": ["xaxis", "yaxis"], "loss_data": ["xaxis", "yaxis"]}
+
+
+@dataclass(frozen=True)
+class UserPoints:
+    """A drawn, edited or imported point set.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+        Labels in {−1, +1}.
+    origin : str
+        Where it came from, for the page ("from Blobs: n = 40, …", "imported from data.csv").
+    version : int
+        Grows with every change (the point table is redrawn afresh when it does).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    origin: str
+    version: int = 0
+
+
+def user_points() -> UserPoints | None:
+    """The session's own points, if any."""
+    return st.session_state.get(CUSTOM_KEY)
+
+
+def set_points(X: np.ndarray, y: np.ndarray, origin: str, notice: tuple[str, str] | None = None,
+               before: tuple[np.ndarray, np.ndarray, str] | None = None, select: bool = True) -> None:
+    """Make ``(X, y)`` the session's points; with ``select``, the shared dataset too (from a callback only).
+
+    ``before`` is the set shown until now (X, y, origin), kept for *Undo*.
+    """
+    old = user_points()
+    if before is not None:
+        kept = UserPoints(before[0], before[1], before[2])
+        st.session_state[HISTORY_KEY] = (st.session_state.get(HISTORY_KEY, []) + [kept])[-UNDO_DEPTH:]
+    version = (old.version + 1) if old is not None else 0
+    st.session_state[CUSTOM_KEY] = UserPoints(np.asarray(X, float).reshape(-1, 2), np.asarray(y, np.int64),
+                                              origin, version)
+    if select:
+        st.session_state["ds"] = CUSTOM
+    if notice:
+        st.session_state[NOTICE_KEY] = notice
+
+
+def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
+    """The points an edit starts from: the user's set, else the generator's set now shown."""
+    from views.shared import current_dataset
+
+    ds = current_dataset()
+    if ds.name == CUSTOM:
+        return ds.X, ds.y, ds.origin
+    return ds.X, ds.y, f"from {ds.label}"
+
+
+# ----------------------------------------------------------------------------
+# callbacks (they run before the script, so the dataset list can still change)
+# ----------------------------------------------------------------------------
+
+def _on_click() -> None:
+    click = (st.session_state.get(TOOLS_KEY) or {}).get("click")
+    if not click or not st.session_state.get("edit_points"):
+        return
+    X, y, origin = before = _start_points()
+    label = int(st.session_state.get("new_class", 1))
+    try:
+        X2, y2, what = click_edit(X, y, (click.get("x"), click.get("y")), label, (click.get("sx"), click.get("sy")))
+    except (ValueError, AttributeError) as exc:
+        st.session_state[NOTICE_KEY] = ("error", f"That click was not used: {exc}.")
+        return
+    set_points(X2, y2, origin, ("success", f"Clicked: {what}."), before)
+
+
+def _on_undo() -> None:
+    history = st.session_state.get(HISTORY_KEY, [])
+    if history:
+        prev = history.pop()
+        cur = user_points()
+        st.session_state[CUSTOM_KEY] = UserPoints(prev.X, prev.y, prev.origin, (cur.version + 1) if cur else 0)
+        st.session_state["ds"] = CUSTOM
+        st.session_state[NOTICE_KEY] = ("info", f"Undone: {len(prev.y)} points again.")
+
+
+def _on_clear() -> None:
+    before = _start_points()
+    set_points(np.zeros((0, 2)), np.zeros(0, np.int64), "drawn by hand",
+               ("info", f"Cleared {len(before[1])} points: click the chart to add new ones (Undo brings them back)."),
+               before)
+
+
+def _on_upload() -> None:
+    f = st.session_state.get("csv_file")
+    if f is None:
+        return
+    try:
+        data = parse_csv(f.getvalue())
+    except CsvError as exc:
+        st.session_state[NOTICE_KEY] = ("error", f"{escape(f.name)} was not loaded: {escape(str(exc))}. "
+                                                 "The points shown are unchanged.")
+        return
+    # text from the file (its name, header and labels) is shown escaped: no markup from a file takes effect
+    mapping = ", ".join(f"“{escape(lab)}” → {v:+d}" for lab, v in data.labels)
+    cols = " (columns " + ", ".join(escape(h) for h in data.header) + ")" if data.header else " (no header row)"
+    set_points(data.X, data.y, f"imported from {escape(f.name)}",
+               ("success", f"Loaded {len(data.y):,} points from {escape(f.name)}{cols}; labels {mapping}."),
+               _start_points())
+
+
+def _on_table(key: str) -> None:
+    """Apply the point table's edits (``st.data_editor`` state: edited, added and deleted rows)."""
+    X, y, origin = before = _start_points()
+    rows = [[float(a), float(b), int(c)] for (a, b), c in zip(X.tolist(), y.tolist(), strict=True)]
+    delta = st.session_state.get(key) or {}
+    try:
+        for i, change in delta.get("edited_rows", {}).items():
+            for col, v in change.items():
+                rows[int(i)][_COLS.index(col)] = v
+        rows += [[r.get(c) for c in _COLS] for r in delta.get("added_rows", [])]
+        deleted = set(delta.get("deleted_rows", []))
+        rows = [r for i, r in enumerate(rows) if i not in deleted]
+        Xn, yn = _check_rows(rows)
+    except ValueError as exc:
+        st.session_state[NOTICE_KEY] = ("error", f"The table's change was not used: {exc}.")
+        return
+    set_points(Xn, yn, origin, ("success", f"Table: {len(yn)} points."), before)
+
+
+_COLS = ["x₁", "x₂", "y"]
+
+
+def _check_rows(rows: list[list]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows [x₁, x₂, y] as arrays; a missing or non-finite value or a label not ±1 names its row."""
+    if len(rows) > MAX_POINTS:
+        raise ValueError(f"a set holds at most {MAX_POINTS:,} points")
+    X = np.zeros((len(rows), 2))
+    y = np.zeros(len(rows), np.int64)
+    for i, (a, b, c) in enumerate(rows):
+        for j, v in enumerate((a, b)):
+            if v is None:
+                raise ValueError(f"row {i + 1}: {_COLS[j]} is missing")
+            try:
+                X[i, j] = float(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"row {i + 1}: {_COLS[j]} = {v!r} is not a number") from None
+            if not np.isfinite(X[i, j]):
+                raise ValueError(f"row {i + 1}: {_COLS[j]} is not finite")
+        if c not in (-1, 1, "-1", "1", "+1"):
+            raise ValueError(f"row {i + 1}: y must be +1 or −1, got {c!r}")
+        y[i] = int(c)
+    return X, y
+
+
+# ----------------------------------------------------------------------------
+# the link: the points travel as ?pts=<code> while "Your points" is shown
+# ----------------------------------------------------------------------------
+
+def points_from_link(code: str) -> str | None:
+    """Load the points a link carries (on a session's first run); the problem as text if they are bad."""
+    try:
+        X, y = decode_points(code)
+    except ValueError as exc:
+        return str(exc)
+    set_points(X, y, "from a link", select=False)
+    return None
+
+
+def write_points_to_url(pts: UserPoints | None) -> str | None:
+    """Mirror the user's points in the URL (``pts``); a note when there are too many for a link."""
+    if pts is None or len(pts.y) == 0 or len(pts.y) > URL_MAX_POINTS:
+        if PTS in st.query_params:
+            del st.query_params[PTS]
+        if pts is not None and len(pts.y) > URL_MAX_POINTS:
+            return (f"{len(pts.y):,} points are too many for a link (at most {URL_MAX_POINTS}): "
+                    "a link opens the same view only with the CSV imported again.")
+        return None
+    code = encode_points(pts.X, pts.y)
+    if st.query_params.get(PTS) != code:
+        st.query_params[PTS] = code
+    return None
+
+
+def drop_points_from_url() -> None:
+    if PTS in st.query_params:
+        del st.query_params[PTS]
+
+
+# ----------------------------------------------------------------------------
+# the sidebar section
+# ----------------------------------------------------------------------------
+
+_JS = r"""
+export default function(component) {
+  const { data, setTriggerValue, parentElement } = component;
+  const charts = data.charts || {};
+  const editing = !!data.editing;
+  // a crosshair over the data panels while clicks edit
+  let style = document.getElementById("dbl-edit-style");
+  if (!style) { style = document.createElement("style"); style.id = "dbl-edit-style"; document.head.appendChild(style); }
+  style.textContent = editing ? Object.keys(charts).map(
+    k => `.st-key-${k} .nsewdrag { cursor: crosshair !important; }`).join("\n") : "";
+
+  function onClick(ev) {
+    if (!editing) return;
+    for (const [key, axes] of Object.entries(charts)) {
+      const box = ev.target.closest && ev.target.closest(`.st-key-${key}`);
+      if (!box) continue;
+      const gd = box.querySelector(".js-plotly-plot");
+      const fl = gd && gd._fullLayout;
+      if (!fl || !fl[axes[0]] || !fl[axes[1]]) return;
+      const xa = fl[axes[0]], ya = fl[axes[1]];
+      const r = gd.querySelector(".main-svg").getBoundingClientRect();
+      const px = ev.clientX - r.left - xa._offset, py = ev.clientY - r.top - ya._offset;
+      if (px < 0 || px > xa._length || py < 0 || py > ya._length) return;  // outside the data panel
+      setTriggerValue("click", {chart: key, x: xa.p2d(px), y: ya.p2d(py),
+                                sx: Math.abs(xa.p2d(1) - xa.p2d(0)), sy: Math.abs(ya.p2d(1) - ya.p2d(0))});
+      return;
+    }
+  }
+  document.addEventListener("click", onClick, true);
+
+  // "Copy link": the address bar, plus the step the page's chart slider shows
+  const button = parentElement.querySelector("button");
+  const field = parentElement.querySelector("input");
+  function link() {
+    const url = new URL(window.location.href);
+    url.searchParams.delete("step");
+    for (const key of Object.keys(charts)) {
+      const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+      const s = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
+      const stepDef = s && s.steps && s.steps[s.active];
+      const name = stepDef && stepDef.args && stepDef.args[0] && stepDef.args[0][0];
+      const m = typeof name === "string" && name.match(/^s(\d+)$/);
+      if (m) url.searchParams.set("step", m[1]);
+    }
+    return url.toString();
+  }
+  button.onclick = async () => {
+    const text = link();
+    field.value = text;
+    field.style.display = "block";
+    let ok = false;
+    try { await navigator.clipboard.writeText(text); ok = true; } catch (e) {
+      field.select(); try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
+    }
+    button.textContent = ok ? "Copied ✓ (paste it anywhere)" : "Select the link below and copy it";
+    setTimeout(() => { button.textContent = "Copy link to this view"; }, 2500);
+  };
+  return () => document.removeEventListener("click", onClick, true);
+}
+"""
+
+_HTML = """<button type="button" class="dbl-copy">Copy link to this view</button>
+<input class="dbl-link" type="text" readonly aria-label="Link to this view" style="display:none">"""
+
+_CSS = """
+.dbl-copy { width: 100%; padding: 0.45rem 0.6rem; font: inherit; border-radius: 0.5rem; cursor: pointer;
+            border: 1px solid var(--st-border-color, #8a8f98); background: var(--st-background-color, #fff);
+            color: var(--st-text-color, #0d0d0d); }
+.dbl-copy:hover, .dbl-copy:focus { border-color: var(--st-primary-color, #0b57d0); color: var(--st-primary-color, #0b57d0); }
+.dbl-link { width: 100%; margin-top: 0.4rem; font-size: 0.8rem; box-sizing: border-box; }
+"""
+
+TOOLS = st.components.v2.component("dbl_tools", html=_HTML, css=_CSS, js=_JS)
+
+
+def points_sidebar() -> None:
+    """The sidebar's *Your points* section: click editing, class, undo, clear, CSV import and export, the link."""
+    sb = st.sidebar
+    sb.subheader("Your points")
+    editing = sb.toggle("Click the chart to add or remove points", key="edit_points",
+                        help="Click empty space in the data panel to add a point of the class below; click a point "
+                             "to remove it. The first click copies the generated points into Your points.")
+    if editing:
+        sb.radio("Class of a new point", [1, -1], format_func=lambda v: f"{v:+d}".replace("-", "−"), horizontal=True, key="new_class")
+    c1, c2 = sb.columns(2)
+    c1.button("Undo", key="undo_points", on_click=_on_undo, disabled=not st.session_state.get(HISTORY_KEY),
+              width="stretch", help=f"Take back the last change (up to {UNDO_DEPTH}).")
+    c2.button("Clear", key="clear_points", on_click=_on_clear, width="stretch",
+              help="Remove every point and draw your own.")
+    notice = st.session_state.pop(NOTICE_KEY, None)
+    if notice:
+        getattr(sb, notice[0])(notice[1])
+    with sb.container():
+        TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing)}, key=TOOLS_KEY, on_click_change=_on_click)
+    with sb.expander("CSV: import, export"):
+        st.file_uploader(
+            f"Import a CSV (at most {MAX_ROWS:,} rows and {MAX_BYTES // 1_000_000} MB)", type=["csv", "txt", "tsv"],
+            key="csv_file", on_change=_on_upload,
+            help="Two numeric feature columns, then the label column; a header row or none; separated by commas, "
+                 "semicolons or tabs. Labels ±1, 0/1 or any two values (the mapping to ±1 is shown).")
+        from views.shared import current_dataset
+
+        ds = current_dataset()
+        # written when clicked (a callable), so a rerun does not format thousands of numbers
+        st.download_button("Download the points (CSV)", lambda X=ds.X, y=ds.y: _csv_or_message(X, y),
+                           file_name=_file_name(ds), mime="text/csv", width="stretch", on_click="ignore")
+
+
+def _csv_or_message(X: np.ndarray, y: np.ndarray) -> str:
+    try:
+        return dataset_csv(X, y)
+    except ValueError as exc:
+        return f"# these points cannot be written as CSV: {exc}\n"
+
+
+def _file_name(ds) -> str:
+    base = "your-points" if ds.name == CUSTOM else ds.name
+    return f"{base}-{len(ds.y)}.csv"
+
+
+def points_table() -> None:
+    """The points as an editable table (a keyboard way to add, change and delete them)."""
+    from views.shared import current_dataset
+
+    ds = current_dataset()
+    pts = user_points()
+    key = f"points_table_{pts.version if pts is not None and ds.name == CUSTOM else 'gen'}_{ds.label}"
+    with st.expander(f"The points as a table ({len(ds.y):,}): edit, add or delete rows with the keyboard"):
+        st.caption("Changes here become *Your points* (the sidebar's Undo takes them back). y is +1 or −1.")
+        st.data_editor(
+            {_COLS[0]: ds.X[:, 0], _COLS[1]: ds.X[:, 1], _COLS[2]: ds.y}, key=key, num_rows="dynamic",
+            on_change=_on_table, args=(key,), width="stretch", height=min(38 + 35 * (len(ds.y) + 1), 420),
+            column_config={
+                _COLS[0]: st.column_config.NumberColumn(required=True, format="%g"),
+                _COLS[1]: st.column_config.NumberColumn(required=True, format="%g"),
+                _COLS[2]: st.column_config.SelectboxColumn(options=[1, -1], required=True),
+            })
+
+
+def escape(text: str) -> str:
+    """Text from a file, safe in markdown (no HTML runs, no markdown markup)."""
+    return html.escape(text).replace("*", "\\*").replace("_", "\\_").replace("`", "\\`").replace("[", "\\[")
