@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from views.shared import dataset_sidebar, remember_url, report_url_problems
+from views.userdata import points_table
 
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 nav = st.navigation(
@@ -25,4 +26,5 @@ remember_url()  # after the page is known (a rerun from here stays on it), befor
 dataset_sidebar()
 url_notes = st.container()  # above the page; filled once the page has drawn its widgets
 nav.run()
+points_table()  # under every page: the shared points as an editable table
 report_url_problems(url_notes)

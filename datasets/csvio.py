@@ -109,6 +109,15 @@ def _numeric(s: str) -> bool:
     return _number(s) is not None or ("," in s and _number(s.replace(",", ".", 1)) is not None)
 
 
+# what a file that is not a CSV usually is, by its first bytes
+_NOT_CSV = (
+    (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+    (b"PK\x03\x04", "a zip archive (an Excel .xlsx workbook is one: save the sheet as CSV)"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document (.xls: save the sheet as CSV)"),
+)
+
+
 def _decode(data: bytes | bytearray | memoryview | str, max_bytes: int) -> str:
     """The file's text: size checked before decoding, UTF-8 with an optional BOM, no NUL."""
     if isinstance(data, str):
@@ -121,6 +130,9 @@ def _decode(data: bytes | bytearray | memoryview | str, max_bytes: int) -> str:
     if len(data) > max_bytes:
         size, limit = _sizes(len(data), max_bytes)
         raise CsvError(f"the file is {size}; the limit is {limit}")
+    for magic, kind in _NOT_CSV:
+        if data.startswith(magic):
+            raise CsvError(f"the file is not text: it is {kind}")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise CsvError("the file is not text (it is UTF-16; save it as UTF-8 CSV)")
     if b"\x00" in data:

@@ -173,7 +173,9 @@ def decode_points(text: str, *, max_points: int = URL_MAX_POINTS) -> tuple[np.nd
         raw = z.decompress(base64.b64decode(code, altchars=b"-_", validate=True), expected + 1)
     except (binascii.Error, ValueError, zlib.error) as exc:
         raise ValueError("the points in the link are damaged (they do not decode)") from exc
-    if len(raw) != expected or not z.eof:
+    if not z.eof:
+        raise ValueError("the points in the link are damaged: the data is cut short or has extra bytes")
+    if len(raw) != expected:
         raise ValueError(f"the points in the link are damaged: {len(raw)} bytes where {n:,} points need {expected}")
     y = np.where(np.unpackbits(np.frombuffer(raw[:nbits], np.uint8))[:n] == 1, 1, -1).astype(np.int64)
     body = np.frombuffer(raw[nbits:], dtype=dtype).reshape(n, 2)

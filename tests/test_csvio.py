@@ -151,7 +151,8 @@ BAD = [
     ("ten-mb-str", TEN_MB.decode(), ["the file is 10.0 MB", "the limit is 1 MB"]),
     ("just-over", b"1,2,1\n" * (MAX_BYTES // 6 + 1), ["1,000,002 bytes", "1,000,000 bytes"]),
     ("png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ["not text"]),
-    ("png-no-nul", b"\x89PNG\r\n\x1a\n", ["not text", "not UTF-8", "0x89"]),
+    ("png-no-nul", b"\x89PNG\r\n\x1a\n", ["not text", "a PNG image"]),
+    ("latin-1", b"x,y,l\n1,2,caf\xe9\n", ["not text", "not UTF-8", "0xe9"]),
     ("utf16", "x1,x2,y\n1,2,1\n".encode("utf-16"), ["not text", "UTF-16"]),
     ("latin1", "x1,x2,y\n1,2,é\n3,4,a\n".encode("latin-1"), ["not text", "not UTF-8"]),
     ("ff-fe-junk", b"\xff\xfe\xfd\x00\x01", ["not text"]),
@@ -400,3 +401,14 @@ def test_trajectory_csv_no_steps():
     rows = _rows(trajectory_csv(traj))
     assert rows[1:] == [["0", "", "", "0.0", "0.0", "0.0", "3"]]
     assert not math.isnan(float(rows[1][3]))
+
+
+@pytest.mark.parametrize("head, words", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
+    (b"PK\x03\x04\x14\x00\x06\x00", "Excel .xlsx"),
+    (b"%PDF-1.7\n", "a PDF document"),
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF", "a JPEG image"),
+])
+def test_common_non_csv_files_are_named(head, words):
+    with pytest.raises(CsvError, match=words):
+        parse_csv(head + b"\x00" * 64)

@@ -172,3 +172,21 @@ def test_start_at_the_first_frame_is_the_figure_itself_and_later_steps_show_thei
     assert fig["layout"]["sliders"][0]["active"] == 0  # the cached figure is left as it was
     with pytest.raises(ValueError, match="no frame"):
         start_at(fig, "s999")
+
+
+def test_a_cut_link_is_named_as_damaged():
+    X, y = make_dataset("blobs", 40, 0)
+    code = encode_points(X, y)
+    for cut in (code[:-3], code[:-8], code[: len(code) // 2]):
+        with pytest.raises(ValueError, match="damaged"):
+            decode_points(cut)
+
+
+def test_the_points_chart_keeps_a_steady_view_for_the_first_points():
+    from viz.common import points_figure
+
+    for X in (np.zeros((0, 2)), np.array([[0.3, 0.2]]), np.array([[0.3, 0.2], [0.5, -0.1]])):
+        lay = points_figure(X, np.ones(len(X)))["layout"]
+        assert lay["xaxis"]["range"] == [-5.0, 5.0] and lay["yaxis"]["range"] == [-5.0, 5.0]
+    lay = points_figure(np.array([[9.0, 0.0]]), np.array([1]))["layout"]
+    assert lay["xaxis"]["range"][1] >= 10.0

@@ -108,3 +108,23 @@ def test_the_table_rows_are_checked_and_named():
                         ([[1, float("inf"), 1]], "not finite"), ([[1, 2, 0]], "y must be")]:
         with pytest.raises(ValueError, match=words):
             _check_rows(rows)
+
+
+def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run():
+    X, y = make_dataset("blobs", 2500, 0)
+    for page, words in [("views/dual.py", "at most 2,000 points"), ("views/svm.py", "at most 2,000 points")]:
+        at = page_from_url({"ds": "Blobs"}, page)  # a good run first
+        at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
+        at.session_state["ds"] = CUSTOM
+        at.run()
+        assert not at.exception
+        err = " ".join(e.value for e in at.error)
+        assert "on your points" in err and words in err
+        fig = figure(at)  # the clicks go to a chart of exactly these points
+        assert sum(len(t["x"]) for t in fig["data"]) == 2500
+
+
+def test_a_link_that_mixes_a_generator_and_points_says_the_points_were_not_used():
+    at = page_from_url({"ds": "XOR", "pts": encode_points(XU, YU)})
+    assert any("they go with ds=Your points" in w.value for w in at.sidebar.warning)
+    assert at.session_state[DATASET_KEY].name == "xor"

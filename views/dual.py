@@ -27,7 +27,7 @@ from views.shared import (
     current_dataset,
     open_at_step,
     plane_data,
-    require_points,
+    points_ready,
     run_or_last_good,
     take_start_step,
 )
@@ -35,6 +35,7 @@ from viz.common import PrebuiltFigure
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
 LAST_GOOD = "_dual_last_good"
+CHART = "dual_chart"  # the data chart: clicks on it edit the points
 MAX_FRAMES = 500
 MIN_HEIGHT = 780  # below this the data panel and the Gram matrix shrink to thumbnails
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
@@ -102,9 +103,9 @@ steps = min(int(max_steps), max_steps_allowed(n))
 if steps < int(max_steps):
     st.info(f"Each update costs O(N) here, so a run on {n:,} points is capped at {steps:,} steps.")
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
-require_points(ds, "dual_chart", "the dual perceptron")
-result = run_or_last_good(LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
-    *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label))
+result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
+    LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
+        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, cost, agreement, label = result
     if step0 is not None:
@@ -112,7 +113,7 @@ if result is not None:
         if note:
             st.info(note)
     st.markdown(f"**{label}**")
-    st.plotly_chart(PrebuiltFigure(fig), key="dual_chart",
+    st.plotly_chart(PrebuiltFigure(fig), key=CHART,
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
     if agreement is not None:

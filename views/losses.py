@@ -24,7 +24,7 @@ from views.options import (
     VARIANT_LABELS,
     VIEW_LABELS,
 )
-from views.shared import bound, current_dataset, plane_data, require_points, run_or_last_good
+from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
 from viz.common import PrebuiltFigure, num
 from viz.losses import (
     EXPLAIN,
@@ -38,6 +38,7 @@ from viz.losses import (
 )
 
 LAST_GOOD = "_loss_last_good"
+CHART = "loss_data"  # the data chart: clicks on it edit the points
 CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
 GRID = {1: 81, 3: 61}  # grid side of the animated surfaces: one loss, or all three (keeps the chart near 1 MB)
 STILL_GRID = 201  # the θ slice and the 3-D view are one surface each
@@ -148,8 +149,8 @@ def make():
                      height, scale), ds.label)
 
 
-require_points(ds, "loss_data", "the loss surface")
-result = run_or_last_good(LAST_GOOD, "the loss surface", make)
+result = None if not points_ready(ds, CHART, "the loss surface") else run_or_last_good(
+    LAST_GOOD, "the loss surface", make, CHART)
 if result is not None:
     fig, data, label = result
     # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
@@ -169,7 +170,7 @@ if result is not None:
                        f"{meta['lines_drawn']:,} of the {meta['n_points']:,} points' lines yᵢ(w·xᵢ + b) = 0. "
                        "Trajectory markers are hollow where the run's b differs from the slice's.")
     with right:
-        st.plotly_chart(PrebuiltFigure(data), key="loss_data", config={"displaylogo": False})
+        st.plotly_chart(PrebuiltFigure(data), key=CHART, config={"displaylogo": False})
         for nm in names:
             st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
     pts = (event.selection.points if clickable and event is not None and event.selection else []) or []

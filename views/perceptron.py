@@ -10,13 +10,15 @@ import streamlit as st
 
 from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
+from core.validate import validate_data
+from datasets.csvio import trajectory_csv
 from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
 from views.shared import (
     bound,
     current_dataset,
     open_at_step,
     plane_data,
-    require_points,
+    points_ready,
     run_or_last_good,
     take_start_step,
 )
@@ -28,6 +30,7 @@ VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
 MAX_FRAMES = 500
+CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
 @st.cache_data(max_entries=32, show_spinner="Running the perceptron…")
@@ -44,6 +47,14 @@ def compute(X, y, params: tuple, mode: str, height: int):
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
             bound_line(traj, bound))
+
+
+def run_csv(X, y, params: tuple) -> str:
+    """The run as CSV (the download's contents, made on the click)."""
+    try:
+        return trajectory_csv(run_perceptron(*validate_data(X, y), **dict(params)))
+    except ValueError as exc:
+        return f"# this run cannot be written: {exc}\n"
 
 
 st.title("Perceptron")
@@ -88,9 +99,8 @@ params = (
     ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
     ("seed", int(seed)), ("reduction", reduction),
 )
-require_points(ds, "perceptron_chart", "the perceptron")
-result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-    *compute(*plane_data(ds), params, mode, int(height)), ds.label))
+result = None if not points_ready(ds, CHART, "the perceptron") else run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
+    *compute(*plane_data(ds), params, mode, int(height)), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
     if step0 is not None:
@@ -98,7 +108,7 @@ if result is not None:
         if note:
             st.info(note)
     st.markdown(f"**{label}**")
-    st.plotly_chart(PrebuiltFigure(fig), key="perceptron_chart",
+    st.plotly_chart(PrebuiltFigure(fig), key=CHART,
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
     st.caption(conv)
@@ -110,3 +120,7 @@ if result is not None:
                "is the boundary before the update.")
     with st.expander(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)"):
         st.dataframe(table, hide_index=True, width="stretch")
+    # the whole run, written when clicked: step, examined, updated, w, b, |M|
+    st.download_button(f"Download the run as CSV ({n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params),
+                       file_name=f"perceptron-{variant}-tau{float(tau):g}-{len(ds.y)}pts.csv", mime="text/csv",
+                       on_click="ignore", icon=":material/download:")

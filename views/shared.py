@@ -23,9 +23,9 @@ from views.userdata import (
     CUSTOM,
     PTS,
     drop_points_from_url,
+    points_count,
     points_from_link,
     points_sidebar,
-    points_table,
     set_points,
     user_points,
     write_points_to_url,
@@ -168,7 +168,11 @@ def dataset_sidebar() -> None:
         if parse_url({"ds": st.query_params.get("ds", "")}).get("ds") == CUSTOM:
             problem = points_from_link(code)
             if problem:
-                sb.warning(f"The link's points (pts) were not used: {problem}.")
+                sb.warning(f"The link's points (pts) were not used: {problem}. Your points start from the "
+                           f"{DATASET_LABELS[DEFAULT_DATASET]} example instead.")
+        else:
+            sb.warning("The link's points (pts) were not used: they go with ds=Your points, and this link "
+                       "shows a generated dataset.")
     names = [*REGISTRY, CUSTOM]
     # the default only while no callback has set the list (Streamlit warns when both are given)
     first = {} if "ds" in st.session_state else {"index": names.index(DEFAULT_DATASET)}
@@ -180,8 +184,6 @@ def dataset_sidebar() -> None:
         drop_points_from_url()
         _generated_dataset(sb, name)
     points_sidebar()
-    with sb.expander("Point table"):
-        points_table()
 
 
 def _user_dataset(sb) -> None:
@@ -191,8 +193,8 @@ def _user_dataset(sb) -> None:
         old = st.session_state.get(DATASET_KEY) or _default_dataset()
         set_points(old.X, old.y, f"from {old.label}", select=False)
         pts = user_points()
-    sb.caption(f"{len(pts.y):,} points, {pts.origin}. Click the chart, edit the table or import a CSV to change "
-               "them; they stay when you switch pages.")
+    sb.caption(f"{points_count(len(pts.y))}, {pts.origin}. Click the chart, edit the table under the page or "
+               "import a CSV to change them; they stay when you switch pages.")
     note = write_points_to_url(pts)
     if note:
         sb.info(note)
@@ -230,16 +232,24 @@ def _generated_dataset(sb, name: str) -> None:
         st.session_state[DATASET_KEY] = Dataset(name, int(n), seed, params_t, X, y)
 
 
-def run_or_last_good(key: str, what: str, make: Callable[[], tuple]) -> tuple | None:
+def run_or_last_good(key: str, what: str, make: Callable[[], tuple], chart_key: str | None = None) -> tuple | None:
     """The page's result from ``make()``, kept under ``key``; on bad input, the last good one.
 
     ``make`` raises ValueError with a message naming the problem; the page
     then shows "Cannot run <what>: <message>." and the last good result (None
-    if there is none yet), never a traceback.
+    if there is none yet), never a traceback. On the user's own points the
+    page shows those points instead (on the chart keyed ``chart_key``), so a
+    click never edits points other than the ones drawn.
     """
     try:
         result = make()
     except ValueError as exc:
+        ds = current_dataset()
+        if chart_key is not None and ds.name == CUSTOM:
+            st.error(f"Cannot run {what} on your points: {exc}. Change them (click points away, Undo, import a "
+                     "smaller file) or pick a generated dataset.")
+            show_points(ds, chart_key)
+            return None
         result = st.session_state.get(key)
         st.error(f"Cannot run {what}: {exc}." + (" Showing the last good run instead." if result else ""))
         return result
@@ -257,10 +267,11 @@ def plane_data(ds: Dataset, max_points: int | None = None) -> tuple[np.ndarray, 
     return X, y
 
 
-def require_points(ds: Dataset, key: str, what: str, need_both: bool = False) -> None:
-    """Stop the page with the points alone on a chart (keyed ``key``, so clicks add points) when ``what`` cannot run.
+def points_ready(ds: Dataset, key: str, what: str, need_both: bool = False) -> bool:
+    """Whether ``what`` can run on the points; if not, say why and show them alone on the chart keyed ``key``.
 
-    That is when the user's set is empty, or, with ``need_both``, holds one class only.
+    Not when the user's set is empty, or, with ``need_both``, holds one class
+    only. The chart keeps the page's key, so clicks on it add points.
     """
     missing = None
     if len(ds.y) == 0:
@@ -268,12 +279,20 @@ def require_points(ds: Dataset, key: str, what: str, need_both: bool = False) ->
     elif need_both and len(np.unique(ds.y)) < 2:
         missing = f"every point is in class {int(ds.y[0]):+d}; {what} needs both classes"
     if missing is None:
-        return
-    st.info(f"Cannot run {what}: {missing}. Turn on *Click the chart to add or remove points* in the sidebar "
-            "and click in the chart, edit the point table, or import a CSV.")
-    st.plotly_chart(points_figure(ds.X, ds.y, note="your points"), key=key,
+        return True
+    how = ("click in the chart below (the class of a new point is chosen in the sidebar)"
+           if st.session_state.get("edit_points") else
+           "turn on *Click the chart to add or remove points* in the sidebar and click in the chart below")
+    st.info(f"Cannot run {what}: {missing}. To add points, {how}, edit the point table under the chart, "
+            "or import a CSV.")
+    show_points(ds, key)
+    return False
+
+
+def show_points(ds: Dataset, key: str) -> None:
+    """The current points alone, on a chart keyed ``key`` (the page's data chart: clicks edit them)."""
+    st.plotly_chart(points_figure(ds.X, ds.y, note=ds.label), key=key,
                     config={"displaylogo": False, "doubleClick": False})
-    st.stop()
 
 
 def take_start_step() -> int | None:

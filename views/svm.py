@@ -25,11 +25,12 @@ from views.options import (
     TAUS,
     c_label,
 )
-from views.shared import bound, current_dataset, plane_data, require_points, run_or_last_good
+from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
 from viz.common import PrebuiltFigure
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 LAST_GOOD = "_svm_last_good"
+CHART = "svm_chart"  # the data chart: clicks on it edit the points
 LAST_SGD = "_svm_sgd_last_good"
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
@@ -99,15 +100,14 @@ C_used = math.inf if hard else float(C)
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
 exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
 with exact_tab:
-    if exact_tab.open:
-        require_points(ds, "svm_chart", "the SVM", need_both=True)
-    result = None if not exact_tab.open else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
+    ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
+    result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
         compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
-                int(height)), ds.label))
+                int(height)), ds.label), CHART)
     if result is not None:
         fig, label = result
         st.markdown(f"**{label}**")
-        st.plotly_chart(PrebuiltFigure(fig), key="svm_chart", config={"displaylogo": False, "doubleClick": False})
+        st.plotly_chart(PrebuiltFigure(fig), key=CHART, config={"displaylogo": False, "doubleClick": False})
         if fig["layout"]["meta"]["live"]:
             st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
                        "the mark on the C path follow in the browser. The Penalty C control above sets where it "

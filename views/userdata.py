@@ -26,14 +26,19 @@ from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_point
 CUSTOM = "custom"  # the dataset list's entry for the user's points
 CUSTOM_KEY = "_custom_points"  # UserPoints
 HISTORY_KEY = "_custom_history"  # earlier UserPoints, newest last
-NOTICE_KEY = "_points_notice"  # (kind, text) of the last edit or import, shown once
+NOTICE_KEY = "_points_notice"  # (kind, text) of the last edit, shown once
+CSV_NOTICE_KEY = "_csv_notice"  # (kind, text) of the last import, shown once beside the uploader
+UPLOAD_ROUND = "_upload_round"  # the uploader's key grows with each file read
 TOOLS_KEY = "dbl_tools"
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
 
-# the chart on each page whose panel (x axis, y axis) shows the data
-DATA_CHARTS = {"perceptron_chart": ["xaxis", "yaxis"], "dual_chart": ["xaxis", "yaxis"],
-               "svm_chart": ["xaxis", "yaxis"], "loss_data": ["xaxis", "yaxis"]}
+# the chart on each page whose panel (x axis, y axis) shows the data, and what its slider adds to a copied link:
+# "step" from a frame named s<step> (perceptron, dual), "C" from the slider's label (the SVM's C on the chart)
+_XY = ["xaxis", "yaxis"]
+DATA_CHARTS = {"perceptron_chart": {"axes": _XY, "link": "step"}, "dual_chart": {"axes": _XY, "link": "step"},
+               "svm_chart": {"axes": _XY, "link": "C"}, "loss_data": {"axes": _XY, "link": None}}
+DRAG_PX = 4  # a press and release further apart than this is a drag, not a click
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class UserPoints:
     y : ndarray of shape (n,)
         Labels in {−1, +1}.
     origin : str
-        Where it came from, for the page ("from Blobs: n = 40, …", "imported from data.csv").
+        Where it came from, for the page ("started from Blobs: n = 40, …", "imported from data.csv").
     version : int
         Grows with every change (the point table is redrawn afresh when it does).
     """
@@ -81,6 +86,11 @@ def set_points(X: np.ndarray, y: np.ndarray, origin: str, notice: tuple[str, str
         st.session_state[NOTICE_KEY] = notice
 
 
+def points_count(n: int) -> str:
+    """"1 point", "40 points"."""
+    return f"{n:,} point" + ("" if n == 1 else "s")
+
+
 def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
     """The points an edit starts from: the user's set, else the generator's set now shown."""
     from views.shared import current_dataset
@@ -88,7 +98,7 @@ def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
     ds = current_dataset()
     if ds.name == CUSTOM:
         return ds.X, ds.y, ds.origin
-    return ds.X, ds.y, f"from {ds.label}"
+    return ds.X, ds.y, f"started from {ds.label}"
 
 
 # ----------------------------------------------------------------------------
@@ -106,7 +116,7 @@ def _on_click() -> None:
     except (ValueError, AttributeError) as exc:
         st.session_state[NOTICE_KEY] = ("error", f"That click was not used: {exc}.")
         return
-    set_points(X2, y2, origin, ("success", f"Clicked: {what}."), before)
+    set_points(X2, y2, origin, ("success", f"Clicked: {what} ({points_count(len(y2))} now)."), before)
 
 
 def _on_undo() -> None:
@@ -116,32 +126,35 @@ def _on_undo() -> None:
         cur = user_points()
         st.session_state[CUSTOM_KEY] = UserPoints(prev.X, prev.y, prev.origin, (cur.version + 1) if cur else 0)
         st.session_state["ds"] = CUSTOM
-        st.session_state[NOTICE_KEY] = ("info", f"Undone: {len(prev.y)} points again.")
+        st.session_state[NOTICE_KEY] = ("info", f"Undone: back to {points_count(len(prev.y))}.")
 
 
 def _on_clear() -> None:
     before = _start_points()
     set_points(np.zeros((0, 2)), np.zeros(0, np.int64), "drawn by hand",
-               ("info", f"Cleared {len(before[1])} points: click the chart to add new ones (Undo brings them back)."),
+               ("info", f"Cleared {points_count(len(before[1]))}: click the chart to add new ones (Undo brings them "
+                        "back)."),
                before)
 
 
-def _on_upload() -> None:
-    f = st.session_state.get("csv_file")
+def _on_upload(key: str) -> None:
+    f = st.session_state.get(key)
     if f is None:
         return
+    # a fresh uploader next run (no file left listed as if loaded); the message shows beside it
+    st.session_state[UPLOAD_ROUND] = st.session_state.get(UPLOAD_ROUND, 0) + 1
     try:
         data = parse_csv(f.getvalue())
     except CsvError as exc:
-        st.session_state[NOTICE_KEY] = ("error", f"{escape(f.name)} was not loaded: {escape(str(exc))}. "
-                                                 "The points shown are unchanged.")
+        st.session_state[CSV_NOTICE_KEY] = ("error", f"{escape(f.name)} was not loaded: {escape(str(exc))}. "
+                                                     "The points shown are unchanged.")
         return
     # text from the file (its name, header and labels) is shown escaped: no markup from a file takes effect
     mapping = ", ".join(f"“{escape(lab)}” → {v:+d}" for lab, v in data.labels)
     cols = " (columns " + ", ".join(escape(h) for h in data.header) + ")" if data.header else " (no header row)"
-    set_points(data.X, data.y, f"imported from {escape(f.name)}",
-               ("success", f"Loaded {len(data.y):,} points from {escape(f.name)}{cols}; labels {mapping}."),
-               _start_points())
+    set_points(data.X, data.y, f"imported from {escape(f.name)}", None, _start_points())
+    st.session_state[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape(f.name)}{cols}; "
+                                                   f"labels {mapping}.")
 
 
 def _on_table(key: str) -> None:
@@ -153,14 +166,17 @@ def _on_table(key: str) -> None:
         for i, change in delta.get("edited_rows", {}).items():
             for col, v in change.items():
                 rows[int(i)][_COLS.index(col)] = v
-        rows += [[r.get(c) for c in _COLS] for r in delta.get("added_rows", [])]
-        deleted = set(delta.get("deleted_rows", []))
+        added = [[r.get(c) for c in _COLS] for r in delta.get("added_rows", [])]
+        rows += [r for r in added if all(v is not None for v in r)]  # a row is used once it is filled in
+        deleted = {int(i) for i in delta.get("deleted_rows", [])}
         rows = [r for i, r in enumerate(rows) if i not in deleted]
         Xn, yn = _check_rows(rows)
     except ValueError as exc:
         st.session_state[NOTICE_KEY] = ("error", f"The table's change was not used: {exc}.")
         return
-    set_points(Xn, yn, origin, ("success", f"Table: {len(yn)} points."), before)
+    if len(yn) == len(y) and np.array_equal(Xn, X) and np.array_equal(yn, y):
+        return  # only a row still being filled in: nothing to use yet
+    set_points(Xn, yn, origin, ("success", f"Table: {points_count(len(yn))} now."), before)
 
 
 _COLS = ["x₁", "x₂", "y"]
@@ -237,9 +253,14 @@ export default function(component) {
   style.textContent = editing ? Object.keys(charts).map(
     k => `.st-key-${k} .nsewdrag { cursor: crosshair !important; }`).join("\n") : "";
 
+  // a press and release apart (a drag) is not a click
+  let down = null;
+  function onDown(ev) { down = [ev.clientX, ev.clientY]; }
   function onClick(ev) {
     if (!editing) return;
-    for (const [key, axes] of Object.entries(charts)) {
+    if (down && Math.hypot(ev.clientX - down[0], ev.clientY - down[1]) > data.drag_px) return;
+    for (const [key, spec] of Object.entries(charts)) {
+      const axes = spec.axes;
       const box = ev.target.closest && ev.target.closest(`.st-key-${key}`);
       if (!box) continue;
       const gd = box.querySelector(".js-plotly-plot");
@@ -254,6 +275,7 @@ export default function(component) {
       return;
     }
   }
+  document.addEventListener("pointerdown", onDown, true);
   document.addEventListener("click", onClick, true);
 
   // "Copy link": the address bar, plus the step the page's chart slider shows
@@ -262,13 +284,15 @@ export default function(component) {
   function link() {
     const url = new URL(window.location.href);
     url.searchParams.delete("step");
-    for (const key of Object.keys(charts)) {
+    for (const [key, spec] of Object.entries(charts)) {
       const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
       const s = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
-      const stepDef = s && s.steps && s.steps[s.active];
-      const name = stepDef && stepDef.args && stepDef.args[0] && stepDef.args[0][0];
+      const stop = s && s.steps && s.steps[s.active];
+      if (!stop || !spec.link) continue;
+      const name = stop.args && stop.args[0] && stop.args[0][0];
       const m = typeof name === "string" && name.match(/^s(\d+)$/);
-      if (m) url.searchParams.set("step", m[1]);
+      if (spec.link === "step" && m) url.searchParams.set("step", m[1]);
+      if (spec.link === "C" && stop.label) url.searchParams.set("C", stop.label);
     }
     return url.toString();
   }
@@ -283,7 +307,10 @@ export default function(component) {
     button.textContent = ok ? "Copied ✓ (paste it anywhere)" : "Select the link below and copy it";
     setTimeout(() => { button.textContent = "Copy link to this view"; }, 2500);
   };
-  return () => document.removeEventListener("click", onClick, true);
+  return () => {
+    document.removeEventListener("pointerdown", onDown, true);
+    document.removeEventListener("click", onClick, true);
+  };
 }
 """
 
@@ -309,7 +336,8 @@ def points_sidebar() -> None:
                         help="Click empty space in the data panel to add a point of the class below; click a point "
                              "to remove it. The first click copies the generated points into Your points.")
     if editing:
-        sb.radio("Class of a new point", [1, -1], format_func=lambda v: f"{v:+d}".replace("-", "−"), horizontal=True, key="new_class")
+        sb.radio("Class of a new point", [1, -1], format_func=lambda v: f"{v:+d}".replace("-", "−"), horizontal=True,
+                 key="new_class")
     c1, c2 = sb.columns(2)
     c1.button("Undo", key="undo_points", on_click=_on_undo, disabled=not st.session_state.get(HISTORY_KEY),
               width="stretch", help=f"Take back the last change (up to {UNDO_DEPTH}).")
@@ -319,11 +347,16 @@ def points_sidebar() -> None:
     if notice:
         getattr(sb, notice[0])(notice[1])
     with sb.container():
-        TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing)}, key=TOOLS_KEY, on_click_change=_on_click)
-    with sb.expander("CSV: import, export"):
+        TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing), "drag_px": DRAG_PX}, key=TOOLS_KEY,
+              on_click_change=_on_click)
+    csv_notice = st.session_state.pop(CSV_NOTICE_KEY, None)
+    with sb.expander("CSV: import, export", expanded=csv_notice is not None):
+        if csv_notice:
+            getattr(st, csv_notice[0])(csv_notice[1])
+        key = f"csv_file_{st.session_state.get(UPLOAD_ROUND, 0)}"
         st.file_uploader(
             f"Import a CSV (at most {MAX_ROWS:,} rows and {MAX_BYTES // 1_000_000} MB)", type=["csv", "txt", "tsv"],
-            key="csv_file", on_change=_on_upload,
+            key=key, on_change=_on_upload, args=(key,), max_upload_size=1,
             help="Two numeric feature columns, then the label column; a header row or none; separated by commas, "
                  "semicolons or tabs. Labels ±1, 0/1 or any two values (the mapping to ±1 is shown).")
         from views.shared import current_dataset
@@ -353,15 +386,17 @@ def points_table() -> None:
     ds = current_dataset()
     pts = user_points()
     key = f"points_table_{pts.version if pts is not None and ds.name == CUSTOM else 'gen'}_{ds.label}"
-    with st.expander(f"The points as a table ({len(ds.y):,}): edit, add or delete rows with the keyboard"):
-        st.caption("Changes here become *Your points* (the sidebar's Undo takes them back). y is +1 or −1.")
+    with st.expander(f"The points as a table ({points_count(len(ds.y))}): edit, add or delete rows with the keyboard"):
+        st.caption("A change here makes these *Your points* (the sidebar's Undo takes it back). Type a number in "
+                   "x₁ and x₂ and pick y = +1 or −1; a new row is used once all three are filled. Select rows and "
+                   "press Delete to remove them.")
         st.data_editor(
             {_COLS[0]: ds.X[:, 0], _COLS[1]: ds.X[:, 1], _COLS[2]: ds.y}, key=key, num_rows="dynamic",
-            on_change=_on_table, args=(key,), width="stretch", height=min(38 + 35 * (len(ds.y) + 1), 420),
+            on_change=_on_table, args=(key,), width=520, height=min(38 + 35 * (len(ds.y) + 3), 460),
             column_config={
-                _COLS[0]: st.column_config.NumberColumn(required=True, format="%g"),
-                _COLS[1]: st.column_config.NumberColumn(required=True, format="%g"),
-                _COLS[2]: st.column_config.SelectboxColumn(options=[1, -1], required=True),
+                _COLS[0]: st.column_config.NumberColumn(required=True, format="%g", width="small"),
+                _COLS[1]: st.column_config.NumberColumn(required=True, format="%g", width="small"),
+                _COLS[2]: st.column_config.SelectboxColumn(options=[1, -1], required=True, width="small"),
             })
 
 

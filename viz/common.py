@@ -365,11 +365,14 @@ def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "
     ----------
     X : ndarray of shape (n, 2)
     y : ndarray of shape (n,)
-        Labels in {−1, +1}; n may be 0 (the view is then [−5, 5]²).
+        Labels in {−1, +1}; n may be 0. Below three points the view is [−5, 5]² (widened to hold them).
     """
     X = np.asarray(X, dtype=float).reshape(-1, 2)
     y = np.asarray(y).reshape(-1)
-    box = view_box(X) if len(y) else (-5.0, 5.0, -5.0, 5.0)
+    box = view_box(X) if len(y) >= 3 else (-5.0, 5.0, -5.0, 5.0)
+    if 0 < len(y) < 3:  # a steady view while the first points go in: [−5, 5]², widened to hold them
+        lo, hi = min(-5.0, float(X.min()) - 1), max(5.0, float(X.max()) + 1)
+        box = (lo, hi, lo, hi)
     traces = []
     for cls, colour, symbol in ((1, POS_COLOUR, POS_SYMBOL), (-1, NEG_COLOUR, NEG_SYMBOL)):
         m = y == cls

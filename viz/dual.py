@@ -572,7 +572,7 @@ def dual_summary(traj: DualTrajectory, separable: bool | None) -> tuple[str, str
     ep = traj.epoch(S)
     if traj.converged:
         return "success", (f"Converged after {K:,} update{'s' * (K != 1)} in {ep:,} epoch{'s' * (ep != 1)} "
-                           f"({S:,} steps): y·f(x) > 0 at every point. {int((traj[S].alpha > 0).sum()):,} of "
+                           f"({S:,} step{'s' * (S != 1)}): y·f(x) > 0 at every point. {int((traj[S].alpha > 0).sum()):,} of "
                            f"{traj.problem.n:,} points have αᵢ > 0: f sums over them only.")
     head = f"No convergence after {S:,} steps ({K:,} updates)"
     space = "linearly" if traj.problem.kernel == "linear" else "in this kernel's feature space"

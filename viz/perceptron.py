@@ -333,6 +333,11 @@ def perceptron_figure(
     return {"data": data, "layout": layout, "frames": frames}
 
 
+def _percent(f: float) -> str:
+    """A share as a reader wants it: 100%, 37%, 4.2%, 0.013%."""
+    return f"{100 * f:.0f}%" if f >= 0.1 else f"{100 * f:.2g}%"
+
+
 def _bnum(v: float) -> str:
     """The bound as a reader wants it: 117, 55.7, 1,234,567."""
     return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
@@ -374,7 +379,7 @@ def bound_line(traj: Trajectory, bound) -> tuple[str, str]:
     return "info", (f"**Mistake bound** (Novikoff): started at w = 0, b = 0, the perceptron makes at most "
                     f"(R/γ)² = ({num(bound.R)} / {num(bound.gamma)})² = **{_bnum(bound.bound)}** updates on these "
                     f"data, in any order and for any τ (from zero, τ only scales w and b). This run made {k:,} "
-                    f"({100 * k / bound.bound:.2g}% of the bound). R is the largest ‖x̃‖ and γ the margin of the "
+                    f"({_percent(k / bound.bound)} of the bound). R is the largest ‖x̃‖ and γ the margin of the "
                     f"max-margin separator, both measured on {space}; show them on the chart from its legend.")
 
 
