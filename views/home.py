@@ -21,7 +21,9 @@ Watch linear classifiers find their decision boundary in 2D, one update at a tim
   line, the cone of weights that classify every point, an optimiser's path; drag b, click a weight to see
   its boundary and subgradient.
 
-Pick a dataset in the sidebar; every page uses the same points. Start with the three-point
+Pick a dataset in the sidebar; every page uses the same points. Or use your own: turn on *Click the
+chart to add or remove points* and click on any page's chart, edit the point table under the page, or
+import a CSV; *Copy link to this view* shares exactly what you see. Start with the three-point
 *textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
 """
 )
