@@ -7,10 +7,17 @@ survives page switches and every page reads the same points.
 
 from __future__ import annotations
 
-import streamlit as st
+import os
 
-from views.shared import dataset_sidebar, remember_url, report_url_problems
-from views.userdata import points_table
+# One BLAS thread per computation: many sessions share two cores, and a Gram matrix or a QP solve that
+# spreads over both only makes the other sessions wait (set before NumPy is first imported in the server).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import streamlit as st  # noqa: E402
+
+from views.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
+from views.userdata import points_table  # noqa: E402
 
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 nav = st.navigation(

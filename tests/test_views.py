@@ -52,6 +52,9 @@ def test_textbook_converges_and_figure_has_every_step():
     meta = figure(at)["layout"]["meta"]
     assert meta["n_updates"] == 7 and meta["n_steps"] == 15 and meta["converged"]
     assert meta["frame_steps"] == list(range(16))
+    assert not at.dataframe  # the step table is drawn only when its expander is opened
+    at.session_state["steps_table_open"] = True
+    at.run()
     df = at.dataframe[0].value
     assert list(df["step"]) == list(range(16)) and df["|M|"].iloc[-1] == 0
 
@@ -211,6 +214,9 @@ def test_dual_textbook_linear_agrees_with_the_primal():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["With G (kernel evaluations)"] == "6"
     assert int(metrics["Without G (kernel evaluations)"].replace(",", "")) > 6
+    assert not at.dataframe  # the step table is drawn only when its expander is opened
+    at.session_state["steps_table_open"] = True
+    at.run()
     df = at.dataframe[0].value
     assert list(df["step"]) == list(range(16)) and df["|M|"].iloc[-1] == 0
 

@@ -21,6 +21,7 @@ from views.options import (
     N_UI_MAX,
     ORDER_LABELS,
     TAUS,
+    TTL,
 )
 from views.shared import (
     bound,
@@ -43,13 +44,13 @@ KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polyn
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
 
 
-@st.cache_data(max_entries=4, show_spinner="Computing the Gram matrix…")  # up to 32 MB each at N = 2,000
+@st.cache_resource(max_entries=4, ttl=TTL, show_spinner="Computing the Gram matrix…")  # up to 32 MB each at N = 2,000
 def cached_gram(X, kernel: str, kparams: tuple):
     """G for one dataset and kernel (N² entries, computed once and reused by every run on it)."""
     return gram(X, kernel, **dict(kparams))
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the dual perceptron…")
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
 def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows."""
     G = cached_gram(X, kernel, kparams)
@@ -133,5 +134,8 @@ if result is not None:
     cols = st.columns(len(cost))
     for col, (name, value, help_text) in zip(cols, cost, strict=True):
         col.metric(f"{name} (kernel evaluations)", value, help=help_text)
-    with st.expander(f"Every step as a table ({len(table['step']):,} rows)"):
-        st.dataframe(table, hide_index=True, width="stretch")
+    steps_table = st.expander(f"Every step as a table ({len(table['step']):,} rows)", key="steps_table_open",
+                              on_change="rerun")
+    if steps_table.open:  # drawn only while open
+        with steps_table:
+            st.dataframe(table, hide_index=True, width="stretch")

@@ -21,6 +21,7 @@ from views.options import (
     RADII,
     SLICE_LABELS,
     TAUS,
+    TTL,
     VARIANT_LABELS,
     VIEW_LABELS,
 )
@@ -45,7 +46,7 @@ STILL_GRID = 201  # the θ slice and the 3-D view are one surface each
 PATH_STEPS = 120  # states of the trajectory drawn (each a marker the b slider redraws)
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the loss surfaces…")
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Computing the loss surfaces…")
 def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float):
     """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)}, and the grids."""
     us, vs = grid_around(X, y, size=side, scale=scale)
@@ -53,7 +54,7 @@ def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float):
     return {nm: np.stack([surface(nm, X, y, us, vs, b=float(bv), lam=lam) for bv in bs]) for nm in names}, us, vs, bs
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
 def cached_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
     """Every loss over (θ, b) at ‖w‖ = r."""
     thetas = theta_grid(STILL_GRID)
@@ -61,7 +62,7 @@ def cached_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
     return {nm: surface(nm, X, y, thetas, bs, slice="theta", r=r, lam=lam) for nm in names}, thetas, bs
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
 def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
     """The optimiser's (w, b) after each step, thinned to at most PATH_STEPS + 1 states, and its label."""
     if kind == "perceptron":
@@ -102,7 +103,7 @@ with st.expander("Trajectory, point, radius, figure size"):
 names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
             path_seed: int, chosen, lit_i, radius: float, height: int, scale: float):
     """The weight chart and the data chart (cached: a rerun with the same choices only sends them)."""

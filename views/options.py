@@ -35,6 +35,9 @@ DEGREES = list(range(1, 11))
 COEF0S = [0.0, 0.5, 1.0, 2.0, 5.0, 10.0]
 GAMMAS = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
 N_UI_MAX = 2000  # points the figures draw comfortably in the browser
+# a cached result (a figure, a run) is shared by every session that asks for the same inputs, without a copy
+# (st.cache_resource: the pages never change them); one not asked for in an hour is dropped
+TTL = 3600
 
 
 def _choice(labels: Mapping[str, str]) -> Callable[[str], str | None]:

@@ -12,7 +12,7 @@ from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from core.validate import validate_data
 from datasets.csvio import trajectory_csv
-from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
+from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.shared import (
     bound,
     current_dataset,
@@ -33,7 +33,7 @@ MAX_FRAMES = 500
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the perceptron…")
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron…")
 def compute(X, y, params: tuple, mode: str, height: int):
     """Run the perceptron and build everything the page shows (cached on the inputs)."""
     traj = run_perceptron(X, y, **dict(params))
@@ -118,8 +118,11 @@ if result is not None:
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "
                "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line "
                "is the boundary before the update.")
-    with st.expander(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)"):
-        st.dataframe(table, hide_index=True, width="stretch")
+    steps_table = st.expander(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)",
+                              key="steps_table_open", on_change="rerun")
+    if steps_table.open:  # drawn only while open
+        with steps_table:
+            st.dataframe(table, hide_index=True, width="stretch")
     # the whole run, written when clicked: step, examined, updated, w, b, |M|
     st.download_button(f"Download the run as CSV ({n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params),
                        file_name=f"perceptron-{variant}-tau{float(tau):g}-{len(ds.y)}pts.csv", mime="text/csv",

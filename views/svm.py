@@ -23,6 +23,7 @@ from views.options import (
     SCHEDULE_LABELS,
     SGD_STEPS,
     TAUS,
+    TTL,
     c_label,
 )
 from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
@@ -37,13 +38,13 @@ C_HELP = ("The penalty on slack: small C buys a wide margin with many violations
           "The objective is ½‖w‖² + C Σξ.")
 
 
-@st.cache_data(max_entries=16, show_spinner="Solving the SVM for every C on the slider…")
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Solving the SVM for every C on the slider…")
 def cached_grid(X, y, kernel: str, kparams: tuple):
     """The exact SVM for each C of C_GRID (independent of the current C): the frames of the live C slider."""
     return svm_grid(X, y, C_GRID, kernel, **dict(kparams))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int):
     """The page's figure (cached on the inputs): every C of the grid as a frame, or one solution.
 
@@ -63,7 +64,7 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
     return svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height)
 
 
-@st.cache_data(max_entries=16, show_spinner="Running hinge-loss SGD…")
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
 def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
     """Hinge SGD and the exact SVM for the same C, and the step-through figure."""
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)

@@ -386,7 +386,12 @@ def points_table() -> None:
     ds = current_dataset()
     pts = user_points()
     key = f"points_table_{pts.version if pts is not None and ds.name == CUSTOM else 'gen'}_{ds.label}"
-    with st.expander(f"The points as a table ({points_count(len(ds.y))}): edit, add or delete rows with the keyboard"):
+    # drawn only while open (a closed table costs a rerun nothing)
+    table = st.expander(f"The points as a table ({points_count(len(ds.y))}): edit, add or delete rows with the "
+                        "keyboard", key="points_table_open", on_change="rerun")
+    if not table.open:
+        return
+    with table:
         st.caption("A change here makes these *Your points* (the sidebar's Undo takes it back). Type a number in "
                    "x₁ and x₂ and pick y = +1 or −1; a new row is used once all three are filled. Select rows and "
                    "press Delete to remove them.")

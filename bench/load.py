@@ -1,0 +1,235 @@
+"""A classroom at once: N sessions against one server, each doing what a student does, over Streamlit's websocket.
+
+Run: ``python bench/load.py [--sessions 1 10 30] [--rounds 3] [--repeat 2] [--url http://HOST:PORT]``.
+
+Without ``--url`` it starts the app as the README says (``streamlit run app.py``) on a free port. Each
+session is one websocket client speaking Streamlit's own protocol (what a browser tab sends: a rerun
+with the query string, the page and the widget values), so the figures measure the server, not 30
+Chromium tabs fighting for the same two cores. Every session opens the shared link, then for
+``--rounds`` rounds: changes the dataset, moves τ, turns on drawing and clicks a point in, switches to
+the SVM page and moves C, switches to the loss surface and moves λ, and goes back; with 1 to 5 s
+between actions (``--think``: reading the chart, stepping and dragging its sliders in the browser). Stepping and the chart sliders run in the browser (Plotly frames) and cost
+the server nothing, so they are not sent.
+
+Printed per N: errors (a dropped connection, a timeout, an exception element on the page), p50 and
+p95 latency per action (from sending the rerun to the server's "script finished"), the bytes the
+server sent, and the server's resident memory (RSS) after each repetition, so growth across repeated
+runs shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+
+import websockets
+from streamlit.components.v2.bidi_component.main import _make_trigger_id  # the component's trigger widget id
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_LINK = "ds=Blobs&n_blobs=100&tau=0.5"  # what the lecturer shared
+TIMEOUT_S = 60.0
+
+
+class Session:
+    """One browser tab as the server sees it: a websocket, the page, and the widget values it sends."""
+
+    def __init__(self, url: str, query: str):
+        self.url, self.query, self.page = url, query, "perceptron"
+        self.ids: dict[str, str] = {}  # widget key -> widget id, from the elements the server sent
+        self.values: dict[str, WidgetState] = {}  # widget key -> the value this tab holds (sent every rerun)
+        self.ws = None
+        self.bytes = 0
+        self.cache: dict[str, list[tuple[str, str]]] = {}  # as a browser: hash of a big message -> its widget ids
+
+    async def connect(self) -> None:
+        ws_url = self.url.replace("http", "ws", 1) + "/_stcore/stream"
+        self.ws = await websockets.connect(ws_url, subprotocols=["streamlit"], max_size=2**28, open_timeout=30)
+
+    async def rerun(self, triggers: list[WidgetState] = ()) -> list[str]:
+        """Send a rerun with this tab's values (and one-off triggers); wait for it to finish; return problems."""
+        msg = BackMsg()
+        msg.rerun_script.query_string = self.query
+        msg.rerun_script.page_name = self.page
+        msg.rerun_script.widget_states.widgets.extend([*self.values.values(), *triggers])
+        msg.rerun_script.cached_message_hashes.extend(self.cache)  # the server sends only a reference for these
+        await self.ws.send(msg.SerializeToString())
+        problems = []
+        while True:
+            raw = await asyncio.wait_for(self.ws.recv(), TIMEOUT_S)
+            self.bytes += len(raw)
+            fm = ForwardMsg()
+            fm.ParseFromString(raw)
+            kind = fm.WhichOneof("type")
+            if kind == "ref_hash":  # a message this tab has cached: its widgets are drawn again
+                self.ids.update(self.cache.get(fm.ref_hash, []))
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                el = fm.delta.new_element
+                t = el.WhichOneof("type")
+                sub = getattr(el, t)
+                wid = getattr(sub, "id", "")
+                found = [(wid.split("-", 2)[2], wid)] if wid.startswith("$$ID-") else []
+                self.ids.update(found)
+                if fm.metadata.cacheable:
+                    self.cache[fm.hash] = found
+                if t == "exception":
+                    problems.append(f"exception: {sub.message[:120]}")
+            elif kind == "script_finished":
+                return problems
+
+    def set(self, key: str, **value) -> None:
+        self.values[key] = WidgetState(id=self.ids[key], **value)
+
+    def click(self, x: float, y: float) -> list[WidgetState]:
+        """A click on the data chart, as the page's component reports it."""
+        comp = self.ids["dbl_tools"]
+        self.values["dbl_tools"] = WidgetState(id=comp, json_value="{}")
+        payload = [{"event": "click", "value": {"x": x, "y": y, "sx": 0.02, "sy": 0.02, "chart": "perceptron_chart"}}]
+        return [WidgetState(id=_make_trigger_id(comp, "events"), json_trigger_value=json.dumps(payload))]
+
+
+async def student(i: int, url: str, rounds: int, times: dict, errors: list, rng: random.Random,
+                  think: tuple[float, float]) -> int:
+    """One student's sequence; latencies go into ``times[action]``, problems into ``errors``."""
+    s = Session(url, SHARED_LINK)
+
+    async def act(name: str, change=None, triggers=()):
+        await asyncio.sleep(rng.uniform(*think))  # reading the chart, stepping it in the browser
+        if change:
+            change()
+        t0 = time.perf_counter()
+        try:
+            problems = await s.rerun(list(triggers))
+        except (TimeoutError, websockets.ConnectionClosed, OSError) as exc:
+            errors.append(f"session {i}, {name}: {type(exc).__name__} {exc}")
+            raise
+        times[name].append(time.perf_counter() - t0)
+        errors.extend(f"session {i}, {name}: {p}" for p in problems)
+
+    try:
+        await s.connect()
+        await act("open the shared link")
+        for _ in range(rounds):
+            s.page = "perceptron"
+            await act("change dataset", lambda: s.set("ds", string_value=rng.choice(["XOR", "Blobs", "Moons"])))
+            await act("move τ", lambda: s.set("tau", string_array_value={"data": [rng.choice(["0.1", "1.0", "2.0"])]}))
+            await act("turn drawing on", lambda: s.set("edit_points", bool_value=True))
+            await act("draw a point", triggers=s.click(rng.uniform(-1, 1), rng.uniform(-1, 1)))
+            s.values["ds"] = WidgetState(id=s.ids["ds"], string_value="Your points")  # the tab now shows them
+            await act("switch page", lambda: setattr(s, "page", "svm"))
+            await act("move C", lambda: s.set("C", string_array_value={"data": [rng.choice(["0.1", "1", "10"])]}))
+            await act("switch page", lambda: setattr(s, "page", "losses"))
+            await act("move λ", lambda: s.set("lam", string_array_value={"data": [rng.choice(["0.0", "0.01", "0.1"])]}))
+            s.values.pop("edit_points", None)
+    except (TimeoutError, websockets.ConnectionClosed, OSError, KeyError) as exc:
+        if isinstance(exc, KeyError):
+            errors.append(f"session {i}: the page did not draw widget {exc}")
+    finally:
+        if s.ws is not None:
+            await s.ws.close()
+    return s.bytes
+
+
+async def classroom(url: str, n: int, rounds: int, seed: int, think: tuple[float, float]
+                    ) -> tuple[dict, list, int, float]:
+    times: dict[str, list[float]] = defaultdict(list)
+    errors: list[str] = []
+    t0 = time.perf_counter()
+    sent = await asyncio.gather(*[student(i, url, rounds, times, errors, random.Random(seed * 1000 + i), think)
+                                  for i in range(n)])
+    return times, errors, sum(sent), time.perf_counter() - t0
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and its children's, in MB (from /proc)."""
+    total = 0
+    for p in [pid, *children(pid)]:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def pct(ts: list[float], q: float) -> float:
+    t = sorted(ts)
+    return t[min(len(t) - 1, int(round(q * (len(t) - 1))))]
+
+
+def start_server(env_extra: dict | None = None) -> tuple[subprocess.Popen, str]:
+    import os
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, **(env_extra or {})}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
+         "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the app did not start")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30])
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=2, help="runs per N (memory should level off)")
+    ap.add_argument("--think", type=float, nargs=2, default=[1.0, 5.0], metavar=("MIN", "MAX"),
+                    help="seconds between a student's server actions, uniform (default 1 to 5)")
+    ap.add_argument("--url", help="a running server (memory is then not read)")
+    args = ap.parse_args()
+    proc, url = (None, args.url) if args.url else start_server()
+    try:
+        if proc:
+            print(f"server {url}, pid {proc.pid}: {rss_mb(proc.pid):.0f} MB at start")
+        for n in args.sessions:
+            for rep in range(args.repeat):
+                times, errors, sent, wall = asyncio.run(classroom(url, n, args.rounds, rep, tuple(args.think)))
+                allt = [t for ts in times.values() for t in ts]
+                mem = f", server RSS {rss_mb(proc.pid):.0f} MB" if proc else ""
+                print(f"\nN = {n}, run {rep + 1}: {len(allt)} actions in {wall:.1f} s, {len(errors)} errors, "
+                      f"{sent / 1e6:.1f} MB sent{mem}; all actions p50 {1e3 * statistics.median(allt):.0f} ms, "
+                      f"p95 {1e3 * pct(allt, 0.95):.0f} ms")
+                for name, ts in times.items():
+                    print(f"  {name:22s} n={len(ts):4d}  p50 {1e3 * statistics.median(ts):5.0f} ms  "
+                          f"p95 {1e3 * pct(ts, 0.95):5.0f} ms  max {1e3 * max(ts):5.0f} ms")
+                for e in errors[:10]:
+                    print("  error:", e)
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
