@@ -95,7 +95,8 @@ class Session:
         """A click on the data chart, as the page's component reports it."""
         comp = self.ids["dbl_tools"]
         self.values["dbl_tools"] = WidgetState(id=comp, json_value="{}")
-        payload = [{"event": "click", "value": {"x": x, "y": y, "sx": 0.02, "sy": 0.02, "chart": "perceptron_chart"}}]
+        click = {"x": x, "y": y, "sx": 0.02, "sy": 0.02, "chart": "perceptron_chart", "id": f"{time.time()}-{x}"}
+        payload = [{"event": "click", "value": {"clicks": [click]}}]
         return [WidgetState(id=_make_trigger_id(comp, "events"), json_trigger_value=json.dumps(payload))]
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.validate import X_LIMIT
+
 __all__ = ["MAX_BYTES", "MAX_ROWS", "CsvData", "CsvError", "dataset_csv", "parse_csv", "trajectory_csv"]
 
 MAX_ROWS = 5000
@@ -202,6 +204,8 @@ def _feature(s: str, lineno: int, col: int, name: str) -> float:
         raise CsvError(f"{where}the value {_q(s)} in {column} is not a number{hint}")
     if not math.isfinite(v):
         raise CsvError(f"{where}the value {_q(s)} in {column} is not finite")
+    if abs(v) > X_LIMIT:
+        raise CsvError(f"{where}the value {_q(s)} in {column} is larger than {X_LIMIT:,.0f} in size (rescale the data)")
     return v
 
 
@@ -397,7 +401,7 @@ def trajectory_csv(traj, max_rows: int | None = None) -> str:
     elif traj.order is None:  # cyclic: point (s − 1) mod N at step s
         examined = [str(i) for i in ((steps[1:] - 1) % n + 1).tolist()]
     else:
-        order = traj.order[:S].reshape(S, -1) + 1
+        order = traj.order[:S].reshape(S, -1) + 1 if S else np.zeros((0, 1), dtype=int)
         examined = [" ".join(map(str, r)) for r in order.tolist()]
     # updated: only steps that changed the state used any point
     updated = dict.fromkeys(traj.update_steps[traj.update_steps <= S].tolist(), "")

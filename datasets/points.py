@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import re
 import zlib
 
 import numpy as np
@@ -100,6 +101,7 @@ def _pt(p: np.ndarray) -> str:
 # the link form: "<n>.<decimals><kind>.<base64url(zlib(label bits + coordinates))>"
 # ----------------------------------------------------------------------------
 
+_DIGITS = re.compile(r"[0-9]{1,6}")
 _KINDS = {"h": np.dtype("<i2"), "i": np.dtype("<i4"), "f": np.dtype("<f8")}
 
 
@@ -156,8 +158,8 @@ def decode_points(text: str, *, max_points: int = URL_MAX_POINTS) -> tuple[np.nd
     if not isinstance(text, str) or len(text) > _MAX_CODE:
         raise ValueError("the points in the link are too long or not text")
     parts = text.strip().split(".")
-    if len(parts) != 3 or not parts[0].isdigit() or len(parts[1]) != 2 or parts[1][1] not in _KINDS \
-            or not parts[1][0].isdigit():
+    if len(parts) != 3 or not _DIGITS.fullmatch(parts[0]) or len(parts[1]) != 2 or parts[1][1] not in _KINDS \
+            or not _DIGITS.fullmatch(parts[1][0]):
         raise ValueError("the points in the link are not in the form <count>.<digits><kind>.<data>")
     n, decimals, kind = int(parts[0]), int(parts[1][0]), parts[1][1]
     if not 1 <= n <= max_points:
@@ -173,7 +175,7 @@ def decode_points(text: str, *, max_points: int = URL_MAX_POINTS) -> tuple[np.nd
         raw = z.decompress(base64.b64decode(code, altchars=b"-_", validate=True), expected + 1)
     except (binascii.Error, ValueError, zlib.error) as exc:
         raise ValueError("the points in the link are damaged (they do not decode)") from exc
-    if not z.eof:
+    if not z.eof or z.unused_data:
         raise ValueError("the points in the link are damaged: the data is cut short or has extra bytes")
     if len(raw) != expected:
         raise ValueError(f"the points in the link are damaged: {len(raw)} bytes where {n:,} points need {expected}")

@@ -72,6 +72,22 @@ def test_a_click_adds_a_point_where_it_lands_and_a_click_on_it_removes_it(page: 
     assert "(3 points now)" in _sidebar_alerts(page)
 
 
+def test_quick_clicks_each_add_one_point(page: Page, app_server: str) -> None:
+    page.goto(f"{app_server}/perceptron?ds=textbook")
+    wait_for_rerun(page)
+    wait_for_chart(page)
+    _editing_on(page)
+    spots = [_screen(page, "perceptron_chart", x, 0.25)[:2] for x in (0.0, 1.0, 2.0, 3.5)]
+    for px, py in spots:  # faster than the reruns they start
+        page.mouse.click(px, py)
+        page.wait_for_timeout(60)
+    page.wait_for_function("() => document.body.innerText.includes('Your points: n = 7')", timeout=30_000)
+    page.wait_for_timeout(1500)
+    _settle(page)
+    assert "Your points: n = 7" in page.inner_text("body")
+    assert chart_meta(page)["n_points"] == 7
+
+
 def test_a_drag_on_the_chart_adds_no_point(page: Page, app_server: str) -> None:
     page.goto(f"{app_server}/perceptron?ds=textbook")
     wait_for_rerun(page)

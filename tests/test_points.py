@@ -190,3 +190,21 @@ def test_the_points_chart_keeps_a_steady_view_for_the_first_points():
         assert lay["xaxis"]["range"] == [-5.0, 5.0] and lay["yaxis"]["range"] == [-5.0, 5.0]
     lay = points_figure(np.array([[9.0, 0.0]]), np.array([1]))["layout"]
     assert lay["xaxis"]["range"][1] >= 10.0
+
+
+def test_start_at_merges_nested_updates_as_plotly_does():
+    from core.dual import run_dual
+    from viz.dual import dual_figure
+
+    traj = run_dual(X3, Y3)
+    fig = dual_figure(traj)
+    name = fig["layout"]["sliders"][0]["steps"][5]["args"][0][0]
+    at = start_at(fig, name)
+    frames = {f["name"]: f for f in fig["frames"]}
+    for fr in (frames[name], frames.get(frames[name].get("baseframe"))):
+        for t, upd in zip(fr["traces"], fr["data"], strict=True):
+            for key, value in upd.items():
+                if isinstance(value, dict) and isinstance(fig["data"][t].get(key), dict):
+                    # keys the frame does not name keep the base figure's values (colours, colour scales)
+                    for kept in set(fig["data"][t][key]) - set(value):
+                        assert at["data"][t][key][kept] == fig["data"][t][key][kept], (t, key, kept)

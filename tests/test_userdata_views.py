@@ -119,7 +119,7 @@ def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run()
         at.run()
         assert not at.exception
         err = " ".join(e.value for e in at.error)
-        assert "on your points" in err and words in err
+        assert "on these points" in err and words in err
         fig = figure(at)  # the clicks go to a chart of exactly these points
         assert sum(len(t["x"]) for t in fig["data"]) == 2500
 
@@ -128,3 +128,23 @@ def test_a_link_that_mixes_a_generator_and_points_says_the_points_were_not_used(
     at = page_from_url({"ds": "XOR", "pts": encode_points(XU, YU)})
     assert any("they go with ds=Your points" in w.value for w in at.sidebar.warning)
     assert at.session_state[DATASET_KEY].name == "xor"
+
+
+def test_text_from_a_link_is_shown_as_text_not_as_a_link():
+    at = page_from_url({"step": "[Session expired](https://evil.example)"})
+    warned = " ".join(w.value for w in at.warning)
+    assert "\\[Session expired\\]" in warned  # the brackets are escaped: Markdown shows them, no link is made
+
+
+def test_a_generated_dataset_a_page_cannot_run_is_drawn_not_the_last_good_run():
+    at = page_from_url({"ds": "Separable (margin γ)", "hard": "true"}, "views/svm.py")
+    assert not at.error
+    at.sidebar.selectbox(key="ds").set_value("xor").run()  # no line separates XOR: the hard margin fails
+    assert any("Cannot run the SVM on these points" in e.value for e in at.error)
+    fig = figure(at)
+    assert sum(len(t["x"]) for t in fig["data"]) == 40  # XOR's points, where clicks would edit them
+
+
+def test_a_link_naming_your_points_without_any_says_so():
+    at = page_from_url({"ds": "Your points"})
+    assert any("carries none" in w.value for w in at.sidebar.warning)

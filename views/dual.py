@@ -32,6 +32,7 @@ from views.shared import (
     run_or_last_good,
     take_start_step,
 )
+from views.userdata import escape_md
 from viz.common import PrebuiltFigure
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
@@ -113,7 +114,7 @@ if result is not None:
         fig, note = open_at_step(fig, step0)
         if note:
             st.info(note)
-    st.markdown(f"**{label}**")
+    st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     st.plotly_chart(PrebuiltFigure(fig), key=CHART,
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)

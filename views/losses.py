@@ -26,6 +26,7 @@ from views.options import (
     VIEW_LABELS,
 )
 from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
+from views.userdata import escape_md
 from viz.common import PrebuiltFigure, num
 from viz.losses import (
     EXPLAIN,
@@ -157,7 +158,7 @@ if result is not None:
     # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
     left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
     with left:
-        st.markdown(f"**{label}**")
+        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         clickable = fig["layout"]["meta"]["view"] == "loss_surface" and fig["layout"]["meta"]["slice"] == "w"
         event = st.plotly_chart(PrebuiltFigure(fig), key="loss_chart", on_select="rerun" if clickable else "ignore",
                                 selection_mode="points", config={"displaylogo": False, "doubleClick": False})

@@ -22,6 +22,7 @@ from views.shared import (
     run_or_last_good,
     take_start_step,
 )
+from views.userdata import escape_md
 from viz.common import PrebuiltFigure
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
@@ -107,7 +108,7 @@ if result is not None:
         fig, note = open_at_step(fig, step0)
         if note:
             st.info(note)
-    st.markdown(f"**{label}**")
+    st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     st.plotly_chart(PrebuiltFigure(fig), key=CHART,
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)

@@ -23,6 +23,8 @@ from views.userdata import (
     CUSTOM,
     PTS,
     drop_points_from_url,
+    escape_html,
+    escape_md,
     points_count,
     points_from_link,
     points_sidebar,
@@ -33,6 +35,7 @@ from views.userdata import (
 from viz.common import points_figure, start_at
 
 DATASET_KEY = "_dataset"
+LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
 DEFAULT_DATASET = "textbook"
 
 
@@ -149,8 +152,8 @@ def report_url_problems(where=None) -> None:
             if not _same(value, shown):
                 bad.append(f"{key}={value!r} (using {shown!r})")
     start["repeated"] = []
-    if bad:
-        (where or st).warning("Ignored URL parameters: " + "; ".join(bad) + ".")
+    if bad:  # the values come from the link: shown as text, never as a link or markup
+        (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
 
 
 def dataset_sidebar() -> None:
@@ -163,9 +166,14 @@ def dataset_sidebar() -> None:
     sb = st.sidebar
     sb.header("Dataset")
     start = (st.session_state.get(URL_AT_START) or {}).get("values", {})
+    link_custom = parse_url({"ds": st.query_params.get("ds", "")}).get("ds") == CUSTOM
+    if link_custom and PTS not in start and user_points() is None and not st.session_state.get(LINK_CHECKED):
+        sb.warning("This link shows Your points but carries none (more than 500 points do not fit in a link: "
+                   f"import the CSV). Your points start from the {DATASET_LABELS[DEFAULT_DATASET]} example.")
+    st.session_state[LINK_CHECKED] = True
     if PTS in start:  # a link with the user's points: load them once, before the list is drawn
         code = start.pop(PTS)
-        if parse_url({"ds": st.query_params.get("ds", "")}).get("ds") == CUSTOM:
+        if link_custom:
             problem = points_from_link(code)
             if problem:
                 sb.warning(f"The link's points (pts) were not used: {problem}. Your points start from the "
@@ -193,8 +201,8 @@ def _user_dataset(sb) -> None:
         old = st.session_state.get(DATASET_KEY) or _default_dataset()
         set_points(old.X, old.y, f"from {old.label}", select=False)
         pts = user_points()
-    sb.caption(f"{points_count(len(pts.y))}, {pts.origin}. Click the chart, edit the table under the page or "
-               "import a CSV to change them; they stay when you switch pages.")
+    sb.caption(f"{points_count(len(pts.y))}, {escape_md(pts.origin)}. Click the chart, edit the table under the "
+               "page or import a CSV to change them; they stay when you switch pages.")
     note = write_points_to_url(pts)
     if note:
         sb.info(note)
@@ -243,14 +251,16 @@ def run_or_last_good(key: str, what: str, make: Callable[[], tuple], chart_key: 
     """
     try:
         result = make()
-    except ValueError as exc:
+    except ValueError as exc:  # results end with the label of the dataset they were made from
         ds = current_dataset()
-        if chart_key is not None and ds.name == CUSTOM:
-            st.error(f"Cannot run {what} on your points: {exc}. Change them (click points away, Undo, import a "
-                     "smaller file) or pick a generated dataset.")
-            show_points(ds, chart_key)
-            return None
         result = st.session_state.get(key)
+        stale = result is not None and result[-1] != ds.label  # the last good run drew other points
+        if chart_key is not None and (ds.name == CUSTOM or stale):
+            hint = (" Change them (click points away, Undo, import a smaller file) or pick a generated dataset."
+                    if ds.name == CUSTOM else " Change the settings or the dataset.")
+            st.error(f"Cannot run {what} on these points: {escape_md(exc)}.{hint}")
+            show_points(ds, chart_key)  # the chart clicks edit shows the points they edit
+            return None
         st.error(f"Cannot run {what}: {exc}." + (" Showing the last good run instead." if result else ""))
         return result
     st.session_state[key] = result
@@ -291,7 +301,7 @@ def points_ready(ds: Dataset, key: str, what: str, need_both: bool = False) -> b
 
 def show_points(ds: Dataset, key: str) -> None:
     """The current points alone, on a chart keyed ``key`` (the page's data chart: clicks edit them)."""
-    st.plotly_chart(points_figure(ds.X, ds.y, note=ds.label), key=key,
+    st.plotly_chart(points_figure(ds.X, ds.y, note=escape_html(ds.label)), key=key,
                     config={"displaylogo": False, "doubleClick": False})
 
 
@@ -306,7 +316,8 @@ def take_start_step() -> int | None:
         if step < 0 or step != float(raw):
             raise ValueError
     except (ValueError, OverflowError):
-        st.warning(f"Ignored URL parameter step={raw!r}: a step is a whole number ≥ 0. Starting at step 0.")
+        st.warning(f"Ignored URL parameter step={escape_md(repr(raw))}: a step is a whole number ≥ 0. "
+                   "Starting at step 0.")
         return None
     return step
 

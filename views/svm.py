@@ -27,6 +27,7 @@ from views.options import (
     c_label,
 )
 from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
+from views.userdata import escape_md
 from viz.common import PrebuiltFigure
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
@@ -107,7 +108,7 @@ with exact_tab:
                 int(height)), ds.label), CHART)
     if result is not None:
         fig, label = result
-        st.markdown(f"**{label}**")
+        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         st.plotly_chart(PrebuiltFigure(fig), key=CHART, config={"displaylogo": False, "doubleClick": False})
         if fig["layout"]["meta"]["live"]:
             st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "

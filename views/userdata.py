@@ -15,11 +15,13 @@ it copies the page's link with the step the chart's slider shows.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
+from core.validate import X_LIMIT
 from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvError, dataset_csv, parse_csv
 from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_points, encode_points
 
@@ -29,6 +31,8 @@ HISTORY_KEY = "_custom_history"  # earlier UserPoints, newest last
 NOTICE_KEY = "_points_notice"  # (kind, text) of the last edit, shown once
 CSV_NOTICE_KEY = "_csv_notice"  # (kind, text) of the last import, shown once beside the uploader
 UPLOAD_ROUND = "_upload_round"  # the uploader's key grows with each file read
+TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refused (the table shows the points again)
+CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
 TOOLS_KEY = "dbl_tools"
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
@@ -92,9 +96,17 @@ def points_count(n: int) -> str:
 
 
 def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
-    """The points an edit starts from: the user's set, else the generator's set now shown."""
+    """The points an edit starts from: the user's set while it is selected, else the generated set shown.
+
+    The user's set is read from where every edit writes it at once (not from
+    the dataset the last run drew), so edits that come faster than the
+    reruns build on each other.
+    """
     from views.shared import current_dataset
 
+    pts = user_points()
+    if pts is not None and st.session_state.get("ds") == CUSTOM:
+        return pts.X, pts.y, pts.origin
     ds = current_dataset()
     if ds.name == CUSTOM:
         return ds.X, ds.y, ds.origin
@@ -106,17 +118,31 @@ def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
 # ----------------------------------------------------------------------------
 
 def _on_click() -> None:
-    click = (st.session_state.get(TOOLS_KEY) or {}).get("click")
-    if not click or not st.session_state.get("edit_points"):
+    """Apply the clicks the page reports: each carries an id, and every click not yet applied is sent each time.
+
+    Clicks faster than the reruns reach the server together (the browser
+    keeps sending a click until a rerun says it was applied), and a click
+    sent twice is applied once.
+    """
+    event = (st.session_state.get(TOOLS_KEY) or {}).get("click")
+    clicks = event.get("clicks") if isinstance(event, dict) else None
+    if not isinstance(clicks, list) or not st.session_state.get("edit_points"):
         return
-    X, y, origin = before = _start_points()
+    done = st.session_state.setdefault(CLICKS_DONE, [])
     label = int(st.session_state.get("new_class", 1))
-    try:
-        X2, y2, what = click_edit(X, y, (click.get("x"), click.get("y")), label, (click.get("sx"), click.get("sy")))
-    except (ValueError, AttributeError) as exc:
-        st.session_state[NOTICE_KEY] = ("error", f"That click was not used: {exc}.")
-        return
-    set_points(X2, y2, origin, ("success", f"Clicked: {what} ({points_count(len(y2))} now)."), before)
+    for click in clicks[:64]:  # bounded
+        if not isinstance(click, dict) or click.get("id") in done:
+            continue
+        done.append(click.get("id"))
+        del done[:-256]
+        X, y, origin = before = _start_points()
+        try:
+            X2, y2, what = click_edit(X, y, (click.get("x"), click.get("y")), label,
+                                      (click.get("sx"), click.get("sy")))
+        except ValueError as exc:
+            st.session_state[NOTICE_KEY] = ("error", f"That click was not used: {escape_md(exc)}.")
+            continue
+        set_points(X2, y2, origin, ("success", f"Clicked: {what} ({points_count(len(y2))} now)."), before)
 
 
 def _on_undo() -> None:
@@ -146,14 +172,14 @@ def _on_upload(key: str) -> None:
     try:
         data = parse_csv(f.getvalue())
     except CsvError as exc:
-        st.session_state[CSV_NOTICE_KEY] = ("error", f"{escape(f.name)} was not loaded: {escape(str(exc))}. "
+        st.session_state[CSV_NOTICE_KEY] = ("error", f"{escape_md(f.name)} was not loaded: {escape_md(str(exc))}. "
                                                      "The points shown are unchanged.")
         return
     # text from the file (its name, header and labels) is shown escaped: no markup from a file takes effect
-    mapping = ", ".join(f"“{escape(lab)}” → {v:+d}" for lab, v in data.labels)
-    cols = " (columns " + ", ".join(escape(h) for h in data.header) + ")" if data.header else " (no header row)"
-    set_points(data.X, data.y, f"imported from {escape(f.name)}", None, _start_points())
-    st.session_state[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape(f.name)}{cols}; "
+    mapping = ", ".join(f"“{escape_md(lab)}” → {v:+d}" for lab, v in data.labels)
+    cols = " (columns " + ", ".join(escape_md(h) for h in data.header) + ")" if data.header else " (no header row)"
+    set_points(data.X, data.y, f"imported from {f.name}", None, _start_points())  # raw: escaped where shown
+    st.session_state[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape_md(f.name)}{cols}; "
                                                    f"labels {mapping}.")
 
 
@@ -171,8 +197,9 @@ def _on_table(key: str) -> None:
         deleted = {int(i) for i in delta.get("deleted_rows", [])}
         rows = [r for i, r in enumerate(rows) if i not in deleted]
         Xn, yn = _check_rows(rows)
-    except ValueError as exc:
-        st.session_state[NOTICE_KEY] = ("error", f"The table's change was not used: {exc}.")
+    except (ValueError, IndexError, KeyError, TypeError) as exc:
+        st.session_state[NOTICE_KEY] = ("error", f"The table's change was not used: {escape_md(exc)}.")
+        st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1  # the table shows the points again
         return
     if len(yn) == len(y) and np.array_equal(Xn, X) and np.array_equal(yn, y):
         return  # only a row still being filled in: nothing to use yet
@@ -198,6 +225,8 @@ def _check_rows(rows: list[list]) -> tuple[np.ndarray, np.ndarray]:
                 raise ValueError(f"row {i + 1}: {_COLS[j]} = {v!r} is not a number") from None
             if not np.isfinite(X[i, j]):
                 raise ValueError(f"row {i + 1}: {_COLS[j]} is not finite")
+            if abs(X[i, j]) > X_LIMIT:
+                raise ValueError(f"row {i + 1}: {_COLS[j]} is larger than {X_LIMIT:,.0f} in size")
         if c not in (-1, 1, "-1", "1", "+1"):
             raise ValueError(f"row {i + 1}: y must be +1 or −1, got {c!r}")
         y[i] = int(c)
@@ -253,6 +282,10 @@ export default function(component) {
   style.textContent = editing ? Object.keys(charts).map(
     k => `.st-key-${k} .nsewdrag { cursor: crosshair !important; }`).join("\n") : "";
 
+  // clicks sent but not yet applied by the server (kept across reruns; data.done lists the applied ones)
+  const done = new Set(data.done || []);
+  const pending = (window.__dblPendingClicks = (window.__dblPendingClicks || []).filter(c => !done.has(c.id)));
+
   // a press and release apart (a drag) is not a click
   let down = null;
   function onDown(ev) { down = [ev.clientX, ev.clientY]; }
@@ -270,8 +303,10 @@ export default function(component) {
       const r = gd.querySelector(".main-svg").getBoundingClientRect();
       const px = ev.clientX - r.left - xa._offset, py = ev.clientY - r.top - ya._offset;
       if (px < 0 || px > xa._length || py < 0 || py > ya._length) return;  // outside the data panel
-      setTriggerValue("click", {chart: key, x: xa.p2d(px), y: ya.p2d(py),
-                                sx: Math.abs(xa.p2d(1) - xa.p2d(0)), sy: Math.abs(ya.p2d(1) - ya.p2d(0))});
+      // every click not yet applied goes with each event, so clicks faster than the reruns are not lost
+      pending.push({chart: key, id: `${Date.now()}-${Math.random()}`, x: xa.p2d(px), y: ya.p2d(py),
+                    sx: Math.abs(xa.p2d(1) - xa.p2d(0)), sy: Math.abs(ya.p2d(1) - ya.p2d(0))});
+      setTriggerValue("click", {clicks: pending.slice(-64)});
       return;
     }
   }
@@ -347,8 +382,8 @@ def points_sidebar() -> None:
     if notice:
         getattr(sb, notice[0])(notice[1])
     with sb.container():
-        TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing), "drag_px": DRAG_PX}, key=TOOLS_KEY,
-              on_click_change=_on_click)
+        TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing), "drag_px": DRAG_PX,
+                    "done": st.session_state.get(CLICKS_DONE, [])}, key=TOOLS_KEY, on_click_change=_on_click)
     csv_notice = st.session_state.pop(CSV_NOTICE_KEY, None)
     with sb.expander("CSV: import, export", expanded=csv_notice is not None):
         if csv_notice:
@@ -385,7 +420,8 @@ def points_table() -> None:
 
     ds = current_dataset()
     pts = user_points()
-    key = f"points_table_{pts.version if pts is not None and ds.name == CUSTOM else 'gen'}_{ds.label}"
+    version = pts.version if pts is not None and ds.name == CUSTOM else "gen"
+    key = f"points_table_{version}_{st.session_state.get(TABLE_ROUND, 0)}_{ds.label}"
     # drawn only while open (a closed table costs a rerun nothing)
     table = st.expander(f"The points as a table ({points_count(len(ds.y))}): edit, add or delete rows with the "
                         "keyboard", key="points_table_open", on_change="rerun")
@@ -405,6 +441,19 @@ def points_table() -> None:
             })
 
 
-def escape(text: str) -> str:
-    """Text from a file, safe in markdown (no HTML runs, no markdown markup)."""
-    return html.escape(text).replace("*", "\\*").replace("_", "\\_").replace("`", "\\`").replace("[", "\\[")
+_ACTIVE = re.compile(r"([\\`*\[\]$<>~|{}])")  # the marks that make links, images, code, LaTeX, HTML, emphasis
+
+
+def escape_md(text: str) -> str:
+    """Text from a file or a link shown as itself in Markdown: its active marks backslash-escaped.
+
+    No link, image, emphasis, LaTeX (``$``) or HTML from the text takes effect (CommonMark lets any ASCII
+    punctuation be escaped, the backslash itself first). ``_`` inside words is literal in CommonMark and
+    stays as it is (``n_xor``), so messages still quote parameter names as written.
+    """
+    return _ACTIVE.sub(r"\\\1", str(text))
+
+
+def escape_html(text: str) -> str:
+    """Text for a Plotly title or label (which read a few HTML tags): tags shown as text."""
+    return html.escape(str(text))

@@ -336,7 +336,7 @@ def start_at(fig: dict, name: str) -> dict:
         layout["template"] = fig["layout"]["template"]
     for fr in reversed(chain):
         for t, upd in zip(fr["traces"], fr["data"], strict=True):
-            data[t] = {**data[t], **upd}
+            data[t] = _merged(data[t], upd)
         for path, value in fr.get("layout", {}).items():
             _set_path(layout, path, value)
     for slider in layout.get("sliders", []):
@@ -344,6 +344,18 @@ def start_at(fig: dict, name: str) -> dict:
             if stop.get("args") and stop["args"][0] == [name]:
                 slider["active"] = i
     return {**fig, "data": data, "layout": layout}
+
+
+def _merged(base: dict, update: dict) -> dict:
+    """``base`` with ``update`` merged in as Plotly animates a frame: nested objects key by key, arrays whole."""
+    out = dict(base)
+    for k, v in update.items():
+        old = out.get(k)
+        if isinstance(v, dict) and isinstance(old, dict) and "bdata" not in v and "bdata" not in old:
+            out[k] = _merged(old, v)
+        else:
+            out[k] = v
+    return out
 
 
 def _set_path(obj: dict, path: str, value) -> None:
