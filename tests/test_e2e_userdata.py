@@ -177,3 +177,39 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_serv
         assert "Your points: n = 21" in fresh.inner_text("body")
     finally:
         other.close()
+
+
+def test_two_sessions_drawing_at_once_never_see_each_others_points(app_server: str, browser: Browser) -> None:
+    from urllib.parse import parse_qs, urlparse
+
+    from datasets.points import decode_points
+
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(2)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for p in pages:
+            p.goto(f"{app_server}/perceptron?ds=textbook")
+            wait_for_rerun(p)
+            wait_for_chart(p)
+            _editing_on(p)
+        spots = {0: [(0.5, 2.5), (3.5, 0.5)], 1: [(2.0, 0.0), (1.0, 3.5)]}
+        for k in range(2):  # interleaved: A, B, A, B
+            for who, p in enumerate(pages):
+                px, py, _, _ = _screen(p, "perceptron_chart", *spots[who][k])
+                p.mouse.click(px, py)
+                p.wait_for_timeout(100)
+        for who, p in enumerate(pages):
+            p.wait_for_function("() => document.body.innerText.includes('Your points: n = 5')", timeout=30_000)
+            _settle(p)
+            X, _ = decode_points(parse_qs(urlparse(p.url).query)["pts"][0])
+            added = {tuple(np_round(x)) for x in X[3:]}
+            assert added == {tuple(np_round(s)) for s in spots[who]}, (who, added)
+            assert "Your points: n = 5" in p.inner_text("body")
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def np_round(x) -> tuple[float, float]:
+    """A point to the nearest 0.1 (a click lands within a pixel of its target)."""
+    return (round(float(x[0]), 1), round(float(x[1]), 1))

@@ -1,0 +1,131 @@
+"""Several app replicas behind nginx on one machine, with sticky sessions: ``python deploy/cluster.py``.
+
+Streamlit keeps each browser tab's session in the memory of the server process its websocket reached;
+a file upload is a separate HTTP request that must reach the same process. So every request of one
+browser must go to one replica. nginx does that here with a cookie it sets itself on the first response
+(``dbl_route``, a random id) and hashes on every request (``hash $dbl_route consistent``): browsers
+spread over the replicas, each stays on its own, even when a whole classroom shares one IP address
+behind the campus NAT (where ``ip_hash`` would put everyone on one replica).
+
+Run ``python deploy/cluster.py --replicas 2 --port 8080`` and open http://127.0.0.1:8080; Ctrl-C stops
+everything. ``nginx.conf.template`` beside this file is the configuration (the same for a real server:
+replace the upstream addresses and listen address). Tests and ``bench/load.py --replicas`` use
+:func:`cluster`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+NGINX_FIX = "Install nginx (Debian/Ubuntu: `apt-get install -y nginx-light`) or set NGINX to its path."
+
+
+@dataclass
+class Cluster:
+    """A running cluster: the proxy's address and the replicas behind it."""
+
+    url: str  # http://127.0.0.1:PORT, through nginx
+    replicas: list[str]  # 127.0.0.1:PORT of each app server, as nginx names it in X-DBL-Upstream
+    pids: list[int]  # the app servers' process ids
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def find_nginx() -> str:
+    """The nginx executable (``NGINX``, then PATH, then /usr/sbin/nginx); a clear error naming the fix if none."""
+    for cand in (os.environ.get("NGINX"), shutil.which("nginx"), "/usr/sbin/nginx"):
+        if cand and Path(cand).is_file():
+            return cand
+    raise FileNotFoundError(f"nginx was not found. {NGINX_FIX}")
+
+
+def wait_ok(url: str, timeout_s: float = 60.0) -> None:
+    """Wait until ``url`` answers ``ok`` (bounded by ``timeout_s``)."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        try:
+            if urllib.request.urlopen(url, timeout=1).read() == b"ok":
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer ok within {timeout_s:.0f} s")
+
+
+def render_config(port: int, upstreams: list[int], workdir: Path) -> str:
+    """The nginx configuration for ``upstreams`` (app ports) behind ``port``, with its files in ``workdir``."""
+    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in upstreams)
+    return (TEMPLATE.read_text().replace("{{WORKDIR}}", str(workdir)).replace("{{PORT}}", str(port))
+            .replace("{{UPSTREAMS}}", servers))
+
+
+@contextlib.contextmanager
+def cluster(replicas: int = 2, port: int | None = None, env: dict | None = None) -> Iterator[Cluster]:
+    """Start ``replicas`` app servers (``streamlit run app.py``) and nginx in front of them; stop all on exit."""
+    nginx = find_nginx()
+    ports = [free_port() for _ in range(replicas)]
+    port = port or free_port()
+    procs: list[subprocess.Popen] = []
+    with tempfile.TemporaryDirectory(prefix="dbl-nginx-") as tmp:
+        work = Path(tmp)
+        try:
+            for p in ports:
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                     "--server.address", "127.0.0.1", "--server.port", str(p), "--browser.gatherUsageStats",
+                     "false", "--server.fileWatcherType", "none"],
+                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}))
+            conf = work / "nginx.conf"
+            conf.write_text(render_config(port, ports, work))
+            proxy = subprocess.Popen([nginx, "-c", str(conf), "-p", str(work)], stdout=subprocess.DEVNULL,
+                                     stderr=open(work / "stderr.log", "w"))  # noqa: SIM115 - closed with the dir
+            procs.append(proxy)
+            for p in ports:
+                wait_ok(f"http://127.0.0.1:{p}/_stcore/health")
+            try:
+                wait_ok(f"http://127.0.0.1:{port}/_stcore/health", 20)
+            except TimeoutError:
+                raise RuntimeError("nginx did not start: " + (work / "stderr.log").read_text()[-800:]) from None
+            yield Cluster(f"http://127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in ports], [p.pid for p in procs[:-1]])
+        finally:
+            for p in reversed(procs):
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--replicas", type=int, default=2)
+    ap.add_argument("--port", type=int, default=8080)
+    args = ap.parse_args()
+    with cluster(args.replicas, args.port) as c:
+        print(f"{args.replicas} replicas ({', '.join(c.replicas)}) behind nginx at {c.url}; Ctrl-C stops them")
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()
