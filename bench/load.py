@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -208,28 +209,47 @@ def main() -> None:
     ap.add_argument("--think", type=float, nargs=2, default=[1.0, 5.0], metavar=("MIN", "MAX"),
                     help="seconds between a student's server actions, uniform (default 1 to 5)")
     ap.add_argument("--url", help="a running server (memory is then not read)")
+    ap.add_argument("--replicas", type=int, default=0,
+                    help="start this many replicas behind nginx (deploy/cluster.py) instead of one server")
     args = ap.parse_args()
-    proc, url = (None, args.url) if args.url else start_server()
-    try:
-        if proc:
-            print(f"server {url}, pid {proc.pid}: {rss_mb(proc.pid):.0f} MB at start")
-        for n in args.sessions:
-            for rep in range(args.repeat):
-                times, errors, sent, wall = asyncio.run(classroom(url, n, args.rounds, rep, tuple(args.think)))
-                allt = [t for ts in times.values() for t in ts]
-                mem = f", server RSS {rss_mb(proc.pid):.0f} MB" if proc else ""
-                print(f"\nN = {n}, run {rep + 1}: {len(allt)} actions in {wall:.1f} s, {len(errors)} errors, "
-                      f"{sent / 1e6:.1f} MB sent{mem}; all actions p50 {1e3 * statistics.median(allt):.0f} ms, "
-                      f"p95 {1e3 * pct(allt, 0.95):.0f} ms")
-                for name, ts in times.items():
-                    print(f"  {name:22s} n={len(ts):4d}  p50 {1e3 * statistics.median(ts):5.0f} ms  "
-                          f"p95 {1e3 * pct(ts, 0.95):5.0f} ms  max {1e3 * max(ts):5.0f} ms")
-                for e in errors[:10]:
-                    print("  error:", e)
-    finally:
-        if proc:
-            proc.terminate()
-            proc.wait(timeout=10)
+    with contextlib.ExitStack() as stack:
+        if args.replicas:
+            sys.path.insert(0, str(ROOT))
+            from deploy.cluster import cluster
+
+            c = stack.enter_context(cluster(args.replicas))
+            url, pids = c.url, c.pids
+            print(f"{args.replicas} replicas behind nginx at {url}")
+        elif args.url:
+            url, pids = args.url, []
+        else:
+            proc, url = start_server()
+            stack.callback(_stop, proc)
+            pids = [proc.pid]
+        run(args, url, pids)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def run(args, url: str, pids: list[int]) -> None:
+    if pids:
+        print(f"server(s) {url}: {sum(rss_mb(p) for p in pids):.0f} MB at start")
+    for n in args.sessions:
+        for rep in range(args.repeat):
+            times, errors, sent, wall = asyncio.run(classroom(url, n, args.rounds, rep, tuple(args.think)))
+            allt = [t for ts in times.values() for t in ts]
+            mem = f", server RSS {sum(rss_mb(p) for p in pids):.0f} MB" if pids else ""
+            print(f"\nN = {n}, run {rep + 1}: {len(allt)} actions in {wall:.1f} s, {len(errors)} errors, "
+                  f"{sent / 1e6:.1f} MB sent{mem}; all actions p50 {1e3 * statistics.median(allt):.0f} ms, "
+                  f"p95 {1e3 * pct(allt, 0.95):.0f} ms")
+            for name, ts in times.items():
+                print(f"  {name:22s} n={len(ts):4d}  p50 {1e3 * statistics.median(ts):5.0f} ms  "
+                      f"p95 {1e3 * pct(ts, 0.95):5.0f} ms  max {1e3 * max(ts):5.0f} ms")
+            for e in errors[:10]:
+                print("  error:", e)
 
 
 if __name__ == "__main__":

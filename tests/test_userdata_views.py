@@ -112,7 +112,8 @@ def test_the_table_rows_are_checked_and_named():
 
 def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run():
     X, y = make_dataset("blobs", 2500, 0)
-    for page, words in [("views/dual.py", "at most 2,000 points"), ("views/svm.py", "at most 2,000 points")]:
+    for page, words in [("views/dual.py", "at most 2,000 points"), ("views/svm.py", "at most 2,000 points"),
+                        ("views/perceptron.py", "at most 2,000 points"), ("views/losses.py", "at most 2,000 points")]:
         at = page_from_url({"ds": "Blobs"}, page)  # a good run first
         at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
         at.session_state["ds"] = CUSTOM

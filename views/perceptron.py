@@ -12,7 +12,7 @@ from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from core.validate import validate_data
 from datasets.csvio import trajectory_csv
-from views.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
+from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.shared import (
     bound,
     current_dataset,
@@ -101,7 +101,7 @@ params = (
     ("seed", int(seed)), ("reduction", reduction),
 )
 result = None if not points_ready(ds, CHART, "the perceptron") else run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-    *compute(*plane_data(ds), params, mode, int(height)), ds.label), CHART)
+    *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height)), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
     if step0 is not None:
