@@ -199,7 +199,7 @@ def _user_dataset(sb) -> None:
     pts = user_points()
     if pts is None:
         old = st.session_state.get(DATASET_KEY) or _default_dataset()
-        set_points(old.X, old.y, f"from {old.label}", select=False)
+        set_points(old.X, old.y, f"started from {old.label}", select=False)
         pts = user_points()
     sb.caption(f"{points_count(len(pts.y))}, {escape_md(pts.origin)}. Click the chart, edit the table under the "
                "page or import a CSV to change them; they stay when you switch pages.")
