@@ -208,6 +208,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2, help="runs per N (memory should level off)")
     ap.add_argument("--think", type=float, nargs=2, default=[1.0, 5.0], metavar=("MIN", "MAX"),
                     help="seconds between a student's server actions, uniform (default 1 to 5)")
+    ap.add_argument("--pause", type=float, default=0.0,
+                    help="seconds to wait after each run before reading memory (Streamlit frees a closed tab's "
+                         "session after server.disconnectedSessionTTL, 120 s by default)")
     ap.add_argument("--url", help="a running server (memory is then not read)")
     ap.add_argument("--replicas", type=int, default=0,
                     help="start this many replicas behind nginx (deploy/cluster.py) instead of one server")
@@ -240,8 +243,10 @@ def run(args, url: str, pids: list[int]) -> None:
     for n in args.sessions:
         for rep in range(args.repeat):
             times, errors, sent, wall = asyncio.run(classroom(url, n, args.rounds, rep, tuple(args.think)))
+            time.sleep(args.pause)
             allt = [t for ts in times.values() for t in ts]
-            mem = f", server RSS {sum(rss_mb(p) for p in pids):.0f} MB" if pids else ""
+            after = f" {args.pause:.0f} s later" if args.pause else ""
+            mem = f", server RSS{after} {sum(rss_mb(p) for p in pids):.0f} MB" if pids else ""
             print(f"\nN = {n}, run {rep + 1}: {len(allt)} actions in {wall:.1f} s, {len(errors)} errors, "
                   f"{sent / 1e6:.1f} MB sent{mem}; all actions p50 {1e3 * statistics.median(allt):.0f} ms, "
                   f"p95 {1e3 * pct(allt, 0.95):.0f} ms")
