@@ -16,7 +16,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.browser import app_page, summary  # noqa: E402
+from bench.browser import app_page, ms_until_meta_changes, summary  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
 from datasets.csvio import dataset_csv, parse_csv  # noqa: E402
 from datasets.points import encode_points  # noqa: E402
@@ -45,8 +45,8 @@ def link_lengths() -> None:
               f"{b:>5} at full precision ({b / n:.1f} per point)")
 
 
-CLICK_READY = "() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');" \
-              " return !!(g && g._fullLayout); }"
+GD = "document.querySelector('.st-key-perceptron_chart .js-plotly-plot')"
+CLICK_READY = f"() => {{ const g = {GD}; return !!(g && g._fullLayout); }}"
 
 
 def click_latency(clicks: int) -> None:
@@ -58,22 +58,12 @@ def click_latency(clicks: int) -> None:
         times = []
         for _ in range(clicks):
             page.wait_for_function(CLICK_READY)
-            gd = "document.querySelector('.st-key-perceptron_chart .js-plotly-plot')"
-            n0 = page.evaluate(f"() => ({gd}).layout.meta.n_points")
             x, y = rng.uniform(-1, 1, 2)
-            px, py = page.evaluate(f"""([x, y]) => {{ const g = {gd}, fl = g._fullLayout,
+            px, py = page.evaluate(f"""([x, y]) => {{ const g = {GD}, fl = g._fullLayout,
                 r = g.querySelector('.main-svg').getBoundingClientRect();
                 return [r.left + fl.xaxis._offset + fl.xaxis.d2p(x), r.top + fl.yaxis._offset + fl.yaxis.d2p(y)]; }}""",
                                    [float(x), float(y)])
-            page.evaluate(f"""(n0) => {{ window.__done = null; const t0 = performance.now();
-                const poll = () => {{ const g = {gd};
-                    if (g && g.layout && g.layout.meta && g.layout.meta.n_points !== n0)
-                        requestAnimationFrame(() => {{ window.__done = performance.now() - t0; }});
-                    else if (performance.now() - t0 < 20000) requestAnimationFrame(poll); }};
-                requestAnimationFrame(poll); }}""", n0)
-            page.mouse.click(px, py)
-            page.wait_for_function("() => window.__done !== null", timeout=30_000)
-            times.append(page.evaluate("() => window.__done"))
+            times.append(ms_until_meta_changes(page, GD, "n_points", lambda px=px, py=py: page.mouse.click(px, py)))
             page.wait_for_timeout(300)
         print(f"click → new point drawn (perceptron page, 40 → {40 + clicks} points, {clicks} clicks): "
               f"{summary(times)}")
@@ -81,17 +71,9 @@ def click_latency(clicks: int) -> None:
         ref = []
         grip = page.get_by_test_id("stMain").get_by_test_id("stSlider").get_by_role("slider").first
         for i in range(clicks):
-            tau0 = page.evaluate(f"() => ({gd}).layout.meta.tau")
-            page.evaluate(f"""(tau0) => {{ window.__done = null; const t0 = performance.now();
-                const poll = () => {{ const g = {gd};
-                    if (g && g.layout && g.layout.meta && g.layout.meta.tau !== tau0)
-                        requestAnimationFrame(() => {{ window.__done = performance.now() - t0; }});
-                    else if (performance.now() - t0 < 20000) requestAnimationFrame(poll); }};
-                requestAnimationFrame(poll); }}""", tau0)
             grip.focus()
-            page.keyboard.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
-            page.wait_for_function("() => window.__done !== null", timeout=30_000)
-            ref.append(page.evaluate("() => window.__done"))
+            key = "ArrowLeft" if i % 2 == 0 else "ArrowRight"
+            ref.append(ms_until_meta_changes(page, GD, "tau", lambda key=key: page.keyboard.press(key)))
             page.wait_for_timeout(300)
         print(f"reference, τ one notch → chart redrawn (same page, same run): {summary(ref)}; "
               f"click / τ medians: {statistics.median(times) / statistics.median(ref):.2f}×")

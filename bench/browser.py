@@ -99,6 +99,21 @@ def slider_latency(page, gd: str, meta_key: str, moves: int) -> list[float]:
     return page.evaluate("() => window.__lat")
 
 
+def ms_until_meta_changes(page, gd: str, meta_key: str, act) -> float:
+    """Milliseconds from ``act()`` (a click, a key press) to the first frame after ``layout.meta[meta_key]`` of the
+    chart ``gd`` (JS) changed: a rerun and its redraw, as the user sees it."""
+    before = page.evaluate(f"() => ({gd}).layout.meta[{meta_key!r}]")
+    page.evaluate(f"""(before) => {{ window.__done = null; const t0 = performance.now();
+        const poll = () => {{ const g = {gd};
+            if (g && g.layout && g.layout.meta && g.layout.meta[{meta_key!r}] !== before)
+                requestAnimationFrame(() => {{ window.__done = performance.now() - t0; }});
+            else if (performance.now() - t0 < 20000) requestAnimationFrame(poll); }};
+        requestAnimationFrame(poll); }}""", before)
+    act()
+    page.wait_for_function("() => window.__done !== null", timeout=30_000)
+    return page.evaluate("() => window.__done")
+
+
 def summary(times: list[float]) -> str:
     """p50, p95, min and max of a list of milliseconds."""
     t = sorted(times)

@@ -17,6 +17,13 @@ def _settle(page: Page) -> None:
     wait_for_rerun(page)
 
 
+def _open(page: Page, url: str) -> None:
+    """Open ``url`` and wait for its run and its chart."""
+    page.goto(url)
+    wait_for_rerun(page)
+    wait_for_chart(page)
+
+
 def _gd(key: str) -> str:
     return f"document.querySelector('.st-key-{key} .js-plotly-plot')"
 
@@ -73,9 +80,7 @@ def test_a_click_adds_a_point_where_it_lands_and_a_click_on_it_removes_it(page: 
 
 
 def test_quick_clicks_each_add_one_point(page: Page, app_server: str) -> None:
-    page.goto(f"{app_server}/perceptron?ds=textbook")
-    wait_for_rerun(page)
-    wait_for_chart(page)
+    _open(page, f"{app_server}/perceptron?ds=textbook")
     _editing_on(page)
     spots = [_screen(page, "perceptron_chart", x, 0.25)[:2] for x in (0.0, 1.0, 2.0, 3.5)]
     for px, py in spots:  # faster than the reruns they start
@@ -89,9 +94,7 @@ def test_quick_clicks_each_add_one_point(page: Page, app_server: str) -> None:
 
 
 def test_a_drag_on_the_chart_adds_no_point(page: Page, app_server: str) -> None:
-    page.goto(f"{app_server}/perceptron?ds=textbook")
-    wait_for_rerun(page)
-    wait_for_chart(page)
+    _open(page, f"{app_server}/perceptron?ds=textbook")
     _editing_on(page)
     px, py, _, _ = _screen(page, "perceptron_chart", 2.0, 2.0)
     page.mouse.move(px, py)
@@ -112,9 +115,7 @@ def _upload(page: Page, name: str, text: str) -> None:
 
 
 def test_a_bad_csv_is_named_and_the_chart_keeps_its_points(page: Page, app_server: str) -> None:
-    page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=40")
-    wait_for_rerun(page)
-    wait_for_chart(page)
+    _open(page, f"{app_server}/perceptron?ds=XOR&n_xor=40")
     _upload(page, "bad.csv", "x1,x2,y\n1,2,1\n3,abc,0\n")
     page.wait_for_function("() => document.body.innerText.includes('was not loaded')", timeout=30_000)
     text = _sidebar_alerts(page)
@@ -125,9 +126,7 @@ def test_a_bad_csv_is_named_and_the_chart_keeps_its_points(page: Page, app_serve
 
 
 def test_a_good_csv_with_labels_0_and_1_loads(page: Page, app_server: str) -> None:
-    page.goto(f"{app_server}/perceptron")
-    wait_for_rerun(page)
-    wait_for_chart(page)
+    _open(page, f"{app_server}/perceptron")
     _upload(page, "exercise <b>3</b>.csv", "a;b;label\r\n0;0;0\r\n1;1;1\r\n2;0.5;0\r\n3;2;1\r\n")
     page.wait_for_function("() => document.body.innerText.includes('Loaded 4 points')", timeout=30_000)
     text = _sidebar_alerts(page)
@@ -139,9 +138,7 @@ def test_a_good_csv_with_labels_0_and_1_loads(page: Page, app_server: str) -> No
 
 
 def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_server: str, browser: Browser) -> None:
-    page.goto(f"{app_server}/perceptron?ds=Blobs&n_blobs=20&tau=0.5")
-    wait_for_rerun(page)
-    wait_for_chart(page)
+    _open(page, f"{app_server}/perceptron?ds=Blobs&n_blobs=20&tau=0.5")
     _editing_on(page)
     px, py, _, _ = _screen(page, "perceptron_chart", 0.5, 0.5)
     page.mouse.click(px, py)
@@ -188,9 +185,7 @@ def test_two_sessions_drawing_at_once_never_see_each_others_points(app_server: s
     try:
         pages = [c.new_page() for c in contexts]
         for p in pages:
-            p.goto(f"{app_server}/perceptron?ds=textbook")
-            wait_for_rerun(p)
-            wait_for_chart(p)
+            _open(p, f"{app_server}/perceptron?ds=textbook")
             _editing_on(p)
         spots = {0: [(0.5, 2.5), (3.5, 0.5)], 1: [(2.0, 0.0), (1.0, 3.5)]}
         for k in range(2):  # interleaved: A, B, A, B

@@ -30,6 +30,7 @@ from views.shared import (
     plane_data,
     points_ready,
     run_or_last_good,
+    steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
@@ -110,10 +111,7 @@ result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_
         *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, cost, agreement, label = result
-    if step0 is not None:
-        fig, note = open_at_step(fig, step0)
-        if note:
-            st.info(note)
+    fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     st.plotly_chart(PrebuiltFigure(fig), key=CHART,
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
@@ -135,8 +133,4 @@ if result is not None:
     cols = st.columns(len(cost))
     for col, (name, value, help_text) in zip(cols, cost, strict=True):
         col.metric(f"{name} (kernel evaluations)", value, help=help_text)
-    steps_table = st.expander(f"Every step as a table ({len(table['step']):,} rows)", key="steps_table_open",
-                              on_change="rerun")
-    if steps_table.open:  # drawn only while open
-        with steps_table:
-            st.dataframe(table, hide_index=True, width="stretch")
+    steps_table(f"Every step as a table ({len(table['step']):,} rows)", table)

@@ -20,6 +20,7 @@ from views.shared import (
     plane_data,
     points_ready,
     run_or_last_good,
+    steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
@@ -104,10 +105,7 @@ result = None if not points_ready(ds, CHART, "the perceptron") else run_or_last_
     *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height)), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
-    if step0 is not None:
-        fig, note = open_at_step(fig, step0)
-        if note:
-            st.info(note)
+    fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     st.plotly_chart(PrebuiltFigure(fig), key=CHART,
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
@@ -119,11 +117,7 @@ if result is not None:
     st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "
                "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line "
                "is the boundary before the update.")
-    steps_table = st.expander(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)",
-                              key="steps_table_open", on_change="rerun")
-    if steps_table.open:  # drawn only while open
-        with steps_table:
-            st.dataframe(table, hide_index=True, width="stretch")
+    steps_table(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)", table)
     # the whole run, written when clicked: step, examined, updated, w, b, |M|
     st.download_button(f"Download the run as CSV ({n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params),
                        file_name=f"perceptron-{variant}-tau{float(tau):g}-{len(ds.y)}pts.csv", mime="text/csv",

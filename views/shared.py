@@ -32,7 +32,7 @@ from views.userdata import (
     user_points,
     write_points_to_url,
 )
-from viz.common import points_figure, start_at
+from viz.common import points_figure, start_at_step
 
 DATASET_KEY = "_dataset"
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
@@ -322,17 +322,24 @@ def take_start_step() -> int | None:
     return step
 
 
-def open_at_step(fig: dict, step: int) -> tuple[dict, str | None]:
-    """``fig`` opened at ``step`` (or the nearest shown step before it); a note when that is not ``step`` itself."""
-    shown = [int(s) for s in fig["layout"]["meta"].get("frame_steps", [])]
-    if not shown:
-        return fig, None
-    at = max((s for s in shown if s <= step), default=shown[0])
-    note = None
+def open_at_step(fig: dict, step: int | None) -> dict:
+    """``fig`` opened at a link's ``step`` (None: as it is); says so when the chart opens at another step."""
+    if step is None:
+        return fig
+    opened, at = start_at_step(fig, step)
+    last = fig["layout"]["meta"].get("frame_steps", [at])[-1]
     if at != step:
-        note = (f"The link asked for step {step:,}; " + (f"the run has {shown[-1]:,} steps shown, " if step > shown[-1]
+        st.info(f"The link asked for step {step:,}; " + (f"the run has {last:,} steps shown, " if step > last
                 else "that step is not shown as a frame, ") + f"so the chart opens at step {at:,}.")
-    return start_at(fig, f"s{at}"), note
+    return opened
+
+
+def steps_table(label: str, table: dict) -> None:
+    """Every step as a table, in an expander that builds it only while open (a closed one costs a rerun nothing)."""
+    box = st.expander(label, key="steps_table_open", on_change="rerun")
+    if box.open:
+        with box:
+            st.dataframe(table, hide_index=True, width="stretch")
 
 
 def current_dataset() -> Dataset:

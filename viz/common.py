@@ -346,6 +346,18 @@ def start_at(fig: dict, name: str) -> dict:
     return {**fig, "data": data, "layout": layout}
 
 
+def start_at_step(fig: dict, step: int) -> tuple[dict, int]:
+    """``fig`` opened at ``step``, or at the nearest step before it that is a frame (``s<step>``); and that step.
+
+    Uses ``layout.meta["frame_steps"]``; a figure without it comes back as it is (at step 0).
+    """
+    shown = [int(s) for s in fig["layout"].get("meta", {}).get("frame_steps", [])]
+    if not shown:
+        return fig, 0
+    at = max((s for s in shown if s <= step), default=shown[0])
+    return start_at(fig, f"s{at}"), at
+
+
 def _merged(base: dict, update: dict) -> dict:
     """``base`` with ``update`` merged in as Plotly animates a frame: nested objects key by key, arrays whole."""
     out = dict(base)
