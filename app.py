@@ -16,6 +16,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import streamlit as st  # noqa: E402
 
+from views.present import part, presentation_sidebar, presentation_style  # noqa: E402
 from views.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
 from views.userdata import points_table  # noqa: E402
 
@@ -31,7 +32,10 @@ nav = st.navigation(
 )
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
 dataset_sidebar()
+presentation_sidebar()
+presentation_style()  # in presentation mode: larger type, the chosen parts hidden
 url_notes = st.container()  # above the page; filled once the page has drawn its widgets
 nav.run()
-points_table()  # under every page: the shared points as an editable table
+with part("tables", "points"):
+    points_table()  # under every page: the shared points as an editable table
 report_url_problems(url_notes)

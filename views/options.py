@@ -118,6 +118,8 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "path_tau": _number_in(TAUS),
     "lam": _number_in(LAMS),
     "radius": _number_in(RADII),
+    "present": _bool,
+    "quiz": _bool,
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
 def c_label(v: float) -> str:
@@ -130,6 +132,7 @@ URL_SPELLING: dict[str, Callable[[object], str]] = {
     "ds": DATASET_LABELS.get, "variant": VARIANT_LABELS.get, "rule": RULE_LABELS.get, "frames": FRAME_LABELS.get,
     "reduction": REDUCTION_LABELS.get, "kernel": KERNEL_LABELS.get, "order": ORDER_LABELS.get,
     "bias": lambda v: str(v).lower(), "hard": lambda v: str(v).lower(), "overlay": lambda v: str(v).lower(),
+    "present": lambda v: str(v).lower(), "quiz": lambda v: str(v).lower(),
     "C": c_label,
     "schedule": SCHEDULE_LABELS.get,
     "loss": LOSS_LABELS.get, "slice": SLICE_LABELS.get, "view": VIEW_LABELS.get, "path": PATH_LABELS.get,
@@ -143,7 +146,8 @@ def url_spelling(key: str, value) -> str:
 
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
-OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step"}
+OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step",
+              "hide"}
 
 
 def known_url_key(key: str) -> bool:

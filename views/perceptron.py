@@ -12,7 +12,10 @@ from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from core.validate import validate_data
 from datasets.csvio import trajectory_csv
+from views.chart_tools import chart_tools, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
+from views.present import SCALE, part, presenting
+from views.quiz import quiz
 from views.shared import (
     bound,
     current_dataset,
@@ -24,7 +27,9 @@ from views.shared import (
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure
+from viz.common import PrebuiltFigure, projector
+from viz.export import standalone_html
+from viz.gif import perceptron_gif
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
@@ -32,12 +37,13 @@ VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
 MAX_FRAMES = 500
+GIF_FRAMES = 200
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron…")
-def compute(X, y, params: tuple, mode: str, height: int):
-    """Run the perceptron and build everything the page shows (cached on the inputs)."""
+def compute(X, y, params: tuple, mode: str, height: int, big: bool = False):
+    """Run the perceptron and build everything the page shows (cached on the inputs; ``big``: for a projector)."""
     traj = run_perceptron(X, y, **dict(params))
     bound = None
     if bound_run_kind(traj)[0]:  # an online run from zero: the bound can speak to it
@@ -46,6 +52,8 @@ def compute(X, y, params: tuple, mode: str, height: int):
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
     fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height, bound=bound)
+    if big:
+        fig = projector(fig, SCALE)
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
             bound_line(traj, bound))
@@ -59,35 +67,44 @@ def run_csv(X, y, params: tuple) -> str:
         return f"# this run cannot be written: {exc}\n"
 
 
+def run_gif(X, y, params: tuple, mode: str) -> bytes:
+    """The run as an animated GIF, drawn without a browser (made on the click)."""
+    return perceptron_gif(run_perceptron(*validate_data(X, y), **dict(params)), max_frames=GIF_FRAMES, mode=mode)
+
+
 st.title("Perceptron")
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
 N = max(len(ds.y), 1)
 
-c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
-variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
-                fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
-tau = bound(c2.select_slider, "Step size τ", TAUS, value=1.0, key="tau")
-batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
-              disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
-rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
-             fmt=RULE_LABELS.get)
-mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
-             fmt=FRAME_LABELS.get)
-with st.expander("More settings: bias, start, seed, max steps, figure size"):
-    d1, d2, d3, d4 = st.columns(4)
-    fit_b = bound(d1.toggle, "Learn bias b", value=True, key="bias", fmt=lambda v: str(v).lower())
-    w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
-    w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
-    b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
-    e1, e2, e3, e4 = st.columns(4)
-    seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
-                 help="Seeds the random order (random and mini-batch variants).")
-    max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
-    reduction = bound(e3.radio, "Batch step", list(REDUCTION_LABELS), format_func=REDUCTION_LABELS.get,
-                      key="reduction", fmt=REDUCTION_LABELS.get,
-                      help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
-    height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
+with part("settings"):
+    c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
+    variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
+                    fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
+    tau = bound(c2.select_slider, "Step size τ", TAUS, value=1.0, key="tau")
+    batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
+                  disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
+    rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
+                 fmt=RULE_LABELS.get)
+    mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+                 fmt=FRAME_LABELS.get)
+    with st.expander("More settings: bias, start, seed, max steps, figure size"):
+        d1, d2, d3, d4 = st.columns(4)
+        fit_b = bound(d1.toggle, "Learn bias b", value=True, key="bias", fmt=lambda v: str(v).lower())
+        w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
+        w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
+        b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
+        e1, e2, e3, e4 = st.columns(4)
+        seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+                     help="Seeds the random order (random and mini-batch variants).")
+        max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
+        reduction = bound(e3.radio, "Batch step", list(REDUCTION_LABELS), format_func=REDUCTION_LABELS.get,
+                          key="reduction", fmt=REDUCTION_LABELS.get,
+                          help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
+        height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
+quiz_on = bound(st.toggle, "Quiz: predict each update", value=False, key="quiz", fmt=lambda v: str(v).lower(),
+                help="Before each step is shown, click the point you think will be updated (or answer No update); "
+                     "the app says whether you were right and why, and keeps your score for this session.")
 
 # mini-batch and batch examine B (or N) points per step: the core caps a run's work; lower max steps and say so
 steps = min(int(max_steps), max_steps_allowed(variant, len(ds.y), int(batch)))
@@ -101,24 +118,44 @@ params = (
     ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
     ("seed", int(seed)), ("reduction", reduction),
 )
-result = None if not points_ready(ds, CHART, "the perceptron") else run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-    *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height)), ds.label), CHART)
+big = presenting()
+result = None
+stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
+if quiz_on:
+    if points_ready(ds, CHART, "the perceptron"):
+        data = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (*plane_data(ds, N_UI_MAX), ds.label))
+        if data is not None:
+            quiz(data[0], data[1], params, data[2], int(height), big)
+elif points_ready(ds, CHART, "the perceptron"):
+    result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
+        *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height), big), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
     fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    st.plotly_chart(PrebuiltFigure(fig), key=CHART,
+    st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"Perceptron run on {label}: {status}",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
-    st.caption(conv)
-    getattr(st, bkind)(btext)
-    if fig["layout"]["meta"]["thinned"]:
-        st.info(fig["layout"]["meta"]["thinned"])
-    st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. Rings mark the "
-               "misclassified set M after the step; the yellow disc marks the point(s) examined; the dashed line "
-               "is the boundary before the update.")
-    steps_table(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)", table)
-    # the whole run, written when clicked: step, examined, updated, w, b, |M|
-    st.download_button(f"Download the run as CSV ({n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params),
-                       file_name=f"perceptron-{variant}-tau{float(tau):g}-{len(ds.y)}pts.csv", mime="text/csv",
-                       on_click="ignore", icon=":material/download:")
+    with part("notes"):
+        st.caption(conv)
+        getattr(st, bkind)(btext)
+        if fig["layout"]["meta"]["thinned"]:
+            st.info(fig["layout"]["meta"]["thinned"])
+        st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
+                   "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
+                   "the dashed line is the boundary before the update.")
+    with part("tables"):
+        chart_tools(CHART, stem)
+        x1, x2, x3 = st.columns(3)
+        # the files are written when clicked (callables), so a rerun costs nothing
+        x1.download_button("Animation (HTML, plays offline)", lambda f=fig: standalone_html(f, f"Perceptron: {label}"),
+                           file_name=f"{stem}.html", mime="text/html", on_click="ignore", icon=":material/movie:",
+                           width="stretch")
+        x2.download_button("Animation (GIF)", lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
+                           file_name=f"{stem}.gif", mime="image/gif", on_click="ignore", icon=":material/gif_box:",
+                           width="stretch")
+        # the whole run: step, examined, updated, w, b, |M|
+        x3.download_button(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params),
+                           file_name=f"{stem}.csv", mime="text/csv", on_click="ignore", icon=":material/download:",
+                           width="stretch")
+        steps_table(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)", table)

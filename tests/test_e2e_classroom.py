@@ -1,0 +1,171 @@
+"""The classroom features in a real Chromium: presentation mode and its link, exports, the keyboard, the quiz."""
+
+from __future__ import annotations
+
+import io
+
+from e2e_helpers import assert_no_exception, wait_for_chart, wait_for_rerun
+from PIL import Image
+from playwright.sync_api import Browser, Page, expect
+
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+
+GD = "document.querySelector('.st-key-perceptron_chart .js-plotly-plot')"
+
+
+def _open(page: Page, url: str) -> None:
+    page.goto(url)
+    wait_for_rerun(page)
+    wait_for_chart(page)
+
+
+def _settle(page: Page) -> None:
+    page.wait_for_timeout(300)  # the rerun an action starts may not have begun yet
+    wait_for_rerun(page)
+
+
+def _slider_step(page: Page) -> int:
+    """The step the Perceptron chart's slider shows (from its frame name ``s<step>``)."""
+    return page.evaluate(f"""() => {{ const s = {GD}._fullLayout.sliders[0];
+        return parseInt(s.steps[s.active].args[0][0].slice(1)); }}""")
+
+
+def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Page, app_server: str,
+                                                                        browser: Browser) -> None:
+    _open(page, f"{app_server}/perceptron?present=true&hide=sidebar,settings")
+    assert_no_exception(page)
+    assert not page.get_by_test_id("stSidebar").is_visible()
+    assert not page.get_by_text("Step size τ").is_visible()  # the page settings
+    assert page.get_by_text("Every step as a table").is_visible()  # tables were not chosen: still shown
+    big = page.evaluate(f"() => {GD}._fullLayout.font.size")
+    assert big > 16, f"the chart's font should be enlarged, is {big}"
+    shared = page.url
+    assert "present=true" in shared and "hide=sidebar%2Csettings" in shared.replace(",", "%2C")
+
+    other = browser.new_context(viewport={"width": 1400, "height": 900})  # a student opening the shared link
+    try:
+        p2 = other.new_page()
+        _open(p2, shared)
+        assert not p2.get_by_test_id("stSidebar").is_visible()
+        assert not p2.get_by_text("Step size τ").is_visible()
+        assert p2.evaluate(f"() => {GD}._fullLayout.font.size") == big
+    finally:
+        other.close()
+
+    page.get_by_role("button", name="Leave presentation mode").click()
+    _settle(page)
+    assert page.get_by_test_id("stSidebar").is_visible()
+    assert page.get_by_text("Step size τ").is_visible()
+    wait_for_chart(page)
+    assert page.evaluate(f"() => {GD}._fullLayout.font.size") == 16
+
+
+def test_the_switch_in_the_sidebar_writes_the_link(page: Page, app_server: str) -> None:
+    _open(page, f"{app_server}/perceptron")
+    assert page.get_by_text("Every step as a table").is_visible()
+    page.get_by_test_id("stSidebar").get_by_text("Presentation mode").click()
+    _settle(page)
+    assert "present=true" in page.url
+    assert not page.get_by_test_id("stSidebar").is_visible()  # the default hides the sidebar and the tables
+    assert not page.get_by_text("Every step as a table").is_visible()
+
+
+def test_the_keyboard_steps_the_chart_and_the_svg_is_named_after_the_step(page: Page, app_server: str) -> None:
+    _open(page, f"{app_server}/perceptron?ds=textbook")
+    assert _slider_step(page) == 0
+    page.get_by_role("heading", name="Perceptron").first.click()  # focus the page, not a field
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => {GD}._fullLayout.sliders[0].active === 3")
+    assert _slider_step(page) == 3
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => {GD}._fullLayout.sliders[0].active === 2")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => {GD}._fullLayout.sliders[0].active === 3")
+    # the screen-reader line says the step shown
+    expect(page.locator(".dbl-live")).to_contain_text("Step 3 of")
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="SVG", exact=True).click()
+    svg = dl.value
+    assert svg.suggested_filename == "perceptron-cyclic-tau1-3pts-step3.svg"
+    text = open(svg.path(), encoding="utf-8").read()
+    assert text.lstrip().startswith("<svg") and "Step 3 of" in text
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="PNG", exact=True).click()
+    assert dl.value.suggested_filename == "perceptron-cyclic-tau1-3pts-step3.png"
+    assert open(dl.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_gif_has_one_frame_per_step_shown(page: Page, app_server: str) -> None:
+    _open(page, f"{app_server}/perceptron?ds=textbook")
+    with page.expect_download(timeout=60_000) as dl:
+        page.get_by_role("button", name="Animation (GIF)").click()
+    img = Image.open(io.BytesIO(open(dl.value.path(), "rb").read()))
+    X, y = make_dataset("textbook", 3, 0)
+    steps = run_perceptron(X, y, max_steps=1000).n_steps
+    assert img.format == "GIF" and img.n_frames == steps + 1  # every step of a short run, step 0 included
+
+
+def test_the_html_export_opens_offline_and_plays(page: Page, app_server: str, browser: Browser, tmp_path) -> None:
+    _open(page, f"{app_server}/perceptron?ds=separable")
+    with page.expect_download(timeout=60_000) as dl:
+        page.get_by_role("button", name="Animation (HTML, plays offline)").click()
+    path = tmp_path / "run.html"
+    dl.value.save_as(path)
+    offline = browser.new_context(offline=True)
+    try:
+        p2 = offline.new_page()
+        asked: list[str] = []
+        p2.on("request", lambda r: asked.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
+        p2.goto(path.as_uri())
+        p2.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot');"
+                             " return g && g._fullLayout && g._transitionData && g._transitionData._frames.length; }")
+        gd = "document.querySelector('.js-plotly-plot')"
+        assert p2.evaluate(f"() => {gd}._fullLayout.sliders[0].active") == 0
+        p2.locator(".updatemenu-button").filter(has_text="Fast").first.click()
+        p2.wait_for_function(f"() => {gd}._fullLayout.sliders[0].active >= 3", timeout=15_000)
+        assert asked == [], f"the page asked the network for {asked}"
+    finally:
+        offline.close()
+
+
+def _click_point(page: Page, key: str, x: float, y: float) -> None:
+    loc = page.locator(f".st-key-{key} .js-plotly-plot .main-svg").first
+    loc.scroll_into_view_if_needed()
+    sx, sy = page.evaluate(f"""([x, y]) => {{
+        const gd = document.querySelector('.st-key-{key} .js-plotly-plot'), fl = gd._fullLayout;
+        const r = gd.querySelector('.main-svg').getBoundingClientRect();
+        return [r.left + fl.xaxis._offset + fl.xaxis.d2p(x), r.top + fl.yaxis._offset + fl.yaxis.d2p(y)]; }}""",
+                           [x, y])
+    page.mouse.click(sx, sy)
+
+
+def test_the_quiz_scores_a_right_and_a_wrong_answer(page: Page, app_server: str) -> None:
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_perceptron(X, y, max_steps=1000)
+    _open(page, f"{app_server}/perceptron?ds=textbook&quiz=true")
+    assert page.get_by_text("Score: 0 of 0 right").is_visible()
+    # question 1: what step 1 updates on, clicked on the chart
+    upd = traj.updated(1)
+    right = int(upd[0]) if upd.size else None
+    if right is None:
+        page.get_by_role("button", name="No update").click()
+    else:
+        _click_point(page, "quiz_chart_0", *X[right])
+    _settle(page)
+    page.get_by_text("Score: 1 of 1 right").wait_for()
+    assert page.get_by_test_id("stAlertContentSuccess").first.is_visible()
+    page.get_by_role("button", name="Next question").click()
+    _settle(page)
+    wait_for_chart(page)
+    # question 2: the opposite of what step 2 does
+    if traj.updated(2).size:
+        page.get_by_role("button", name="No update").click()
+    else:
+        _click_point(page, "quiz_chart_1", *X[int(traj.examined(2)[0])])
+    _settle(page)
+    page.get_by_text("Score: 1 of 2 right").wait_for()
+    assert "Not quite" in page.get_by_test_id("stAlertContentError").first.inner_text() or \
+        "No update is wrong" in page.get_by_test_id("stAlertContentError").first.inner_text()
+    assert_no_exception(page)

@@ -1,0 +1,118 @@
+"""Under each page's main chart: PNG and SVG of the figure as it stands, the keyboard, the state for screen readers.
+
+One small components-v2 component (:data:`CHART_TOOLS`) works in the browser:
+
+- *PNG* and *SVG* call Plotly's own ``downloadImage`` on the chart, so the file
+  is the figure at the step (or C) the slider shows, named after the view and it
+  (``perceptron-cyclic-step12.svg``, ``svm-C0.1.png``);
+- ← and → step the chart's slider, Home and End go to its ends (when no input
+  field has the focus), so stepping needs no mouse;
+- the chart's state line (the annotation named ``state``) is copied into an
+  ``aria-live`` region after each step, so a screen reader says it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+_HTML = """<div class="dbl-tools" role="group" aria-label="Export this chart">
+<button type="button" data-fmt="png" title="The chart as it stands, as a PNG image">PNG</button>
+<button type="button" data-fmt="svg" title="The chart as it stands, as an SVG image (sharp at any size)">SVG</button>
+<span class="dbl-keys">Keys: ← → step, Home / End first / last</span>
+<div class="dbl-live" aria-live="polite" role="status"></div>
+</div>"""
+
+_CSS = """
+.dbl-tools { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; font: inherit; }
+.dbl-tools button { padding: 0.35rem 0.9rem; font: inherit; border-radius: 0.5rem; cursor: pointer;
+  border: 1px solid var(--st-border-color, #8a8f98); background: var(--st-background-color, #fff);
+  color: var(--st-text-color, #0d0d0d); }
+.dbl-tools button:hover, .dbl-tools button:focus-visible { border-color: var(--st-primary-color, #0b57d0);
+  color: var(--st-primary-color, #0b57d0); outline: 2px solid var(--st-primary-color, #0b57d0); }
+.dbl-keys { color: var(--st-text-color, #31333f); opacity: 0.8; font-size: 0.9em; }
+.dbl-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+"""
+
+_JS = r"""
+export default function(component) {
+  const { data, parentElement } = component;
+  const find = (key) => document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  const live = parentElement.querySelector(".dbl-live");
+
+  // where the chart's slider stands: "step12" for a step frame, "C0.1" for the SVM's C, else ""
+  function where(gd) {
+    const s = gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
+    const stop = s && s.steps && s.steps[s.active];
+    if (!stop) return "";
+    const name = stop.args && stop.args[0] && stop.args[0][0];
+    const m = typeof name === "string" && name.match(/^s(\d+)$/);
+    if (m) return `-step${m[1]}`;
+    return data.slider_name && stop.label ? `-${data.slider_name}${stop.label}` : "";
+  }
+  for (const b of parentElement.querySelectorAll("button[data-fmt]")) {
+    b.onclick = () => {
+      const gd = find(data.chart);
+      if (!gd || !window.Plotly) return;
+      const fmt = b.dataset.fmt;
+      window.Plotly.downloadImage(gd, {format: fmt, filename: data.name + where(gd),
+        width: gd._fullLayout.width, height: gd._fullLayout.height, scale: fmt === "png" ? 2 : 1});
+    };
+  }
+
+  // the state line, for screen readers: the annotation named "state" after each step
+  function say(gd) {
+    const a = ((gd.layout && gd.layout.annotations) || []).find(x => x && x.name === "state");
+    if (a && live) live.textContent = String(a.text || "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  }
+  let tries = 0;
+  const timer = setInterval(() => {
+    const gd = find(data.chart);
+    if (gd && gd.on && gd._fullLayout) {
+      if (!gd.__dblSay) { gd.__dblSay = true; gd.on("plotly_animated", () => say(gd)); }
+      say(gd);
+      clearInterval(timer);
+    } else if (++tries > 100) clearInterval(timer);
+  }, 200);
+
+  // the keyboard: ← → Home End move the chart's slider (not while typing in a field or on a widget's slider)
+  window.__dblKeyChart = data.chart;
+  if (!window.__dblKeys) {
+    window.__dblKeys = true;
+    document.addEventListener("keydown", (ev) => {
+      if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(ev.key)) return;
+      const t = ev.target;
+      if (t && t.closest && t.closest("input, textarea, select, [contenteditable=true], [role=slider], " +
+                                      "[role=listbox], [role=combobox], [role=tab], [role=radiogroup]")) return;
+      const gd = find(window.__dblKeyChart);
+      const s = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
+      if (!s || !s.steps || !s.steps.length || !window.Plotly) return;
+      const last = s.steps.length - 1;
+      const i = {ArrowLeft: s.active - 1, ArrowRight: s.active + 1, Home: 0, End: last}[ev.key];
+      const stop = s.steps[Math.max(0, Math.min(last, i))];
+      ev.preventDefault();
+      if (stop.method === "animate") window.Plotly.animate(gd, stop.args[0], stop.args[1]);
+    });
+  }
+  return () => clearInterval(timer);
+}
+"""
+
+CHART_TOOLS = st.components.v2.component("dbl_chart_tools", html=_HTML, css=_CSS, js=_JS)
+
+
+def file_stem(*parts) -> str:
+    """A file name from the view and its settings: ``file_stem("perceptron", "cyclic", "τ=0.1")`` -> ``perceptron-cyclic-tau0.1``."""
+    text = "-".join(str(p) for p in parts if str(p))
+    text = text.replace("τ", "tau").replace("η", "eta").replace("λ", "lam").replace("=", "")
+    return re.sub(r"[^A-Za-z0-9._-]+", "", text.replace(" ", "-"))[:80] or "chart"
+
+
+def chart_tools(chart: str, name: str, slider_name: str = "") -> None:
+    """PNG/SVG buttons, keyboard stepping and a screen-reader state for the chart with key ``chart``.
+
+    ``name`` starts the file names; ``slider_name`` prefixes a slider label that is not a step (``"C"``).
+    """
+    CHART_TOOLS(data={"chart": chart, "name": name, "slider_name": slider_name}, key=f"tools_{chart}")

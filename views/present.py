@@ -1,0 +1,116 @@
+"""Presentation mode: larger type for a projector, and the controls the lecturer chose hidden.
+
+The switch (``?present=true``) and the list of hidden parts (``?hide=sidebar,tables``)
+travel in the link, so a lecturer can prepare a link before class. Pages put their
+parts in containers keyed ``dbl_settings…``, ``dbl_notes…`` and ``dbl_tables…``
+(see :func:`part`); hiding is CSS on those keys, so a hidden widget keeps its value.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from views.options import url_spelling
+from views.shared import URL_AT_START, bound
+from views.userdata import escape_md
+
+PRESENT = "present"
+HIDE = "hide"
+# the parts a lecturer can hide -> what the list calls them
+PARTS = {
+    "sidebar": "sidebar",
+    "settings": "page settings",
+    "notes": "notes",
+    "tables": "tables, exports",
+    "title": "page title",
+}
+DEFAULT_HIDE = ["sidebar", "tables"]
+SCALE = 1.4  # fonts, markers and lines on the charts (viz.common.projector)
+_CSS = {
+    "sidebar": '[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], '
+               '[data-testid="stExpandSidebarButton"] { display: none !important; }',
+    "settings": '[class*="st-key-dbl_settings"] { display: none !important; }',
+    "notes": '[class*="st-key-dbl_notes"] { display: none !important; }',
+    "tables": '[class*="st-key-dbl_tables"] { display: none !important; }',
+    "title": '[data-testid="stMain"] h1 { display: none !important; }',
+}
+# larger type everywhere for a projector (Streamlit sizes its text in rem)
+_BIG = "html { font-size: 21px !important; } [data-testid='stMainBlockContainer'] { max-width: 100%; }"
+
+
+def parse_hide(text: str) -> tuple[list[str], list[str]]:
+    """The parts named in a link's ``hide=`` (comma separated; ``none`` for none) and the names it did not know.
+
+    >>> parse_hide("Sidebar, tables,foo")
+    (['sidebar', 'tables'], ['foo'])
+    """
+    items = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if items == ["none"]:
+        return [], []
+    known = [p for p in PARTS if p in items]
+    return known, [t for t in items if t not in PARTS]
+
+
+def hide_spelling(parts: list[str]) -> str:
+    """``parts`` as the link writes them (``none`` for an empty list)."""
+    return ",".join(p for p in PARTS if p in parts) or "none"
+
+
+def presentation_sidebar() -> None:
+    """The sidebar's *Classroom* section: the presentation switch and what it hides (both in the link)."""
+    sb = st.sidebar
+    if HIDE not in st.session_state:  # the session's first run: the link's list, or the default
+        start = (st.session_state.get(URL_AT_START) or {}).get("values", {})
+        given = start.pop(HIDE, None)
+        parts, unknown = parse_hide(given) if given is not None else (list(DEFAULT_HIDE), [])
+        if unknown:
+            sb.warning(f"The link's hide= named parts this app does not have: {escape_md(', '.join(unknown))} "
+                       f"(it knows {', '.join(PARTS)}).")
+        st.session_state[HIDE] = parts
+    sb.subheader("Classroom")
+    bound(sb.toggle, "Presentation mode", value=False, key=PRESENT, fmt=lambda v: url_spelling(PRESENT, v),
+          help="Larger type, markers and lines for a projector, and the parts chosen below hidden. "
+               "It goes into the link: prepare a link before class.")
+    sb.multiselect("Hide while presenting", list(PARTS), format_func=PARTS.get, key=HIDE,
+                   help="These parts disappear in presentation mode (their settings stay in force): the sidebar (with "
+                        "this switch: a button at the top brings it back), the settings above the chart, the notes "
+                        "under it, the tables and export buttons, the page title.")
+    _write_hide_to_url(st.session_state[HIDE])
+
+
+def _write_hide_to_url(parts: list[str]) -> None:
+    """Keep ``hide=`` in the address bar while it differs from the default (pages drop unbound parameters)."""
+    text = hide_spelling(parts)
+    if text == hide_spelling(DEFAULT_HIDE):
+        if HIDE in st.query_params:
+            del st.query_params[HIDE]
+    elif st.query_params.get(HIDE) != text:
+        st.query_params[HIDE] = text
+
+
+def presenting() -> bool:
+    """Whether presentation mode is on (after :func:`presentation_sidebar` drew its switch)."""
+    return bool(st.session_state.get(PRESENT))
+
+
+def _leave() -> None:
+    st.session_state[PRESENT] = False
+
+
+def presentation_style() -> None:
+    """In presentation mode: the larger type, the hidden parts, and a way out when the sidebar is hidden."""
+    if not presenting():
+        return
+    hidden = st.session_state.get(HIDE, [])
+    css = _BIG + "\n" + "\n".join(_CSS[p] for p in hidden if p in _CSS)
+    st.html(f"<style>{css}</style>")
+    if "sidebar" in hidden:
+        st.button("Leave presentation mode", key="present_leave", on_click=_leave, icon=":material/close:",
+                  type="tertiary", help="Shows the sidebar and the hidden parts again.")
+
+
+def part(name: str, suffix: str = ""):
+    """A container for one hideable part of a page (``name`` in settings, notes, tables)."""
+    if name not in ("settings", "notes", "tables"):
+        raise ValueError(f"name must be settings, notes or tables, got {name!r}")
+    return st.container(key=f"dbl_{name}{'_' + suffix if suffix else ''}")
