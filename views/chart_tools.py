@@ -17,6 +17,8 @@ import re
 
 import streamlit as st
 
+from viz.export import standalone_html
+
 _HTML = """<div class="dbl-tools" role="group" aria-label="Export this chart">
 <button type="button" data-fmt="png" title="The chart as it stands, as a PNG image">PNG</button>
 <button type="button" data-fmt="svg" title="The chart as it stands, as an SVG image (sharp at any size)">SVG</button>
@@ -116,3 +118,32 @@ def chart_tools(chart: str, name: str, slider_name: str = "") -> None:
     ``name`` starts the file names; ``slider_name`` prefixes a slider label that is not a step (``"C"``).
     """
     CHART_TOOLS(data={"chart": chart, "name": name, "slider_name": slider_name}, key=f"tools_{chart}")
+
+
+def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = "", gif=None, csv=None) -> None:
+    """The export row under a chart: PNG, SVG (in the browser), the figure as offline HTML, and a GIF and a CSV.
+
+    Parameters
+    ----------
+    chart, stem, slider_name
+        As for :func:`chart_tools`; ``stem`` names every file.
+    fig : dict
+        The figure shown: written as a standalone HTML file when its button is clicked.
+    title : str
+        The HTML page's title.
+    gif : callable, optional
+        Makes the GIF's bytes when clicked (a rerun costs nothing).
+    csv : (str, callable), optional
+        The CSV button's label and what makes its text when clicked.
+    """
+    chart_tools(chart, stem, slider_name)
+    what = "Animation" if fig.get("frames") else "Chart"
+    files = [(f"{what} (HTML, plays offline)" if fig.get("frames") else f"{what} (HTML, offline)",
+              lambda: standalone_html(fig, title), "html", "text/html", ":material/movie:")]
+    if gif is not None:
+        files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
+    if csv is not None:
+        files.append((csv[0], csv[1], "csv", "text/csv", ":material/download:"))
+    for col, (label, make, ext, mime, icon) in zip(st.columns(len(files)), files, strict=True):
+        col.download_button(label, make, file_name=f"{stem}.{ext}", mime=mime, on_click="ignore", icon=icon,
+                            width="stretch")

@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.dual import gram, max_steps_allowed, primal_agreement, run_dual, separable_in_feature_space
 from core.perceptron import run_perceptron
+from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
     DEGREES,
@@ -23,6 +24,7 @@ from views.options import (
     TAUS,
     TTL,
 )
+from views.present import SCALE, part, presenting
 from views.shared import (
     bound,
     current_dataset,
@@ -34,7 +36,7 @@ from views.shared import (
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure
+from viz.common import PrebuiltFigure, projector
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
 LAST_GOOD = "_dual_last_good"
@@ -53,8 +55,11 @@ def cached_gram(X, kernel: str, kparams: tuple):
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
-def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int):
-    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows."""
+def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int, big: bool = False):
+    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows.
+
+    ``big``: the figure for a projector (presentation mode).
+    """
     G = cached_gram(X, kernel, kparams)
     run = dict(params)
     traj = run_dual(X, y, kernel=kernel, G=G, **run, **dict(kparams))
@@ -64,6 +69,8 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height:
                                 seed=run["seed"])
         agreement = agreement_text(primal_agreement(traj, primal))
     fig = dual_figure(traj, primal=primal, max_frames=MAX_FRAMES, mode=mode, height=height)
+    if big:
+        fig = projector(fig, SCALE)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
     return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
 
@@ -72,31 +79,32 @@ st.title("Dual perceptron and the Gram matrix")
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
 
-c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
-kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
-               fmt=KERNEL_LABELS.get, help=KERNEL_HELP)
-kparams: tuple = ()
-if kernel == "poly":
-    k1, k2 = c2.columns(2)
-    degree = bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree")
-    coef0 = bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0")
-    kparams = (("degree", int(degree)), ("coef0", float(coef0)))
-elif kernel == "rbf":
-    gamma = bound(c2.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma",
-                  help="Small γ: smooth, wide bumps; large γ: a bump around each point.")
-    kparams = (("gamma", float(gamma)),)
-else:
-    c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
-eta = bound(c3.select_slider, "Step η", TAUS, value=1.0, key="eta", help=ETA_HELP)
-order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
-              fmt=ORDER_LABELS.get)
-mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
-             fmt=FRAME_LABELS.get)
-with st.expander("More settings: seed, max steps, figure size"):
-    e1, e2, e3 = st.columns(3)
-    seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed", help="Seeds the random order.")
-    max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
-    height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
+with part("settings"):
+    c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
+    kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
+                   fmt=KERNEL_LABELS.get, help=KERNEL_HELP)
+    kparams: tuple = ()
+    if kernel == "poly":
+        k1, k2 = c2.columns(2)
+        degree = bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree")
+        coef0 = bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0")
+        kparams = (("degree", int(degree)), ("coef0", float(coef0)))
+    elif kernel == "rbf":
+        gamma = bound(c2.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma",
+                      help="Small γ: smooth, wide bumps; large γ: a bump around each point.")
+        kparams = (("gamma", float(gamma)),)
+    else:
+        c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
+    eta = bound(c3.select_slider, "Step η", TAUS, value=1.0, key="eta", help=ETA_HELP)
+    order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
+                  fmt=ORDER_LABELS.get)
+    mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+                 fmt=FRAME_LABELS.get)
+    with st.expander("More settings: seed, max steps, figure size"):
+        e1, e2, e3 = st.columns(3)
+        seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed", help="Seeds the random order.")
+        max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
+        height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
 
 if int(height) < MIN_HEIGHT:
     st.caption(f"This page draws three panels: its figure is at least {MIN_HEIGHT} px tall (asked for {int(height)}).")
@@ -108,29 +116,34 @@ if steps < int(max_steps):
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
 result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
     LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
-        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height)), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height),
+                 presenting()), ds.label), CHART)
 if result is not None:
     fig, (kind, status), table, cost, agreement, label = result
     fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    st.plotly_chart(PrebuiltFigure(fig), key=CHART,
+    st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"Dual perceptron run on {label}: {status}",
                     config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
     getattr(st, kind)(status)
-    if agreement is not None:
-        getattr(st, agreement[0])(agreement[1])
-    meta = fig["layout"]["meta"]
-    if meta["thinned"]:
-        st.info(meta["thinned"])
-    if meta["gram_block"] > 1:
-        k = meta["gram_block"]
-        st.caption(f"The Gram matrix has {meta['n_points']:,}² entries; it is drawn in means of {k}×{k} blocks "
-                   "of consecutive points (the run itself uses every entry).")
-    st.caption("Step with ◀ Back / Next ▶ or drag the slider; Play runs the steps in the browser. A halo's area grows "
-               "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
-               "yellow circle is the point examined (tagged with its new α after an update), and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
-               "that row. The dashed curve is the boundary before the update.")
+    with part("notes"):
+        if agreement is not None:
+            getattr(st, agreement[0])(agreement[1])
+        meta = fig["layout"]["meta"]
+        if meta["thinned"]:
+            st.info(meta["thinned"])
+        if meta["gram_block"] > 1:
+            k = meta["gram_block"]
+            st.caption(f"The Gram matrix has {meta['n_points']:,}² entries; it is drawn in means of {k}×{k} blocks "
+                       "of consecutive points (the run itself uses every entry).")
+        st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. A halo's area grows "
+                   "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
+                   "yellow circle is the point examined (tagged with its new α after an update), and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
+                   "that row. The dashed curve is the boundary before the update.")
     st.subheader("What the Gram matrix saved", divider="gray")
     cols = st.columns(len(cost))
     for col, (name, value, help_text) in zip(cols, cost, strict=True):
         col.metric(f"{name} (kernel evaluations)", value, help=help_text)
-    steps_table(f"Every step as a table ({len(table['step']):,} rows)", table)
+    with part("tables"):
+        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), fig,
+                f"Dual perceptron: {label}")
+        steps_table(f"Every step as a table ({len(table['step']):,} rows)", table)

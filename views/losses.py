@@ -12,6 +12,7 @@ import streamlit as st
 from core.losses import grid_around, grid_half_width, surface, theta_grid
 from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
+from views.chart_tools import exports, file_stem
 from views.options import (
     HEIGHTS,
     LAMS,
@@ -25,9 +26,10 @@ from views.options import (
     VARIANT_LABELS,
     VIEW_LABELS,
 )
+from views.present import SCALE, part, presenting
 from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure, num
+from viz.common import PrebuiltFigure, num, projector
 from viz.losses import (
     EXPLAIN,
     NAMES,
@@ -81,33 +83,37 @@ def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float
 
 st.title("Loss surface")
 ds = current_dataset()
-c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
-loss = bound(c1.selectbox, "Loss", list(LOSS_LABELS), format_func=LOSS_LABELS.get, key="loss", fmt=LOSS_LABELS.get)
-slc = bound(c2.radio, "Slice of weight space", list(SLICE_LABELS), format_func=SLICE_LABELS.get, key="slice",
-            fmt=SLICE_LABELS.get, horizontal=True)
-view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
-             horizontal=True)
-lam = float(bound(c4.select_slider, "λ of the hinge's λ/2‖w‖²", LAMS, value=0.0, key="lam"))
-with st.expander("Trajectory, point, radius, figure size"):
-    e1, e2, e3, e4, e5 = st.columns(5)
-    path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
-                 fmt=PATH_LABELS.get, index=1)
-    variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
-                    key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
-    tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
-    lit = int(bound(e4.number_input, "Highlight point xᵢ (0: none)", 0, max(ds.n, 1), 0, 1, key="lit"))
-    radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
-                         disabled=slc != "theta"))
-    height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
-    path_seed = int(bound(e2.number_input, "Trajectory seed", 0, 2**31 - 1, 0, 1, key="path_seed"))
+with part("settings"):
+    c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
+    loss = bound(c1.selectbox, "Loss", list(LOSS_LABELS), format_func=LOSS_LABELS.get, key="loss", fmt=LOSS_LABELS.get)
+    slc = bound(c2.radio, "Slice of weight space", list(SLICE_LABELS), format_func=SLICE_LABELS.get, key="slice",
+                fmt=SLICE_LABELS.get, horizontal=True)
+    view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
+                 horizontal=True)
+    lam = float(bound(c4.select_slider, "λ of the hinge's λ/2‖w‖²", LAMS, value=0.0, key="lam"))
+    with st.expander("Trajectory, point, radius, figure size"):
+        e1, e2, e3, e4, e5 = st.columns(5)
+        path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
+                     fmt=PATH_LABELS.get, index=1)
+        variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
+                        key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
+        tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
+        lit = int(bound(e4.number_input, "Highlight point xᵢ (0: none)", 0, max(ds.n, 1), 0, 1, key="lit"))
+        radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
+                             disabled=slc != "theta"))
+        height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
+        path_seed = int(bound(e2.number_input, "Trajectory seed", 0, 2**31 - 1, 0, 1, key="path_seed"))
 
 names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
-            path_seed: int, chosen, lit_i, radius: float, height: int, scale: float):
-    """The weight chart and the data chart (cached: a rerun with the same choices only sends them)."""
+            path_seed: int, chosen, lit_i, radius: float, height: int, scale: float, big: bool = False):
+    """The weight chart and the data chart (cached: a rerun with the same choices only sends them).
+
+    ``big``: both for a projector (presentation mode).
+    """
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
     surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)], scale)
     pick = (np.array(chosen[0]), chosen[1]) if chosen else None
@@ -129,7 +135,7 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
         fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
     data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
                        if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
-    return fig, data
+    return (projector(fig, SCALE), projector(data, SCALE)) if big else (fig, data)
 
 
 def make():
@@ -139,16 +145,17 @@ def make():
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
     scale = grid_half_width(X, y, traj[0] if traj else None)  # the grid holds the trajectory
     bs = cached_surfaces(X, y, names, lam, GRID[len(names)], scale)[3].tolist()
-    b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
-                    format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
-                    help="The slider under the chart moves b in the browser; this is where it starts (and the "
-                         "b of the 3-D view).", disabled=slc == "theta")
+    with part("settings", "b"):
+        b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
+                        format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
+                        help="The slider under the chart moves b in the browser; this is where it starts (and the "
+                             "b of the 3-D view).", disabled=slc == "theta")
     b_at = bs.index(b_start) if b_start in bs else len(bs) // 2
     if chosen is not None and chosen[1] in bs:
         b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
     lit_i = lit - 1 if 0 < lit <= len(y) else None
     return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
-                     height, scale), ds.label)
+                     height, scale, presenting()), ds.label)
 
 
 result = None if not points_ready(ds, CHART, "the loss surface") else run_or_last_good(
@@ -161,20 +168,27 @@ if result is not None:
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         clickable = fig["layout"]["meta"]["view"] == "loss_surface" and fig["layout"]["meta"]["slice"] == "w"
         event = st.plotly_chart(PrebuiltFigure(fig), key="loss_chart", on_select="rerun" if clickable else "ignore",
-                                selection_mode="points", config={"displaylogo": False, "doubleClick": False})
-        if view == "surface" and len(names) > 1:
-            st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
-                       "for another).")
-        if clickable:
-            meta = fig["layout"]["meta"]
-            st.caption(f"Drag the b slider under the chart to move the slice; click anywhere on a surface to choose "
-                       f"that w (with the b shown) and see its boundary in the data chart. Lines: "
-                       f"{meta['lines_drawn']:,} of the {meta['n_points']:,} points' lines yᵢ(w·xᵢ + b) = 0. "
-                       "Trajectory markers are hollow where the run's b differs from the slice's.")
+                                selection_mode="points", alt=f"{' and '.join(NAMES[nm] for nm in names)} over "
+                                                             f"weight space on {label}",
+                                config={"displaylogo": False, "doubleClick": False})
+        with part("notes"):
+            if view == "surface" and len(names) > 1:
+                st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
+                           "for another).")
+            if clickable:
+                meta = fig["layout"]["meta"]
+                st.caption(f"Drag the b slider under the chart to move the slice; click anywhere on a surface to choose "
+                           f"that w (with the b shown) and see its boundary in the data chart. Lines: "
+                           f"{meta['lines_drawn']:,} of the {meta['n_points']:,} points' lines yᵢ(w·xᵢ + b) = 0. "
+                           "Trajectory markers are hollow where the run's b differs from the slice's.")
+        with part("tables"):
+            exports("loss_chart", file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"), fig,
+                    f"Loss surface: {label}", slider_name="b")
     with right:
         st.plotly_chart(PrebuiltFigure(data), key=CHART, config={"displaylogo": False})
-        for nm in names:
-            st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
+        with part("notes", "explain"):
+            for nm in names:
+                st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
     pts = (event.selection.points if clickable and event is not None and event.selection else []) or []
     if pts and pts[0].get("customdata") is not None:
         p = pts[0]

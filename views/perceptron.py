@@ -12,7 +12,7 @@ from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from core.validate import validate_data
 from datasets.csvio import trajectory_csv
-from views.chart_tools import chart_tools, file_stem
+from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import SCALE, part, presenting
 from views.quiz import quiz
@@ -28,7 +28,6 @@ from views.shared import (
 )
 from views.userdata import escape_md
 from viz.common import PrebuiltFigure, projector
-from viz.export import standalone_html
 from viz.gif import perceptron_gif
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
@@ -145,17 +144,6 @@ if result is not None:
                    "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                    "the dashed line is the boundary before the update.")
     with part("tables"):
-        chart_tools(CHART, stem)
-        x1, x2, x3 = st.columns(3)
-        # the files are written when clicked (callables), so a rerun costs nothing
-        x1.download_button("Animation (HTML, plays offline)", lambda f=fig: standalone_html(f, f"Perceptron: {label}"),
-                           file_name=f"{stem}.html", mime="text/html", on_click="ignore", icon=":material/movie:",
-                           width="stretch")
-        x2.download_button("Animation (GIF)", lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
-                           file_name=f"{stem}.gif", mime="image/gif", on_click="ignore", icon=":material/gif_box:",
-                           width="stretch")
-        # the whole run: step, examined, updated, w, b, |M|
-        x3.download_button(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params),
-                           file_name=f"{stem}.csv", mime="text/csv", on_click="ignore", icon=":material/download:",
-                           width="stretch")
+        exports(CHART, stem, fig, f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
+                csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params)))
         steps_table(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)", table)

@@ -13,6 +13,7 @@ import streamlit as st
 
 from core.perceptron import run_perceptron
 from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
+from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
     DEGREES,
@@ -26,9 +27,10 @@ from views.options import (
     TTL,
     c_label,
 )
+from views.present import SCALE, part, presenting
 from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure
+from viz.common import PrebuiltFigure, projector
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 LAST_GOOD = "_svm_last_good"
@@ -46,8 +48,10 @@ def cached_grid(X, y, kernel: str, kparams: tuple):
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
-def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int):
+def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool = False):
     """The page's figure (cached on the inputs): every C of the grid as a frame, or one solution.
+
+    ``big``: the figure for a projector (presentation mode).
 
     The grid is solved for the linear kernel and for the others up to PATH_KERNEL_MAX_N points; the hard
     margin (C = ∞) is one solution, drawn beside the linear grid's C path.
@@ -62,7 +66,8 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
         run = run_perceptron(X, y, max_steps=1000)
         perceptron = (run.W[-1], float(run.B[-1]))
     path = path_of(grid) if grid is not None else None
-    return svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height)
+    fig = svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height)
+    return projector(fig, SCALE) if big else fig
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
@@ -75,28 +80,29 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 st.title("SVM: margin and slack")
 ds = current_dataset()
-c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
-kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
-               fmt=KERNEL_LABELS.get)
-hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
-             disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
-hard = hard and kernel == "linear"
-C = bound(c1.select_slider, "Penalty C (log scale)", list(C_GRID), value=1.0, key="C", help=C_HELP,
-          format_func=c_label, fmt=c_label, disabled=hard)
-kparams: tuple = ()
-if kernel == "poly":
-    k1, k2 = c4.columns(2)
-    kparams = (("degree", int(bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree"))),
-               ("coef0", float(bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0"))))
-elif kernel == "rbf":
-    kparams = (("gamma", float(bound(c4.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma"))),)
-else:
-    c4.caption("Linear kernel: w·x + b = 0, margin lines w·x + b = ±1.")
-with st.expander("More settings: overlay, figure size"):
-    e1, e2 = st.columns(2)
-    overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
-                    fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
-    height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
+with part("settings"):
+    c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
+    kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
+                   fmt=KERNEL_LABELS.get)
+    hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
+                 disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
+    hard = hard and kernel == "linear"
+    C = bound(c1.select_slider, "Penalty C (log scale)", list(C_GRID), value=1.0, key="C", help=C_HELP,
+              format_func=c_label, fmt=c_label, disabled=hard)
+    kparams: tuple = ()
+    if kernel == "poly":
+        k1, k2 = c4.columns(2)
+        kparams = (("degree", int(bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree"))),
+                   ("coef0", float(bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0"))))
+    elif kernel == "rbf":
+        kparams = (("gamma", float(bound(c4.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma"))),)
+    else:
+        c4.caption("Linear kernel: w·x + b = 0, margin lines w·x + b = ±1.")
+    with st.expander("More settings: overlay, figure size"):
+        e1, e2 = st.columns(2)
+        overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
+                        fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
+        height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
 
 C_used = math.inf if hard else float(C)
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
@@ -105,23 +111,28 @@ with exact_tab:
     ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
     result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
         compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
-                int(height)), ds.label), CHART)
+                int(height), presenting()), ds.label), CHART)
     if result is not None:
         fig, label = result
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        st.plotly_chart(PrebuiltFigure(fig), key=CHART, config={"displaylogo": False, "doubleClick": False})
-        if fig["layout"]["meta"]["live"]:
-            st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
-                       "the mark on the C path follow in the browser. The Penalty C control above sets where it "
-                       "starts, and goes into the link.")
-        elif kernel != "linear":
-            st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
-                       f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
-                       "above sets C.")
-        st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
-                   "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
-                   "point inside the margin or misclassified is joined to its own margin line by a segment "
-                   "labelled ξᵢ.")
+        st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"SVM on {label}: margin, slack and support vectors",
+                        config={"displaylogo": False, "doubleClick": False})
+        with part("notes"):
+            if fig["layout"]["meta"]["live"]:
+                st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
+                           "the mark on the C path follow in the browser. The Penalty C control above sets where it "
+                           "starts, and goes into the link.")
+            elif kernel != "linear":
+                st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
+                           f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
+                           "above sets C.")
+            st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
+                       "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
+                       "point inside the margin or misclassified is joined to its own margin line by a segment "
+                       "labelled ξᵢ.")
+        with part("tables"):
+            exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), fig, f"SVM margin and slack: {label}",
+                    slider_name="C")
 
 with sgd_tab:
     st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "

@@ -1,0 +1,69 @@
+"""Time and size of the perceptron GIF: 200 frames of a 200-point run, drawn with Pillow alone.
+
+Prints the median wall time (and CPU time) of :func:`viz.gif.perceptron_gif` for a
+non-separable 200-point run of 2,000 cyclic steps thinned to 200 frames, the GIF's size,
+the split between drawing and encoding, and, as the reference measured in the same run,
+the time :func:`viz.perceptron.perceptron_figure` takes to build the app's own 200-frame
+Plotly animation of the same run (a dict, before any browser draws it). One more line
+for 500 frames. Run by hand:
+
+    python bench/bench_gif.py [--n 200] [--steps 2000] [--repeat 5]
+
+Target: 200 frames in <= 5 s on a 2-core machine (aim: about 1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.timing import median_ms  # noqa: E402
+from core.perceptron import run_perceptron  # noqa: E402
+from datasets import make_dataset  # noqa: E402
+from viz.gif import encode_gif, perceptron_gif, render_frames  # noqa: E402
+from viz.perceptron import perceptron_figure  # noqa: E402
+
+
+def median_cpu_ms(fn, repeat: int) -> float:
+    """Median over ``repeat`` calls of ``fn()`` of this process's CPU time, in ms (robust to other load)."""
+    times = []
+    for _ in range(max(1, repeat)):
+        t0 = time.process_time()
+        fn()
+        times.append(time.process_time() - t0)
+    return statistics.median(times) * 1e3
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    X, y = make_dataset("blobs", args.n, 0, noise=0.6)  # overlapping blobs: never converges, runs every step
+    traj = run_perceptron(X, y, variant="cyclic", tau=1.0, max_steps=args.steps)
+    print(f"blobs σ=0.6, N = {args.n}, cyclic τ = 1: {traj.n_steps:,} steps, {traj.n_updates:,} updates, "
+          f"converged = {traj.converged}; 720×540 px; median of {args.repeat} runs")
+    print(f"{'frames':>6s} {'GIF s':>7s} {'CPU s':>7s} {'draw s':>7s} {'encode s':>8s} {'KB':>6s} "
+          f"{'Plotly fig s':>12s} {'ratio':>6s}")
+    for frames in (200, 500):
+        gif_ms = median_ms(lambda f=frames: perceptron_gif(traj, max_frames=f), args.repeat)
+        cpu_ms = median_cpu_ms(lambda f=frames: perceptron_gif(traj, max_frames=f), args.repeat)
+        imgs, _ = render_frames(traj, max_frames=frames)
+        draw_ms = median_ms(lambda f=frames: render_frames(traj, max_frames=f), args.repeat)
+        enc_ms = median_ms(lambda im=imgs: encode_gif(im, 250), args.repeat)
+        kb = len(perceptron_gif(traj, max_frames=frames)) / 1024
+        # the reference: the app's own animation of the same run and frame cap, as a Plotly dict
+        fig_ms = median_ms(lambda f=frames: perceptron_figure(traj, max_frames=f), args.repeat)
+        print(f"{len(imgs):6d} {gif_ms / 1e3:7.2f} {cpu_ms / 1e3:7.2f} {draw_ms / 1e3:7.2f} {enc_ms / 1e3:8.2f} "
+              f"{kb:6.0f} {fig_ms / 1e3:12.3f} {gif_ms / fig_ms:5.1f}×")
+    print("ratio = GIF time / Plotly figure build time (the figure is a dict; the browser still has to draw it)")
+
+
+if __name__ == "__main__":
+    main()
