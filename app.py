@@ -28,6 +28,7 @@ nav = st.navigation(
         st.Page("views/dual.py", title="Dual / Gram", icon=":material/grid_on:", url_path="dual"),
         st.Page("views/svm.py", title="SVM margin", icon=":material/width:", url_path="svm"),
         st.Page("views/losses.py", title="Loss surface", icon=":material/landscape:", url_path="losses"),
+        st.Page("views/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
     ]
 )
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget

@@ -169,3 +169,27 @@ def test_the_quiz_scores_a_right_and_a_wrong_answer(page: Page, app_server: str)
     assert "Not quite" in page.get_by_test_id("stAlertContentError").first.inner_text() or \
         "No update is wrong" in page.get_by_test_id("stAlertContentError").first.inner_text()
     assert_no_exception(page)
+
+
+def test_compare_steps_both_runs_with_one_slider(page: Page, app_server: str) -> None:
+    _open(page, f"{app_server}/compare?ds=separable&cmp=order")
+    assert_no_exception(page)
+    gd = "document.querySelector('.st-key-compare_chart .js-plotly-plot')"
+    states = f"""() => {gd}.layout.annotations.filter(a => a.name && a.name.startsWith('state'))
+                       .map(a => a.text.replace(/<[^>]*>/g, ' '))"""
+    assert all("Step 0 of" in s for s in page.evaluate(states))
+    nxt = page.locator(".st-key-compare_chart .updatemenu-button").filter(has_text="Next")
+    for _ in range(3):
+        nxt.click()
+        page.wait_for_timeout(100)
+    page.wait_for_function(f"() => {gd}._fullLayout.sliders[0].active === 3")
+    left, right = page.evaluate(states)
+    assert "Step 3 of" in left and "Step 3 of" in right, (left, right)
+    page.get_by_role("heading", name="Compare two runs").click()
+    page.keyboard.press("End")  # the last frame: the shorter run holds its last state and says so
+    page.wait_for_function(f"() => {gd}._fullLayout.sliders[0].active === {gd}._fullLayout.sliders[0].steps.length - 1")
+    left, right = page.evaluate(states)
+    meta = page.evaluate(f"() => {gd}.layout.meta")
+    s_left, s_right = meta["n_steps"]
+    if s_left != s_right:
+        assert "finished at step" in (left if s_left < s_right else right)

@@ -23,6 +23,8 @@ KERNEL_LABELS = {"linear": "linear", "poly": "polynomial", "rbf": "RBF"}
 ORDER_LABELS = {"cyclic": "cyclic", "random": "random"}
 SCHEDULE_LABELS = {"pegasos": "1/(λ(t + t₀)) (Pegasos)", "constant": "constant η"}
 SGD_STEPS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000]
+COMPARE_LABELS = {"order": "cyclic vs random order", "tau": "τ left vs τ right", "batch": "B left vs B right",
+                  "svm": "perceptron vs SVM (hinge SGD)"}
 LOSS_LABELS = {"hinge": "hinge", "perceptron": "perceptron", "zero_one": "0-1", "all": "all three"}
 SLICE_LABELS = {"w": "w₁, w₂ at a fixed b", "theta": "direction θ and b at a fixed ‖w‖"}
 VIEW_LABELS = {"map": "filled contours", "surface": "3-D surface"}
@@ -120,6 +122,9 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "radius": _number_in(RADII),
     "present": _bool,
     "quiz": _bool,
+    "cmp": _choice(COMPARE_LABELS),
+    "tau_a": _number_in(TAUS),
+    "tau_b": _number_in(TAUS),
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
 def c_label(v: float) -> str:
@@ -136,7 +141,7 @@ URL_SPELLING: dict[str, Callable[[object], str]] = {
     "C": c_label,
     "schedule": SCHEDULE_LABELS.get,
     "loss": LOSS_LABELS.get, "slice": SLICE_LABELS.get, "view": VIEW_LABELS.get, "path": PATH_LABELS.get,
-    "path_variant": VARIANT_LABELS.get,
+    "path_variant": VARIANT_LABELS.get, "cmp": COMPARE_LABELS.get,
 }
 
 
@@ -147,7 +152,7 @@ def url_spelling(key: str, value) -> str:
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
 OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step",
-              "hide"}
+              "hide", "B_a", "B_b"}
 
 
 def known_url_key(key: str) -> bool:

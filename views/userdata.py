@@ -41,7 +41,8 @@ PTS = "pts"  # the query parameter carrying the points
 # "step" from a frame named s<step> (perceptron, dual), "C" from the slider's label (the SVM's C on the chart)
 _XY = ["xaxis", "yaxis"]
 DATA_CHARTS = {"perceptron_chart": {"axes": _XY, "link": "step"}, "dual_chart": {"axes": _XY, "link": "step"},
-               "svm_chart": {"axes": _XY, "link": "C"}, "loss_data": {"axes": _XY, "link": None}}
+               "svm_chart": {"axes": _XY, "link": "C"}, "loss_data": {"axes": _XY, "link": None},
+               "compare_chart": {"axes": _XY, "link": "step"}}
 DRAG_PX = 4  # a press and release further apart than this is a drag, not a click
 
 

@@ -1,0 +1,168 @@
+"""Classroom features without a browser: presentation mode's link, projector scaling, exports, the quiz, compare."""
+
+from __future__ import annotations
+
+import html as htmlmod
+import json
+
+import numpy as np
+import pytest
+from test_views import figure, page_from_url
+
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
+from views.quiz import QUIZ, SCORE
+from viz.common import projector
+from viz.export import standalone_html
+from viz.perceptron import perceptron_figure
+from viz.quiz import grade, question, quiz_figure
+
+
+def _run(name="separable", n=40, **kw):
+    X, y = make_dataset(name, n, 0)
+    return run_perceptron(X, y, max_steps=kw.pop("max_steps", 300), **kw)
+
+
+# ---------------------------------------------------------------- presentation mode
+
+
+def test_hide_is_read_from_any_spelling_and_unknown_parts_are_named():
+    assert parse_hide("Sidebar, tables,foo") == (["sidebar", "tables"], ["foo"])
+    assert parse_hide("none") == ([], [])
+    assert parse_hide("") == ([], [])
+    assert hide_spelling(["tables", "sidebar"]) == "sidebar,tables"  # one order, so a link reads the same
+    assert hide_spelling([]) == "none"
+
+
+def test_a_presentation_link_turns_it_on_with_its_parts_and_keeps_them_in_the_url():
+    at = page_from_url({"present": "1", "hide": "settings,notes"})
+    assert at.session_state[PRESENT] is True
+    assert at.session_state[HIDE] == ["settings", "notes"]
+    assert at.query_params["present"] == "true" and at.query_params["hide"] == "settings,notes"
+    assert figure(at)["layout"]["font"]["size"] > 16  # the chart for a projector
+    css = " ".join(h.proto.body for h in at.get("html"))
+    assert "st-key-dbl_settings" in css and "st-key-dbl_notes" in css and "stSidebar" not in css
+    at.switch_page("views/svm.py").run()  # the next page keeps both
+    assert not at.exception
+    assert at.query_params["hide"] == "settings,notes" and at.query_params["present"] == "true"
+
+
+def test_a_bad_hide_list_is_named_and_the_default_is_not_in_the_url():
+    at = page_from_url({"hide": "sidebar,everything"})
+    assert any("everything" in w.value for w in at.sidebar.warning)
+    assert at.session_state[HIDE] == ["sidebar"]
+    at2 = page_from_url({})
+    assert at2.session_state[HIDE] == DEFAULT_HIDE and "hide" not in at2.query_params
+    assert not at2.get("html") or all("stSidebar" not in h.proto.body for h in at2.get("html"))  # off: no CSS
+
+
+def test_projector_scales_type_markers_and_lines_but_not_data():
+    f = perceptron_figure(_run())
+    g = projector(f, 1.5)
+    assert g["layout"]["font"]["size"] == pytest.approx(1.5 * f["layout"]["font"]["size"])
+    assert g["layout"]["annotations"][0]["font"]["size"] == pytest.approx(1.5 * f["layout"]["annotations"][0]["font"]["size"])
+    pts = next(i for i, t in enumerate(f["data"]) if t.get("name") == "y = +1")
+    assert g["data"][pts]["marker"]["size"] == pytest.approx(1.5 * f["data"][pts]["marker"]["size"])
+    assert g["data"][pts]["x"] == f["data"][pts]["x"]
+    line = next(i for i, t in enumerate(f["data"]) if t.get("name", "").startswith("boundary"))
+    assert g["data"][line]["line"]["width"] == pytest.approx(1.5 * f["data"][line]["line"]["width"])
+    assert [fr["name"] for fr in g["frames"]] == [fr["name"] for fr in f["frames"]]
+    assert g["layout"]["sliders"][0]["steps"] == f["layout"]["sliders"][0]["steps"]  # frame names untouched
+    assert json.dumps(f) != json.dumps(g) and f == perceptron_figure(_run())  # the original is unchanged
+    with pytest.raises(ValueError, match="k must be between 1 and 3"):
+        projector(f, 0.5)
+
+
+# ---------------------------------------------------------------- exports
+
+
+def test_the_html_export_holds_plotly_its_frames_and_an_escaped_title():
+    f = perceptron_figure(_run())
+    page = standalone_html(f, "Perceptron: <script>x</script>")
+    assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
+    assert "<script>x</script>" not in page and htmlmod.escape("<script>x</script>") in page
+    assert "Plotly.addFrames" in page or "addFrames" in page
+    assert "https://cdn" not in page.split("</script>", 1)[0][:5000]  # plotly.js is inline, not fetched
+    assert len(page) > 3_000_000  # plotly.js itself
+
+
+# ---------------------------------------------------------------- the quiz
+
+
+def test_the_quiz_grades_against_the_run_itself():
+    traj = _run()
+    checked = 0
+    for k in range(min(traj.n_steps, 40)):
+        ex, text = question(traj, k)
+        assert np.array_equal(ex, traj.examined(k + 1)) and f"Step {k + 1}" in text
+        upd = traj.updated(k + 1)
+        (w,), (b,) = traj.states([k])
+        m = traj.problem.y * (traj.problem.X @ w + b)  # y(w·x + b) before step k + 1
+        i = int(ex[0])
+        assert (m[i] <= 0) == (upd.size > 0)  # cyclic: an update exactly when the examined point is a mistake
+        right_none, _ = grade(traj, k, None)
+        assert right_none == (upd.size == 0)
+        right_i, why = grade(traj, k, i)
+        assert right_i == (upd.size > 0) and f"= {('−' if m[i] < 0 else '')}" in why
+        other = (i + 1) % traj.problem.n
+        assert grade(traj, k, other)[0] is False  # a point the step does not examine is never right
+        checked += 1
+    assert checked > 5
+
+
+def test_the_quiz_figure_reveals_the_step_only_once_answered():
+    traj = _run()
+    k = int(traj.update_steps[1]) - 1  # the state before an update
+    open_q = quiz_figure(traj, k)
+    names = [t.get("name") for t in open_q["data"]]
+    assert "updated on" not in names and not open_q["layout"]["meta"]["answered"]
+    ex = traj.examined(k + 1)
+    lit = next(t for t in open_q["data"] if str(t.get("name", "")).startswith("examined"))
+    assert lit["x"] == [round(float(v), 3) for v in traj.problem.X[ex, 0]]
+    wrong = int((ex[0] + 1) % traj.problem.n)
+    done = quiz_figure(traj, k, choice=wrong)
+    names = [t.get("name") for t in done["data"]]
+    assert "updated on" in names and "your pick" in names and f"boundary after step {k + 1}" in names
+    assert "your pick" not in [t.get("name") for t in quiz_figure(traj, k, choice=int(ex[0]))["data"]]
+
+
+def test_the_quiz_page_keeps_the_score_and_moves_on():
+    at = page_from_url({"ds": "textbook", "quiz": "true"})
+    assert any("Score: 0 of 0 right" in m.value for m in at.markdown)
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_perceptron(X, y, max_steps=1000)
+    at.button(key="quiz_none").click().run()  # step 1 from w = 0 updates (y·a = 0 ≤ 0): "No update" is wrong
+    assert traj.updated(1).size and at.session_state[SCORE] == [0, 1]
+    assert at.error and "No update is wrong" in at.error[0].value
+    at.button(key="quiz_next").click().run()
+    assert at.session_state[QUIZ]["k"] == 1 and at.session_state[QUIZ]["answer"] is None
+    at.button(key="quiz_none").click().run()  # step 2: x₂ = (4, 3) is on its side at w = (3, 3), b = 1
+    assert not traj.updated(2).size and at.session_state[SCORE] == [1, 2]
+    assert at.success and "No update is right" in at.success[0].value
+    at.button(key="quiz_reset").click().run()
+    assert at.session_state[SCORE] == [0, 0]
+
+
+# ---------------------------------------------------------------- compare
+
+
+@pytest.mark.parametrize("what", ["order", "tau", "batch", "svm"])
+def test_every_comparison_runs_on_the_same_points(what):
+    at = page_from_url({"ds": "separable", "cmp": what}, "views/compare.py")
+    assert not at.error
+    fig = figure(at)
+    meta = fig["layout"]["meta"]
+    assert meta["view"] == "compare" and len(meta["titles"]) == 2
+    assert meta["kinds"] == (["perceptron", "hinge"] if what == "svm" else ["perceptron", "perceptron"])
+    left = [t for t in fig["data"][:8] if t.get("name") == "y = +1"][0]
+    right = [t for t in fig["data"][8:16] if t.get("name") == "y = +1"][0]
+    assert left["x"] == right["x"] and left["y"] == right["y"]
+
+
+def test_a_compare_link_opens_at_its_step():
+    at = page_from_url({"ds": "separable", "cmp": "tau", "tau_a": "0.1", "tau_b": "1", "step": "7"},
+                       "views/compare.py")
+    fig = figure(at)
+    assert fig["layout"]["meta"]["titles"][0].startswith("cyclic, τ = 0.1")
+    assert fig["layout"]["sliders"][0]["active"] == fig["layout"]["meta"]["frame_steps"].index(7)

@@ -1,0 +1,120 @@
+"""Compare: two runs side by side on the same data, the same start and the same seed, one step slider for both.
+
+read widgets -> cached core runs -> viz.compare -> render. Stepping happens in the browser.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from core.perceptron import max_steps_allowed, run_perceptron
+from core.svm import C_GRID, fit_svm, hinge_sgd
+from views.chart_tools import exports, file_stem
+from views.options import COMPARE_LABELS, N_UI_MAX, TAUS, TTL, VARIANT_LABELS, c_label
+from views.present import SCALE, part, presenting
+from views.shared import (
+    bound,
+    current_dataset,
+    open_at_step,
+    plane_data,
+    points_ready,
+    run_or_last_good,
+    take_start_step,
+)
+from views.userdata import escape_md
+from viz.common import PrebuiltFigure, projector
+from viz.compare import compare_figure
+
+CHART = "compare_chart"
+LAST_GOOD = "_compare_last_good"
+MAX_FRAMES = 300
+BATCHES = [1, 2, 4, 8, 16, 32, 64]
+
+
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
+def compute(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):
+    """Both runs (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and the figure, cached."""
+    runs = [run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
+            for kind, kw in (left, right)]
+    reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
+    fig = compare_figure(*runs, max_frames=MAX_FRAMES, height=height, reference=reference)
+    return (projector(fig, SCALE) if big else fig), runs
+
+
+def runs_csv(runs) -> str:
+    """Both runs' (w, b) after every step, side by side (the shorter one holds its last state)."""
+    S = max(len(r.B) for r in runs)
+    cols = [np.arange(S)]
+    for r in runs:
+        hold = np.minimum(np.arange(S), len(r.B) - 1)  # after its end a run keeps its last (w, b)
+        cols += [np.asarray(r.W)[hold, 0], np.asarray(r.W)[hold, 1], np.asarray(r.B)[hold]]
+    rows = np.column_stack(cols)
+    head = "step,left_w1,left_w2,left_b,right_w1,right_w2,right_b\n"
+    return head + "".join(f"{int(r[0])}," + ",".join(repr(float(v)) for v in r[1:]) + "\n" for r in rows)
+
+
+st.title("Compare two runs")
+ds = current_dataset()
+step0 = take_start_step()
+N = max(len(ds.y), 1)
+with part("settings"):
+    c1, c2, c3, c4 = st.columns([2.2, 2.4, 1.6, 1.6])
+    what = bound(c1.selectbox, "Compare", list(COMPARE_LABELS), format_func=COMPARE_LABELS.get, key="cmp",
+                 fmt=COMPARE_LABELS.get, help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
+    seed = bound(c3.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+                 help="Seeds the random order of both runs (the same draws).")
+    max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="max_steps"))
+    common = {"seed": int(seed), "max_steps": max_steps}
+    C = None
+    if what == "order":
+        tau = float(bound(c2.select_slider, "Step size τ (both)", TAUS, value=1.0, key="tau"))
+        left = ("perceptron", {"variant": "cyclic", "tau": tau})
+        right = ("perceptron", {"variant": "random", "tau": tau})
+    elif what == "tau":
+        k1, k2, k3 = c2.columns([1.2, 1, 1])
+        variant = bound(k1.selectbox, "Variant", ["cyclic", "random"], format_func=VARIANT_LABELS.get,
+                        key="variant", fmt=VARIANT_LABELS.get)
+        ta = float(bound(k2.select_slider, "τ left", TAUS, value=0.1, key="tau_a"))
+        tb = float(bound(k3.select_slider, "τ right", TAUS, value=1.0, key="tau_b"))
+        left, right = ("perceptron", {"variant": variant, "tau": ta}), ("perceptron", {"variant": variant, "tau": tb})
+    elif what == "batch":
+        k1, k2 = c2.columns(2)
+        ba = int(bound(k1.select_slider, "B left", BATCHES, value=1, key="B_a"))
+        bb = int(bound(k2.select_slider, "B right", BATCHES, value=16, key="B_b"))
+        ba, bb = min(ba, N), min(bb, N)
+        left = ("perceptron", {"variant": "minibatch", "batch_size": ba})
+        right = ("perceptron", {"variant": "minibatch", "batch_size": bb})
+        # B points per step: the core caps a run's work
+        common["max_steps"] = min(max_steps, max_steps_allowed("minibatch", len(ds.y), max(ba, bb)))
+    else:
+        C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
+                        fmt=c_label))
+        left = ("perceptron", {"variant": "random"})
+        right = ("hinge", {"C": C})
+left = (left[0], tuple(sorted({**left[1], **common}.items())))
+right = (right[0], tuple(sorted({**right[1], **common}.items())))
+if common["max_steps"] < max_steps:
+    st.info(f"Mini-batch steps look at B points each, so the runs are capped at {common['max_steps']:,} steps.")
+
+result = None
+if points_ready(ds, CHART, "the comparison", need_both=True):
+    result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
+        *compute(*plane_data(ds, N_UI_MAX), left, right, C, 720, presenting()), ds.label), CHART)
+if result is not None:
+    fig, runs, label = result
+    fig = open_at_step(fig, step0)
+    st.markdown(f"**{escape_md(label)}**")
+    st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"Two runs side by side on {label}: "
+                    + " against ".join(fig["layout"]["meta"]["titles"]),
+                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
+    with part("notes"):
+        if fig["layout"]["meta"]["thinned"]:
+            st.info(fig["layout"]["meta"]["thinned"])
+        st.caption("One slider, Back / Next and the ← → keys step both runs together; a run that has ended holds its "
+                   "last state. Both start at w = 0, b = 0 with the same seed, on the same points."
+                   + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the exact "
+                      "SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else ""))
+    with part("tables"):
+        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), fig, f"Compare: {label}",
+                csv=("Both runs (CSV)", lambda r=runs: runs_csv(r)))
