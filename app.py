@@ -21,20 +21,19 @@ from views.shared import dataset_sidebar, remember_url, report_url_problems  # n
 from views.userdata import points_table  # noqa: E402
 
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
-nav = st.navigation(
-    [
+pages = [
         st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("views/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
         st.Page("views/dual.py", title="Dual / Gram", icon=":material/grid_on:", url_path="dual"),
         st.Page("views/svm.py", title="SVM margin", icon=":material/width:", url_path="svm"),
         st.Page("views/losses.py", title="Loss surface", icon=":material/landscape:", url_path="losses"),
         st.Page("views/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
-    ]
-)
+]
+nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
 dataset_sidebar()
 presentation_sidebar()
-presentation_style()  # in presentation mode: larger type, the chosen parts hidden
+presentation_style(pages)  # in presentation mode: larger type, the chosen parts hidden
 url_notes = st.container()  # above the page; filled once the page has drawn its widgets
 nav.run()
 with part("tables", "points"):

@@ -412,3 +412,32 @@ def trajectory_csv(traj, max_rows: int | None = None) -> str:
     for s, w, b, m in zip(steps.tolist(), W.tolist(), B.tolist(), errors.tolist(), strict=True):
         rows.append((str(s), examined[s - 1] if s else "", updated.get(s, ""), *map(repr, w), repr(b), str(m)))
     return _rows_text(rows)
+
+
+def paired_runs_csv(left, right) -> str:
+    """Two runs' (w, b) after every step, side by side: ``step,left_w1,left_w2,left_b,right_w1,right_w2,right_b``.
+
+    Parameters
+    ----------
+    left, right : core.perceptron.Trajectory or core.svm.HingeRun
+        2-D runs; a run that has ended holds its last (w, b) to the longer run's last step.
+
+    Returns
+    -------
+    str
+        max(S_left, S_right) + 1 rows after the header, floats written with ``repr`` (exact); lines end with "\\n".
+    """
+    S = max(left.n_steps, right.n_steps)
+    steps = np.arange(S + 1)
+    cols = [steps]
+    for run in (left, right):
+        at = np.minimum(steps, run.n_steps)  # after its end a run keeps its last (w, b)
+        # a Trajectory stores one state per update (states() maps steps to them); a HingeRun one per step
+        W, B = run.states(at) if hasattr(run, "states") else (np.asarray(run.W)[at], np.asarray(run.B)[at])
+        if W.shape[1] != 2:
+            raise ValueError(f"the runs must be 2-D, got d = {W.shape[1]}")
+        cols += [W[:, 0], W[:, 1], B]
+    out = ["step,left_w1,left_w2,left_b,right_w1,right_w2,right_b\n"]
+    for row in zip(*(c.tolist() for c in cols), strict=True):
+        out.append(f"{row[0]}," + ",".join(repr(float(v)) for v in row[1:]) + "\n")
+    return "".join(out)

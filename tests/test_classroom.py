@@ -10,10 +10,12 @@ import pytest
 from test_views import figure, page_from_url
 
 from core.perceptron import run_perceptron
+from core.svm import hinge_sgd
 from datasets import make_dataset
+from datasets.csvio import paired_runs_csv
 from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
 from views.quiz import QUIZ, SCORE
-from viz.common import projector
+from viz.common import num, projector
 from viz.export import standalone_html
 from viz.perceptron import perceptron_figure
 from viz.quiz import grade, question, quiz_figure
@@ -48,10 +50,18 @@ def test_a_presentation_link_turns_it_on_with_its_parts_and_keeps_them_in_the_ur
     assert at.query_params["hide"] == "settings,notes" and at.query_params["present"] == "true"
 
 
-def test_a_bad_hide_list_is_named_and_the_default_is_not_in_the_url():
-    at = page_from_url({"hide": "sidebar,everything"})
-    assert any("everything" in w.value for w in at.sidebar.warning)
-    assert at.session_state[HIDE] == ["sidebar"]
+@pytest.mark.parametrize(("given", "used", "named"), [("sidebar,everything", ["sidebar"], "everything"),
+                                                      ("", DEFAULT_HIDE, "hide=''"),
+                                                      ("<b>x</b>", DEFAULT_HIDE, "<b>x</b>")])
+def test_a_bad_hide_list_is_named_above_the_page(given, used, named):
+    at = page_from_url({"present": "true", "hide": given})
+    said = " ".join(w.value for w in at.main.warning)  # above the page: the sidebar may be hidden
+    assert "Ignored URL parameters" in said and named in said.replace("\\", "")
+    assert "<b>" not in said  # a link's text is escaped, never markup
+    assert at.session_state[HIDE] == used
+
+
+def test_the_default_hide_list_stays_out_of_the_url():
     at2 = page_from_url({})
     assert at2.session_state[HIDE] == DEFAULT_HIDE and "hide" not in at2.query_params
     assert not at2.get("html") or all("stSidebar" not in h.proto.body for h in at2.get("html"))  # off: no CSS
@@ -70,6 +80,12 @@ def test_projector_scales_type_markers_and_lines_but_not_data():
     assert [fr["name"] for fr in g["frames"]] == [fr["name"] for fr in f["frames"]]
     assert g["layout"]["sliders"][0]["steps"] == f["layout"]["sliders"][0]["steps"]  # frame names untouched
     assert json.dumps(f) != json.dumps(g) and f == perceptron_figure(_run())  # the original is unchanged
+    svm = projector({"data": [], "layout": {"sliders": [{"pad": {"t": 100, "l": 10}}],
+                                            "annotations": [{"text": "a", "ay": -36, "ax": 2, "yshift": 4},
+                                                            {"text": "b", "ax": 1.5, "axref": "x"}]}}, 1.5)
+    assert svm["layout"]["sliders"][0]["pad"] == {"t": 150, "l": 15}  # pixel distances grow with the type
+    assert svm["layout"]["annotations"][0] == {"text": "a", "ay": -54, "ax": 3, "yshift": 6}
+    assert svm["layout"]["annotations"][1]["ax"] == 1.5  # in data units: kept
     with pytest.raises(ValueError, match="k must be between 1 and 3"):
         projector(f, 0.5)
 
@@ -90,8 +106,12 @@ def test_the_html_export_holds_plotly_its_frames_and_an_escaped_title():
 # ---------------------------------------------------------------- the quiz
 
 
-def test_the_quiz_grades_against_the_run_itself():
-    traj = _run()
+@pytest.mark.parametrize("kw", [{"variant": "cyclic"}, {"variant": "random"}, {"variant": "minibatch", "batch_size": 8},
+                                {"variant": "batch", "tau": 0.1}, {"variant": "cyclic", "update_on": "negative",
+                                                                   "w0": (0.5, -0.5)},
+                                {"variant": "cyclic", "fit_intercept": False}])
+def test_the_quiz_grades_against_the_run_itself(kw):
+    traj = _run("xor", 30, **kw)  # not separable: every variant runs all its steps
     checked = 0
     for k in range(min(traj.n_steps, 40)):
         ex, text = question(traj, k)
@@ -99,16 +119,37 @@ def test_the_quiz_grades_against_the_run_itself():
         upd = traj.updated(k + 1)
         (w,), (b,) = traj.states([k])
         m = traj.problem.y * (traj.problem.X @ w + b)  # y(w·x + b) before step k + 1
-        i = int(ex[0])
-        assert (m[i] <= 0) == (upd.size > 0)  # cyclic: an update exactly when the examined point is a mistake
-        right_none, _ = grade(traj, k, None)
-        assert right_none == (upd.size == 0)
-        right_i, why = grade(traj, k, i)
-        assert right_i == (upd.size > 0) and f"= {('−' if m[i] < 0 else '')}" in why
-        other = (i + 1) % traj.problem.n
-        assert grade(traj, k, other)[0] is False  # a point the step does not examine is never right
+        rule = (lambda v: v < 0) if kw.get("update_on") == "negative" else (lambda v: v <= 0)
+        assert set(upd.tolist()) == {int(i) for i in ex if rule(m[i])}  # the update uses the examined mistakes
+        right_none, why_none = grade(traj, k, None)
+        assert right_none == (upd.size == 0) and why_none.startswith("No update is " + ("right" if right_none else
+                                                                                            "wrong"))
+        for i in ex[:3].tolist():
+            right_i, why = grade(traj, k, i)
+            assert right_i == (i in upd)
+            sign = ("<" if kw.get("update_on") == "negative" else "≤") if i in upd else \
+                ("≥" if kw.get("update_on") == "negative" else ">")
+            assert f"= {num(m[i])} {sign} 0" in why, why  # the margin written out with its comparison
+        outside = np.setdiff1d(np.arange(traj.problem.n), ex)
+        if outside.size:
+            assert grade(traj, k, int(outside[0]))[0] is False  # a point the step does not examine is never right
         checked += 1
     assert checked > 5
+
+
+def test_paired_runs_csv_has_one_row_per_step_and_holds_the_shorter_run():
+    X, y = make_dataset("separable", 40, 0)
+    a = run_perceptron(X, y, variant="cyclic", max_steps=1000)
+    b = hinge_sgd(X, y, C=1.0, max_steps=60, seed=0)
+    rows = paired_runs_csv(a, b).splitlines()
+    S = max(a.n_steps, b.n_steps)
+    assert rows[0] == "step,left_w1,left_w2,left_b,right_w1,right_w2,right_b" and len(rows) == S + 2
+    table = np.array([[float(v) for v in r.split(",")] for r in rows[1:]])
+    assert np.array_equal(table[:, 0], np.arange(S + 1))
+    Wa, Ba = a.states(np.minimum(np.arange(S + 1), a.n_steps))
+    assert np.array_equal(table[:, 1:3], Wa) and np.array_equal(table[:, 3], Ba)  # every step, exactly
+    hold = np.minimum(np.arange(S + 1), b.n_steps)
+    assert np.array_equal(table[:, 4:6], b.W[hold]) and np.array_equal(table[:, 6], b.B[hold])
 
 
 def test_the_quiz_figure_reveals_the_step_only_once_answered():

@@ -7,6 +7,7 @@ import re
 import pytest
 from e2e_helpers import APP_IDLE, assert_no_exception, chart_meta, wait_for_chart, wait_for_rerun
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
 
 CHARTS = {"perceptron": "perceptron_chart", "dual": "dual_chart", "svm": "svm_chart", "losses": "loss_data"}
 ADDED = re.compile(r"added x\S* = \((-?[\d.]+), (-?[\d.]+)\), y = ([+-]1)")
@@ -30,7 +31,14 @@ def _gd(key: str) -> str:
 
 def _screen(page: Page, key: str, x: float, y: float) -> tuple[float, float, list, list]:
     """Where data point (x, y) of the chart's data panel is on the screen, and the axes' ranges."""
-    page.locator(f".st-key-{key} .js-plotly-plot .main-svg").first.scroll_into_view_if_needed()
+    for attempt in range(5):  # a rerun may replace the chart while it is scrolled to: take the new one
+        try:
+            page.locator(f".st-key-{key} .js-plotly-plot .main-svg").first.scroll_into_view_if_needed()
+            break
+        except PlaywrightError:
+            if attempt == 4:
+                raise
+            page.wait_for_timeout(200)
     return tuple(page.evaluate(f"""([x, y]) => {{
         const gd = {_gd(key)}, fl = gd._fullLayout, r = gd.querySelector('.main-svg').getBoundingClientRect();
         return [r.left + fl.xaxis._offset + fl.xaxis.d2p(x), r.top + fl.yaxis._offset + fl.yaxis.d2p(y),

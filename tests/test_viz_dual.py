@@ -300,3 +300,80 @@ def test_negative_gram_entries_are_parenthesised_and_tiny_eta_keeps_its_bars():
     last = state_data(fig, traj.n_steps)[T_BARS]
     np.testing.assert_allclose(bar_heights(last, 3), traj[-1].alpha, rtol=1e-5)
     assert max(bar_heights(last, 3)) > 0
+
+
+_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def named_points(text: str) -> list[int]:
+    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
+    import re
+
+    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
+
+
+def merged_layout(fig: dict, name: str) -> dict:
+    """The layout paths a frame sets, its base (state) frame's under its own, as Plotly applies them."""
+    fr = frames_by_name(fig)
+    return {**fr[fr[name]["baseframe"]].get("layout", {}), **fr[name].get("layout", {})}
+
+
+def check_dual_state(text: str, traj, step: int) -> None:
+    """The state line at a step: the updates so far, α's support, b (and w = Σαᵢyᵢxᵢ for the linear kernel), and
+    exactly the points with y·f(x) ≤ 0, f computed here from α and b."""
+    from viz.common import num, vec
+
+    p = traj.problem
+    X, y = p.X, p.y
+    A, B = traj.states(np.array([step]))
+    alpha, b = A[0], float(B[0])
+    f = decision_function(X, y, alpha, b, X, p.kernel, **dict(p.kernel_params))
+    mis = np.flatnonzero(y * f <= 0)
+    S = np.flatnonzero(alpha > 0)
+    k = int(traj.state_index(np.array([step]))[0])
+    head, *parts = text.split("; ")
+    assert head.startswith("Before any update: " if k == 0 else f"After {k} update{'s' * (k != 1)}: ")
+    if p.kernel == "linear":
+        w = (alpha * y) @ X  # w = Σ αᵢyᵢxᵢ
+        assert head.endswith(f"w = Σαᵢyᵢxᵢ = {vec(w)}, b = {num(b)}")
+        support = parts.pop(0)
+    else:
+        assert "w =" not in text and head.endswith(f", b = {num(b)}")
+        support = head
+    if S.size == 0:
+        assert "α = 0" in support
+    else:
+        assert f"{S.size} of {p.n}" in support and named_points(support.split(": ")[-1]) == S[:4].tolist()
+    (mpart,) = parts
+    if mis.size == 0:
+        assert mpart == f"no point misclassified (0 of {p.n})"
+    elif mis.size <= 4:
+        assert named_points(mpart) == mis.tolist() and mpart.endswith(f"({mis.size} of {p.n})")
+    else:
+        assert mpart.startswith(f"{mis.size} of {p.n} misclassified: ") and named_points(mpart) == mis[:4].tolist()
+
+
+def test_state_line_names_the_mistakes_and_alpha_of_each_step(textbook, circles_rbf):
+    from viz.common import start_at
+
+    for traj, fig in (textbook, circles_rbf):
+        ann = fig["layout"]["annotations"]
+        assert len(ann) == 3 and ann[2]["name"] == "state" and ann[2]["font"]["size"] >= 15
+        assert ann[2]["text"] == merged_layout(fig, "s0")["annotations[2].text"]  # the base figure is at step 0
+        steps = fig["layout"]["meta"]["frame_steps"]
+        for step in steps[:6] + steps[len(steps) // 2:len(steps) // 2 + 3] + steps[-3:]:
+            check_dual_state(merged_layout(fig, f"s{step}")["annotations[2].text"], traj, step)
+        # sent once per state: on the state frames only
+        for f in fig["frames"]:
+            assert ("annotations[2].text" in f.get("layout", {})) == f["name"].startswith("m")
+    traj, fig = textbook
+    assert merged_layout(fig, "s3")["annotations[2].text"] == (
+        "After 2 updates: w = Σαᵢyᵢxᵢ = (2, 2), b = 0; αᵢ > 0 for x₁, x₃ (2 of 3); misclassified: x₃ (1 of 3)")
+    # opening the figure at a step writes that step's state at index 2; the tag (1) and arithmetic (0) stay put
+    at = start_at(fig, "s15")["layout"]["annotations"]
+    assert at[2]["text"].endswith("no point misclassified (0 of 3)") and at[0]["text"].startswith("<b>Step 15</b>")
+    assert at[1]["text"].startswith("x")  # the examined point's tag
+    # under the panels' x titles, above the legend
+    lay = fig["layout"]
+    st = lay["annotations"][2]
+    assert st["y"] == lay["yaxis"]["domain"][0] and st["yshift"] < 0 and st["y"] > lay["legend"]["y"]

@@ -163,3 +163,48 @@ def test_zero_one_levels_fall_between_its_values():
     # halfway between counts: none equals k/N, and 0 and 1 mistakes (and 1 and 2, …) are told apart
     assert np.allclose(levels * 10 % 1, 0.5)
     assert levels[0] == pytest.approx(0.05) and np.all(np.diff(levels) > 0)
+
+
+_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def named_points(text: str) -> list[int]:
+    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
+    import re
+
+    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
+
+
+@pytest.mark.parametrize("w,b", [((1.0, 0.5), 0.2), ((0.3, -1.2), 0.5), ((-1.0, 0.0), 0.0), ((2.0, 1.0), 0.0)])
+def test_data_chart_states_the_chosen_w_and_its_mistakes(scene, w, b):
+    from viz.common import num, vec
+    from viz.losses import NAMES, losses_at
+
+    X, y = scene[:2]
+    w = np.array(w)
+    names = ("hinge", "perceptron", "zero_one")
+    losses = losses_at(names, w, b, X, y, 0.1)
+    fig = data_figure(X, y, chosen=(w, b), losses=losses)
+    (ann,) = fig["layout"]["annotations"]
+    assert ann["name"] == "state" and ann["font"]["size"] >= 15
+    lines = ann["text"].split("<br>")
+    assert lines[0] == f"w = {vec(w)}, b = {num(b)}"
+    mis = np.flatnonzero(y * (X @ w + b) <= 0)  # M at the chosen (w, b), computed here
+    if mis.size == 0:
+        assert lines[1] == "no point misclassified (0 of 40)"
+    elif mis.size <= 3:
+        assert named_points(lines[1]) == mis.tolist() and lines[1].endswith(f"({mis.size} of 40)")
+    else:  # the count, then the first names on their own line
+        assert lines[1] == f"{mis.size} of 40 misclassified:" and named_points(lines[2]) == mis[:3].tolist()
+    assert lines[-1] == "loss: " + ", ".join(f"{NAMES[k].removesuffix(' loss')} {num(v)}" for k, v in losses.items())
+    assert losses["zero_one"] == pytest.approx(mis.size / 40)  # the 0-1 loss counts the same M
+    # one loss: named in full
+    one = data_figure(X, y, chosen=(w, b), losses={"hinge": losses["hinge"]})
+    assert one["layout"]["annotations"][0]["text"].endswith(f"<br>hinge loss {num(losses['hinge'])}")
+    # the legend hangs under the line's rows
+    assert fig["layout"]["legend"]["y"] < 0 and fig["layout"]["margin"]["b"] > 22 * len(lines)
+
+
+def test_data_chart_without_a_chosen_w_has_no_state_line(scene):
+    X, y = scene[:2]
+    assert data_figure(X, y)["layout"]["annotations"] == []

@@ -279,3 +279,90 @@ def test_mistake_bound_drawn_and_written():
     other = run_perceptron(X, y, w0=(1.0, 0.0))
     assert bound_applies(other, mb) == (False, "it assumes the start w = 0, b = 0")
     assert not any(t.get("name", "").startswith("R = ") for t in perceptron_figure(other, bound=mb)["data"])
+
+
+_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def named_points(text: str) -> list[int]:
+    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
+    import re
+
+    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
+
+
+def mistakes_part(text: str) -> str:
+    """The part of a state line about the misclassified points."""
+    return next(p for p in text.split("; ") if "misclassified" in p)
+
+
+def merged_layout(fig: dict, name: str) -> dict:
+    """The layout paths a frame sets, its base (state) frame's under its own, as Plotly applies them."""
+    frames = {f["name"]: f for f in fig["frames"]}
+    fr = frames[name]
+    return {**frames[fr["baseframe"]].get("layout", {}), **fr.get("layout", {})}
+
+
+def check_state_line(text: str, k: int, w, b: float, X, y) -> None:
+    """The line states the k updates so far, the run's w and b, and names exactly M = {i : yᵢ(w·xᵢ + b) ≤ 0}."""
+    mis = np.flatnonzero(y * (X @ np.asarray(w) + b) <= 0)  # M, computed here from (w, b)
+    head = "Before any update" if k == 0 else f"After {k} update{'s' * (k != 1)}"
+    assert text.startswith(f"{head}: w = {vec(w)}, b = {num(b)}; ")
+    part = mistakes_part(text)
+    limit = 6 if len(y) <= 100 else 3
+    if mis.size == 0:
+        assert part == f"no point misclassified (0 of {len(y)})"
+    elif mis.size <= limit:
+        assert named_points(part) == mis.tolist() and part.endswith(f"({mis.size} of {len(y)})")
+    else:  # the count, and the first ones by name
+        assert part.startswith(f"{mis.size} of {len(y)} misclassified: ") and part.endswith(", …")
+        assert named_points(part) == mis[:limit].tolist()
+
+
+def test_state_line_names_the_misclassified_points_of_each_frame():
+    sizes = set()
+    for name, noise, variant in (("blobs", 1.0, "random"), ("blobs", 0.6, "cyclic")):
+        X, y = make_dataset(name, 40, seed=1, noise=noise)
+        traj = run_perceptron(X, y, variant=variant, seed=2, max_steps=300)
+        fig = perceptron_figure(traj)
+        for step in fig["layout"]["meta"]["frame_steps"]:
+            (w,), (b,) = traj.states([step])
+            text = merged_layout(fig, f"s{step}")["annotations[1].text"]
+            check_state_line(text, int(traj.state_index(step)), w, float(b), X, y)
+            sizes.add(min(int((y * (X @ w + b) <= 0).sum()), 7))
+    # frames with no mistake, with every mistake named, and with the list cut short were all checked
+    assert 0 in sizes and 7 in sizes and sizes & {1, 2, 3, 4, 5, 6}
+
+
+def test_state_line_on_the_textbook_run_and_in_the_base_figure():
+    from viz.common import start_at
+
+    X, y = TEXTBOOK
+    traj = run_perceptron(X, y, variant="cyclic")
+    fig = perceptron_figure(traj)
+    ann = fig["layout"]["annotations"]
+    assert len(ann) == 2 and ann[1]["name"] == "state" and ann[1]["font"]["size"] >= 15
+    # the base figure shows step 0; opening it at a step (start_at) writes that step's state into index 1
+    assert ann[1]["text"] == "Before any update: w = (0, 0), b = 0; misclassified: x₁, x₂, x₃ (3 of 3)"
+    at = start_at(fig, "s3")["layout"]["annotations"]
+    assert at[1]["text"] == "After 2 updates: w = (2, 2), b = 0; misclassified: x₃ (1 of 3)"
+    assert at[0]["text"].startswith("<b>Step 3</b>")  # the arithmetic stays at index 0
+    last = start_at(fig, "s15")["layout"]["annotations"][1]["text"]
+    check_state_line(last, traj.n_updates, traj.W[-1], float(traj.B[-1]), X, y)
+    assert last.endswith("no point misclassified (0 of 3)")
+    # sent once per state: on the state frames, never on a step frame
+    for f in fig["frames"]:
+        assert ("annotations[1].text" in f.get("layout", {})) == f["name"].startswith("m")
+    # the line sits under the data panel's x₁ title and above the buttons
+    assert ann[1]["y"] == fig["layout"]["yaxis"]["domain"][0] and ann[1]["yshift"] < 0
+    assert ann[1]["y"] > fig["layout"]["updatemenus"][1]["y"]
+
+
+def test_state_line_on_many_points_names_three_and_counts_the_rest():
+    X, y = make_dataset("blobs", 300, seed=4, noise=1.2)
+    traj = run_perceptron(X, y, variant="random", seed=1, max_steps=200)
+    fig = perceptron_figure(traj)
+    for step in (0, 1, 57, 200):
+        (w,), (b,) = traj.states([step])
+        check_state_line(merged_layout(fig, f"s{step}")["annotations[1].text"], int(traj.state_index(step)), w,
+                         float(b), X, y)

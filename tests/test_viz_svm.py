@@ -218,3 +218,80 @@ def test_one_solution_has_no_slider():
     assert "frames" not in fig and "sliders" not in fig["layout"] and not fig["layout"]["meta"]["live"]
     with pytest.raises(ValueError, match="start must index"):
         svm_figure(X, y, fit_svm(X, y, C=1.0), start=1)
+
+
+_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def named_points(text: str) -> list[int]:
+    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
+    import re
+
+    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
+
+
+def check_svm_state(text: str, sol, X, y) -> None:
+    """The state line of one C: C, w, b, 2/‖w‖; exactly the points with y(w·x + b) ≤ 0; the support vectors; ξ > 0.
+
+    M and ξ = max(0, 1 − y(w·x + b)) are computed here from the solution's w and b.
+    """
+    from viz.common import vec
+
+    n = len(y)
+    line1, line2 = text.split("<br>")
+    m = y * (X @ sol.w + sol.b)
+    assert line1.startswith(f"C = {sol.C:g}: w = {vec(sol.w)}, b = {num(sol.b)}, margin 2/‖w‖ = "
+                            f"{num(2 / np.linalg.norm(sol.w))}; ")
+    mis = np.flatnonzero(m <= 0)
+    mpart = line1.split("; ")[1]
+    if mis.size == 0:
+        assert mpart == f"no point misclassified (0 of {n})"
+    elif mis.size <= 5:
+        assert named_points(mpart) == mis.tolist() and mpart.endswith(f"({mis.size} of {n})")
+    else:
+        assert mpart.startswith(f"{mis.size} of {n} misclassified: ") and named_points(mpart) == mis[:5].tolist()
+    sv_part, xi_part = line2.split("; ")
+    sv = np.flatnonzero(sol.support)
+    assert sv_part.startswith("support vectors: ") and sv_part.endswith(f"({sv.size} of {n})")
+    assert named_points(sv_part) == sv[:5].tolist()
+    viol = np.flatnonzero(np.maximum(0, 1 - m) > 1e-3)  # ξᵢ > 0 (above the solver's residue)
+    if viol.size == 0:
+        assert xi_part == "ξ = 0 at every point"
+    else:
+        assert named_points(xi_part) == viol[:5].tolist() and xi_part.endswith(f"({viol.size} of {n})")
+
+
+def test_state_line_follows_c_and_names_the_mistakes():
+    X, y = make_dataset("outlier", 60, 0)
+    sols = svm_grid(X, y)
+    fig = svm_figure(X, y, sols, start=3, path=path_of(sols))
+    t = next(i for i, tr in enumerate(fig["data"]) if tr.get("name") == "state")
+    state = fig["data"][t]
+    assert state["mode"] == "text" and state["textfont"]["size"] >= 15 and state["yaxis"] == "y7"
+    check_svm_state(state["text"][0], sols[3], X, y)  # the base figure is at its start C
+    seen = set()
+    for k in (0, 3, 9, 12, 18, 24):
+        frame = fig["frames"][k]
+        assert t in frame["traces"]  # the slider rewrites it, with no redraw
+        text = frame["data"][frame["traces"].index(t)]["text"][0]
+        check_svm_state(text, sols[k], X, y)
+        seen.add(text)
+    assert len(seen) == 6
+    # its band is under the data panel (whose x title sits between them), the legend under the plot
+    lay = fig["layout"]
+    assert lay["yaxis7"]["domain"][1] < lay["yaxis"]["domain"][0] and lay["legend"]["y"] < 0
+
+
+def test_state_line_with_a_kernel_and_a_hard_margin():
+    X, y = make_dataset("moons", 40, 0)
+    sol = fit_svm(X, y, C=1.0, kernel="rbf", gamma=1.0)
+    text = trace(svm_figure(X, y, sol), "state")["text"][0]
+    assert text.startswith(f"C = 1: RBF kernel, b = {num(sol.b)}, margin 2/‖w‖ = ") and "w = (" not in text
+    mis = np.flatnonzero(y * sol.decision <= 0)
+    mpart = text.split("<br>")[0].split("; ")[1]
+    assert named_points(mpart) == mis[:5].tolist() and f"{mis.size} of 40" in mpart
+    X, y = make_dataset("blobs", 30, 0)
+    hard = fit_svm(X, y, C=float("inf"))
+    text = trace(svm_figure(X, y, hard), "state")["text"][0]
+    assert text.startswith("Hard margin (C = ∞): w = ") and "no point misclassified (0 of 30)" in text
+    assert text.endswith("ξ = 0 at every point")

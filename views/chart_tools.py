@@ -7,8 +7,9 @@ One small components-v2 component (:data:`CHART_TOOLS`) works in the browser:
   (``perceptron-cyclic-step12.svg``, ``svm-C0.1.png``);
 - ← and → step the chart's slider, Home and End go to its ends (when no input
   field has the focus), so stepping needs no mouse;
-- the chart's state line (the annotation named ``state``) is copied into an
-  ``aria-live`` region after each step, so a screen reader says it.
+- the chart's state line (the annotation or text trace named ``state``) is
+  copied into an ``aria-live`` region after each step, with the slider's
+  position, so a screen reader says it.
 """
 
 from __future__ import annotations
@@ -64,9 +65,19 @@ export default function(component) {
   }
 
   // the state line, for screen readers: the annotation named "state" after each step
+  // (an annotation named "state", or a text trace named "state"), after where the slider stands
   function say(gd) {
-    const a = ((gd.layout && gd.layout.annotations) || []).find(x => x && x.name === "state");
-    if (a && live) live.textContent = String(a.text || "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const named = (x) => x && typeof x.name === "string" && x.name.startsWith("state");
+    const from = find(data.state_chart || data.chart) || gd;  // the chart whose state line is read
+    const texts = ((from.layout && from.layout.annotations) || []).filter(named).map(a => a.text)
+      .concat((from._fullData || []).filter(named).map(t => [].concat(t.text || []).join(" ")));
+    const text = texts.join(" | ");
+    const s = gd._fullLayout.sliders && gd._fullLayout.sliders[0];
+    const stop = s && s.steps && s.steps[s.active];
+    const at = stop ? `${(s.currentvalue && s.currentvalue.prefix) || ""}${stop.label}`.trim() : "";
+    const plain = String(text || "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const said = at && !plain.startsWith(at) ? `${at}: ${plain}` : plain;  // the SVM's line starts "C = 1:" itself
+    if (live && said) live.textContent = said;
   }
   let tries = 0;
   const timer = setInterval(() => {
@@ -112,20 +123,23 @@ def file_stem(*parts) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "", text.replace(" ", "-"))[:80] or "chart"
 
 
-def chart_tools(chart: str, name: str, slider_name: str = "") -> None:
+def chart_tools(chart: str, name: str, slider_name: str = "", state_chart: str = "") -> None:
     """PNG/SVG buttons, keyboard stepping and a screen-reader state for the chart with key ``chart``.
 
-    ``name`` starts the file names; ``slider_name`` prefixes a slider label that is not a step (``"C"``).
+    ``name`` starts the file names; ``slider_name`` prefixes a slider label that is not a step (``"C"``);
+    ``state_chart`` is the chart whose state lines are read out, when not ``chart`` itself.
     """
-    CHART_TOOLS(data={"chart": chart, "name": name, "slider_name": slider_name}, key=f"tools_{chart}")
+    CHART_TOOLS(data={"chart": chart, "name": name, "slider_name": slider_name, "state_chart": state_chart},
+                key=f"tools_{chart}")
 
 
-def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = "", gif=None, csv=None) -> None:
+def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = "", state_chart: str = "", gif=None,
+            csv=None) -> None:
     """The export row under a chart: PNG, SVG (in the browser), the figure as offline HTML, and a GIF and a CSV.
 
     Parameters
     ----------
-    chart, stem, slider_name
+    chart, stem, slider_name, state_chart
         As for :func:`chart_tools`; ``stem`` names every file.
     fig : dict
         The figure shown: written as a standalone HTML file when its button is clicked.
@@ -136,10 +150,9 @@ def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = 
     csv : (str, callable), optional
         The CSV button's label and what makes its text when clicked.
     """
-    chart_tools(chart, stem, slider_name)
-    what = "Animation" if fig.get("frames") else "Chart"
-    files = [(f"{what} (HTML, plays offline)" if fig.get("frames") else f"{what} (HTML, offline)",
-              lambda: standalone_html(fig, title), "html", "text/html", ":material/movie:")]
+    chart_tools(chart, stem, slider_name, state_chart)
+    html_label = "Animation (HTML, plays offline)" if fig.get("frames") else "Chart (HTML, offline)"
+    files = [(html_label, lambda: standalone_html(fig, title), "html", "text/html", ":material/movie:")]
     if gif is not None:
         files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
     if csv is not None:

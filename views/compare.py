@@ -5,13 +5,13 @@ read widgets -> cached core runs -> viz.compare -> render. Stepping happens in t
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from core.perceptron import max_steps_allowed, run_perceptron
 from core.svm import C_GRID, fit_svm, hinge_sgd
+from datasets.csvio import paired_runs_csv
 from views.chart_tools import exports, file_stem
-from views.options import COMPARE_LABELS, N_UI_MAX, TAUS, TTL, VARIANT_LABELS, c_label
+from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
 from views.present import SCALE, part, presenting
 from views.shared import (
     bound,
@@ -20,10 +20,11 @@ from views.shared import (
     plane_data,
     points_ready,
     run_or_last_good,
+    show_chart,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure, projector
+from viz.common import projector
 from viz.compare import compare_figure
 
 CHART = "compare_chart"
@@ -42,18 +43,6 @@ def compute(X, y, left: tuple, right: tuple, C: float | None, height: int, big: 
     return (projector(fig, SCALE) if big else fig), runs
 
 
-def runs_csv(runs) -> str:
-    """Both runs' (w, b) after every step, side by side (the shorter one holds its last state)."""
-    S = max(len(r.B) for r in runs)
-    cols = [np.arange(S)]
-    for r in runs:
-        hold = np.minimum(np.arange(S), len(r.B) - 1)  # after its end a run keeps its last (w, b)
-        cols += [np.asarray(r.W)[hold, 0], np.asarray(r.W)[hold, 1], np.asarray(r.B)[hold]]
-    rows = np.column_stack(cols)
-    head = "step,left_w1,left_w2,left_b,right_w1,right_w2,right_b\n"
-    return head + "".join(f"{int(r[0])}," + ",".join(repr(float(v)) for v in r[1:]) + "\n" for r in rows)
-
-
 st.title("Compare two runs")
 ds = current_dataset()
 step0 = take_start_step()
@@ -64,7 +53,7 @@ with part("settings"):
                  fmt=COMPARE_LABELS.get, help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
     seed = bound(c3.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
                  help="Seeds the random order of both runs (the same draws).")
-    max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="max_steps"))
+    max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
     common = {"seed": int(seed), "max_steps": max_steps}
     C = None
     if what == "order":
@@ -73,8 +62,8 @@ with part("settings"):
         right = ("perceptron", {"variant": "random", "tau": tau})
     elif what == "tau":
         k1, k2, k3 = c2.columns([1.2, 1, 1])
-        variant = bound(k1.selectbox, "Variant", ["cyclic", "random"], format_func=VARIANT_LABELS.get,
-                        key="variant", fmt=VARIANT_LABELS.get)
+        variant = bound(k1.selectbox, "Variant", list(ORDER_LABELS), format_func=ORDER_LABELS.get,
+                        key="cmp_order", fmt=ORDER_LABELS.get)
         ta = float(bound(k2.select_slider, "τ left", TAUS, value=0.1, key="tau_a"))
         tb = float(bound(k3.select_slider, "τ right", TAUS, value=1.0, key="tau_b"))
         left, right = ("perceptron", {"variant": variant, "tau": ta}), ("perceptron", {"variant": variant, "tau": tb})
@@ -82,6 +71,8 @@ with part("settings"):
         k1, k2 = c2.columns(2)
         ba = int(bound(k1.select_slider, "B left", BATCHES, value=1, key="B_a"))
         bb = int(bound(k2.select_slider, "B right", BATCHES, value=16, key="B_b"))
+        if max(ba, bb) > N:
+            st.info(f"B is at most N = {N}: a batch of {max(ba, bb)} takes every point, so it runs with B = {N}.")
         ba, bb = min(ba, N), min(bb, N)
         left = ("perceptron", {"variant": "minibatch", "batch_size": ba})
         right = ("perceptron", {"variant": "minibatch", "batch_size": bb})
@@ -105,9 +96,7 @@ if result is not None:
     fig, runs, label = result
     fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")
-    st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"Two runs side by side on {label}: "
-                    + " against ".join(fig["layout"]["meta"]["titles"]),
-                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
+    show_chart(fig, CHART, f"Two runs side by side on {label}: " + " against ".join(fig["layout"]["meta"]["titles"]))
     with part("notes"):
         if fig["layout"]["meta"]["thinned"]:
             st.info(fig["layout"]["meta"]["thinned"])
@@ -117,4 +106,4 @@ if result is not None:
                       "SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else ""))
     with part("tables"):
         exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), fig, f"Compare: {label}",
-                csv=("Both runs (CSV)", lambda r=runs: runs_csv(r)))
+                csv=("Both runs (CSV)", lambda r=runs: paired_runs_csv(*r)))

@@ -32,11 +32,12 @@ from views.shared import (
     plane_data,
     points_ready,
     run_or_last_good,
+    show_chart,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure, projector
+from viz.common import projector
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
 LAST_GOOD = "_dual_last_good"
@@ -122,8 +123,7 @@ if result is not None:
     fig, (kind, status), table, cost, agreement, label = result
     fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"Dual perceptron run on {label}: {status}",
-                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
+    show_chart(fig, CHART, f"Dual perceptron run on {label}: {status}")
     getattr(st, kind)(status)
     with part("notes"):
         if agreement is not None:

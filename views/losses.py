@@ -27,9 +27,9 @@ from views.options import (
     VIEW_LABELS,
 )
 from views.present import SCALE, part, presenting
-from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
+from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good, show_chart
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure, num, projector
+from viz.common import num, projector
 from viz.losses import (
     EXPLAIN,
     NAMES,
@@ -167,10 +167,8 @@ if result is not None:
     with left:
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         clickable = fig["layout"]["meta"]["view"] == "loss_surface" and fig["layout"]["meta"]["slice"] == "w"
-        event = st.plotly_chart(PrebuiltFigure(fig), key="loss_chart", on_select="rerun" if clickable else "ignore",
-                                selection_mode="points", alt=f"{' and '.join(NAMES[nm] for nm in names)} over "
-                                                             f"weight space on {label}",
-                                config={"displaylogo": False, "doubleClick": False})
+        event = show_chart(fig, "loss_chart", f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}",
+                           on_select="rerun" if clickable else "ignore", selection_mode="points")
         with part("notes"):
             if view == "surface" and len(names) > 1:
                 st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
@@ -183,9 +181,9 @@ if result is not None:
                            "Trajectory markers are hollow where the run's b differs from the slice's.")
         with part("tables"):
             exports("loss_chart", file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"), fig,
-                    f"Loss surface: {label}", slider_name="b")
+                    f"Loss surface: {label}", slider_name="b", state_chart=CHART)
     with right:
-        st.plotly_chart(PrebuiltFigure(data), key=CHART, config={"displaylogo": False})
+        show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
         with part("notes", "explain"):
             for nm in names:
                 st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")

@@ -123,6 +123,7 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "present": _bool,
     "quiz": _bool,
     "cmp": _choice(COMPARE_LABELS),
+    "cmp_order": _choice(ORDER_LABELS),
     "tau_a": _number_in(TAUS),
     "tau_b": _number_in(TAUS),
 }
@@ -142,6 +143,7 @@ URL_SPELLING: dict[str, Callable[[object], str]] = {
     "schedule": SCHEDULE_LABELS.get,
     "loss": LOSS_LABELS.get, "slice": SLICE_LABELS.get, "view": VIEW_LABELS.get, "path": PATH_LABELS.get,
     "path_variant": VARIANT_LABELS.get, "cmp": COMPARE_LABELS.get,
+    "cmp_order": ORDER_LABELS.get,
 }
 
 
@@ -152,7 +154,7 @@ def url_spelling(key: str, value) -> str:
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
 OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step",
-              "hide", "B_a", "B_b"}
+              "hide", "B_a", "B_b", "cmp_steps"}
 
 
 def known_url_key(key: str) -> bool:

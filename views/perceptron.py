@@ -15,7 +15,7 @@ from datasets.csvio import trajectory_csv
 from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import SCALE, part, presenting
-from views.quiz import quiz
+from views.quiz import quiz, quiz_run
 from views.shared import (
     bound,
     current_dataset,
@@ -23,11 +23,12 @@ from views.shared import (
     plane_data,
     points_ready,
     run_or_last_good,
+    show_chart,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure, projector
+from viz.common import projector
 from viz.gif import perceptron_gif
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
@@ -122,9 +123,10 @@ result = None
 stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
 if quiz_on:
     if points_ready(ds, CHART, "the perceptron"):
-        data = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (*plane_data(ds, N_UI_MAX), ds.label))
-        if data is not None:
-            quiz(data[0], data[1], params, data[2], int(height), big)
+        run = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (
+            quiz_run(*plane_data(ds, N_UI_MAX), params), ds.label), CHART)
+        if run is not None:
+            quiz(run[0], int(height), big)
 elif points_ready(ds, CHART, "the perceptron"):
     result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
         *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height), big), ds.label), CHART)
@@ -132,8 +134,7 @@ if result is not None:
     fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
     fig = open_at_step(fig, step0)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"Perceptron run on {label}: {status}",
-                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
+    show_chart(fig, CHART, f"Perceptron run on {label}: {status}")
     getattr(st, kind)(status)
     with part("notes"):
         st.caption(conv)

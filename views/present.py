@@ -11,8 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from views.options import url_spelling
-from views.shared import URL_AT_START, bound
-from views.userdata import escape_md
+from views.shared import URL_AT_START, URL_NOTES, bound
 
 PRESENT = "present"
 HIDE = "hide"
@@ -25,7 +24,7 @@ PARTS = {
     "title": "page title",
 }
 DEFAULT_HIDE = ["sidebar", "tables"]
-SCALE = 1.4  # fonts, markers and lines on the charts (viz.common.projector)
+SCALE = 1.3  # fonts, markers, lines and height of the charts (viz.common.projector)
 _CSS = {
     "sidebar": '[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], '
                '[data-testid="stExpandSidebarButton"] { display: none !important; }',
@@ -34,19 +33,18 @@ _CSS = {
     "tables": '[class*="st-key-dbl_tables"] { display: none !important; }',
     "title": '[data-testid="stMain"] h1 { display: none !important; }',
 }
-# larger type everywhere for a projector (Streamlit sizes its text in rem)
-_BIG = "html { font-size: 21px !important; } [data-testid='stMainBlockContainer'] { max-width: 100%; }"
+# larger type everywhere for a projector (Streamlit sizes its text in rem), and less blank space above the page
+_BIG = ("html { font-size: 21px !important; } [data-testid='stHeader'] { display: none; } "
+        "[data-testid='stMainBlockContainer'] { max-width: 100%; padding-top: 1rem !important; }")
 
 
 def parse_hide(text: str) -> tuple[list[str], list[str]]:
-    """The parts named in a link's ``hide=`` (comma separated; ``none`` for none) and the names it did not know.
+    """The parts named in a link's ``hide=`` (comma separated; ``none`` alone for none) and the names it did not know.
 
     >>> parse_hide("Sidebar, tables,foo")
     (['sidebar', 'tables'], ['foo'])
     """
-    items = [t.strip().lower() for t in text.split(",") if t.strip()]
-    if items == ["none"]:
-        return [], []
+    items = [t.strip().lower() for t in text.split(",") if t.strip() and t.strip().lower() != "none"]
     known = [p for p in PARTS if p in items]
     return known, [t for t in items if t not in PARTS]
 
@@ -63,9 +61,15 @@ def presentation_sidebar() -> None:
         start = (st.session_state.get(URL_AT_START) or {}).get("values", {})
         given = start.pop(HIDE, None)
         parts, unknown = parse_hide(given) if given is not None else (list(DEFAULT_HIDE), [])
-        if unknown:
-            sb.warning(f"The link's hide= named parts this app does not have: {escape_md(', '.join(unknown))} "
-                       f"(it knows {', '.join(PARTS)}).")
+        problem = ""
+        if given is not None and not parts and given.strip().lower() != "none":  # empty, or nothing it knows
+            parts = list(DEFAULT_HIDE)
+            problem = f"hide={given!r} names no part (using {hide_spelling(parts)!r})"
+        elif unknown:
+            problem = f"hide= names parts this app does not have: {', '.join(unknown)}"
+        if problem:  # said above the page (the sidebar may be hidden): views.shared.report_url_problems
+            st.session_state.setdefault(URL_NOTES, []).append(
+                f"{problem}; the parts are {', '.join(PARTS)}, or none")
         st.session_state[HIDE] = parts
     sb.subheader("Classroom")
     bound(sb.toggle, "Presentation mode", value=False, key=PRESENT, fmt=lambda v: url_spelling(PRESENT, v),
@@ -97,16 +101,20 @@ def _leave() -> None:
     st.session_state[PRESENT] = False
 
 
-def presentation_style() -> None:
-    """In presentation mode: the larger type, the hidden parts, and a way out when the sidebar is hidden."""
+def presentation_style(pages: list) -> None:
+    """In presentation mode: the larger type, the hidden parts, and, when the sidebar is hidden, a bar with the way
+    out and the links to the ``pages`` (``st.Page`` objects) the sidebar would have shown."""
     if not presenting():
         return
     hidden = st.session_state.get(HIDE, [])
     css = _BIG + "\n" + "\n".join(_CSS[p] for p in hidden if p in _CSS)
     st.html(f"<style>{css}</style>")
     if "sidebar" in hidden:
-        st.button("Leave presentation mode", key="present_leave", on_click=_leave, icon=":material/close:",
-                  type="tertiary", help="Shows the sidebar and the hidden parts again.")
+        cols = st.columns([1.6] + [1] * len(pages), vertical_alignment="center")
+        cols[0].button("Leave presentation mode", key="present_leave", on_click=_leave, icon=":material/close:",
+                       type="tertiary", help="Shows the sidebar and the hidden parts again.")
+        for col, page in zip(cols[1:], pages, strict=True):
+            col.page_link(page)
 
 
 def part(name: str, suffix: str = ""):

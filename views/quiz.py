@@ -11,10 +11,12 @@ import streamlit as st
 
 from core.perceptron import run_perceptron
 from views.options import TTL
-from viz.common import PrebuiltFigure, projector
+from views.present import SCALE
+from views.shared import show_chart
+from viz.common import projector
 from viz.quiz import grade, question, quiz_figure
 
-QUIZ = "_quiz"  # {"run": what the run was made from, "k": the step shown, "answer": None or (choice, right, why)}
+QUIZ = "_quiz"  # {"run": the run asked about, "k": the step shown, "answer": None or (choice, right, why)}
 SCORE = "_quiz_score"  # [right, answered] over the session
 
 
@@ -51,12 +53,11 @@ def _reset_score() -> None:
     st.session_state[SCORE] = [0, 0]
 
 
-def quiz(X, y, params: tuple, run_label: str, height: int, big: bool) -> None:
-    """Draw the quiz for the run ``params`` on X, y (``run_label`` names data and settings: a new one restarts)."""
-    traj = quiz_run(X, y, params)
+def quiz(traj, height: int, big: bool) -> None:
+    """Draw the quiz on the run ``traj`` (from :func:`quiz_run`: another run, e.g. on edited points, restarts it)."""
     q = st.session_state.get(QUIZ)
-    if q is None or q["run"] != (run_label, params):
-        q = st.session_state[QUIZ] = {"run": (run_label, params), "k": 0, "answer": None}
+    if q is None or q["run"] is not traj:  # the cached run itself: same inputs, same object
+        q = st.session_state[QUIZ] = {"run": traj, "k": 0, "answer": None}
     score = st.session_state.setdefault(SCORE, [0, 0])
     k, answer = q["k"], q["answer"]
     s1, s2, s3 = st.columns([3, 1, 1])
@@ -69,6 +70,8 @@ def quiz(X, y, params: tuple, run_label: str, height: int, big: bool) -> None:
                    + (", converged)." if traj.converged else ", the step limit).") + " Start it over, or change "
                    "the settings above for a new run.")
         return
+    if st.session_state.get("edit_points"):
+        st.caption("While the quiz runs, a click on the chart picks a point; turn the quiz off to draw points.")
     _, text = question(traj, k)
     st.markdown(f"**The state after step {k}.** {text}")
     if answer is None:
@@ -80,7 +83,5 @@ def quiz(X, y, params: tuple, run_label: str, height: int, big: bool) -> None:
                   on_click=_go, args=(k + 1,), type="primary", icon=":material/arrow_forward:")
     fig = quiz_figure(traj, k, choice=answer[0] if answer else -1, height=height)
     key = f"quiz_chart_{k}"
-    st.plotly_chart(PrebuiltFigure(projector(fig) if big else fig), key=key,
-                    on_select=lambda: _on_pick(key, traj), selection_mode="points",
-                    alt=f"The state after step {k}: {text}",
-                    config={"displaylogo": False, "scrollZoom": False, "doubleClick": False})
+    show_chart(projector(fig, SCALE) if big else fig, key, f"The state after step {k}: {text}",
+               on_select=lambda: _on_pick(key, traj), selection_mode="points")

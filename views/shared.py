@@ -32,7 +32,7 @@ from views.userdata import (
     user_points,
     write_points_to_url,
 )
-from viz.common import points_figure, start_at_step
+from viz.common import PrebuiltFigure, points_figure, projector, readable, start_at_step
 
 DATASET_KEY = "_dataset"
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
@@ -85,6 +85,7 @@ def _make(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -
 
 URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
+URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
 
 
 def remember_url() -> None:
@@ -152,6 +153,7 @@ def report_url_problems(where=None) -> None:
             if not _same(value, shown):
                 bad.append(f"{key}={value!r} (using {shown!r})")
     start["repeated"] = []
+    bad += st.session_state.pop(URL_NOTES, [])
     if bad:  # the values come from the link: shown as text, never as a link or markup
         (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
 
@@ -299,10 +301,23 @@ def points_ready(ds: Dataset, key: str, what: str, need_both: bool = False) -> b
     return False
 
 
+CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False}
+
+
+def show_chart(fig: dict, key: str, alt: str, **kwargs):
+    """Draw a prebuilt figure (dark axis text for a projector, no Plotly logo, no zoom on scroll or double click).
+
+    ``alt`` describes the chart for screen readers; ``kwargs`` go to ``st.plotly_chart`` (``on_select``…).
+    """
+    return st.plotly_chart(PrebuiltFigure(readable(fig)), key=key, alt=alt, config=CHART_CONFIG, **kwargs)
+
+
 def show_points(ds: Dataset, key: str) -> None:
     """The current points alone, on a chart keyed ``key`` (the page's data chart: clicks edit them)."""
-    st.plotly_chart(points_figure(ds.X, ds.y, note=escape_html(ds.label)), key=key,
-                    config={"displaylogo": False, "doubleClick": False})
+    from views.present import SCALE, presenting  # imported here: views.present imports this module
+
+    fig = points_figure(ds.X, ds.y, note=escape_html(ds.label))
+    show_chart(projector(fig, SCALE) if presenting() else fig, key, f"The points of {ds.label}")
 
 
 def take_start_step() -> int | None:

@@ -28,9 +28,9 @@ from views.options import (
     c_label,
 )
 from views.present import SCALE, part, presenting
-from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good
+from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good, show_chart
 from views.userdata import escape_md
-from viz.common import PrebuiltFigure, projector
+from viz.common import projector
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 LAST_GOOD = "_svm_last_good"
@@ -71,11 +71,12 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
-def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
-    """Hinge SGD and the exact SVM for the same C, and the step-through figure."""
+def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool = False):
+    """Hinge SGD and the exact SVM for the same C, and the step-through figure (``big``: for a projector)."""
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
-    return sgd_figure(run, exact, height=900), sgd_summary(run, exact)
+    fig = sgd_figure(run, exact, height=900)
+    return (projector(fig, SCALE) if big else fig), sgd_summary(run, exact)
 
 
 st.title("SVM: margin and slack")
@@ -115,8 +116,7 @@ with exact_tab:
     if result is not None:
         fig, label = result
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        st.plotly_chart(PrebuiltFigure(fig), key=CHART, alt=f"SVM on {label}: margin, slack and support vectors",
-                        config={"displaylogo": False, "doubleClick": False})
+        show_chart(fig, CHART, f"SVM on {label}: margin, slack and support vectors")
         with part("notes"):
             if fig["layout"]["meta"]["live"]:
                 st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
@@ -151,10 +151,14 @@ with sgd_tab:
                 "linear kernel to compare it with the exact SVM.")
     else:
         sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: compute_sgd(
-            *plane_data(ds, N_UI_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
+            *plane_data(ds, N_UI_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed),
+            presenting()))
         if sgd is not None:
             sfig, gap = sgd
-            st.plotly_chart(PrebuiltFigure(sfig), key="sgd_chart", config={"displaylogo": False, "doubleClick": False})
+            show_chart(sfig, "sgd_chart", "Hinge-loss SGD step by step beside the exact SVM")
+            with part("tables", "sgd"):
+                exports("sgd_chart", file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"), sfig,
+                        f"Hinge-loss SGD: {ds.label}")
             shown = sfig["layout"]["meta"]["frame_steps"]
             if len(shown) < sfig["layout"]["meta"]["n_steps"] + 1:
                 st.caption(f"The slider shows {len(shown):,} of the {sfig['layout']['meta']['n_steps']:,} steps, "

@@ -71,6 +71,81 @@ def point_set(idx) -> str:
     return "{" + names(idx) + "}" if len(idx) else "∅"
 
 
+def state_line(step: int, n_steps: int, w, b: float, mistakes, n: int, extra: str = "") -> str:
+    """The chart's state in one plain line, for the text under a chart (and screen readers).
+
+    E.g. ``"Step 5 of 7: w = (0, 0), b = −2; misclassified: x₃ (1 of 40)"``.
+
+    Parameters
+    ----------
+    step, n_steps : int
+        The step shown and the run's last step.
+    w : array-like of shape (d,)
+    b : float
+    mistakes : array-like of int
+        Indices (0-based) of the misclassified points at (w, b).
+    n : int
+        The number of points.
+    extra : str
+        Appended after a semicolon when given (e.g. "margin 2/‖w‖ = 1.2").
+    """
+    return state_text(f"Step {int(step)} of {int(n_steps)}", f"w = {vec(w)}, b = {num(b)}", mistakes, n, extra)
+
+
+def mistakes_text(mistakes, n: int, limit: int = 6) -> str:
+    """The misclassified points in words: 'misclassified: x₃, x₇ (2 of 40)', 'no point misclassified (0 of 40)',
+    or, past ``limit`` names, '23 of 40 misclassified: x₁, x₂, …, x₆, …'.
+
+    Parameters
+    ----------
+    mistakes : array-like of int
+        Indices (0-based) of the misclassified points.
+    n : int
+        The number of points.
+    limit : int
+        Most points named.
+    """
+    mis = [int(i) for i in mistakes]
+    if not mis:
+        return f"no point misclassified (0 of {int(n)})"
+    if len(mis) <= limit:
+        return f"misclassified: {names(mis)} ({len(mis)} of {int(n)})"
+    return f"{len(mis)} of {int(n)} misclassified: {names(mis[:limit])}, …"
+
+
+def after_updates(k: int) -> str:
+    """The head of a state line that follows a run's updates: 'Before any update', 'After 1 update', 'After 7 updates'.
+
+    A state depends on the updates so far only, so a line with this head is the same on every step between two
+    updates (and can be sent once per state rather than once per step).
+    """
+    return "Before any update" if k == 0 else f"After {int(k):,} update{'s' * (k != 1)}"
+
+
+def state_text(head: str, params: str, mistakes, n: int, extra: str = "", limit: int = 6, sep: str = "; ") -> str:
+    """:func:`state_line` with any head and parameters: 'C = 1: w = (1, 0), b = −2; misclassified: x₃ (1 of 40)'.
+
+    Parameters
+    ----------
+    head : str
+        What the chart is at ("Step 5 of 7", "C = 1"); empty for none.
+    params : str
+        The classifier's parameters in words ("w = (1, 0), b = −2", "2 of 40 αᵢ > 0, b = 1").
+    mistakes : array-like of int
+        Indices (0-based) of the misclassified points.
+    n : int
+        The number of points.
+    extra : str
+        Appended after ``sep`` when given.
+    limit : int
+        Most misclassified points named.
+    sep : str
+        Between the parts ("; ", or "<br>" for a line each).
+    """
+    parts = [f"{head}: {params}" if head else params, mistakes_text(mistakes, n, limit)]
+    return sep.join(parts + ([extra] if extra else []))
+
+
 def back_next(prev_name: str, next_name: str) -> list[dict]:
     """The Back/Next buttons as they must be at one frame (they point at its neighbours)."""
     return [
@@ -413,3 +488,101 @@ def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "
         "yaxis": {**axis, "range": [box[2], box[3]], "title": {"text": "x₂"}, "scaleanchor": "x",
                   "constrain": "domain"},
     }}
+
+
+# presentation mode: the same figure with everything a projector washes out made larger
+_FONT_KEYS = ("font", "tickfont", "textfont", "insidetextfont", "outsidetextfont")
+_DATA_KEYS = ("x", "y", "z", "customdata", "selectedpoints", "args", "text", "hovertext")
+
+
+def _scaled(obj, k: float, parent: str = ""):
+    """A copy of ``obj`` with font and marker sizes and line widths multiplied by ``k`` (other values shared).
+
+    Sizes are scaled inside fonts and markers, widths inside lines (a bar's ``width`` is data, kept).
+    """
+    if isinstance(obj, list):
+        return [_scaled(v, k, parent) for v in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {}
+    for key, v in obj.items():
+        if (key == "size" and parent in ("font", "marker")) or (key == "width" and parent == "line"):
+            out[key] = _times(v, k)
+        elif key == "pad" and isinstance(v, dict):  # a slider's or a menu's distance from the plot, in px
+            out[key] = {side: _times(px, k) for side, px in v.items()}
+        elif isinstance(v, dict | list) and key not in _DATA_KEYS:
+            out[key] = _scaled(v, k, "font" if key in _FONT_KEYS else key)
+        else:
+            out[key] = v
+    return out
+
+
+def _times(v, k: float):
+    """``v`` times ``k`` (numbers, and lists of them), anything else as it is."""
+    if isinstance(v, list):
+        return [_times(e, k) for e in v]
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return round(v * k, 2)
+    return v
+
+
+def projector(fig: dict, k: float = 1.3) -> dict:
+    """``fig`` for a projector: fonts, markers and line widths ``k`` times larger, and the figure as much taller.
+
+    A new dict; ``fig`` is unchanged. Traces (base and frames) scale marker
+    ``size`` and line ``width``; the layout scales every font size, the
+    margins, the annotations' pixel shifts and the height, so text placed in
+    fractions of the figure keeps its room (sliders' and menus' pads and
+    pixel arrow tails too). Axis ranges, data and frame names
+    are untouched, so a link's step still opens.
+
+    Parameters
+    ----------
+    fig : dict
+        A figure as the viz builders make it (``data``, ``layout``, optional ``frames``).
+    k : float
+        The factor, 1 ≤ k ≤ 3.
+    """
+    if not 1.0 <= k <= 3.0:
+        raise ValueError(f"k must be between 1 and 3, got {k}")
+    layout = {key: (v if key in ("meta", "template") else _scaled(v, k, "font" if key == "font" else key))
+              for key, v in fig["layout"].items()}
+    if "height" in layout:
+        layout["height"] = int(round(layout["height"] * k))
+    if isinstance(layout.get("margin"), dict):
+        layout["margin"] = {m: (_times(v, k) if m in "lrtb" else v) for m, v in layout["margin"].items()}
+    if isinstance(layout.get("annotations"), list):
+        layout["annotations"] = [{**a, **{s: _times(a[s], k) for s in ("xshift", "yshift") if s in a},
+                                  **{s: _times(a[s], k) for s in ("ax", "ay")  # arrow tails given in px
+                                     if s in a and a.get(s + "ref", "pixel") == "pixel"}}
+                                 for a in layout["annotations"]]
+    out = {**fig, "data": _scaled(fig["data"], k), "layout": layout}
+    if "frames" in fig:
+        out["frames"] = [{**f, "data": _scaled(f["data"], k)} if "data" in f else f for f in fig["frames"]]
+    return out
+
+
+AXIS_INK = "#333333"  # tick labels and axis titles: 12.6:1 on white (a theme's light grey is about 3.6:1)
+
+
+def _inked_axis(ax: dict) -> dict:
+    """An axis with dark tick labels and title unless the figure chose their colours."""
+    out = {**ax, "tickfont": {"color": AXIS_INK, **ax.get("tickfont", {})}}
+    if isinstance(ax.get("title"), dict):
+        out["title"] = {**ax["title"], "font": {"color": AXIS_INK, **ax["title"].get("font", {})}}
+    return out
+
+
+def readable(fig: dict) -> dict:
+    """``fig`` with dark axis text and legend, for contrast on a projector (a shallow copy; data and frames shared).
+
+    Streamlit's chart theme draws tick labels light grey; a colour the figure sets itself is kept.
+    """
+    layout = dict(fig["layout"])
+    for key, ax in fig["layout"].items():
+        if key.startswith(("xaxis", "yaxis")) and isinstance(ax, dict):
+            layout[key] = _inked_axis(ax)
+        elif key.startswith("scene") and isinstance(ax, dict):
+            layout[key] = {**ax, **{a: _inked_axis(ax.get(a, {})) for a in ("xaxis", "yaxis", "zaxis")}}
+    layout["legend"] = {**layout.get("legend", {}), "font": {"color": INK, **layout.get("legend", {}).get("font", {})}}
+    return {**fig, "layout": layout}

@@ -60,7 +60,7 @@ PANEL_TRACES = 8
 FRAME_TRACES = [T_REG_POS, T_REG_NEG, T_RING, T_EXAM, T_OLD, T_LINE]  # what a frame updates, per panel
 SIDES = ("left", "right")
 # annotation order: panel titles, then the state lines that frames rewrite
-A_TITLE_LEFT, A_TITLE_RIGHT, A_STATE_LEFT, A_STATE_RIGHT = range(4)
+A_STATE_LEFT, A_STATE_RIGHT = 2, 3  # annotations 0 and 1 are the panel titles
 REFERENCE_COLOUR = "#CC79A7"  # Okabe–Ito reddish purple: the exact SVM
 DOMAINS = ([0.0, 0.375], [0.41, 0.785])  # the panels' x domains; the legend sits right of them
 

@@ -35,9 +35,12 @@ from viz.common import (
     NEG_SYMBOL,
     POS_COLOUR,
     POS_SYMBOL,
+    after_updates,
     back_next,
     legend_proxy,
+    names,
     num,
+    state_text,
     step_menus,
     step_slider,
     sub,
@@ -64,6 +67,8 @@ HALO_NEG = "rgba(213, 94, 0, 0.28)"
 GRAM_SCALE = "Greys"  # neutral: the classes own blue and vermillion, the lit row owns yellow
 MAX_TERMS = 4  # f(xᵢ) is written term by term when at most this many αⱼ are > 0
 PIXEL = 0.002  # of the view's width: about a pixel on a 500-pixel panel (how far a simplified curve may move)
+A_STATE = 2  # layout.annotations index of the state line (0: the step's arithmetic, 1: the examined point's tag)
+STATE_NAMES = 4  # most points the state line names in one list
 
 
 def frame_cap(n: int) -> int:
@@ -174,6 +179,37 @@ def _describe(traj, step, alpha, b, alpha_p, bp, f_p, errors, W, primal) -> str:
     if converged:
         txt += f"<br>✓ Converged: y·f(x) > 0 at every point after {traj.n_updates} updates (Σαᵢ = {num(eta)}·{traj.n_updates})."
     return txt
+
+
+def dual_state(traj: DualTrajectory, k: int, alpha: np.ndarray, b: float, mistakes, w=None) -> str:
+    """The state line under the chart after k updates: α (the points with αᵢ > 0), b, w = Σαᵢyᵢxᵢ when linear, M.
+
+    E.g. ``"After 2 updates: w = Σαᵢyᵢxᵢ = (2, 2), b = 0; αᵢ > 0 for x₁, x₃ (2 of 3); misclassified: x₃ (1 of 3)"``;
+    for the other kernels (no w to write) ``"After 2 updates: 2 of 3 αᵢ > 0 (x₁, x₃), b = 0; misclassified: …"``
+    (``"α = 0"`` while no αᵢ is). It depends on the state only: a state frame carries it.
+
+    Parameters
+    ----------
+    traj : DualTrajectory
+    k : int
+        The updates so far (the state).
+    alpha : ndarray of shape (n,)
+        α after k updates.
+    b : float
+    mistakes : array-like of int
+        Indices (0-based) of the points with y·f(x) ≤ 0 after the step.
+    w : ndarray of shape (2,), optional
+        Σαᵢyᵢxᵢ (linear kernel).
+    """
+    n = traj.problem.n
+    S = np.flatnonzero(alpha > 0)  # the points f sums over
+    who = names(S, STATE_NAMES) if S.size <= STATE_NAMES else f"{names(S[:STATE_NAMES])}, …"
+    head = after_updates(k)
+    if w is not None:
+        support = f"αᵢ > 0 for {who} ({S.size} of {n})" if S.size else "α = 0"
+        return state_text(head, f"w = Σαᵢyᵢxᵢ = {vec(w)}, b = {num(b)}; {support}", mistakes, n, limit=STATE_NAMES)
+    support = f"{S.size} of {n} αᵢ > 0 ({who})" if S.size else "α = 0"
+    return state_text(head, f"{support}, b = {num(b)}", mistakes, n, limit=STATE_NAMES)
 
 
 def _short(v: np.ndarray, scale: float) -> list:
@@ -304,6 +340,7 @@ def dual_figure(
         data[T_BARS]["x"] = list(range(1, n + 1))
     far = box[1] + 10 * span
     frames = []
+    Wst = (A[:m] * y) @ X if p.kernel == "linear" else None  # w = Σ αᵢyᵢxᵢ of each shown state
     for j, k in enumerate(shown.tolist()):
         lx, ly = loops[k]
         frames.append({"name": f"m{k}", "traces": STATE_TRACES, "data": [
@@ -311,7 +348,10 @@ def dual_figure(
             {"selectedpoints": np.flatnonzero(mistakes[j]).tolist()},
             {"x": lx, "y": ly} if lx else EMPTY,
             bars(A[j]),
-        ]})
+        ], "layout": {  # the state in words: α, b (w), M after k updates (the same on every step of this state)
+            f"annotations[{A_STATE}].text": dual_state(traj, k, A[j], float(Bst[j]), np.flatnonzero(mistakes[j]),
+                                                      None if Wst is None else Wst[j]),
+        }})
     n_state_frames = len(frames)
     fnames = [f"s{s}" for s in steps.tolist()]
     W = traj.weights(steps) if p.kernel == "linear" else None
@@ -369,6 +409,7 @@ def dual_figure(
     }
     # the base figure shows the first frame
     base = frames[[fr["name"] for fr in frames].index(f"m{int(kidx[0])}")]
+    layout["annotations"][A_STATE]["text"] = base["layout"][f"annotations[{A_STATE}].text"]
     for t, d in [*zip(STATE_TRACES, base["data"], strict=True), *zip(STEP_TRACES, first["data"], strict=True)]:
         _merge(data[t], d)
     return {"data": data, "layout": layout, "frames": frames}
@@ -497,7 +538,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
 
 
 # the layout in pixels, bottom to top under the panels: α bars, slider, buttons, legend, the data axis
-PX = {"top": 150, "bottom": 48, "bars": 100, "slider": 62, "buttons": 40, "legend": 62, "axis": 58}
+PX = {"top": 150, "bottom": 48, "bars": 100, "slider": 62, "buttons": 40, "legend": 62, "state": 30, "axis": 58}
 
 
 def _layout(traj: DualTrajectory, box, steps, fnames, first, height: int, amax: float) -> dict:
@@ -511,7 +552,7 @@ def _layout(traj: DualTrajectory, box, steps, fnames, first, height: int, amax: 
     y_slider = frac(PX["bars"] + PX["slider"])  # the slider's top (it hangs down from there)
     y_buttons = y_slider + frac(4)
     y_legend = y_buttons + frac(PX["buttons"] + PX["legend"])  # the legend's top
-    y_panels = min(y_legend + frac(PX["axis"]), 0.8)
+    y_panels = min(y_legend + frac(PX["state"] + PX["axis"]), 0.8)  # the state line between the axes and the legend
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
             "tickfont": {"size": 14}}
     title_font = {"size": 18, "color": INK}
@@ -553,6 +594,10 @@ def _layout(traj: DualTrajectory, box, steps, fnames, first, height: int, amax: 
             "arrowhead": 0, "arrowwidth": 1.5, "arrowcolor": HIGHLIGHT_LINE, "ax": 0, "ay": -36,
             "bgcolor": "rgba(255,255,255,0.92)", "bordercolor": HIGHLIGHT_LINE, "borderwidth": 1.5, "borderpad": 3,
             "font": {"size": 16, "color": INK},
+        }, {  # A_STATE: the state line, under the panels' axis titles, above the legend
+            "name": "state", "text": "", "xref": "paper",  # the text: the first frame's state frame's
+            "yref": "paper", "x": 0.0, "y": y_panels, "yshift": -PX["axis"], "xanchor": "left", "yanchor": "top",
+            "align": "left", "showarrow": False, "font": {"size": 16, "color": INK},
         }],
         "sliders": [step_slider(steps, fnames, y=y_slider)],
         "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=y_buttons, play_x=1.0),

@@ -1,7 +1,7 @@
 """An animated GIF of a perceptron run, drawn with Pillow alone: no browser, no Plotly.
 
-The GIF shows the same steps as the app's animation (:func:`viz.perceptron.choose_frames`)
-and draws, per frame, what the app's data panel draws: the half-planes w·x + b > 0 (blue
+The GIF picks its steps as the app's animation does (:func:`viz.perceptron.choose_frames`),
+under its own frame cap (200 by default; the chart keeps up to 500), and draws, per frame, what the app's data panel draws: the half-planes w·x + b > 0 (blue
 tint) and < 0 (orange tint), the points (class +1 blue circles, class −1 orange diamonds:
 colour and shape per class), black rings around the misclassified set M, a yellow ring on
 the examined point, the boundary w·x + b = 0, the previous boundary dashed when the step

@@ -27,9 +27,12 @@ from viz.common import (
     legend_proxy,
     live_frames,
     live_slider,
+    mistakes_text,
+    names,
     never_empty,
     num,
     sub,
+    vec,
     view_box,
     widened,
 )
@@ -37,6 +40,9 @@ from viz.contour import loops_xy, zero_loops
 from viz.dual import PIXEL, _bdata
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
+SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
+AXIS_PX = 48  # the data chart's x tick labels and title, under its bottom edge
+STATE_NAMES = 3  # most points the state line names on one line
 FORMULAS = {
     "zero_one": "(1/N) Σ [yᵢ(w·xᵢ + b) ≤ 0]",
     "perceptron": "(1/N) Σ max(0, −yᵢ(w·xᵢ + b))",
@@ -496,6 +502,7 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
     title = ("Click the surface to choose a weight w:<br>its boundary w·x + b = 0 is drawn here." if clickable else
              "Weights are chosen by a click on the filled<br>contours over w₁, w₂ (the first slice).")
     meta = {"view": "loss_data", "chosen": None}
+    annotations = []
     if chosen is not None:
         w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
         bx, by = boundary_segment(widened(box), w, b) if np.any(w) else ([], [])
@@ -505,22 +512,58 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
         if losses:
             title += "<br>" + ", ".join(f"{NAMES[k]} {num(v)}" for k, v in losses.items())
         meta = {"view": "loss_data", "chosen": [float(w[0]), float(w[1]), b], "boundary_x": bx, "boundary_y": by}
+        # the state in words under the chart, a line each (the column can be narrow): w, b; M; the losses
+        annotations.append({
+            "name": "state", "text": data_state(X, y, w, b, losses), "xref": "paper", "yref": "y domain",
+            "x": 0.0, "xshift": -40, "y": 0.0, "yshift": -AXIS_PX, "xanchor": "left", "yanchor": "top", "align": "left",
+            "showarrow": False, "font": {"size": 15, "color": INK},
+        })
     if lit is not None and 0 <= lit < len(y):
         data.append({"type": "scatter", "mode": "markers", "name": f"x{sub(lit + 1)}", "x": [float(X[lit, 0])],
                      "y": [float(X[lit, 1])], "hoverinfo": "skip",
                      "marker": {"size": 24, "color": "rgba(230,159,0,0.35)", "line": {"color": CHOSEN_COLOUR,
                                                                                       "width": 3}}})
+    # the state line's lines (about 22 px each) hang under the x₁ title, the legend under them
+    below = AXIS_PX + sum(22 * (a["text"].count("<br>") + 1) + 12 for a in annotations)
+    plot_h = max(height - 70 - (below + 30), 100)
     return {"data": data, "layout": {
-        "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 70, "b": 50},
+        "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 70, "b": below + 30},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False, "hovermode": "closest",
         "title": {"text": title, "font": {"size": 15}, "x": 0.0, "xanchor": "left"},
-        "legend": {"orientation": "h", "x": 0, "y": -0.08, "yanchor": "top", "font": {"size": 14}},
+        "legend": {"orientation": "h", "x": 0, "y": -below / plot_h, "yanchor": "top", "font": {"size": 14}},
+        "annotations": annotations,
         "xaxis": {"range": [box[0], box[1]], "fixedrange": True, "constrain": "domain", "title": {"text": "x₁"},
                   "gridcolor": "#eeeeee"},
         "yaxis": {"range": [box[2], box[3]], "fixedrange": True, "scaleanchor": "x", "constrain": "domain",
                   "title": {"text": "x₂"}, "gridcolor": "#eeeeee"},
         "meta": meta,
     }}
+
+
+def data_state(X, y, w, b: float, losses: dict[str, float] | None = None) -> str:
+    """The state line under the data chart, a line each (its column can be narrow): w and b; the misclassified
+    points (the count, then their names, when more than STATE_NAMES); the losses at (w, b).
+
+    E.g. ``"w = (1, −0.5), b = 0.3<br>misclassified: x₃, x₇ (2 of 40)<br>loss: hinge 0.41, perceptron 0.12, 0-1 0.05"``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    w : ndarray of shape (2,)
+    b : float
+    losses : dict name -> value at (w, b), optional
+    """
+    mis = np.flatnonzero(np.asarray(y) * (np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b) <= 0)  # M
+    n = len(y)
+    if mis.size <= STATE_NAMES:
+        lines = [mistakes_text(mis, n, STATE_NAMES)]
+    else:  # the count, then the first names on a line of their own
+        lines = [f"{mis.size} of {n} misclassified:", f"{names(mis[:STATE_NAMES])}, …"]
+    if losses:
+        lines.append(("loss: " if len(losses) > 1 else "") + ", ".join(
+            f"{SHORT[k] if len(losses) > 1 else NAMES[k]} {num(v)}" for k, v in losses.items()))
+    return "<br>".join([f"w = {vec(w)}, b = {num(b)}", *lines])
 
 
 def losses_at(names, w, b: float, X, y, lam: float) -> dict[str, float]:

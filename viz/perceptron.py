@@ -14,6 +14,7 @@ names its state frame as ``baseframe``: M is sent once per state, not per step.
 
 from __future__ import annotations
 
+import base64
 import math
 
 import numpy as np
@@ -32,6 +33,7 @@ from viz.common import (
     POS_REGION,
     POS_SYMBOL,
     UPDATE_COLOUR,
+    after_updates,
     back_next,
     boundary_segment,
     clip_halfplane,
@@ -41,6 +43,7 @@ from viz.common import (
     point_set,
     poly_xy,
     rounded,
+    state_text,
     step_menus,
     step_slider,
     sub,
@@ -53,6 +56,16 @@ T_REG_POS, T_REG_NEG, T_POS, T_NEG, T_RING, T_EXAM, T_OLD, T_LINE, T_W_OLD, T_W,
 STATE_TRACES = [T_REG_POS, T_REG_NEG, T_RING, T_LINE, T_W]  # change only when (w, b) does
 STEP_TRACES = [T_EXAM, T_OLD, T_W_OLD, T_UPD, T_CUR]  # change every step
 MAX_CURVE_POINTS = 2000
+A_STATE = 1  # layout.annotations index of the state line under the data panel (0 is the step's arithmetic)
+STATE_NAMES = 6  # most misclassified points the state line names (3 above 100 points: frames stay light)
+AXIS_PX = 50  # the data panel's x tick labels and title, under its bottom edge
+STATE_PX = 30  # the state line under them
+
+
+def _typed(a: np.ndarray, dtype: str) -> dict:
+    """A curve's values as Plotly's typed-array JSON (base64 of "u2", "i4" or "f4"): shorter than a list of numbers."""
+    a = np.ascontiguousarray(a, dtype={"u2": np.uint16, "i4": np.int32, "f4": np.float32}[dtype])
+    return {"dtype": dtype, "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
 
 
 def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") -> tuple[np.ndarray, str]:
@@ -254,14 +267,16 @@ def perceptron_figure(
     # |M| and loss per step, at most MAX_CURVE_POINTS samples
     cs = np.unique(np.linspace(0, traj.n_steps, min(traj.n_steps + 1, MAX_CURVE_POINTS)).round().astype(np.int64))
     errors, loss = traj.stats_at(cs)
-    data.append({"type": "scatter", "name": "|M| (left axis)", "mode": "lines", "x": cs.tolist(),
-                 "y": errors.tolist(), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
+    # every step sampled: x as x0 + k·dx (no list of the step numbers: the frames leave room for the state line)
+    xs = {"x0": 0, "dx": 1} if cs.size == traj.n_steps + 1 else {"x": cs.tolist()}
+    data.append({"type": "scatter", "name": "|M| (left axis)", "mode": "lines", **xs,
+                 "y": _typed(errors, "u2" if errors.max(initial=0) < 65536 else "i4"), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
                  "xaxis": "x2", "yaxis": "y2", "hovertemplate": "step %{x}: |M| = %{y}<extra></extra>"})
-    data.append({"type": "scatter", "name": "perceptron loss (right axis)", "mode": "lines", "x": cs.tolist(),
-                 "y": rounded(loss, 4), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
+    data.append({"type": "scatter", "name": "perceptron loss (right axis)", "mode": "lines", **xs,
+                 "y": _typed(loss, "f4"), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
-    data += _legend_proxies(data, far=box[1] + 10 * span)
+    data += _legend_proxies(data, far=int(round(box[1] + 10 * span)))  # whole: short in the JSON
     shown_bound = bound if bound_applies(traj, bound)[0] else None
     if shown_bound is not None:
         data += _bound_traces(shown_bound, clip)
@@ -269,6 +284,7 @@ def perceptron_figure(
     # one state frame per stored state: what depends on (w, b) only (M as
     # selectedpoints of the ring trace, the regions, the boundary, w)
     Ws, Bs = traj.W[states].tolist(), traj.B[states].tolist()
+    limit = STATE_NAMES if p.n <= 100 else 3
     frames = []
     for k, m, w, b in zip(states.tolist(), masks, Ws, Bs, strict=True):
         lx, ly = boundary_segment(clip, w, b)
@@ -280,7 +296,10 @@ def perceptron_figure(
             {"selectedpoints": np.flatnonzero(m).tolist()},
             {"x": rounded(lx, 2), "y": rounded(ly, 2)},
             arrow((0.0, 0.0), w) if any(w) else EMPTY,
-        ]})
+        ], "layout": {  # the state line: w, b and M after k updates (the same on every step of this state)
+            f"annotations[{A_STATE}].text": state_text(after_updates(k), f"w = {vec(w)}, b = {num(b)}",
+                                                       np.flatnonzero(m), p.n, limit=limit),
+        }})
     # one step frame per shown step: the examined point(s), the update drawn
     # from the old state, the arithmetic, the Back/Next targets
     fnames = [f"s{st}" for st in steps.tolist()]
@@ -313,7 +332,9 @@ def perceptron_figure(
             },
         })
     first = frames[len(states)]
+    base = frames[int(np.searchsorted(states, kidx[0]))]  # the first frame's state frame
     layout = _layout(traj, box, fnames, steps, first, emax, height, title)
+    layout["annotations"][A_STATE]["text"] = base["layout"][f"annotations[{A_STATE}].text"]
     layout["meta"] = {
         "view": "perceptron",
         "variant": traj.variant,
@@ -327,7 +348,6 @@ def perceptron_figure(
         "vector_scale": s,
     }
     # the base figure shows the first frame (its state's and its own data applied onto the base traces)
-    base = frames[int(np.searchsorted(states, kidx[0]))]
     for t, fd in [*zip(STATE_TRACES, base["data"], strict=True), *zip(STEP_TRACES, first["data"], strict=True)]:
         data[t].update(fd)
     return {"data": data, "layout": layout, "frames": frames}
@@ -471,11 +491,16 @@ def _layout(traj: Trajectory, box, frame_names, steps, first, emax, height, titl
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
             "constrain": "range", "tickfont": {"size": 15}}
     axis_title = {"size": 19, "color": INK}
+    top = 108 + (34 if title else 0)
+    plot_h = max(height - top - 45, 200)
+    y_buttons = 0.215  # the buttons' bottom (about 37 px tall)
+    # the data panel's bottom: room above the buttons for its x tick labels and title, then the state line
+    y_data = max(0.37, y_buttons + (37 + AXIS_PX + STATE_PX) / plot_h)
     return {
         "height": height,
         "font": FONT,
         "title": {"text": title, "x": 0.0, "xref": "paper", "y": 0.995, "yanchor": "top", "font": {"size": 20}},
-        "margin": {"l": 70, "r": 20, "t": 108 + (34 if title else 0), "b": 45},
+        "margin": {"l": 70, "r": 20, "t": top, "b": 45},
         "paper_bgcolor": "white",
         "plot_bgcolor": "white",
         "hovermode": "closest",
@@ -485,7 +510,7 @@ def _layout(traj: Trajectory, box, frame_names, steps, first, emax, height, titl
                    "bgcolor": "rgba(255,255,255,0.85)", "bordercolor": "#cccccc", "borderwidth": 1},
         "xaxis": {**axis, "domain": [0, 0.72], "range": [box[0], box[1]], "autorange": False,
                   "title": {"text": "x₁", "standoff": 8, "font": axis_title}},
-        "yaxis": {**axis, "domain": [0.37, 1.0], "range": [box[2], box[3]], "autorange": False,
+        "yaxis": {**axis, "domain": [y_data, 1.0], "range": [box[2], box[3]], "autorange": False,
                   "title": {"text": "x₂", "standoff": 8, "font": axis_title},
                   "scaleanchor": "x", "scaleratio": 1},
         "xaxis2": {"domain": [0, 1], "anchor": "y2", "title": {"text": "step", "standoff": 2, "font": {"size": 16}},
@@ -502,9 +527,13 @@ def _layout(traj: Trajectory, box, frame_names, steps, first, emax, height, titl
             "text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0.0,
             "y": 1.0, "yshift": 8, "xanchor": "left", "yanchor": "bottom", "align": "left", "showarrow": False,
             "font": {"size": 17}, "bgcolor": "rgba(255,255,255,0.95)",
+        }, {  # A_STATE: the state line, under the x₁ title, above the buttons
+            "name": "state", "text": "", "xref": "paper",  # the text: the first frame's state frame's
+            "yref": "paper", "x": 0.0, "y": y_data, "yshift": -AXIS_PX, "xanchor": "left", "yanchor": "top",
+            "align": "left", "showarrow": False, "font": {"size": 16, "color": INK},
         }],
-        "sliders": [step_slider(steps, frame_names, y=0.205)],
-        "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=0.215, play_x=0.72),
+        "sliders": [step_slider(steps, frame_names, y=y_buttons - 0.01)],
+        "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=y_buttons, play_x=0.72),
     }
 
 

@@ -72,7 +72,7 @@ def grade(traj: Trajectory, k: int, choice: int | None) -> tuple[bool, str]:
     upd = traj.updated(k + 1)
     ex = traj.examined(k + 1)
     (w,), (b,) = traj.states([k])
-    m = p.y * (p.X @ w + b)  # yᵢ(w·xᵢ + b) at the state before the step
+    m = p.margins(w, b)  # yᵢ(w·xᵢ + b) at the state before the step
     le = "<" if p.update_on == "negative" else "≤"
     gt = "≥" if p.update_on == "negative" else ">"
 
@@ -90,7 +90,8 @@ def grade(traj: Trajectory, k: int, choice: int | None) -> tuple[bool, str]:
         return right, ("No update" + (" is right: " if right else " is wrong: ") + detail + ".")
     i = int(choice)
     if i in upd:
-        extra = f" (with {upd.size - 1} more: {names(upd)})" if upd.size > 1 else ""
+        others = upd[upd != i]
+        extra = f" (with {others.size} more: {names(others)})" if others.size else ""
         return True, f"Right: {why(i)}, so x{sub(i + 1)} is misclassified and is updated on{extra}."
     if i not in ex:
         return False, (f"Not quite: step {k + 1} does not look at x{sub(i + 1)} (it examines {names(ex)}), so x"
@@ -111,7 +112,7 @@ def quiz_figure(traj: Trajectory, k: int, *, choice: int | None = -1, height: in
         0 ≤ k < traj.n_steps.
     choice : int or None
         -1 while the question is open; the chosen point's index, or None ("no update"), once answered:
-        then the new boundary is drawn, the updated point(s) ringed green and a wrong pick ringed red.
+        then the new boundary is drawn, the updated point(s) ringed green and a wrong pick crossed red.
     height : int
 
     Returns
@@ -144,7 +145,7 @@ def quiz_figure(traj: Trajectory, k: int, *, choice: int | None = -1, height: in
             "type": "scatter", "mode": "markers+text" if show_names else "markers", "name": f"y = {cls:+d}",
             "x": rounded(X[idx, 0]), "y": rounded(X[idx, 1]), "customdata": idx.tolist(),
             "text": [f"x{sub(i + 1)}" for i in idx] if show_names else None, "textposition": "top right",
-            "textfont": {"size": 13, "color": INK},
+            "textfont": {"size": 16, "color": INK},
             "marker": {"size": 13, "color": colour, "symbol": symbol, "line": {"color": "white", "width": 1}},
             "hovertemplate": ("%{text}" if show_names else "(%{x}, %{y})") + ": click to pick<extra></extra>",
         })

@@ -39,12 +39,15 @@ from viz.common import (
     legend_proxy,
     live_frames,
     live_slider,
+    names,
     never_empty,
     num,
     poly_xy,
+    state_text,
     step_menus,
     step_slider,
     sub,
+    vec,
     view_box,
     widened,
 )
@@ -62,6 +65,12 @@ MARGIN_COLOUR = "#555555"
 SLACK_COLOUR = "#CC79A7"  # Okabe–Ito reddish purple
 PERCEPTRON_COLOUR = "rgba(0, 158, 115, 0.55)"  # Okabe–Ito bluish green, faint
 MAX_SLACK_LABELS = 12  # the largest ξ are written; more would bury the points
+STATE_NAMES = 5  # most points the state line names in one list
+# the layout under the data panel, in pixels: its x tick labels and title, then the state line's two lines (a text
+# trace on its own axes, since a C frame is played without a redraw, which would leave an annotation stale)
+AXIS_PX, STATE_PX = 72, 50
+LEGEND_PX = 96  # the legend's two rows under the plot, before the C slider
+KERNEL_NAMES = {"poly": "polynomial", "rbf": "RBF"}
 
 
 def margin_tol(sol: SVMSolution, box) -> float:
@@ -178,7 +187,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
     data.append({"type": "scatter", "name": "boundary f(x) = 0", "mode": "lines", "x": lines[0][0],
                  "y": lines[0][1], "line": {"color": INK, "width": 4}, "hoverinfo": "skip", **common})
     # slack: each violator (ξᵢ > 0) joined to its own margin line f(x) = yᵢ, the largest ξ labelled
-    viol = np.flatnonzero(sol.slack > ON_MARGIN)
+    viol_all = viol = np.flatnonzero(sol.slack > ON_MARGIN)
     viol = viol[np.argsort(-sol.slack[viol], kind="stable")]
     feet = _feet(sol, X, y, viol, lines, box)
     keep = ~np.isnan(feet[:, 0])
@@ -260,6 +269,11 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
     data.append({"type": "scatter", "mode": "text", "x": [0], "y": [0.5], "textposition": "middle right",
                  "text": [svm_status(sol, meta)],
                  "textfont": {"size": 14}, "showlegend": False, "hoverinfo": "skip", "xaxis": "x6", "yaxis": "y6"})
+    # the state in words under the chart (its own axes, the band under the data panel's x₁ title)
+    data.append({"type": "scatter", "mode": "text", "name": "state", "x": [0], "y": [1], "cliponaxis": False,
+                 "textposition": "bottom right", "text": [svm_state(sol, y, f, sv, viol_all)],
+                 "textfont": {"size": 16, "color": INK}, "showlegend": False, "hoverinfo": "skip",
+                 "xaxis": "x7", "yaxis": "y7"})
     for t in data:
         never_empty(t)
     return data, meta
@@ -330,6 +344,15 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
              if t.get("showlegend", True) and t.get("type") == "scatter"]
     marks = [[] for _ in sols]  # each frame's mark on the three C-path curves
     layout_path = {}
+    # under the plot: the legend (from just under it), then the C slider; in it, under the panels, the state line
+    bottom = 6 + LEGEND_PX + (80 if len(sols) > 1 else -10)
+    plot_h = max(height - 10 - bottom, 200)
+    low = min((AXIS_PX + STATE_PX) / plot_h, 0.4)  # the panels' bottom
+
+    def lifted(v: float) -> float:
+        """A height in [0, TOP] of the layout without the state line, squeezed into [low, TOP]."""
+        return low + v * (TOP - low) / TOP
+
     if path is not None:
         where = {c: j for j, c in enumerate(path["C"])}
         for r, (key, label, colour) in enumerate(PATH_ROWS):
@@ -339,7 +362,8 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
                          "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                          "hovertemplate": f"C = %{{x:.3g}}: {label} = %{{y:.4g}}<extra></extra>"})
             lo = 0.02 + (2 - r) * 0.18
-            layout_path[f"yaxis{ax}"] = {"domain": [lo, lo + 0.14], "anchor": f"x{ax}", "fixedrange": True,
+            layout_path[f"yaxis{ax}"] = {"domain": [lifted(lo), lifted(lo + 0.14)], "anchor": f"x{ax}",
+                                         "fixedrange": True,
                                          "rangemode": "tozero", "gridcolor": "#eeeeee", "tickfont": {"size": 13},
                                          "title": {"text": label, "font": {"size": 14}}}
             layout_path[f"xaxis{ax}"] = {"type": "log", "domain": [0.74, 1.0], "anchor": f"y{ax}", "fixedrange": True,
@@ -356,23 +380,27 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
                          "marker": {"size": 15, "color": colour, "line": {"color": INK, "width": 2}},
                          "xaxis": f"x{r + 3}", "yaxis": f"y{r + 3}", **marks[start][r]})
     layout = {
-        "height": height, "font": FONT, "margin": {"l": 60, "r": 20, "t": 10, "b": 230 if len(sols) > 1 else 140},
+        "height": height, "font": FONT, "margin": {"l": 60, "r": 20, "t": 10, "b": bottom},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
         "barmode": "stack",
-        "legend": {"orientation": "h", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
+        "legend": {"orientation": "h", "x": 0.0, "y": -6 / plot_h, "xanchor": "left", "yanchor": "top",
                    "font": {"size": 15}, "itemsizing": "constant"},
         "xaxis": {**AXIS, "range": [box[0], box[1]], "constrain": "domain", "domain": [0, 0.64],
                   "title": {"text": "x₁", "font": {"size": 18}}},
         "yaxis": {**AXIS, "range": [box[2], box[3]], "scaleanchor": "x", "scaleratio": 1, "constrain": "domain",
-                  "domain": [0, TOP],
+                  "domain": [low, TOP],
                   "title": {"text": "x₂", "font": {"size": 18}}},
         "xaxis2": {"domain": [0.74, 1.0], "anchor": "y2", "fixedrange": True, "showticklabels": False},
-        "yaxis2": {"domain": [0.62 if path is not None else 0.0, TOP], "anchor": "x2", "fixedrange": True,
+        "yaxis2": {"domain": [lifted(0.62) if path is not None else low, TOP], "anchor": "x2", "fixedrange": True,
                    "range": [0, 1.6], "tickvals": [0, 0.5, 1], "ticktext": ["0", "½J", "J"], "gridcolor": "#eeeeee",
                    "tickfont": {"size": 13}},
         # the status line's own axes: the band above the chart
         "xaxis6": {"domain": [0, 1], "anchor": "y6", "range": [0, 1], "visible": False, "fixedrange": True},
         "yaxis6": {"domain": [TOP + 0.01, 1], "anchor": "x6", "range": [0, 1], "visible": False, "fixedrange": True},
+        # the state line's own axes: the band under the panels' x titles (its text hangs from the top)
+        "xaxis7": {"domain": [0, 1], "anchor": "y7", "range": [0, 1], "visible": False, "fixedrange": True},
+        "yaxis7": {"domain": [0, STATE_PX / plot_h], "anchor": "x7", "range": [0, 1], "visible": False,
+                   "fixedrange": True},
         **layout_path,
         "meta": {**meta, "Cs": [s.C for s in sols], "live": len(sols) > 1},
     }
@@ -383,10 +411,10 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
         bodies = [[{k: t[k] for k in FRAME_KEYS if k in t} for t in tr] + marks[f] for f, (tr, _) in enumerate(panels)]
         metas = [{**mt, "Cs": layout["meta"]["Cs"], "live": True} for _, mt in panels]
         frames = live_frames(names, varying, len(data), bodies, metas, "C")
-        layout["sliders"] = [live_slider([f"{s.C:g}" for s in sols], names, start, "C = ", 0.64, 150)]
+        layout["sliders"] = [live_slider([f"{s.C:g}" for s in sols], names, start, "C = ", 0.64, 6 + LEGEND_PX)]
         layout["updatemenus"] = [{
             "type": "buttons", "direction": "left", "showactive": False, "x": 1.0, "y": 0, "xanchor": "right",
-            "yanchor": "top", "pad": {"t": 150}, "font": {"size": 15},
+            "yanchor": "top", "pad": {"t": 6 + LEGEND_PX}, "font": {"size": 15},
             "buttons": [
                 {"label": "Sweep C ▶", "method": "animate",
                  "args": ["C", {**LIVE_ARGS, "fromcurrent": True, "frame": {"duration": 400, "redraw": False}}]},
@@ -399,6 +427,43 @@ def svm_figure(X, y, sols, *, start: int = 0, perceptron=None, path: dict | None
 TOP = 0.87  # the data and the bar end here; the status lines are above
 AXIS = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
         "tickfont": {"size": 15}, "autorange": False}
+
+
+def _listed(idx: np.ndarray, n: int) -> str:
+    """'x₁, x₄ (2 of 60)', or past STATE_NAMES names 'x₁, x₂, x₃, x₄, x₅, … (14 of 60)'."""
+    more = ", …" if idx.size > STATE_NAMES else ""
+    return f"{names(idx[:STATE_NAMES])}{more} ({idx.size} of {n})"
+
+
+def svm_state(sol: SVMSolution, y: np.ndarray, f: np.ndarray, sv: np.ndarray, viol: np.ndarray) -> str:
+    """The state line under the SVM chart, two lines: C, w, b, the width 2/‖w‖ and M; the support vectors and ξ > 0.
+
+    E.g. ``"C = 1: w = (0.5, 0.5), b = −2, margin 2/‖w‖ = 2.828; no point misclassified (0 of 3)<br>support
+    vectors: x₁, x₃ (2 of 3); ξ = 0 at every point"``.
+
+    Parameters
+    ----------
+    sol : SVMSolution
+    y : ndarray of shape (n,)
+    f : ndarray of shape (n,)
+        f(xᵢ) = w·xᵢ + b (or the kernel expansion).
+    sv : ndarray of int
+        The support vectors (0-based).
+    viol : ndarray of int
+        The points with ξᵢ > 0 (0-based, increasing).
+    """
+    n = len(y)
+    head = "Hard margin (C = ∞)" if not math.isfinite(sol.C) else f"C = {sol.C:g}"
+    width = 2 * sol.margin
+    if sol.kernel == "linear" and sol.w is not None:
+        params = f"w = {vec(sol.w)}, b = {num(sol.b)}"
+        params += f", margin 2/‖w‖ = {num(width)}" if math.isfinite(width) else ", w = 0: no margin lines"
+    else:  # no w in the plane: b and the width in the kernel's feature space
+        params = f"{KERNEL_NAMES.get(sol.kernel, sol.kernel)} kernel, b = {num(sol.b)}" + (f", margin 2/‖w‖ = {num(width)} in feature space"
+                                                             if math.isfinite(width) else "")
+    mis = np.flatnonzero(y * f <= 0)  # M: y·f(x) ≤ 0
+    slack = f"ξ > 0 for {_listed(viol, n)}" if viol.size else "ξ = 0 at every point"
+    return state_text(head, params, mis, n, limit=STATE_NAMES) + f"<br>support vectors: {_listed(sv, n)}; {slack}"
 
 
 def svm_status(sol: SVMSolution, meta: dict) -> str:
