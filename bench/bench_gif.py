@@ -15,7 +15,6 @@ Target: 200 frames in <= 5 s on a 2-core machine (aim: about 1 s).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,16 +26,6 @@ from core.perceptron import run_perceptron  # noqa: E402
 from datasets import make_dataset  # noqa: E402
 from viz.gif import encode_gif, perceptron_gif, render_frames  # noqa: E402
 from viz.perceptron import perceptron_figure  # noqa: E402
-
-
-def median_cpu_ms(fn, repeat: int) -> float:
-    """Median over ``repeat`` calls of ``fn()`` of this process's CPU time, in ms (robust to other load)."""
-    times = []
-    for _ in range(max(1, repeat)):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return statistics.median(times) * 1e3
 
 
 def main() -> None:
@@ -53,7 +42,8 @@ def main() -> None:
           f"{'Plotly fig s':>12s} {'ratio':>6s}")
     for frames in (200, 500):
         gif_ms = median_ms(lambda f=frames: perceptron_gif(traj, max_frames=f), args.repeat)
-        cpu_ms = median_cpu_ms(lambda f=frames: perceptron_gif(traj, max_frames=f), args.repeat)
+        # this process's CPU time: robust to other load on the machine
+        cpu_ms = median_ms(lambda f=frames: perceptron_gif(traj, max_frames=f), args.repeat, clock=time.process_time)
         imgs, _ = render_frames(traj, max_frames=frames)
         draw_ms = median_ms(lambda f=frames: render_frames(traj, max_frames=f), args.repeat)
         enc_ms = median_ms(lambda im=imgs: encode_gif(im, 250), args.repeat)

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from state_text import named_points
 
 from core.perceptron import run_perceptron
 from core.svm import fit_svm, hinge_sgd
@@ -26,8 +27,6 @@ from viz.compare import (
     compare_figure,
     compare_steps,
 )
-
-_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
 def frame(fig: dict, step: int) -> dict:
@@ -63,11 +62,6 @@ def ringed(d: dict, n: int) -> list[int]:
     assert d["selected"]["marker"]["opacity"] == 0 and d["unselected"]["marker"]["opacity"] == 1
     assert len(sel) < n / 2  # the swap is there to list fewer points
     return sorted(set(range(n)) - sel)
-
-
-def named_points(text: str) -> list[int]:
-    """0-based indices of the points a text names ('x₁₂' -> 11), in order."""
-    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
 
 
 def check_segment_on_line(d: dict, w: np.ndarray, b: float) -> None:

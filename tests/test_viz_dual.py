@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from state_text import merged_layout, named_points
 
 from core.dual import decision_function, run_dual
 from core.perceptron import run_perceptron
@@ -300,22 +301,6 @@ def test_negative_gram_entries_are_parenthesised_and_tiny_eta_keeps_its_bars():
     last = state_data(fig, traj.n_steps)[T_BARS]
     np.testing.assert_allclose(bar_heights(last, 3), traj[-1].alpha, rtol=1e-5)
     assert max(bar_heights(last, 3)) > 0
-
-
-_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-
-
-def named_points(text: str) -> list[int]:
-    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
-    import re
-
-    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
-
-
-def merged_layout(fig: dict, name: str) -> dict:
-    """The layout paths a frame sets, its base (state) frame's under its own, as Plotly applies them."""
-    fr = frames_by_name(fig)
-    return {**fr[fr[name]["baseframe"]].get("layout", {}), **fr[name].get("layout", {})}
 
 
 def check_dual_state(text: str, traj, step: int) -> None:

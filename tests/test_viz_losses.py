@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from state_text import named_points
 
 from core.losses import grid_around, hinge, perceptron_subgradient, surface, theta_grid
 from core.perceptron import run_perceptron
@@ -163,16 +164,6 @@ def test_zero_one_levels_fall_between_its_values():
     # halfway between counts: none equals k/N, and 0 and 1 mistakes (and 1 and 2, …) are told apart
     assert np.allclose(levels * 10 % 1, 0.5)
     assert levels[0] == pytest.approx(0.05) and np.all(np.diff(levels) > 0)
-
-
-_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-
-
-def named_points(text: str) -> list[int]:
-    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
-    import re
-
-    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
 
 
 @pytest.mark.parametrize("w,b", [((1.0, 0.5), 0.2), ((0.3, -1.2), 0.5), ((-1.0, 0.0), 0.0), ((2.0, 1.0), 0.0)])

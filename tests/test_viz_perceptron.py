@@ -9,6 +9,7 @@ import plotly.io as pio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from state_text import merged_layout, named_points
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
@@ -281,26 +282,9 @@ def test_mistake_bound_drawn_and_written():
     assert not any(t.get("name", "").startswith("R = ") for t in perceptron_figure(other, bound=mb)["data"])
 
 
-_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-
-
-def named_points(text: str) -> list[int]:
-    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
-    import re
-
-    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
-
-
 def mistakes_part(text: str) -> str:
     """The part of a state line about the misclassified points."""
     return next(p for p in text.split("; ") if "misclassified" in p)
-
-
-def merged_layout(fig: dict, name: str) -> dict:
-    """The layout paths a frame sets, its base (state) frame's under its own, as Plotly applies them."""
-    frames = {f["name"]: f for f in fig["frames"]}
-    fr = frames[name]
-    return {**frames[fr["baseframe"]].get("layout", {}), **fr.get("layout", {})}
 
 
 def check_state_line(text: str, k: int, w, b: float, X, y) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from state_text import named_points
 
 from core.svm import C_GRID, c_path, fit_svm, path_of, svm_grid
 from datasets import make_dataset
@@ -218,16 +219,6 @@ def test_one_solution_has_no_slider():
     assert "frames" not in fig and "sliders" not in fig["layout"] and not fig["layout"]["meta"]["live"]
     with pytest.raises(ValueError, match="start must index"):
         svm_figure(X, y, fit_svm(X, y, C=1.0), start=1)
-
-
-_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-
-
-def named_points(text: str) -> list[int]:
-    """The 0-based indices of the points x₁, x₁₂, … a text names, in order."""
-    import re
-
-    return [int(m.translate(_DIGITS)) - 1 for m in re.findall(r"x([₀-₉]+)", text)]
 
 
 def check_svm_state(text: str, sol, X, y) -> None:

@@ -6,6 +6,7 @@ slower to build). No Streamlit here.
 
 from __future__ import annotations
 
+import base64
 import copy
 import math
 
@@ -359,6 +360,24 @@ def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:
 def poly_xy(poly) -> tuple[list[float], list[float]]:
     """Polygon vertices as x and y lists for a ``fill: 'toself'`` scatter (which closes it)."""
     return [p[0] for p in poly], [p[1] for p in poly]
+
+
+_DTYPES = {"u1": np.uint8, "u2": np.uint16, "i4": np.int32, "f4": np.float32}
+
+
+def typed_array(a, dtype: str = "f4") -> dict:
+    """An array as Plotly's typed-array JSON (base64 of "u1", "u2", "i4" or "f4"), far shorter than text.
+
+    Parameters
+    ----------
+    a : array-like of shape (n,) or (n, m)
+    dtype : {"u1", "u2", "i4", "f4"}
+    """
+    arr = np.ascontiguousarray(a, dtype=_DTYPES[dtype])
+    out = {"dtype": dtype, "bdata": base64.b64encode(arr.tobytes()).decode("ascii")}
+    if arr.ndim == 2:
+        out["shape"] = f"{arr.shape[0]}, {arr.shape[1]}"
+    return out
 
 
 def rounded(v, nd: int = 3):

@@ -19,7 +19,6 @@ boundary, bars) is sent once and named as ``baseframe`` by the step frames.
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
@@ -44,6 +43,7 @@ from viz.common import (
     step_menus,
     step_slider,
     sub,
+    typed_array,
     vec,
     view_box,
     widened,
@@ -79,15 +79,6 @@ def frame_cap(n: int) -> int:
 def _digits(span: float) -> int:
     """Decimals that resolve 1/1000 of ``span``."""
     return max(0, 3 - int(np.floor(np.log10(max(span, 1e-12)))))
-
-
-def _bdata(a: np.ndarray, dtype: str = "f4") -> dict:
-    """An array as Plotly's typed-array JSON (base64): float32 ("f4") or bytes ("u1"), far shorter than text."""
-    a = np.ascontiguousarray(a, dtype=np.float32 if dtype == "f4" else np.uint8)
-    out = {"dtype": dtype, "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
-    if a.ndim == 2:
-        out["shape"] = f"{a.shape[0]}, {a.shape[1]}"
-    return out
 
 
 def gram_display(G: np.ndarray, side: int = GRAM_SIDE) -> tuple[np.ndarray, int]:
@@ -321,7 +312,7 @@ def dual_figure(
 
     def halo(alpha) -> dict:
         # the halo grows with α: its diameter from h0 by √(α/max α), in whole pixels (≤ 255) sent as bytes
-        return _bdata(np.where(alpha > 0, np.round(h0 + (h1 - h0) * np.sqrt(alpha / amax)), 0), "u1")
+        return typed_array(np.where(alpha > 0, np.round(h0 + (h1 - h0) * np.sqrt(alpha / amax)), 0), "u1")
 
     # the α bars: every bar in every frame, or, while few points have α > 0 (at most N/4 in every
     # frame), only those bars with their x and class colour; one way for the whole figure
@@ -518,7 +509,7 @@ def _base_traces(traj: DualTrajectory, box, size: int, nd: int) -> list[dict]:
                     "line": {"color": HIGHLIGHT_LINE, "width": 3.5}}, **data_ax},
         {"type": "scatter", "name": "before the update", "mode": "lines", "hoverinfo": "skip",
          "line": {"color": "rgba(34,34,34,0.55)", "width": 2.5, "dash": "dash"}, **data_ax},
-        {"type": "heatmap", "name": "Gram matrix", "z": _bdata(Z), "x0": (k + 1) / 2, "dx": k, "y0": (k + 1) / 2,
+        {"type": "heatmap", "name": "Gram matrix", "z": typed_array(Z), "x0": (k + 1) / 2, "dx": k, "y0": (k + 1) / 2,
          "dy": k, "colorscale": GRAM_SCALE, "reversescale": True, "hovertemplate": gram_hover, "showscale": True,
          "colorbar": {"title": {"text": "G<sub>ij</sub>", "side": "top"}, "x": 1.0, "xanchor": "left",
                       "y": 1.0, "yanchor": "top", "len": 0.62, "thickness": 14, "tickfont": {"size": 13}},

@@ -32,12 +32,13 @@ from viz.common import (
     never_empty,
     num,
     sub,
+    typed_array,
     vec,
     view_box,
     widened,
 )
 from viz.contour import loops_xy, zero_loops
-from viz.dual import PIXEL, _bdata
+from viz.dual import PIXEL
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
@@ -402,7 +403,7 @@ def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, t
         ax = "" if p == 0 else str(p + 1)
         xa, ya = f"x{ax}", f"y{ax}"
         Z = panels[name]
-        data.append({"type": "heatmap", "x": _round(deg, 2), "y": _round(bs), "z": _bdata(np.asarray(Z, np.float32)),
+        data.append({"type": "heatmap", "x": _round(deg, 2), "y": _round(bs), "z": typed_array(np.asarray(Z, np.float32)),
                      "zmin": 0.0, "zmax": float(np.percentile(Z, 99)) if name != "zero_one" else 1.0,
                      "colorscale": COLOURSCALE, "zsmooth": False, "xaxis": xa, "yaxis": ya,
                      "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005},
@@ -458,7 +459,7 @@ def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: s
                      height: int = 640) -> dict:
     """One loss as a 3-D surface over the slice (drag to turn it); ``where`` names the slice (b = …, ‖w‖ = …)."""
     return {
-        "data": [{"type": "surface", "x": _round(us), "y": _round(vs), "z": _bdata(np.asarray(Z, np.float32)),
+        "data": [{"type": "surface", "x": _round(us), "y": _round(vs), "z": typed_array(np.asarray(Z, np.float32)),
                   "colorscale": COLOURSCALE, "showscale": True,
                   "contours": {"z": {"show": True, "usecolormap": True, "project": {"z": True}}},
                   "hovertemplate": f"{xlabel} = %{{x:.3g}}, {ylabel} = %{{y:.3g}}: loss = %{{z:.4g}}<extra></extra>"}],

@@ -14,7 +14,6 @@ names its state frame as ``baseframe``: M is sent once per state, not per step.
 
 from __future__ import annotations
 
-import base64
 import math
 
 import numpy as np
@@ -47,6 +46,7 @@ from viz.common import (
     step_menus,
     step_slider,
     sub,
+    typed_array,
     vec,
     view_box,
 )
@@ -60,12 +60,6 @@ A_STATE = 1  # layout.annotations index of the state line under the data panel (
 STATE_NAMES = 6  # most misclassified points the state line names (3 above 100 points: frames stay light)
 AXIS_PX = 50  # the data panel's x tick labels and title, under its bottom edge
 STATE_PX = 30  # the state line under them
-
-
-def _typed(a: np.ndarray, dtype: str) -> dict:
-    """A curve's values as Plotly's typed-array JSON (base64 of "u2", "i4" or "f4"): shorter than a list of numbers."""
-    a = np.ascontiguousarray(a, dtype={"u2": np.uint16, "i4": np.int32, "f4": np.float32}[dtype])
-    return {"dtype": dtype, "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
 
 
 def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") -> tuple[np.ndarray, str]:
@@ -270,10 +264,10 @@ def perceptron_figure(
     # every step sampled: x as x0 + k·dx (no list of the step numbers: the frames leave room for the state line)
     xs = {"x0": 0, "dx": 1} if cs.size == traj.n_steps + 1 else {"x": cs.tolist()}
     data.append({"type": "scatter", "name": "|M| (left axis)", "mode": "lines", **xs,
-                 "y": _typed(errors, "u2" if errors.max(initial=0) < 65536 else "i4"), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
+                 "y": typed_array(errors, "u2" if errors.max(initial=0) < 65536 else "i4"), "line": {"color": POS_COLOUR, "width": 2.5, "shape": "hv"},
                  "xaxis": "x2", "yaxis": "y2", "hovertemplate": "step %{x}: |M| = %{y}<extra></extra>"})
     data.append({"type": "scatter", "name": "perceptron loss (right axis)", "mode": "lines", **xs,
-                 "y": _typed(loss, "f4"), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
+                 "y": typed_array(loss, "f4"), "line": {"color": NEG_COLOUR, "width": 2.5, "shape": "hv", "dash": "dash"},
                  "xaxis": "x2", "yaxis": "y3", "hovertemplate": "step %{x}: loss = %{y:.3f}<extra></extra>"})
     emax = max(1, int(errors.max()))
     data += _legend_proxies(data, far=int(round(box[1] + 10 * span)))  # whole: short in the JSON
