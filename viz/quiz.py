@@ -76,9 +76,12 @@ def grade(traj: Trajectory, k: int, choice: int | None) -> tuple[bool, str]:
     le = "<" if p.update_on == "negative" else "≤"
     gt = "≥" if p.update_on == "negative" else ">"
 
+    def par(v: float) -> str:  # a negative factor in parentheses: 2·(−0.5), not 2·−0.5
+        return num(v) if v >= 0 else f"({num(v)})"
+
     def why(i: int) -> str:
-        return (f"x{sub(i + 1)} has y·(w·x + b) = {num(p.y[i])}·({num(w[0])}·{num(p.X[i, 0])} + {num(w[1])}·"
-                f"{num(p.X[i, 1])} + {num(b)}) = {num(m[i])} {le if i in upd else gt} 0")
+        return (f"x{sub(i + 1)} has y·(w·x + b) = {num(p.y[i])}·({num(w[0])}·{par(p.X[i, 0])} + {par(w[1])}·"
+                f"{par(p.X[i, 1])} + {par(b)}) = {num(m[i])} {le if i in upd else gt} 0")
 
     if choice is None:
         right = upd.size == 0
