@@ -494,7 +494,7 @@ def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "
     traces = []
     for cls, colour, symbol in ((1, POS_COLOUR, POS_SYMBOL), (-1, NEG_COLOUR, NEG_SYMBOL)):
         m = y == cls
-        traces.append({"type": "scatter", "mode": "markers", "name": f"y = {cls:+d}", "x": X[m, 0].tolist(),
+        traces.append({"type": "scatter", "mode": "markers", "name": f"y = {cls:+d}".replace("-", "−"), "x": X[m, 0].tolist(),
                        "y": X[m, 1].tolist(), "marker": {"color": colour, "symbol": symbol, "size": 12,
                                                           "line": {"color": "white", "width": 1}}})
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,

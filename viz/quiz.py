@@ -145,7 +145,7 @@ def quiz_figure(traj: Trajectory, k: int, *, choice: int | None = -1, height: in
     for cls, colour, symbol in ((1, POS_COLOUR, POS_SYMBOL), (-1, NEG_COLOUR, NEG_SYMBOL)):
         idx = np.flatnonzero(y == cls)
         data.append({
-            "type": "scatter", "mode": "markers+text" if show_names else "markers", "name": f"y = {cls:+d}",
+            "type": "scatter", "mode": "markers+text" if show_names else "markers", "name": f"y = {cls:+d}".replace("-", "−"),
             "x": rounded(X[idx, 0]), "y": rounded(X[idx, 1]), "customdata": idx.tolist(),
             "text": [f"x{sub(i + 1)}" for i in idx] if show_names else None, "textposition": "top right",
             "textfont": {"size": 16, "color": INK},
