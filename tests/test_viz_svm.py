@@ -286,3 +286,28 @@ def test_state_line_with_a_kernel_and_a_hard_margin():
     text = trace(svm_figure(X, y, hard), "state")["text"][0]
     assert text.startswith("Hard margin (C = ∞): w = ") and "no point misclassified (0 of 30)" in text
     assert text.endswith("ξ = 0 at every point")
+
+
+def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_frame():
+    from core.svm import hinge_sgd
+    from viz.common import vec
+    from viz.svm import sgd_figure
+
+    X, y = make_dataset("blobs", 30, 2)
+    run = hinge_sgd(X, y, C=1.0, max_steps=300, seed=1)
+    fig = sgd_figure(run, fit_svm(X, y, C=1.0), max_frames=60)
+    state = fig["layout"]["annotations"][1]
+    assert state["name"] == "state"
+    for fr in fig["frames"][::7]:
+        s = int(fr["name"][1:])
+        text = fr["layout"]["annotations[1].text"]
+        w, b = run.W[s], float(run.B[s])
+        m = y * (X @ w + b)  # yᵢ(w·xᵢ + b), computed here
+        assert text.startswith(f"Step {s} of {run.n_steps}: w = {vec(w)}, b = {num(b)}; ")
+        mis = np.flatnonzero(m <= 0)
+        if mis.size:
+            named = named_points(text.split("; ")[1])
+            assert named and named == mis[:len(named)].tolist() and f"{mis.size} of {len(y)}" in text
+        else:
+            assert "no point misclassified" in text
+        assert text.endswith(f"margin < 1 (hinge active) for {int((m < 1).sum())}")

@@ -76,7 +76,8 @@ export default function(component) {
     const stop = s && s.steps && s.steps[s.active];
     const at = stop ? `${(s.currentvalue && s.currentvalue.prefix) || ""}${stop.label}`.trim() : "";
     const plain = String(text || "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-    const said = at && !plain.startsWith(at) ? `${at}: ${plain}` : plain;  // the SVM's line starts "C = 1:" itself
+    // a line that starts with the slider's position ("C = 1: …", "Step 7 of …") is said as it is
+    const said = at && !plain.toLowerCase().startsWith(at.toLowerCase()) ? `${at}: ${plain}` : plain;
     if (live && said) live.textContent = said;
   }
   let tries = 0;

@@ -43,6 +43,7 @@ from viz.common import (
     never_empty,
     num,
     poly_xy,
+    state_line,
     state_text,
     step_menus,
     step_slider,
@@ -585,12 +586,15 @@ def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 
             ex_pt = {"x": [None]}
         head += (f" · J = {num(run.objective[s])}, gap to the exact J* = {num(jstar)}: "
                  f"<b>{num(run.objective[s] - jstar)}</b>")
+        margins = y * (X @ w + b)  # yᵢ(w·xᵢ + b) after the step
+        state = state_line(s, S, w, b, np.flatnonzero(margins <= 0), len(y),
+                           extra=f"margin < 1 (hinge active) for {int((margins < 1).sum())}")
         frames.append({"name": fnames[f], "group": "steps", "traces": traces, "data": [
             {"x": ln[0][0], "y": ln[0][1]},
             {"x": ln[-1][0] + [None] + ln[1][0], "y": ln[-1][1] + [None] + ln[1][1]},
             ex_pt,
             {"x": [s, s]},
-        ], "layout": {"annotations[0].text": head,
+        ], "layout": {"annotations[0].text": head, "annotations[1].text": state,
                       "updatemenus[1].buttons": back_next(fnames[max(f - 1, 0)],
                                                           fnames[min(f + 1, len(fnames) - 1)])}})
     first = frames[0]
@@ -605,7 +609,7 @@ def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 
                    "bgcolor": "rgba(255,255,255,0.85)"},
         "xaxis": {"range": [box[0], box[1]], "domain": [0, 1], "fixedrange": True, "constrain": "domain",
                   "gridcolor": "#eeeeee", "title": {"text": "x₁"}},
-        "yaxis": {"range": [box[2], box[3]], "domain": [0.42, 1.0], "fixedrange": True, "scaleanchor": "x",
+        "yaxis": {"range": [box[2], box[3]], "domain": [0.5, 1.0], "fixedrange": True, "scaleanchor": "x",
                   "constrain": "domain", "gridcolor": "#eeeeee", "title": {"text": "x₂"}},
         "xaxis2": {"domain": [0, 1], "anchor": "y2", "range": [-0.5, S + 0.5], "fixedrange": True,
                    "title": {"text": "step"}, "gridcolor": "#eeeeee"},
@@ -615,7 +619,10 @@ def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 
         "yaxis3": {"overlaying": "y2", "range": [0, 1], "visible": False, "fixedrange": True},
         "annotations": [{"text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0,
                          "y": 1.0, "yshift": 6, "xanchor": "left", "yanchor": "bottom", "align": "left",
-                         "showarrow": False, "font": {"size": 15}, "bgcolor": "rgba(255,255,255,0.95)"}],
+                         "showarrow": False, "font": {"size": 15}, "bgcolor": "rgba(255,255,255,0.95)"},
+                        {"name": "state", "text": first["layout"]["annotations[1].text"], "xref": "paper",
+                         "yref": "paper", "x": 0, "y": 0.415, "xanchor": "left", "yanchor": "top", "align": "left",
+                         "showarrow": False, "font": {"size": 14}}],
         "sliders": [step_slider(steps, fnames, y=0.3)],
         "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=0.31, play_x=1.0),
         "meta": {"view": "hinge_sgd", "frame_steps": steps.tolist(), "J_star": jstar, "C": run.C, "n_steps": S,
