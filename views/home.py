@@ -20,6 +20,13 @@ Watch linear classifiers find their decision boundary in 2D, one update at a tim
 - **Loss surface**: the 0-1, perceptron and hinge losses of your data over weight space, with every point's
   line, the cone of weights that classify every point, an optimiser's path; drag b, click a weight to see
   its boundary and subgradient.
+- **Compare**: two runs side by side on the same points, one slider for both: cyclic against random order,
+  τ against τ, B against B, or the perceptron against the SVM's hinge-loss SGD.
+
+In class: *Presentation mode* (sidebar, *Classroom*) enlarges everything for a projector and hides the parts
+you choose; both go into the link, so you can prepare it before the lecture. Under each chart: PNG and SVG of
+the chart as it stands, the animation as an offline HTML file (and a GIF on the Perceptron page), the run as
+CSV; the ← → keys step any chart. Students can turn on *Quiz: predict each update* on the Perceptron page.
 
 Pick a dataset in the sidebar; every page uses the same points. Or use your own: turn on *Click the
 chart to add or remove points* and click on any page's chart, edit the point table under the page, or
@@ -31,3 +38,4 @@ st.page_link("views/perceptron.py", label="Open the Perceptron page", icon=":mat
 st.page_link("views/dual.py", label="Open the Dual / Gram page", icon=":material/grid_on:")
 st.page_link("views/svm.py", label="Open the SVM margin page", icon=":material/width:")
 st.page_link("views/losses.py", label="Open the Loss surface page", icon=":material/landscape:")
+st.page_link("views/compare.py", label="Open the Compare page", icon=":material/compare:")
