@@ -1,4 +1,5 @@
-"""Tests for ``viz.contour.zero_loops``: loops around {F > 0}, oriented, closed, exact for linear F."""
+"""Tests for ``viz.contour.zero_loops``: loops around {F > 0}, oriented, closed, exact for linear F; and
+``zero_loops_many``: many fields at once, each exactly as alone."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from viz.contour import loops_xy, signed_area, zero_loops
+from viz.contour import loops_xy, signed_area, zero_loops, zero_loops_many
 
 XS = np.linspace(-2, 2, 41)
 YS = np.linspace(-2, 2, 41)
@@ -118,3 +119,46 @@ def test_whole_number_fields_with_zeros_at_nodes(tol):
                 if F[r, c] != 0:  # a node with a sign: inside exactly when positive
                     wrong += winding(loops, (xs[c] + 1e-7, ys[r] + 1.3e-7)) != (1 if F[r, c] > 0 else 0)
     assert wrong == 0
+
+
+def mixed_fields(seed: int = 0) -> np.ndarray:
+    """Fields of every kind on one 41 × 41 grid: smooth, saddles, rough, whole numbers (zeros at nodes), all one sign."""
+    rng = np.random.default_rng(seed)
+    fields = [f(GX, GY) for f in FUNCTIONS.values()]
+    fields += [np.round(rng.normal(size=GX.shape)), -np.ones_like(GX), np.ones_like(GX), GX * GY,
+               np.maximum(0, GX + GY) - 0.5]
+    fields += [rng.normal(size=GX.shape).cumsum(0).cumsum(1) for _ in range(8)]  # rough: many loops, many passes
+    return np.stack(fields)
+
+
+def same_loops(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(p.shape == q.shape and np.array_equal(p, q) for p, q in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("tol", [0.0, 0.01, 0.1])
+def test_many_fields_traced_together_as_each_alone(tol):
+    """Bit for bit: the same loops, vertices and order as zero_loops on each field, in any company."""
+    Fs = mixed_fields()
+    together = zero_loops_many(Fs, XS, YS, tol)
+    backwards = zero_loops_many(Fs[::-1], XS, YS, tol)[::-1]
+    assert len(together) == len(Fs)
+    for F, a, b in zip(Fs, together, backwards, strict=True):
+        alone = zero_loops(F, XS, YS, tol)
+        assert same_loops(alone, a) and same_loops(alone, b)
+    assert together[len(FUNCTIONS) + 1] == []  # the all-negative field has no loop
+
+
+def test_many_fields_with_no_loop_at_all():
+    assert zero_loops_many(-np.ones((3, 5, 5)), XS[:5], YS[:5]) == [[], [], []]
+
+
+@pytest.mark.parametrize("m", [1, 2, 7, 100, 1000])
+def test_cycle_order_with_a_bound_on_the_cycles(m):
+    from viz.contour import _cycle_order
+
+    # cycles of at most 5 elements: blocks of 5 permuted among themselves
+    rng = np.random.default_rng(m)
+    perm = np.concatenate([s + rng.permutation(min(5, m - s)) for s in range(0, m, 5)])
+    order, cuts = _cycle_order(perm)
+    bounded = _cycle_order(perm, 5)
+    assert np.array_equal(order, bounded[0]) and np.array_equal(cuts, bounded[1])

@@ -67,4 +67,5 @@ def test_a_session_through_nginx_works_and_its_upload_reaches_its_own_replica(tw
     page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(
         files=[{"name": "ok.csv", "mimeType": "text/csv", "buffer": b"x,y,l\n0,0,0\n1,1,1\n2,0,0\n3,2,1\n"}])
     page.wait_for_function("() => document.body.innerText.includes('Loaded 4 points')", timeout=30_000)
-    assert "Your points: n = 4" in page.inner_text("body")
+    # the sidebar's notice is drawn before the page below it has rerun on the new points: wait for the page too
+    page.wait_for_function("() => document.body.innerText.includes('Your points: n = 4')", timeout=30_000)

@@ -37,7 +37,7 @@ from viz.common import (
     view_box,
     widened,
 )
-from viz.contour import loops_xy, zero_loops
+from viz.contour import loops_xy, zero_loops_many
 from viz.dual import PIXEL
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
@@ -335,11 +335,15 @@ def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, 
     bspan = float(bs[-1] - bs[0]) if len(bs) > 1 else 1.0
     span = float(us[-1] - us[0])
     Wc = np.round(np.column_stack(clicks), 4)  # the weights as drawn, and as a click reports them
+    # every frame's level bands traced at once: field (f, j) is Z[f] − levels[j]
+    nl = len(levels)
+    fields = (np.asarray(Z, dtype=float)[:, None] - np.asarray(levels, dtype=float)[None, :, None, None])
+    traced = zero_loops_many(fields.reshape(-1, *fields.shape[2:]), us, vs, PIXEL * span)
     for f, bv in enumerate(bs.tolist()):
         lines, cone = geometry[f]
         bands = []
-        for lv in levels:
-            bx, by = loops_xy(zero_loops(Z[f] - lv, us, vs, PIXEL * span), 4)
+        for j in range(nl):
+            bx, by = loops_xy(traced[f * nl + j], 4)
             bands.append({"x": bx, "y": by})
         if trajectory is not None:
             W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
