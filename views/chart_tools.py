@@ -64,8 +64,8 @@ export default function(component) {
     };
   }
 
-  // the state line, for screen readers: the annotation named "state" after each step
-  // (an annotation named "state", or a text trace named "state"), after where the slider stands
+  // for screen readers after each step: where the slider stands and the state lines (annotations or text
+  // traces named "state…", of this chart or of data.state_chart)
   function say(gd) {
     const named = (x) => x && typeof x.name === "string" && x.name.startsWith("state");
     const from = find(data.state_chart || data.chart) || gd;  // the chart whose state line is read
