@@ -6,7 +6,9 @@ one scatter trace: every loop goes round the region with f > 0 on its left
 ring of negative values so that every loop closes (the padded ring lies one
 cell outside the grid, outside the view). A plot that fills the loops
 "toself" as one path then shades exactly {f > 0}, holes included, under
-either fill rule. No Plotly and no Streamlit here.
+either fill rule. ``zero_loops_many`` traces many fields on one grid in one
+pass of array work (e.g. a loss's level bands at every frame), each exactly as
+``zero_loops`` alone would. No Plotly and no Streamlit here.
 """
 
 from __future__ import annotations
