@@ -38,7 +38,18 @@ _CSS = """
 .dbl-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 """
 
-_JS = r"""
+# JS both components use: where a chart's slider stands (its first slider, the stop, the step of a frame s<step>)
+SLIDER_JS = r"""
+function sliderAt(gd) {
+  const slider = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
+  const stop = slider && slider.steps && slider.steps[slider.active];
+  const name = stop && stop.args && stop.args[0] && stop.args[0][0];
+  const m = typeof name === "string" && name.match(/^s(\d+)$/);
+  return {slider, stop, step: m ? m[1] : null};
+}
+"""
+
+_JS = SLIDER_JS + r"""
 export default function(component) {
   const { data, parentElement } = component;
   const find = (key) => document.querySelector(`.st-key-${key} .js-plotly-plot`);
@@ -46,12 +57,9 @@ export default function(component) {
 
   // where the chart's slider stands: "step12" for a step frame, "C0.1" for the SVM's C, else ""
   function where(gd) {
-    const s = gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
-    const stop = s && s.steps && s.steps[s.active];
+    const {stop, step} = sliderAt(gd);
     if (!stop) return "";
-    const name = stop.args && stop.args[0] && stop.args[0][0];
-    const m = typeof name === "string" && name.match(/^s(\d+)$/);
-    if (m) return `-step${m[1]}`;
+    if (step !== null) return `-step${step}`;
     return data.slider_name && stop.label ? `-${data.slider_name}${stop.label}` : "";
   }
   for (const b of parentElement.querySelectorAll("button[data-fmt]")) {
@@ -72,9 +80,8 @@ export default function(component) {
     const texts = ((from.layout && from.layout.annotations) || []).filter(named).map(a => a.text)
       .concat((from._fullData || []).filter(named).map(t => [].concat(t.text || []).join(" ")));
     const text = texts.join(" | ");
-    const s = gd._fullLayout.sliders && gd._fullLayout.sliders[0];
-    const stop = s && s.steps && s.steps[s.active];
-    const at = stop ? `${(s.currentvalue && s.currentvalue.prefix) || ""}${stop.label}`.trim() : "";
+    const {slider, stop} = sliderAt(gd);
+    const at = stop ? `${(slider.currentvalue && slider.currentvalue.prefix) || ""}${stop.label}`.trim() : "";
     const plain = String(text || "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
     // a line that starts with the slider's position ("C = 1: …", "Step 7 of …") is said as it is
     const said = at && !plain.toLowerCase().startsWith(at.toLowerCase()) ? `${at}: ${plain}` : plain;
@@ -101,7 +108,7 @@ export default function(component) {
       if (t && t.closest && t.closest("input, textarea, select, [contenteditable=true], [role=slider], " +
                                       "[role=listbox], [role=combobox], [role=tab], [role=radiogroup]")) return;
       const gd = find(window.__dblKeyChart);
-      const s = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
+      const s = sliderAt(gd).slider;
       if (!s || !s.steps || !s.steps.length || !window.Plotly) return;
       const last = s.steps.length - 1;
       const i = {ArrowLeft: s.active - 1, ArrowRight: s.active + 1, Home: 0, End: last}[ev.key];

@@ -12,19 +12,20 @@ from core.svm import C_GRID, fit_svm, hinge_sgd
 from datasets.csvio import paired_runs_csv
 from views.chart_tools import exports, file_stem
 from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
-from views.present import SCALE, part, presenting
+from views.present import part
 from views.shared import (
     bound,
     current_dataset,
     open_at_step,
     plane_data,
     points_ready,
+    presenting,
     run_or_last_good,
     show_chart,
+    sized,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import projector
 from viz.compare import compare_figure
 
 CHART = "compare_chart"
@@ -40,7 +41,7 @@ def compute(X, y, left: tuple, right: tuple, C: float | None, height: int, big: 
             for kind, kw in (left, right)]
     reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
     fig = compare_figure(*runs, max_frames=MAX_FRAMES, height=height, reference=reference)
-    return (projector(fig, SCALE) if big else fig), runs
+    return sized(fig, big), runs
 
 
 st.title("Compare two runs")

@@ -24,20 +24,21 @@ from views.options import (
     TAUS,
     TTL,
 )
-from views.present import SCALE, part, presenting
+from views.present import part
 from views.shared import (
     bound,
     current_dataset,
     open_at_step,
     plane_data,
     points_ready,
+    presenting,
     run_or_last_good,
     show_chart,
+    sized,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import projector
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 
 LAST_GOOD = "_dual_last_good"
@@ -70,8 +71,7 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height:
                                 seed=run["seed"])
         agreement = agreement_text(primal_agreement(traj, primal))
     fig = dual_figure(traj, primal=primal, max_frames=MAX_FRAMES, mode=mode, height=height)
-    if big:
-        fig = projector(fig, SCALE)
+    fig = sized(fig, big)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
     return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
 

@@ -26,10 +26,19 @@ from views.options import (
     VARIANT_LABELS,
     VIEW_LABELS,
 )
-from views.present import SCALE, part, presenting
-from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good, show_chart
+from views.present import part
+from views.shared import (
+    bound,
+    current_dataset,
+    plane_data,
+    points_ready,
+    presenting,
+    run_or_last_good,
+    show_chart,
+    sized,
+)
 from views.userdata import escape_md
-from viz.common import num, projector
+from viz.common import num
 from viz.losses import (
     EXPLAIN,
     NAMES,
@@ -135,7 +144,7 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
         fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
     data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
                        if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
-    return (projector(fig, SCALE), projector(data, SCALE)) if big else (fig, data)
+    return sized(fig, big), sized(data, big)
 
 
 def make():

@@ -14,7 +14,7 @@ from core.validate import validate_data
 from datasets.csvio import trajectory_csv
 from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
-from views.present import SCALE, part, presenting
+from views.present import part
 from views.quiz import quiz, quiz_run
 from views.shared import (
     bound,
@@ -22,13 +22,14 @@ from views.shared import (
     open_at_step,
     plane_data,
     points_ready,
+    presenting,
     run_or_last_good,
     show_chart,
+    sized,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.common import projector
 from viz.gif import perceptron_gif
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
@@ -52,8 +53,7 @@ def compute(X, y, params: tuple, mode: str, height: int, big: bool = False):
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
     fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height, bound=bound)
-    if big:
-        fig = projector(fig, SCALE)
+    fig = sized(fig, big)
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
             bound_line(traj, bound))

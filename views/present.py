@@ -11,9 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from views.options import url_spelling
-from views.shared import URL_AT_START, URL_NOTES, bound
+from views.shared import PRESENT, URL_AT_START, URL_NOTES, bound, presenting
 
-PRESENT = "present"
 HIDE = "hide"
 # the parts a lecturer can hide -> what the list calls them
 PARTS = {
@@ -24,7 +23,6 @@ PARTS = {
     "title": "page title",
 }
 DEFAULT_HIDE = ["sidebar", "tables"]
-SCALE = 1.3  # fonts, markers, lines and height of the charts (viz.common.projector)
 _CSS = {
     "sidebar": '[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], '
                '[data-testid="stExpandSidebarButton"] { display: none !important; }',
@@ -91,10 +89,6 @@ def _write_hide_to_url(parts: list[str]) -> None:
     elif st.query_params.get(HIDE) != text:
         st.query_params[HIDE] = text
 
-
-def presenting() -> bool:
-    """Whether presentation mode is on (after :func:`presentation_sidebar` drew its switch)."""
-    return bool(st.session_state.get(PRESENT))
 
 
 def _leave() -> None:

@@ -11,9 +11,7 @@ import streamlit as st
 
 from core.perceptron import run_perceptron
 from views.options import TTL
-from views.present import SCALE
-from views.shared import show_chart
-from viz.common import projector
+from views.shared import show_chart, sized
 from viz.quiz import grade, question, quiz_figure
 
 QUIZ = "_quiz"  # {"run": the run asked about, "k": the step shown, "answer": None or (choice, right, why)}
@@ -83,5 +81,5 @@ def quiz(traj, height: int, big: bool) -> None:
                   on_click=_go, args=(k + 1,), type="primary", icon=":material/arrow_forward:")
     fig = quiz_figure(traj, k, choice=answer[0] if answer else -1, height=height)
     key = f"quiz_chart_{k}"
-    show_chart(projector(fig, SCALE) if big else fig, key, f"The state after step {k}: {text}",
+    show_chart(sized(fig, big), key, f"The state after step {k}: {text}",
                on_select=lambda: _on_pick(key, traj), selection_mode="points")

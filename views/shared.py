@@ -301,6 +301,20 @@ def points_ready(ds: Dataset, key: str, what: str, need_both: bool = False) -> b
     return False
 
 
+PRESENT = "present"  # the presentation switch's key (views.present draws it)
+SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
+
+
+def presenting() -> bool:
+    """Whether presentation mode is on (once views.present has drawn its switch)."""
+    return bool(st.session_state.get(PRESENT))
+
+
+def sized(fig: dict, big: bool) -> dict:
+    """``fig`` for a projector when ``big`` (presentation mode), else ``fig`` itself."""
+    return projector(fig, SCALE) if big else fig
+
+
 CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False}
 
 
@@ -314,10 +328,8 @@ def show_chart(fig: dict, key: str, alt: str, **kwargs):
 
 def show_points(ds: Dataset, key: str) -> None:
     """The current points alone, on a chart keyed ``key`` (the page's data chart: clicks edit them)."""
-    from views.present import SCALE, presenting  # imported here: views.present imports this module
-
     fig = points_figure(ds.X, ds.y, note=escape_html(ds.label))
-    show_chart(projector(fig, SCALE) if presenting() else fig, key, f"The points of {ds.label}")
+    show_chart(sized(fig, presenting()), key, f"The points of {ds.label}")
 
 
 def take_start_step() -> int | None:

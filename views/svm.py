@@ -27,10 +27,18 @@ from views.options import (
     TTL,
     c_label,
 )
-from views.present import SCALE, part, presenting
-from views.shared import bound, current_dataset, plane_data, points_ready, run_or_last_good, show_chart
+from views.present import part
+from views.shared import (
+    bound,
+    current_dataset,
+    plane_data,
+    points_ready,
+    presenting,
+    run_or_last_good,
+    show_chart,
+    sized,
+)
 from views.userdata import escape_md
-from viz.common import projector
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 LAST_GOOD = "_svm_last_good"
@@ -67,7 +75,7 @@ def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: 
         perceptron = (run.W[-1], float(run.B[-1]))
     path = path_of(grid) if grid is not None else None
     fig = svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height)
-    return projector(fig, SCALE) if big else fig
+    return sized(fig, big)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
@@ -76,7 +84,7 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
     fig = sgd_figure(run, exact, height=900)
-    return (projector(fig, SCALE) if big else fig), sgd_summary(run, exact)
+    return sized(fig, big), sgd_summary(run, exact)
 
 
 st.title("SVM: margin and slack")

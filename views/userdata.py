@@ -24,6 +24,7 @@ import streamlit as st
 from core.validate import X_LIMIT
 from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvError, dataset_csv, parse_csv
 from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_points, encode_points
+from views.chart_tools import SLIDER_JS
 
 CUSTOM = "custom"  # the dataset list's entry for the user's points
 CUSTOM_KEY = "_custom_points"  # UserPoints
@@ -272,7 +273,7 @@ def drop_points_from_url() -> None:
 # the sidebar section
 # ----------------------------------------------------------------------------
 
-_JS = r"""
+_JS = SLIDER_JS + r"""
 export default function(component) {
   const { data, setTriggerValue, parentElement } = component;
   const charts = data.charts || {};
@@ -321,13 +322,9 @@ export default function(component) {
     const url = new URL(window.location.href);
     url.searchParams.delete("step");
     for (const [key, spec] of Object.entries(charts)) {
-      const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
-      const s = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
-      const stop = s && s.steps && s.steps[s.active];
+      const {stop, step} = sliderAt(document.querySelector(`.st-key-${key} .js-plotly-plot`));
       if (!stop || !spec.link) continue;
-      const name = stop.args && stop.args[0] && stop.args[0][0];
-      const m = typeof name === "string" && name.match(/^s(\d+)$/);
-      if (spec.link === "step" && m) url.searchParams.set("step", m[1]);
+      if (spec.link === "step" && step !== null) url.searchParams.set("step", step);
       if (spec.link === "C" && stop.label) url.searchParams.set("C", stop.label);
     }
     return url.toString();

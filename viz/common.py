@@ -290,6 +290,16 @@ def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
                         sign * float(b))
 
 
+def region_xy(box, w, b, sign: float) -> tuple[list[float], list[float]]:
+    """Where the classifier says ``sign``, sign·(w·x + b) ≥ 0, in the view box, as x and y for a filled trace.
+
+    At w = 0 the whole box when sign·b > 0, else nothing (both regions are empty when w = 0 and b = 0).
+    """
+    if not any(float(v) for v in w) and sign * float(b) <= 0:
+        return [], []
+    return poly_xy(clip_halfplane(box, w, b, sign))
+
+
 def live_slider(labels: list[str], frame_names: list[str], active: int, prefix: str, length: float,
                 pad_top: int) -> dict:
     """A slider under a chart that steps through frames in the browser (LIVE_ARGS: traces only, no redraw).
@@ -545,7 +555,7 @@ def _times(v, k: float):
     return v
 
 
-def projector(fig: dict, k: float = 1.3) -> dict:
+def projector(fig: dict, k: float) -> dict:
     """``fig`` for a projector: fonts, markers and line widths ``k`` times larger, and the figure as much taller.
 
     A new dict; ``fig`` is unchanged. Traces (base and frames) scale marker

@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from core.perceptron import Trajectory
+from core.snapshot import activation
 from core.svm import HingeRun
 from viz.common import (
     EMPTY,
@@ -43,9 +44,8 @@ from viz.common import (
     POS_SYMBOL,
     back_next,
     boundary_segment,
-    clip_halfplane,
     num,
-    poly_xy,
+    region_xy,
     rounded,
     state_line,
     step_menus,
@@ -126,14 +126,14 @@ class _Panel:
         Perceptron: M under the run's rule, y·(w·x+b) ≤ 0 (or < 0).
         Hinge SGD: the active hinges, y·(w·x+b) < 1.
         """
-        m = self.y * (self.X @ w + b)  # functional margins y·(w·x + b), shape (n,)
+        m = self.y * activation(self.X, w, b)  # functional margins y·(w·x + b), shape (n,), as the core sums them
         if self.kind == "hinge":
             return m < 1.0
         return self.run.problem.mistakes(m)
 
     def mistakes(self, w: np.ndarray, b: float) -> np.ndarray:
         """Misclassified points at (w, b), bool of shape (n,): M, y·(w·x+b) ≤ 0 (the perceptron run's own rule)."""
-        m = self.y * (self.X @ w + b)  # y·(w·x + b)
+        m = self.y * activation(self.X, w, b)  # y·(w·x + b)
         if self.kind == "hinge":
             return m <= 0.0
         return self.run.problem.mistakes(m)
@@ -300,10 +300,8 @@ def _panel_frame(p: _Panel, step: int, w: np.ndarray, b: float, clip) -> tuple[l
     lx, ly = boundary_segment(clip, wl, b)
 
     def region(sign: float) -> dict:
-        """Where ŷ = sign(w·x + b) is ``sign``; at w = 0 the whole view or nothing (both nothing when b = 0)."""
-        if not any(wl) and sign * b <= 0:
-            return EMPTY
-        rx, ry = poly_xy(clip_halfplane(clip, wl, b, sign))
+        """Where ŷ = sign(w·x + b) is ``sign`` (nothing: a gap point, so a frame clears it)."""
+        rx, ry = region_xy(clip, wl, b, sign)
         return {"x": rounded(rx, 2), "y": rounded(ry, 2)} if rx else EMPTY
 
     ex = p.examined(s) if s == step else []  # a finished run examines nothing

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgradient, zero_one
+from core.snapshot import activation
 from viz.common import (
     FONT,
     INK,
@@ -559,7 +560,7 @@ def data_state(X, y, w, b: float, losses: dict[str, float] | None = None) -> str
     b : float
     losses : dict name -> value at (w, b), optional
     """
-    mis = np.flatnonzero(np.asarray(y) * (np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b) <= 0)  # M
+    mis = np.flatnonzero(np.asarray(y) * activation(np.asarray(X, dtype=float), w, b) <= 0)  # M, summed as the core does
     n = len(y)
     if mis.size <= STATE_NAMES:
         lines = [mistakes_text(mis, n, STATE_NAMES)]

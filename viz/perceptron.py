@@ -35,12 +35,11 @@ from viz.common import (
     after_updates,
     back_next,
     boundary_segment,
-    clip_halfplane,
     legend_proxy,
     names,
     num,
     point_set,
-    poly_xy,
+    region_xy,
     rounded,
     state_text,
     step_menus,
@@ -282,8 +281,7 @@ def perceptron_figure(
     frames = []
     for k, m, w, b in zip(states.tolist(), masks, Ws, Bs, strict=True):
         lx, ly = boundary_segment(clip, w, b)
-        rp = poly_xy(clip_halfplane(clip, w, b, +1.0)) if any(w) or b > 0 else ([], [])
-        rn = poly_xy(clip_halfplane(clip, w, b, -1.0)) if any(w) or b < 0 else ([], [])
+        rp, rn = region_xy(clip, w, b, +1.0), region_xy(clip, w, b, -1.0)
         frames.append({"name": f"m{k}", "traces": STATE_TRACES, "data": [
             {"x": rounded(rp[0], 2), "y": rounded(rp[1], 2)},
             {"x": rounded(rn[0], 2), "y": rounded(rn[1], 2)},

@@ -21,10 +21,9 @@ from viz.common import (
     POS_SYMBOL,
     UPDATE_COLOUR,
     boundary_segment,
-    clip_halfplane,
     names,
     num,
-    poly_xy,
+    region_xy,
     rounded,
     sub,
     view_box,
@@ -133,7 +132,7 @@ def quiz_figure(traj: Trajectory, k: int, *, choice: int | None = -1, height: in
     answered = choice != -1
     data = []
     for sign, colour in ((1.0, POS_REGION), (-1.0, NEG_REGION)):  # the regions of w·x + b ≷ 0 before the step
-        rx, ry = poly_xy(clip_halfplane(clip, w, b, sign)) if any(w) or b * sign > 0 else ([], [])
+        rx, ry = region_xy(clip, w, b, sign)
         data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colour, "x": rounded(rx),
                      "y": rounded(ry), "hoverinfo": "skip", "showlegend": False})
     ex = traj.examined(k + 1)

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from core.snapshot import activation
 from core.svm import SVMSolution
 from viz.common import (
     FONT,
@@ -586,7 +587,7 @@ def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 
             ex_pt = {"x": [None]}
         head += (f" · J = {num(run.objective[s])}, gap to the exact J* = {num(jstar)}: "
                  f"<b>{num(run.objective[s] - jstar)}</b>")
-        margins = y * (X @ w + b)  # yᵢ(w·xᵢ + b) after the step
+        margins = y * activation(X, w, b)  # yᵢ(w·xᵢ + b) after the step
         state = state_line(s, S, w, b, np.flatnonzero(margins <= 0), len(y),
                            extra=f"margin < 1 (hinge active) for {int((margins < 1).sum())}")
         frames.append({"name": fnames[f], "group": "steps", "traces": traces, "data": [
