@@ -153,10 +153,10 @@ async def classroom(url: str, n: int, rounds: int, seed: int, think: tuple[float
     return times, errors, sum(sent), time.perf_counter() - t0
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children's, in MB (from /proc)."""
+def rss_mb(pid: int, descendants: bool = True) -> float:
+    """Resident memory of a process (and its descendants': shared pages counted in each), in MB (from /proc)."""
     total = 0
-    for p in [pid, *children(pid)]:
+    for p in [pid, *(children(pid) if descendants else [])]:
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -166,11 +166,27 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) a process and its children have used so far, in seconds (from /proc)."""
+    import os
+
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
+
+
 def children(pid: int) -> list[int]:
+    """Every descendant of a process (the app's worker processes are children of its fork server)."""
     try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        kids = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         return []
+    return kids + [d for k in kids for d in children(k)]
 
 
 def pct(ts: list[float], q: float) -> float:
@@ -242,11 +258,14 @@ def run(args, url: str, pids: list[int]) -> None:
         print(f"server(s) {url}: {sum(rss_mb(p) for p in pids):.0f} MB at start")
     for n in args.sessions:
         for rep in range(args.repeat):
+            cpu0 = sum(cpu_s(p) for p in pids)
             times, errors, sent, wall = asyncio.run(classroom(url, n, args.rounds, rep, tuple(args.think)))
             time.sleep(args.pause)
             allt = [t for ts in times.values() for t in ts]
             after = f" {args.pause:.0f} s later" if args.pause else ""
-            mem = f", server RSS{after} {sum(rss_mb(p) for p in pids):.0f} MB" if pids else ""
+            mem = (f", server CPU {sum(cpu_s(p) for p in pids) - cpu0:.1f} s, RSS{after} "
+                   f"{sum(rss_mb(p, False) for p in pids):.0f} MB (with its workers {sum(rss_mb(p) for p in pids):.0f} MB)"
+                   ) if pids else ""
             print(f"\nN = {n}, run {rep + 1}: {len(allt)} actions in {wall:.1f} s, {len(errors)} errors, "
                   f"{sent / 1e6:.1f} MB sent{mem}; all actions p50 {1e3 * statistics.median(allt):.0f} ms, "
                   f"p95 {1e3 * pct(allt, 0.95):.0f} ms")

@@ -6,12 +6,10 @@ b under the chart redraws in the browser; clicking a weight reruns the page to d
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
-from core.losses import grid_around, grid_half_width, surface, theta_grid
-from core.perceptron import run_perceptron
-from core.svm import hinge_sgd
+from core.losses import grid_half_width
+from views.builds import loss_grid, loss_page, loss_path, loss_surfaces, loss_theta
 from views.chart_tools import exports, file_stem
 from views.options import (
     HEIGHTS,
@@ -35,59 +33,36 @@ from views.shared import (
     presenting,
     run_or_last_good,
     show_chart,
-    sized,
 )
 from views.userdata import escape_md
-from viz.common import num
+from views.workers import offload
 from viz.losses import (
     EXPLAIN,
     NAMES,
-    data_figure,
-    default_bs,
-    losses_at,
-    surface3d_figure,
-    theta_figure,
-    weight_figure,
 )
 
 LAST_GOOD = "_loss_last_good"
 CHART = "loss_data"  # the data chart: clicks on it edit the points
 CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
 GRID = {1: 81, 3: 61}  # grid side of the animated surfaces: one loss, or all three (keeps the chart near 1 MB)
-STILL_GRID = 201  # the θ slice and the 3-D view are one surface each
-PATH_STEPS = 120  # states of the trajectory drawn (each a marker the b slider redraws)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Computing the loss surfaces…")
 def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float):
-    """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)}, and the grids."""
-    us, vs = grid_around(X, y, size=side, scale=scale)
-    bs = default_bs(us, X)
-    return {nm: np.stack([surface(nm, X, y, us, vs, b=float(bv), lam=lam) for bv in bs]) for nm in names}, us, vs, bs
+    """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)} (in a worker)."""
+    return offload(loss_surfaces, X, y, names, lam, side, scale)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
 def cached_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
-    """Every loss over (θ, b) at ‖w‖ = r."""
-    thetas = theta_grid(STILL_GRID)
-    bs = np.linspace(-bmax, bmax, STILL_GRID)
-    return {nm: surface(nm, X, y, thetas, bs, slice="theta", r=r, lam=lam) for nm in names}, thetas, bs
+    """Every loss over (θ, b) at ‖w‖ = r (in a worker)."""
+    return offload(loss_theta, X, y, names, lam, r, bmax)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
 def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
-    """The optimiser's (w, b) after each step, thinned to at most PATH_STEPS + 1 states, and its label."""
-    if kind == "perceptron":
-        run = run_perceptron(X, y, variant=variant, tau=tau, seed=seed, max_steps=2000)
-        W, B = run.W, run.B
-        label = f"perceptron ({VARIANT_LABELS[variant]}, τ = {num(tau)})"
-    else:
-        C = 1.0 / (len(y) * max(lam, 1e-3))  # λ = 1/(N·C); λ = 0 would have no minimiser: 1e-3 instead
-        run = hinge_sgd(X, y, C=C, max_steps=2000, seed=seed)
-        W, B = run.W, run.B
-        label = f"hinge SGD (λ = {num(1.0 / (len(y) * C))})"
-    keep = np.unique(np.linspace(0, len(B) - 1, min(len(B), PATH_STEPS + 1)).round().astype(int))
-    return W[keep], B[keep], label
+    """The optimiser's (w, b) after each step, thinned, and its label (in a worker)."""
+    return offload(loss_path, X, y, kind, variant, tau, seed, lam)
 
 
 st.title("Loss surface")
@@ -119,32 +94,17 @@ names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
             path_seed: int, chosen, lit_i, radius: float, height: int, scale: float, big: bool = False):
-    """The weight chart and the data chart (cached: a rerun with the same choices only sends them).
-
-    ``big``: both for a projector (presentation mode).
+    """The weight chart and the data chart (cached: a rerun with the same choices only sends them; built in a
+    worker process). ``big``: both for a projector (presentation mode).
     """
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    surfaces, us, vs, bs = cached_surfaces(X, y, names, lam, GRID[len(names)], scale)
-    pick = (np.array(chosen[0]), chosen[1]) if chosen else None
-    if view == "surface":
-        nm = names[0]
-        if slc == "w":
-            gu, gv = np.linspace(us[0], us[-1], STILL_GRID), np.linspace(vs[0], vs[-1], STILL_GRID)
-            fig = surface3d_figure(nm, surface(nm, X, y, gu, gv, b=float(bs[b_at]), lam=lam), gu, gv,
-                                   xlabel="w₁", ylabel="w₂", where=f"b = {bs[b_at]:g}", height=height)
-        else:
-            th, thetas, tbs = cached_theta(X, y, (nm,), lam, radius, float(bs[-1]))
-            fig = surface3d_figure(nm, th[nm], np.degrees(thetas), tbs, xlabel="θ (degrees)", ylabel="b",
-                                   where=f"‖w‖ = {radius:g}", height=height)
-    elif slc == "w":
-        fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj, chosen=pick, lit=lit_i,
-                            height=height)
-    else:
-        th, thetas, tbs = cached_theta(X, y, names, lam, radius, float(bs[-1]))
-        fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
-    data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
-                       if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
-    return sized(fig, big), sized(data, big)
+    grid = loss_grid(X, y, GRID[len(names)], scale)
+    surfaces = cached_surfaces(X, y, names, lam, GRID[len(names)], scale) if view != "surface" and slc == "w" else None
+    theta = None
+    if slc == "theta":
+        theta = cached_theta(X, y, names[:1] if view == "surface" else names, lam, radius, float(grid[2][-1]))
+    return offload(loss_page, X, y, names, lam, view, slc, b_at, traj, grid, surfaces, theta, chosen, lit_i, radius,
+                   height, big)
 
 
 def make():
@@ -153,7 +113,7 @@ def make():
     chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
     scale = grid_half_width(X, y, traj[0] if traj else None)  # the grid holds the trajectory
-    bs = cached_surfaces(X, y, names, lam, GRID[len(names)], scale)[3].tolist()
+    bs = loss_grid(X, y, GRID[len(names)], scale)[2].tolist()
     with part("settings", "b"):
         b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
                         format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.bounds import mistake_bound, separable_by_run
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from core.validate import validate_data
 from datasets.csvio import trajectory_csv
+from views.builds import perceptron_page
 from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
@@ -25,38 +25,25 @@ from views.shared import (
     presenting,
     run_or_last_good,
     show_chart,
-    sized,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
+from views.workers import offload
 from viz.gif import perceptron_gif
-from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
-MAX_FRAMES = 500
 GIF_FRAMES = 200
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron…")
 def compute(X, y, params: tuple, mode: str, height: int, big: bool = False):
-    """Run the perceptron and build everything the page shows (cached on the inputs; ``big``: for a projector)."""
-    traj = run_perceptron(X, y, **dict(params))
-    bound = None
-    if bound_run_kind(traj)[0]:  # an online run from zero: the bound can speak to it
-        try:
-            bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
-        except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
-            bound = None
-    fig = perceptron_figure(traj, max_frames=MAX_FRAMES, mode=mode, height=height, bound=bound)
-    fig = sized(fig, big)
-    separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
-    return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
-            bound_line(traj, bound))
+    """Run the perceptron and build everything the page shows (cached on the inputs; built in a worker process)."""
+    return offload(perceptron_page, X, y, params, mode, height, big)
 
 
 def run_csv(X, y, params: tuple) -> str:

@@ -18,6 +18,7 @@ import streamlit as st
 
 from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
+from views.builds import SCALE, sized  # noqa: F401 - the pages import them from here
 from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
 from views.userdata import (
     CUSTOM,
@@ -32,7 +33,7 @@ from views.userdata import (
     user_points,
     write_points_to_url,
 )
-from viz.common import PrebuiltFigure, points_figure, projector, readable, start_at_step
+from viz.common import PrebuiltFigure, points_figure, readable, start_at_step
 
 DATASET_KEY = "_dataset"
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
@@ -302,17 +303,11 @@ def points_ready(ds: Dataset, key: str, what: str, need_both: bool = False) -> b
 
 
 PRESENT = "present"  # the presentation switch's key (views.present draws it)
-SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
 
 
 def presenting() -> bool:
     """Whether presentation mode is on (once views.present has drawn its switch)."""
     return bool(st.session_state.get(PRESENT))
-
-
-def sized(fig: dict, big: bool) -> dict:
-    """``fig`` for a projector when ``big`` (presentation mode), else ``fig`` itself."""
-    return projector(fig, SCALE) if big else fig
 
 
 CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False}

@@ -11,8 +11,8 @@ import math
 
 import streamlit as st
 
-from core.perceptron import run_perceptron
-from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
+from core.svm import C_GRID
+from views.builds import sgd_page, svm_page, svm_solutions
 from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
@@ -36,10 +36,9 @@ from views.shared import (
     presenting,
     run_or_last_good,
     show_chart,
-    sized,
 )
 from views.userdata import escape_md
-from viz.svm import sgd_figure, sgd_summary, svm_figure
+from views.workers import offload
 
 LAST_GOOD = "_svm_last_good"
 CHART = "svm_chart"  # the data chart: clicks on it edit the points
@@ -52,39 +51,25 @@ C_HELP = ("The penalty on slack: small C buys a wide margin with many violations
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Solving the SVM for every C on the slider…")
 def cached_grid(X, y, kernel: str, kparams: tuple):
     """The exact SVM for each C of C_GRID (independent of the current C): the frames of the live C slider."""
-    return svm_grid(X, y, C_GRID, kernel, **dict(kparams))
+    return offload(svm_solutions, X, y, kernel, kparams)
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool = False):
-    """The page's figure (cached on the inputs): every C of the grid as a frame, or one solution.
-
-    ``big``: the figure for a projector (presentation mode).
+    """The page's figure (cached on the inputs; built in a worker process): every C of the grid as a frame, or
+    one solution.
 
     The grid is solved for the linear kernel and for the others up to PATH_KERNEL_MAX_N points; the hard
     margin (C = ∞) is one solution, drawn beside the linear grid's C path.
     """
     grid = cached_grid(X, y, kernel, kparams) if kernel == "linear" or len(y) <= PATH_KERNEL_MAX_N else None
-    if math.isfinite(C) and grid is not None:
-        sols, start = grid, C_GRID.index(C)
-    else:
-        sols, start = [fit_svm(X, y, C=C, kernel=kernel, **dict(kparams))], 0
-    perceptron = None
-    if overlay:
-        run = run_perceptron(X, y, max_steps=1000)
-        perceptron = (run.W[-1], float(run.B[-1]))
-    path = path_of(grid) if grid is not None else None
-    fig = svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height)
-    return sized(fig, big)
+    return offload(svm_page, X, y, C, kernel, kparams, overlay, height, big, grid)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
 def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool = False):
-    """Hinge SGD and the exact SVM for the same C, and the step-through figure (``big``: for a projector)."""
-    run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
-    exact = fit_svm(X, y, C=C)
-    fig = sgd_figure(run, exact, height=900)
-    return sized(fig, big), sgd_summary(run, exact)
+    """Hinge SGD and the exact SVM for the same C, and the step-through figure (built in a worker process)."""
+    return offload(sgd_page, X, y, C, schedule, eta, steps, seed, big)
 
 
 st.title("SVM: margin and slack")

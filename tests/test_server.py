@@ -1,0 +1,97 @@
+"""The server-wide settings (views.server) and the worker processes that build pages (views.workers)."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import numpy as np
+import pytest
+
+from views import builds, server, workers
+
+
+def _listener() -> socket.socket:
+    """A listening socket made as Streamlit 1.67 makes its own: ``socket.socket(family)``, so ``proto`` is 0."""
+    sock = socket.socket(family=socket.AF_INET)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(4)
+    return sock
+
+
+def _accepted_nodelay(listener: socket.socket) -> int:
+    with socket.create_connection(listener.getsockname()) as _client:
+        conn, _ = listener.accept()
+        with conn:
+            return conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
+def test_a_listener_like_streamlits_leaves_nagle_on_until_no_delay_turns_it_off():
+    with _listener() as plain:
+        assert plain.proto == 0
+        assert _accepted_nodelay(plain) == 0  # what every browser's websocket got before
+    with _listener() as fixed:
+        assert server.no_delay() >= 1  # this process's TCP sockets, the listener among them
+        assert fixed.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        assert _accepted_nodelay(fixed) == 1  # connections accepted later inherit it
+
+
+def test_no_delay_leaves_other_sockets_alone():
+    a, b = socket.socketpair()  # Unix sockets: no TCP option to set
+    with a, b:
+        server.no_delay()
+        a.send(b"x")
+        assert b.recv(1) == b"x"
+
+
+def test_tcp_stream_sockets_lists_descriptors_of_this_process():
+    with _listener() as sock:
+        assert sock.fileno() in server.tcp_stream_sockets()
+
+
+def test_offload_builds_in_another_process_and_returns_the_result():
+    assert workers.worker_count() >= 1
+    assert workers.offload(os.getpid) != os.getpid()
+    X = np.array([[1.0, 2.0], [-1.0, -1.5], [0.5, -2.0]])
+    y = np.array([1, -1, -1])
+    got = workers.offload(builds.loss_grid, X, y, 11, 2.0)
+    for a, b in zip(got, builds.loss_grid(X, y, 11, 2.0), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_offload_raises_the_builds_own_error_here():
+    with pytest.raises(ValueError, match="invalid literal"):
+        workers.offload(int, "not a number")
+
+
+def test_a_killed_worker_is_replaced_and_the_build_still_answers():
+    pool = workers._executor()
+    workers.offload(os.getpid)  # the pool has started its workers
+    for proc in list(pool._processes.values()):
+        proc.kill()
+        proc.join()
+    assert workers.offload(sum, [1, 2, 3]) == 6  # this once here (the pool broke), then a new pool
+    assert workers._executor() is not pool
+    assert workers.offload(os.getpid) != os.getpid()
+
+
+def test_no_workers_builds_in_the_server_process(monkeypatch):
+    monkeypatch.setenv("DBL_WORKERS", "0")
+    monkeypatch.setattr(workers, "_pool", None)
+    assert workers.worker_count() == 0
+    assert workers.offload(os.getpid) == os.getpid()
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("3", 3), ("0", 0), ("999", 64), ("", None), ("two", None),
+                                               ("-1", None)])
+def test_worker_count_reads_the_environment(monkeypatch, raw, expected):
+    monkeypatch.setenv("DBL_WORKERS", raw)
+    assert workers.worker_count() == (expected if expected is not None else (os.cpu_count() or 1))
+
+
+def test_a_build_that_overruns_is_named_not_waited_for(monkeypatch):
+    import time
+
+    monkeypatch.setattr(workers, "TIMEOUT_S", 0.2)
+    with pytest.raises(ValueError, match="took longer than"):  # had it waited, sleep's None would come back
+        workers.offload(time.sleep, 1.5)

@@ -1,0 +1,160 @@
+"""What the pages build from new inputs: pure functions of their arguments, no Streamlit.
+
+The pages cache these results (``st.cache_resource``) and compute them with
+:func:`views.workers.offload`, in a worker process, so a build for one student does not hold up
+the other sessions' reruns. Each function here is the body of a page's cached builder.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.bounds import mistake_bound, separable_by_run
+from core.losses import grid_around, surface, theta_grid
+from core.perceptron import run_perceptron
+from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
+from views.options import VARIANT_LABELS
+from viz.common import num, projector
+from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
+from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
+from viz.svm import sgd_figure, sgd_summary, svm_figure
+
+SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
+PERCEPTRON_FRAMES = 500  # frames of the Perceptron page's chart
+STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
+PATH_STEPS = 120  # states of the loss page's trajectory drawn (each a marker the b slider redraws)
+
+
+def sized(fig: dict, big: bool) -> dict:
+    """``fig`` for a projector when ``big`` (presentation mode), else ``fig`` itself."""
+    return projector(fig, SCALE) if big else fig
+
+
+def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
+    """Run the perceptron and build everything the Perceptron page shows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,)
+    params : tuple of (name, value)
+        ``run_perceptron``'s keyword arguments.
+    mode, height, big
+        The chart's frame choice, height in px, and whether it is for a projector.
+
+    Returns
+    -------
+    tuple
+        (figure, (kind, status), step table, steps run, conventions text, (kind, bound text)).
+    """
+    traj = run_perceptron(X, y, **dict(params))
+    bound = None
+    if bound_run_kind(traj)[0]:  # an online run from zero: the bound can speak to it
+        try:
+            bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
+        except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
+            bound = None
+    fig = sized(perceptron_figure(traj, max_frames=PERCEPTRON_FRAMES, mode=mode, height=height, bound=bound), big)
+    separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
+    return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
+            bound_line(traj, bound))
+
+
+def svm_solutions(X, y, kernel: str, kparams: tuple):
+    """The exact SVM for each C of ``C_GRID``: the frames of the SVM page's live C slider."""
+    return svm_grid(X, y, C_GRID, kernel, **dict(kparams))
+
+
+def svm_page(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool, grid):
+    """The SVM page's figure: every C of the grid as a frame (``grid``, opened at ``C``), or one solution.
+
+    ``grid`` is :func:`svm_solutions` for these points, or None (then C alone is solved; C = ∞ is the
+    hard margin, drawn beside the grid's C path when there is one).
+    """
+    if np.isfinite(C) and grid is not None:
+        sols, start = grid, C_GRID.index(C)
+    else:
+        sols, start = [fit_svm(X, y, C=C, kernel=kernel, **dict(kparams))], 0
+    perceptron = None
+    if overlay:
+        run = run_perceptron(X, y, max_steps=1000)
+        perceptron = (run.W[-1], float(run.B[-1]))
+    path = path_of(grid) if grid is not None else None
+    return sized(svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height), big)
+
+
+def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool):
+    """Hinge SGD and the exact SVM for the same C: the step-through figure and its summary."""
+    run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
+    exact = fit_svm(X, y, C=C)
+    return sized(sgd_figure(run, exact, height=900), big), sgd_summary(run, exact)
+
+
+def loss_grid(X, y, side: int, scale: float):
+    """The loss page's (w₁, w₂) grid, each of side ``side``, and the b of each frame: (us, vs, bs)."""
+    us, vs = grid_around(X, y, size=side, scale=scale)
+    return us, vs, default_bs(us, X)
+
+
+def loss_surfaces(X, y, names: tuple, lam: float, side: int, scale: float) -> dict[str, np.ndarray]:
+    """Every loss's mean over the (w₁, w₂) grid at each b of the slider: {name: (len(bs), side, side)}."""
+    us, vs, bs = loss_grid(X, y, side, scale)
+    return {nm: np.stack([surface(nm, X, y, us, vs, b=float(bv), lam=lam) for bv in bs]) for nm in names}
+
+
+def loss_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
+    """Every loss over (θ, b) at ‖w‖ = r: ({name: (STILL_GRID, STILL_GRID)}, θs, bs)."""
+    thetas = theta_grid(STILL_GRID)
+    bs = np.linspace(-bmax, bmax, STILL_GRID)
+    return {nm: surface(nm, X, y, thetas, bs, slice="theta", r=r, lam=lam) for nm in names}, thetas, bs
+
+
+def loss_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
+    """The optimiser's (w, b) after each step, thinned to at most PATH_STEPS + 1 states, and its label.
+
+    Returns
+    -------
+    W : ndarray of shape (k, 2)
+    B : ndarray of shape (k,)
+    label : str
+    """
+    if kind == "perceptron":
+        run = run_perceptron(X, y, variant=variant, tau=tau, seed=seed, max_steps=2000)
+        label = f"perceptron ({VARIANT_LABELS[variant]}, τ = {num(tau)})"
+    else:
+        C = 1.0 / (len(y) * max(lam, 1e-3))  # λ = 1/(N·C); λ = 0 would have no minimiser: 1e-3 instead
+        run = hinge_sgd(X, y, C=C, max_steps=2000, seed=seed)
+        label = f"hinge SGD (λ = {num(1.0 / (len(y) * C))})"
+    keep = np.unique(np.linspace(0, len(run.B) - 1, min(len(run.B), PATH_STEPS + 1)).round().astype(int))
+    return run.W[keep], run.B[keep], label
+
+
+def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, traj, grid, surfaces, theta,
+              chosen, lit_i, radius: float, height: int, big: bool):
+    """The loss page's weight chart and data chart.
+
+    ``grid`` is :func:`loss_grid`, ``surfaces`` :func:`loss_surfaces` on it, ``theta`` :func:`loss_theta`
+    (or None when the θ slice is not shown), ``traj`` :func:`loss_path` (or None), ``chosen`` the clicked
+    ((w₁, w₂), b) or None.
+    """
+    us, vs, bs = grid
+    pick = (np.array(chosen[0]), chosen[1]) if chosen else None
+    if view == "surface":
+        nm = names[0]
+        if slc == "w":
+            gu, gv = np.linspace(us[0], us[-1], STILL_GRID), np.linspace(vs[0], vs[-1], STILL_GRID)
+            fig = surface3d_figure(nm, surface(nm, X, y, gu, gv, b=float(bs[b_at]), lam=lam), gu, gv,
+                                   xlabel="w₁", ylabel="w₂", where=f"b = {bs[b_at]:g}", height=height)
+        else:
+            th, thetas, tbs = theta
+            fig = surface3d_figure(nm, th[nm], np.degrees(thetas), tbs, xlabel="θ (degrees)", ylabel="b",
+                                   where=f"‖w‖ = {radius:g}", height=height)
+    elif slc == "w":
+        fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj, chosen=pick, lit=lit_i,
+                            height=height)
+    else:
+        th, thetas, tbs = theta
+        fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
+    data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
+                       if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
+    return sized(fig, big), sized(data, big)

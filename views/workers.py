@@ -1,0 +1,105 @@
+"""Heavy builds in worker processes, so one server uses every core (no Streamlit here).
+
+Streamlit runs every session's script in a thread of one process, so Python's GIL lets the whole
+classroom use one core. The builds that make a page's figure for new inputs (a run and its frames,
+the SVM for every C, the loss surfaces) are pure functions of their arguments; :func:`offload` runs
+them in a pool of worker processes, and the script thread waits without holding the GIL, so other
+sessions' reruns go on meanwhile. The result (plain dicts, lists and arrays) comes back pickled and
+is cached by the page as before.
+
+``DBL_WORKERS`` sets the number of workers (``0``: build in the server process itself). The default
+is one per core (``os.cpu_count()``). The workers are started by a fork server (a clean process,
+not a fork of the threaded server) the first time a build is asked for.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+T = TypeVar("T")
+TIMEOUT_S = 120.0  # longer than any build the pages' limits allow (a hang would be a bug: say so, not wait)
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def worker_count() -> int:
+    """Workers to start: ``DBL_WORKERS`` if it is a whole number ≥ 0, else one per core."""
+    raw = os.environ.get("DBL_WORKERS", "").strip()
+    if raw.isdigit():
+        return min(int(raw), 64)
+    return os.cpu_count() or 1
+
+
+def _init() -> None:
+    """In each worker: one BLAS thread (the workers already use every core)."""
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+
+
+def _executor() -> ProcessPoolExecutor | None:
+    global _pool
+    with _lock:
+        if _pool is None and worker_count() > 0:
+            ctx = mp.get_context("forkserver")
+            ctx.set_forkserver_preload(["views.builds"])  # NumPy, Plotly and the builders imported once, then forked
+            _pool = ProcessPoolExecutor(worker_count(), mp_context=ctx, initializer=_init)
+        return _pool
+
+
+def _ready(_: int) -> bool:
+    time.sleep(0.2)  # long enough that each warm-up job lands on its own worker
+    return True
+
+
+def warm_up() -> None:
+    """Start every worker now (in the background), so the first student's build does not wait for them."""
+    pool = _executor()
+    if pool is not None:
+        threading.Thread(target=lambda: list(pool.map(_ready, range(worker_count()))), daemon=True).start()
+
+
+def _discard(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def offload(fn: Callable[..., T], *args) -> T:
+    """``fn(*args)`` computed in a worker process (or here, with no workers); its exceptions are raised here.
+
+    ``fn`` must be a module-level function of an importable module, and its arguments and result
+    picklable. If the pool has broken (a worker was killed, e.g. out of memory) it is replaced and
+    ``fn`` runs here this once.
+
+    Raises
+    ------
+    ValueError
+        If the build took longer than ``TIMEOUT_S``: the page says so and keeps its last good state (the
+        worker finishes it in the background; the pages' limits keep every build far below that).
+    """
+    pool = _executor()
+    if pool is None:
+        return fn(*args)
+    try:
+        future = pool.submit(fn, *args)
+    except (BrokenProcessPool, RuntimeError):  # broken, or shut down by interpreter exit
+        _discard(pool)
+        return fn(*args)
+    try:
+        return future.result(timeout=TIMEOUT_S)
+    except BrokenProcessPool:
+        _discard(pool)
+        return fn(*args)
+    except TimeoutError:
+        future.cancel()
+        raise ValueError(f"the computation took longer than {TIMEOUT_S:.0f} s (the server is busy or the input "
+                         "too large); try fewer points or steps") from None
