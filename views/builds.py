@@ -14,7 +14,7 @@ from core.losses import grid_around, surface, theta_grid
 from core.perceptron import run_perceptron
 from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
-from viz.common import num, projector
+from viz.common import Chart, num, projector, serialized
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 from viz.svm import sgd_figure, sgd_summary, svm_figure
@@ -45,7 +45,8 @@ def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
     Returns
     -------
     tuple
-        (figure, (kind, status), step table, steps run, conventions text, (kind, bound text)).
+        (figure as a :class:`~viz.common.Chart`, (kind, status), step table, steps run, conventions text,
+        (kind, bound text)).
     """
     traj = run_perceptron(X, y, **dict(params))
     bound = None
@@ -54,7 +55,8 @@ def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
             bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
-    fig = sized(perceptron_figure(traj, max_frames=PERCEPTRON_FRAMES, mode=mode, height=height, bound=bound), big)
+    fig = serialized(sized(perceptron_figure(traj, max_frames=PERCEPTRON_FRAMES, mode=mode, height=height,
+                                             bound=bound), big))
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
             bound_line(traj, bound))
@@ -65,8 +67,8 @@ def svm_solutions(X, y, kernel: str, kparams: tuple):
     return svm_grid(X, y, C_GRID, kernel, **dict(kparams))
 
 
-def svm_page(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool, grid):
-    """The SVM page's figure: every C of the grid as a frame (``grid``, opened at ``C``), or one solution.
+def svm_page(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool, grid) -> Chart:
+    """The SVM page's figure (a :class:`~viz.common.Chart`): every C of the grid as a frame (``grid``, opened at ``C``), or one solution.
 
     ``grid`` is :func:`svm_solutions` for these points, or None (then C alone is solved; C = ∞ is the
     hard margin, drawn beside the grid's C path when there is one).
@@ -80,14 +82,15 @@ def svm_page(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height:
         run = run_perceptron(X, y, max_steps=1000)
         perceptron = (run.W[-1], float(run.B[-1]))
     path = path_of(grid) if grid is not None else None
-    return sized(svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height), big)
+    return serialized(sized(svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height), big))
 
 
 def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool):
-    """Hinge SGD and the exact SVM for the same C: the step-through figure and its summary."""
+    """Hinge SGD and the exact SVM for the same C: the step-through figure (a :class:`~viz.common.Chart`) and its
+    summary."""
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
-    return sized(sgd_figure(run, exact, height=900), big), sgd_summary(run, exact)
+    return serialized(sized(sgd_figure(run, exact, height=900), big)), sgd_summary(run, exact)
 
 
 def loss_grid(X, y, side: int, scale: float):
@@ -131,7 +134,7 @@ def loss_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
 
 def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, traj, grid, surfaces, theta,
               chosen, lit_i, radius: float, height: int, big: bool):
-    """The loss page's weight chart and data chart.
+    """The loss page's weight chart and data chart (two :class:`~viz.common.Chart`).
 
     ``grid`` is :func:`loss_grid`, ``surfaces`` :func:`loss_surfaces` on it, ``theta`` :func:`loss_theta`
     (or None when the θ slice is not shown), ``traj`` :func:`loss_path` (or None), ``chosen`` the clicked
@@ -157,4 +160,4 @@ def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, tr
         fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
     data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
                        if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
-    return sized(fig, big), sized(data, big)
+    return serialized(sized(fig, big)), serialized(sized(data, big))

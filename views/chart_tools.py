@@ -18,6 +18,7 @@ import re
 
 import streamlit as st
 
+from viz.common import Chart
 from viz.export import standalone_html
 
 _HTML = """<div class="dbl-tools" role="group" aria-label="Export this chart">
@@ -141,7 +142,7 @@ def chart_tools(chart: str, name: str, slider_name: str = "", state_chart: str =
                 key=f"tools_{chart}")
 
 
-def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = "", state_chart: str = "", gif=None,
+def exports(chart: str, stem: str, fig: dict | Chart, title: str, *, slider_name: str = "", state_chart: str = "", gif=None,
             csv=None) -> None:
     """The export row under a chart: PNG, SVG (in the browser), the figure as offline HTML, and a GIF and a CSV.
 
@@ -149,7 +150,7 @@ def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = 
     ----------
     chart, stem, slider_name, state_chart
         As for :func:`chart_tools`; ``stem`` names every file.
-    fig : dict
+    fig : dict or Chart
         The figure shown: written as a standalone HTML file when its button is clicked.
     title : str
         The HTML page's title.
@@ -159,8 +160,10 @@ def exports(chart: str, stem: str, fig: dict, title: str, *, slider_name: str = 
         The CSV button's label and what makes its text when clicked.
     """
     chart_tools(chart, stem, slider_name, state_chart)
-    html_label = "Animation (HTML, plays offline)" if fig.get("frames") else "Chart (HTML, offline)"
-    files = [(html_label, lambda: standalone_html(fig, title), "html", "text/html", ":material/movie:")]
+    animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
+    html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
+    files = [(html_label, lambda: standalone_html(fig.figure() if isinstance(fig, Chart) else fig, title), "html",
+              "text/html", ":material/movie:")]
     if gif is not None:
         files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
     if csv is not None:

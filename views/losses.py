@@ -135,7 +135,7 @@ if result is not None:
     left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
     with left:
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        clickable = fig["layout"]["meta"]["view"] == "loss_surface" and fig["layout"]["meta"]["slice"] == "w"
+        clickable = fig.meta["view"] == "loss_surface" and fig.meta["slice"] == "w"
         event = show_chart(fig, "loss_chart", f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}",
                            on_select="rerun" if clickable else "ignore", selection_mode="points")
         with part("notes"):
@@ -143,7 +143,7 @@ if result is not None:
                 st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
                            "for another).")
             if clickable:
-                meta = fig["layout"]["meta"]
+                meta = fig.meta
                 st.caption(f"Drag the b slider under the chart to move the slice; click anywhere on a surface to choose "
                            f"that w (with the b shown) and see its boundary in the data chart. Lines: "
                            f"{meta['lines_drawn']:,} of the {meta['n_points']:,} points' lines yᵢ(w·xᵢ + b) = 0. "

@@ -118,16 +118,16 @@ elif points_ready(ds, CHART, "the perceptron"):
     result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
         *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height), big), ds.label), CHART)
 if result is not None:
-    fig, (kind, status), table, n_steps, conv, (bkind, btext), label = result
-    fig = open_at_step(fig, step0)
+    chart, (kind, status), table, n_steps, conv, (bkind, btext), label = result
+    fig = open_at_step(chart, step0)  # a dict when the link names a step
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     show_chart(fig, CHART, f"Perceptron run on {label}: {status}")
     getattr(st, kind)(status)
     with part("notes"):
         st.caption(conv)
         getattr(st, bkind)(btext)
-        if fig["layout"]["meta"]["thinned"]:
-            st.info(fig["layout"]["meta"]["thinned"])
+        if chart.meta["thinned"]:
+            st.info(chart.meta["thinned"])
         st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
                    "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                    "the dashed line is the boundary before the update.")

@@ -33,7 +33,7 @@ from views.userdata import (
     user_points,
     write_points_to_url,
 )
-from viz.common import PrebuiltFigure, points_figure, readable, start_at_step
+from viz.common import Chart, JSONSpec, PrebuiltFigure, PrebuiltJSON, points_figure, readable, start_at_step
 
 DATASET_KEY = "_dataset"
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
@@ -313,12 +313,38 @@ def presenting() -> bool:
 CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False}
 
 
-def show_chart(fig: dict, key: str, alt: str, **kwargs):
+def _send_prebuilt_json() -> None:
+    """Have ``plotly.io.to_json`` return a :class:`~viz.common.JSONSpec`'s JSON as it is (once per process).
+
+    ``st.plotly_chart`` serializes its figure on every rerun (about 6 ms for a 300 KB figure, the
+    largest part of a cached page's rerun); a :class:`~viz.common.Chart` was serialized once when it
+    was built. Every other figure goes to Plotly's own ``to_json`` unchanged.
+    """
+    import plotly.io
+
+    original = plotly.io.to_json
+    if getattr(original, "prebuilt_json", False):
+        return
+
+    def to_json(fig, *args, **kwargs):
+        return fig.json if isinstance(fig, JSONSpec) else original(fig, *args, **kwargs)
+
+    to_json.prebuilt_json = True
+    plotly.io.to_json = to_json
+
+
+_send_prebuilt_json()
+
+
+def show_chart(fig: dict | Chart, key: str, alt: str, **kwargs):
     """Draw a prebuilt figure (dark axis text for a projector, no Plotly logo, no zoom on scroll or double click).
 
-    ``alt`` describes the chart for screen readers; ``kwargs`` go to ``st.plotly_chart`` (``on_select``…).
+    ``fig`` is a figure dict or a :class:`~viz.common.Chart` (serialized where it was built, with the dark
+    axis text already). ``alt`` describes the chart for screen readers; ``kwargs`` go to ``st.plotly_chart``
+    (``on_select``…).
     """
-    return st.plotly_chart(PrebuiltFigure(readable(fig)), key=key, alt=alt, config=CHART_CONFIG, **kwargs)
+    spec = PrebuiltJSON(fig) if isinstance(fig, Chart) else PrebuiltFigure(readable(fig))
+    return st.plotly_chart(spec, key=key, alt=alt, config=CHART_CONFIG, **kwargs)
 
 
 def show_points(ds: Dataset, key: str) -> None:
@@ -344,10 +370,12 @@ def take_start_step() -> int | None:
     return step
 
 
-def open_at_step(fig: dict, step: int | None) -> dict:
+def open_at_step(fig: dict | Chart, step: int | None) -> dict | Chart:
     """``fig`` opened at a link's ``step`` (None: as it is); says so when the chart opens at another step."""
     if step is None:
         return fig
+    if isinstance(fig, Chart):
+        fig = fig.figure()
     opened, at = start_at_step(fig, step)
     last = fig["layout"]["meta"].get("frame_steps", [at])[-1]
     if at != step:

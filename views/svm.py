@@ -111,7 +111,7 @@ with exact_tab:
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         show_chart(fig, CHART, f"SVM on {label}: margin, slack and support vectors")
         with part("notes"):
-            if fig["layout"]["meta"]["live"]:
+            if fig.meta["live"]:
                 st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
                            "the mark on the C path follow in the browser. The Penalty C control above sets where it "
                            "starts, and goes into the link.")
@@ -152,9 +152,9 @@ with sgd_tab:
             with part("tables", "sgd"):
                 exports("sgd_chart", file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"), sfig,
                         f"Hinge-loss SGD: {ds.label}")
-            shown = sfig["layout"]["meta"]["frame_steps"]
-            if len(shown) < sfig["layout"]["meta"]["n_steps"] + 1:
-                st.caption(f"The slider shows {len(shown):,} of the {sfig['layout']['meta']['n_steps']:,} steps, "
+            shown = sfig.meta["frame_steps"]
+            if len(shown) < sfig.meta["n_steps"] + 1:
+                st.caption(f"The slider shows {len(shown):,} of the {sfig.meta['n_steps']:,} steps, "
                            f"evenly spaced (about one in {round(shown[-1] / (len(shown) - 1))}); with fewer steps "
                            "every one is shown.")
             st.info(gap)

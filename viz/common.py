@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import base64
 import copy
+import json
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -417,6 +419,66 @@ class PrebuiltFigure(go.Figure):
 
     def to_plotly_json(self) -> dict:
         return self._prebuilt
+
+
+@dataclass(frozen=True, eq=False)
+class Chart:
+    """A figure serialized once, where it was built: the JSON ``st.plotly_chart`` sends, and what a page reads.
+
+    A page that caches a :class:`Chart` sends its JSON on every rerun without serializing the figure
+    again, and a worker process hands back one string instead of a tree of lists and dicts.
+
+    Attributes
+    ----------
+    json : str
+        ``plotly.io.to_json`` of the figure (with :func:`readable` applied), as Streamlit would make it.
+    meta : dict
+        The figure's ``layout.meta`` (what the page says about it).
+    height : int or None
+        ``layout.height`` in px.
+    animated : bool
+        Whether the figure has frames.
+    """
+
+    json: str
+    meta: dict
+    height: int | None
+    animated: bool
+
+    def figure(self) -> dict:
+        """The figure as a dict again (for an export or a link's step; NaN comes back as None)."""
+        return json.loads(self.json)
+
+
+def serialized(fig: dict) -> Chart:
+    """``fig`` as a :class:`Chart`: :func:`readable` applied, then serialized as ``st.plotly_chart`` does."""
+    import plotly.io as pio
+
+    layout = fig.get("layout", {})
+    return Chart(pio.to_json(readable(fig), validate=False), layout.get("meta", {}), layout.get("height"),
+                 bool(fig.get("frames")))
+
+
+class JSONSpec(dict):
+    """What :class:`PrebuiltJSON` hands ``st.plotly_chart``: the layout's height, and the JSON to send in ``json``."""
+
+    json: str = ""
+
+
+class PrebuiltJSON(go.Figure):
+    """A ``go.Figure`` standing for a :class:`Chart`: ``st.plotly_chart`` gets its JSON without serializing.
+
+    Streamlit turns a figure into ``to_dict()`` and that into ``plotly.io.to_json``; ``views.shared``
+    has ``plotly.io.to_json`` return a :class:`JSONSpec`'s ``json`` as it is. Nothing else of the
+    ``go.Figure`` is used, so its (slow) initialisation is skipped.
+    """
+
+    def __init__(self, chart: Chart):  # noqa: D107 - no super().__init__(): only to_dict is ever called
+        self._spec = JSONSpec(layout={"height": chart.height} if chart.height else {})
+        self._spec.json = chart.json
+
+    def to_dict(self) -> dict:  # noqa: D102 - see class docstring
+        return self._spec
 
 
 def start_at(fig: dict, name: str) -> dict:
