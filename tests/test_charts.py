@@ -1,0 +1,64 @@
+"""Charts serialized where they are built (viz.common.Chart) reach the browser exactly as their figures would."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.io as pio
+from streamlit.testing.v1 import AppTest
+
+from core.perceptron import run_perceptron
+from viz.common import Chart, readable, serialized
+from viz.perceptron import perceptron_figure
+
+X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
+Y = np.array([1, 1, -1, -1, -1])
+
+
+def _figure() -> dict:
+    return perceptron_figure(run_perceptron(X, Y), max_frames=50)
+
+
+def _sent_specs() -> list[str]:
+    def app():
+        import numpy as np
+
+        from core.perceptron import run_perceptron
+        from views.shared import show_chart
+        from viz.common import serialized
+        from viz.perceptron import perceptron_figure
+
+        X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
+        y = np.array([1, 1, -1, -1, -1])
+        fig = perceptron_figure(run_perceptron(X, y), max_frames=50)
+        show_chart(fig, "as_dict", "the figure")
+        show_chart(serialized(fig), "as_chart", "the figure")
+
+    at = AppTest.from_function(app).run()
+    assert not at.exception
+    return [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def test_a_chart_sends_the_same_spec_as_the_figure_it_was_made_from():
+    as_dict, as_chart = _sent_specs()
+    assert as_dict == as_chart
+    assert json.loads(as_chart)["frames"]  # an animated figure, frames and all
+
+
+def test_a_chart_keeps_what_the_page_reads():
+    fig = _figure()
+    chart = serialized(fig)
+    assert isinstance(chart, Chart)
+    assert chart.meta == fig["layout"]["meta"]
+    assert chart.height == fig["layout"]["height"]
+    assert chart.animated is True
+    assert chart.figure() == json.loads(pio.to_json(readable(fig), validate=False))
+
+
+def test_other_figures_are_still_serialized_by_plotly():
+    import views.shared  # noqa: F401 - installs the pass-through
+
+    fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, float("nan")]}], "layout": {"height": 300}}
+    assert json.loads(pio.to_json(fig, validate=False)) == {
+        "data": [{"type": "scatter", "x": [1, 2], "y": [3, None]}], "layout": {"height": 300}}
