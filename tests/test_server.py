@@ -95,3 +95,23 @@ def test_a_build_that_overruns_is_named_not_waited_for(monkeypatch):
     monkeypatch.setattr(workers, "TIMEOUT_S", 0.2)
     with pytest.raises(ValueError, match="took longer than"):  # had it waited, sleep's None would come back
         workers.offload(time.sleep, 1.5)
+
+
+def test_workers_do_not_run_the_script_that_started_them(tmp_path, monkeypatch):
+    """Streamlit installs the script it runs as ``__main__``; a new worker must not run it again."""
+    import sys
+    import types
+
+    marker = tmp_path / "ran"
+    script = tmp_path / "page.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    monkeypatch.setattr(workers, "_pool", None)  # a new pool, whose workers start under this __main__
+    try:
+        assert workers.offload(os.getpid) != os.getpid()
+        assert sys.modules["__main__"] is page  # put back after the worker started
+    finally:
+        workers._executor().shutdown()
+    assert not marker.exists()

@@ -7,20 +7,27 @@ the other sessions' reruns. Each function here is the body of a page's cached bu
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from core.bounds import mistake_bound, separable_by_run
+from core.dual import gram, primal_agreement, run_dual, separable_in_feature_space
 from core.losses import grid_around, surface, theta_grid
 from core.perceptron import run_perceptron
 from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
 from viz.common import Chart, num, projector, serialized
+from viz.compare import compare_figure
+from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
 from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
 PERCEPTRON_FRAMES = 500  # frames of the Perceptron page's chart
+DUAL_FRAMES = 500
+COMPARE_FRAMES = 300
 STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
 PATH_STEPS = 120  # states of the loss page's trajectory drawn (each a marker the b slider redraws)
 
@@ -60,6 +67,51 @@ def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
             bound_line(traj, bound))
+
+
+@functools.lru_cache(maxsize=4)
+def _gram(xbytes: bytes, n: int, kernel: str, kparams: tuple) -> np.ndarray:
+    """G for the points whose float64 bytes are ``xbytes`` (n rows): kept per process, reused by every run on them.
+
+    At most 4 matrices of up to 2,000² entries (32 MB each) per worker.
+    """
+    return gram(np.frombuffer(xbytes, dtype=float).reshape(n, -1), kernel, **dict(kparams))
+
+
+def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int, big: bool):
+    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the Dual page shows.
+
+    Returns
+    -------
+    tuple
+        (figure as a :class:`~viz.common.Chart`, (kind, status), step table, cost lines, agreement or None).
+    """
+    X = np.ascontiguousarray(X, dtype=float)
+    G = _gram(X.tobytes(), len(X), kernel, kparams)
+    run = dict(params)
+    traj = run_dual(X, y, kernel=kernel, G=G, **run, **dict(kparams))
+    primal = agreement = None
+    if kernel == "linear":
+        primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
+                                seed=run["seed"])
+        agreement = agreement_text(primal_agreement(traj, primal))
+    fig = serialized(sized(dual_figure(traj, primal=primal, max_frames=DUAL_FRAMES, mode=mode, height=height), big))
+    separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
+    return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
+
+
+def compare_page(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):
+    """Both runs of the Compare page (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and the figure.
+
+    Returns
+    -------
+    (Chart, [run, run])
+    """
+    runs = [run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
+            for kind, kw in (left, right)]
+    reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
+    fig = compare_figure(*runs, max_frames=COMPARE_FRAMES, height=height, reference=reference)
+    return serialized(sized(fig, big)), runs
 
 
 def svm_solutions(X, y, kernel: str, kparams: tuple):

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.perceptron import max_steps_allowed, run_perceptron
-from core.svm import C_GRID, fit_svm, hinge_sgd
+from core.perceptron import max_steps_allowed
+from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
+from views.builds import compare_page
 from views.chart_tools import exports, file_stem
 from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
 from views.present import part
@@ -22,26 +23,21 @@ from views.shared import (
     presenting,
     run_or_last_good,
     show_chart,
-    sized,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.compare import compare_figure
+from views.workers import offload
 
 CHART = "compare_chart"
 LAST_GOOD = "_compare_last_good"
-MAX_FRAMES = 300
 BATCHES = [1, 2, 4, 8, 16, 32, 64]
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
 def compute(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):
-    """Both runs (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and the figure, cached."""
-    runs = [run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
-            for kind, kw in (left, right)]
-    reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
-    fig = compare_figure(*runs, max_frames=MAX_FRAMES, height=height, reference=reference)
-    return sized(fig, big), runs
+    """Both runs (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and the figure, cached (built
+    in a worker process)."""
+    return offload(compare_page, X, y, left, right, C, height, big)
 
 
 st.title("Compare two runs")
@@ -94,13 +90,13 @@ if points_ready(ds, CHART, "the comparison", need_both=True):
     result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
         *compute(*plane_data(ds, N_UI_MAX), left, right, C, 720, presenting()), ds.label), CHART)
 if result is not None:
-    fig, runs, label = result
-    fig = open_at_step(fig, step0)
+    chart, runs, label = result
+    fig = open_at_step(chart, step0)  # a dict when the link names a step
     st.markdown(f"**{escape_md(label)}**")
-    show_chart(fig, CHART, f"Two runs side by side on {label}: " + " against ".join(fig["layout"]["meta"]["titles"]))
+    show_chart(fig, CHART, f"Two runs side by side on {label}: " + " against ".join(chart.meta["titles"]))
     with part("notes"):
-        if fig["layout"]["meta"]["thinned"]:
-            st.info(fig["layout"]["meta"]["thinned"])
+        if chart.meta["thinned"]:
+            st.info(chart.meta["thinned"])
         st.caption("One slider, Back / Next and the ← → keys step both runs together; a run that has ended holds its "
                    "last state. Both start at w = 0, b = 0 with the same seed, on the same points."
                    + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the exact "

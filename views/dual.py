@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.dual import gram, max_steps_allowed, primal_agreement, run_dual, separable_in_feature_space
-from core.perceptron import run_perceptron
+from core.dual import max_steps_allowed
+from views.builds import dual_page
 from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
@@ -34,46 +34,26 @@ from views.shared import (
     presenting,
     run_or_last_good,
     show_chart,
-    sized,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
-from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
+from views.workers import offload
 
 LAST_GOOD = "_dual_last_good"
 CHART = "dual_chart"  # the data chart: clicks on it edit the points
-MAX_FRAMES = 500
 MIN_HEIGHT = 780  # below this the data panel and the Gram matrix shrink to thumbnails
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
                "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
 
 
-@st.cache_resource(max_entries=4, ttl=TTL, show_spinner="Computing the Gram matrix…")  # up to 32 MB each at N = 2,000
-def cached_gram(X, kernel: str, kparams: tuple):
-    """G for one dataset and kernel (N² entries, computed once and reused by every run on it)."""
-    return gram(X, kernel, **dict(kparams))
-
-
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
 def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int, big: bool = False):
-    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows.
-
-    ``big``: the figure for a projector (presentation mode).
+    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows
+    (in a worker process, which keeps the Gram matrix of the last few datasets for the next run on them).
     """
-    G = cached_gram(X, kernel, kparams)
-    run = dict(params)
-    traj = run_dual(X, y, kernel=kernel, G=G, **run, **dict(kparams))
-    primal = agreement = None
-    if kernel == "linear":
-        primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
-                                seed=run["seed"])
-        agreement = agreement_text(primal_agreement(traj, primal))
-    fig = dual_figure(traj, primal=primal, max_frames=MAX_FRAMES, mode=mode, height=height)
-    fig = sized(fig, big)
-    separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
-    return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
+    return offload(dual_page, X, y, kernel, kparams, params, mode, height, big)
 
 
 st.title("Dual perceptron and the Gram matrix")
@@ -120,15 +100,15 @@ result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_
         *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height),
                  presenting()), ds.label), CHART)
 if result is not None:
-    fig, (kind, status), table, cost, agreement, label = result
-    fig = open_at_step(fig, step0)
+    chart, (kind, status), table, cost, agreement, label = result
+    fig = open_at_step(chart, step0)  # a dict when the link names a step
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     show_chart(fig, CHART, f"Dual perceptron run on {label}: {status}")
     getattr(st, kind)(status)
     with part("notes"):
         if agreement is not None:
             getattr(st, agreement[0])(agreement[1])
-        meta = fig["layout"]["meta"]
+        meta = chart.meta
         if meta["thinned"]:
             st.info(meta["thinned"])
         if meta["gram_block"] > 1:

@@ -14,10 +14,13 @@ not a fork of the threaded server) the first time a build is asked for.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,6 +29,7 @@ from typing import TypeVar
 T = TypeVar("T")
 TIMEOUT_S = 120.0  # longer than any build the pages' limits allow (a hang would be a bug: say so, not wait)
 _lock = threading.Lock()
+_main_lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 
 
@@ -53,16 +57,35 @@ def _executor() -> ProcessPoolExecutor | None:
         return _pool
 
 
+@contextlib.contextmanager
+def _plain_main():
+    """While a worker process may start: ``__main__`` is an empty module, so the worker imports nothing of it.
+
+    multiprocessing runs the parent's ``__main__`` again in every new worker, from its ``__file__``. In
+    the server that is the Streamlit script that ran last (``app.py`` or a page, which Streamlit installs
+    as ``__main__``): it must not run outside Streamlit, in a worker.
+    """
+    with _main_lock:
+        saved = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            sys.modules["__main__"] = saved
+
+
 def _ready(_: int) -> bool:
     time.sleep(0.2)  # long enough that each warm-up job lands on its own worker
     return True
 
 
 def warm_up() -> None:
-    """Start every worker now (in the background), so the first student's build does not wait for them."""
+    """Start every worker now (they load in the background), so the first student's build need not wait for them."""
     pool = _executor()
     if pool is not None:
-        threading.Thread(target=lambda: list(pool.map(_ready, range(worker_count()))), daemon=True).start()
+        with _plain_main():  # each submit starts a worker; the jobs finish on their own
+            for i in range(worker_count()):
+                pool.submit(_ready, i)
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
@@ -90,7 +113,8 @@ def offload(fn: Callable[..., T], *args) -> T:
     if pool is None:
         return fn(*args)
     try:
-        future = pool.submit(fn, *args)
+        with _plain_main():  # a submit may start a worker
+            future = pool.submit(fn, *args)
     except (BrokenProcessPool, RuntimeError):  # broken, or shut down by interpreter exit
         _discard(pool)
         return fn(*args)
