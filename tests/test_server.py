@@ -115,3 +115,50 @@ def test_workers_do_not_run_the_script_that_started_them(tmp_path, monkeypatch):
     finally:
         workers._executor().shutdown()
     assert not marker.exists()
+
+
+class _FailingPool:
+    """A pool whose machinery fails as a broken one can: a closed pipe, a fork server that is gone."""
+
+    def __init__(self, exc: Exception):
+        self.exc, self.shut = exc, False
+
+    def submit(self, *args, **kwargs):
+        raise self.exc
+
+    def shutdown(self, **kwargs):
+        self.shut = True
+        raise OSError("handle is closed")  # even shutting it down fails
+
+
+@pytest.mark.parametrize("exc", [OSError("handle is closed"), ConnectionRefusedError(111, "Connection refused"),
+                                 RuntimeError("cannot schedule new futures after shutdown")])
+def test_a_pool_that_fails_to_submit_is_dropped_and_the_build_runs_here(monkeypatch, exc):
+    pool = _FailingPool(exc)
+    monkeypatch.setattr(workers, "_pool", pool)
+    monkeypatch.setattr(workers, "_broken", 0)
+    assert workers.offload(os.getpid) == os.getpid()
+    assert pool.shut and workers._pool is not pool
+
+
+def test_after_pools_break_in_a_row_the_server_builds_alone(monkeypatch):
+    monkeypatch.setattr(workers, "_broken", 0)
+    for _ in range(workers.MAX_BROKEN):
+        monkeypatch.setattr(workers, "_pool", _FailingPool(OSError("handle is closed")))
+        assert workers.offload(sum, [1, 2]) == 3
+    monkeypatch.setattr(workers, "_pool", None)
+    assert workers._executor() is None  # no new pool is started
+    assert workers.offload(os.getpid) == os.getpid()
+
+
+def test_a_build_cancelled_by_a_dropped_pool_runs_here(monkeypatch):
+    from concurrent.futures import Future
+
+    class _Dropped:
+        def submit(self, *args, **kwargs):
+            future = Future()
+            future.cancel()  # what shutdown(cancel_futures=True) does to a build still waiting
+            return future
+
+    monkeypatch.setattr(workers, "_pool", _Dropped())
+    assert workers.offload(os.getpid) == os.getpid()

@@ -4,17 +4,19 @@ Streamlit runs every session's script in a thread of one process, so Python's GI
 classroom use one core. The builds that make a page's figure for new inputs (a run and its frames,
 the SVM for every C, the loss surfaces) are pure functions of their arguments; :func:`offload` runs
 them in a pool of worker processes, and the script thread waits without holding the GIL, so other
-sessions' reruns go on meanwhile. The result (plain dicts, lists and arrays) comes back pickled and
-is cached by the page as before.
+sessions' reruns go on meanwhile. The result (a chart's JSON, tables and arrays) comes back pickled
+and is cached by the page as before.
 
 ``DBL_WORKERS`` sets the number of workers (``0``: build in the server process itself). The default
-is one per core (``os.cpu_count()``). The workers are started by a fork server (a clean process,
-not a fork of the threaded server) the first time a build is asked for.
+is one per core (``os.cpu_count()``). The workers are forked from a fork server (a clean process
+that has imported :mod:`views.builds`, not a fork of the threaded server) when the first session
+opens (``views.server.tune_once``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing as mp
 import os
 import sys
@@ -22,7 +24,7 @@ import threading
 import time
 import types
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
@@ -31,6 +33,8 @@ TIMEOUT_S = 120.0  # longer than any build the pages' limits allow (a hang would
 _lock = threading.Lock()
 _main_lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_broken = 0  # pools that broke in a row; after MAX_BROKEN the server stops starting new ones
+MAX_BROKEN = 3
 
 
 def worker_count() -> int:
@@ -41,19 +45,15 @@ def worker_count() -> int:
     return os.cpu_count() or 1
 
 
-def _init() -> None:
-    """In each worker: one BLAS thread (the workers already use every core)."""
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
-
-
 def _executor() -> ProcessPoolExecutor | None:
     global _pool
     with _lock:
-        if _pool is None and worker_count() > 0:
+        if _pool is None and worker_count() > 0 and _broken < MAX_BROKEN:
+            for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+                os.environ.setdefault(var, "1")  # the fork server loads NumPy after this: one BLAS thread a worker
             ctx = mp.get_context("forkserver")
             ctx.set_forkserver_preload(["views.builds"])  # NumPy, Plotly and the builders imported once, then forked
-            _pool = ProcessPoolExecutor(worker_count(), mp_context=ctx, initializer=_init)
+            _pool = ProcessPoolExecutor(worker_count(), mp_context=ctx)
         return _pool
 
 
@@ -89,19 +89,31 @@ def warm_up() -> None:
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
-    global _pool
+    """Drop a pool that broke; the next build starts a new one, unless MAX_BROKEN have broken in a row."""
+    global _pool, _broken
     with _lock:
         if _pool is pool:
             _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
+            _broken += 1
+            if _broken >= MAX_BROKEN:
+                logging.getLogger(__name__).warning("%d worker pools broke in a row: building in the server process "
+                                                    "from now on", _broken)
+    with contextlib.suppress(Exception):  # it is broken already: shutting it down may fail in any way
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _worked() -> None:
+    global _broken
+    _broken = 0
 
 
 def offload(fn: Callable[..., T], *args) -> T:
     """``fn(*args)`` computed in a worker process (or here, with no workers); its exceptions are raised here.
 
     ``fn`` must be a module-level function of an importable module, and its arguments and result
-    picklable. If the pool has broken (a worker was killed, e.g. out of memory) it is replaced and
-    ``fn`` runs here this once.
+    picklable. If the pool has broken (a worker was killed, e.g. out of memory, or could not start)
+    it is replaced and ``fn`` runs here this once; after MAX_BROKEN pools broke in a row, every build
+    runs here.
 
     Raises
     ------
@@ -115,15 +127,19 @@ def offload(fn: Callable[..., T], *args) -> T:
     try:
         with _plain_main():  # a submit may start a worker
             future = pool.submit(fn, *args)
-    except (BrokenProcessPool, RuntimeError):  # broken, or shut down by interpreter exit
+    except (BrokenProcessPool, RuntimeError, OSError, EOFError):  # broken, shut down, or a worker could not start
         _discard(pool)
         return fn(*args)
     try:
-        return future.result(timeout=TIMEOUT_S)
+        result = future.result(timeout=TIMEOUT_S)
     except BrokenProcessPool:
         _discard(pool)
+        return fn(*args)
+    except CancelledError:  # another session dropped the pool while this build waited in it
         return fn(*args)
     except TimeoutError:
         future.cancel()
         raise ValueError(f"the computation took longer than {TIMEOUT_S:.0f} s (the server is busy or the input "
                          "too large); try fewer points or steps") from None
+    _worked()
+    return result
