@@ -111,7 +111,7 @@ def test_workers_do_not_run_the_script_that_started_them(tmp_path, monkeypatch):
     monkeypatch.setattr(workers, "_pool", None)  # a new pool, whose workers start under this __main__
     try:
         assert workers.offload(os.getpid) != os.getpid()
-        assert sys.modules["__main__"] is page  # put back after the worker started
+        assert sys.modules["__main__"] is page  # left as it is: other sessions' scripts use it
     finally:
         workers._executor().shutdown()
     assert not marker.exists()

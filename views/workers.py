@@ -19,19 +19,17 @@ import contextlib
 import logging
 import multiprocessing as mp
 import os
-import sys
 import threading
 import time
-import types
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import spawn
 from typing import TypeVar
 
 T = TypeVar("T")
 TIMEOUT_S = 120.0  # longer than any build the pages' limits allow (a hang would be a bug: say so, not wait)
 _lock = threading.Lock()
-_main_lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _broken = 0  # pools that broke in a row; after MAX_BROKEN the server stops starting new ones
 MAX_BROKEN = 3
@@ -57,21 +55,37 @@ def _executor() -> ProcessPoolExecutor | None:
         return _pool
 
 
+_starting = threading.local()  # .plain: this thread is starting one of the pool's workers
+
+
+def _preparation_data(name: str, _original=spawn.get_preparation_data) -> dict:
+    """multiprocessing's start-up data for a new process; for the pool's workers, without the main script."""
+    data = _original(name)
+    if getattr(_starting, "plain", False):
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+    return data
+
+
+if getattr(spawn.get_preparation_data, "__name__", "") != "_preparation_data":
+    spawn.get_preparation_data = _preparation_data
+
+
 @contextlib.contextmanager
 def _plain_main():
-    """While a worker process may start: ``__main__`` is an empty module, so the worker imports nothing of it.
+    """While this thread may start a worker: the worker does not run the parent's ``__main__`` again.
 
-    multiprocessing runs the parent's ``__main__`` again in every new worker, from its ``__file__``. In
-    the server that is the Streamlit script that ran last (``app.py`` or a page, which Streamlit installs
-    as ``__main__``): it must not run outside Streamlit, in a worker.
+    multiprocessing runs the parent's ``__main__`` again in every new process, from its ``__file__``. In
+    the server that is the Streamlit script that ran last (``app.py`` or a page: Streamlit installs each
+    script it runs as ``__main__``), which must not run outside Streamlit, in a worker. The builds are
+    all importable, so the workers need nothing of it. A flag of this thread, not ``sys.modules``: other
+    sessions' scripts replace ``__main__`` at any moment.
     """
-    with _main_lock:
-        saved = sys.modules.get("__main__")
-        sys.modules["__main__"] = types.ModuleType("__main__")
-        try:
-            yield
-        finally:
-            sys.modules["__main__"] = saved
+    _starting.plain = True
+    try:
+        yield
+    finally:
+        _starting.plain = False
 
 
 def _ready(_: int) -> bool:
