@@ -21,7 +21,7 @@ from views.server import tune_once  # noqa: E402
 from views.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
 from views.userdata import points_table  # noqa: E402
 
-tune_once()  # TCP_NODELAY on the server's sockets (views/server.py)
+tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (views/server.py)
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 pages = [
         st.Page("views/home.py", title="Home", icon=":material/home:", default=True),

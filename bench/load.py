@@ -13,8 +13,8 @@ the server nothing, so they are not sent.
 
 Printed per N: errors (a dropped connection, a timeout, an exception element on the page), p50 and
 p95 latency per action (from sending the rerun to the server's "script finished"), the bytes the
-server sent, and the server's resident memory (RSS) after each repetition, so growth across repeated
-runs shows.
+server sent, the CPU time the server and its build workers used, and their resident memory (RSS)
+after each repetition, so growth across repeated runs shows.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -167,9 +168,7 @@ def rss_mb(pid: int, descendants: bool = True) -> float:
 
 
 def cpu_s(pid: int) -> float:
-    """CPU time (user + system) a process and its children have used so far, in seconds (from /proc)."""
-    import os
-
+    """CPU time (user + system) a process and its live descendants have used so far, in seconds (from /proc)."""
     total = 0.0
     for p in [pid, *children(pid)]:
         try:
@@ -195,7 +194,6 @@ def pct(ts: list[float], q: float) -> float:
 
 
 def start_server(env_extra: dict | None = None) -> tuple[subprocess.Popen, str]:
-    import os
     import socket
 
     with socket.socket() as sock:

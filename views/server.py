@@ -2,12 +2,12 @@
 
 Streamlit (1.67) binds its listening socket itself with ``socket.socket(family)``, whose ``proto`` is 0.
 asyncio turns Nagle's algorithm off (``TCP_NODELAY``) only on accepted sockets whose ``proto`` is
-``IPPROTO_TCP``, so every browser's websocket is left with Nagle on (uvicorn issue #3149). A rerun
-sends dozens of small messages; with Nagle each one after the first waits for the browser's delayed
-ACK (40 ms on Linux, up to 200 ms on Windows) before it leaves, so every rerun of every page took
-about 30 ms longer than the script itself (``bench/load.py``). Linux copies ``TCP_NODELAY`` from a
-listening socket to the sockets it accepts, so setting it on the listener fixes every later
-connection; the ones already open get it directly.
+``IPPROTO_TCP``, so every websocket is left with Nagle on (uvicorn issue #3149). A rerun sends dozens
+of small messages; with Nagle, those after the first can wait for the client's delayed ACK (40 ms on
+Linux, up to 200 ms on Windows). The load test's client saw each rerun take about 30 ms longer than
+the script (``bench/load.py``); Chromium, which acknowledges at once, did not. Linux copies
+``TCP_NODELAY`` from a listening socket to the sockets it accepts, so setting it on the listener fixes
+every later connection; the ones already open get it directly.
 """
 
 from __future__ import annotations
