@@ -84,6 +84,9 @@ def cluster(replicas: int = 2, port: int | None = None, env: dict | None = None)
     ports = [free_port() for _ in range(replicas)]
     port = port or free_port()
     procs: list[subprocess.Popen] = []
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    # the replicas share the cores: each gets its part of the build workers, unless DBL_WORKERS says otherwise
+    env = {"DBL_WORKERS": os.environ.get("DBL_WORKERS", str(max(1, cores // replicas))), **(env or {})}
     with tempfile.TemporaryDirectory(prefix="dbl-nginx-") as tmp:
         work = Path(tmp)
         try:
@@ -92,7 +95,7 @@ def cluster(replicas: int = 2, port: int | None = None, env: dict | None = None)
                     [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                      "--server.address", "127.0.0.1", "--server.port", str(p), "--browser.gatherUsageStats",
                      "false", "--server.fileWatcherType", "none"],
-                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}))
+                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env}))
             conf = work / "nginx.conf"
             conf.write_text(render_config(port, ports, work))
             proxy = subprocess.Popen([nginx, "-c", str(conf), "-p", str(work)], stdout=subprocess.DEVNULL,

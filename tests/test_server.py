@@ -36,17 +36,28 @@ def test_a_listener_like_streamlits_leaves_nagle_on_until_no_delay_turns_it_off(
         assert _accepted_nodelay(fixed) == 1  # connections accepted later inherit it
 
 
-def test_no_delay_leaves_other_sockets_alone():
-    a, b = socket.socketpair()  # Unix sockets: no TCP option to set
-    with a, b:
-        server.no_delay()
-        a.send(b"x")
+def test_no_delay_sets_tcp_sockets_only():
+    before = server.no_delay()
+    a, b = socket.socketpair()  # Unix sockets and UDP have no Nagle to turn off
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    with a, b, udp:
+        assert server.no_delay() == before
+        with _listener():
+            assert server.no_delay() == before + 1
+        a.send(b"x")  # the sockets it looked at still work
         assert b.recv(1) == b"x"
 
 
-def test_tcp_stream_sockets_lists_descriptors_of_this_process():
+def test_socket_fds_lists_descriptors_of_this_process():
     with _listener() as sock:
-        assert sock.fileno() in server.tcp_stream_sockets()
+        assert sock.fileno() in server.socket_fds()
+
+
+@pytest.fixture(autouse=True)
+def _default_workers(monkeypatch):
+    """Every test starts with the default worker count and no broken pools."""
+    monkeypatch.delenv("DBL_WORKERS", raising=False)
+    monkeypatch.setattr(workers, "_broken", 0)
 
 
 def test_offload_builds_in_another_process_and_returns_the_result():
@@ -64,15 +75,43 @@ def test_offload_raises_the_builds_own_error_here():
         workers.offload(int, "not a number")
 
 
-def test_a_killed_worker_is_replaced_and_the_build_still_answers():
+def test_a_killed_worker_is_replaced_and_the_build_still_answers_from_a_worker():
     pool = workers._executor()
     workers.offload(os.getpid)  # the pool has started its workers
     for proc in list(pool._processes.values()):
         proc.kill()
         proc.join()
-    assert workers.offload(sum, [1, 2, 3]) == 6  # this once here (the pool broke), then a new pool
+    assert workers.offload(os.getpid) != os.getpid()  # tried again on a new pool, not in the server
     assert workers._executor() is not pool
-    assert workers.offload(os.getpid) != os.getpid()
+
+
+def test_a_build_that_kills_its_worker_is_named_and_the_server_lives():
+    with pytest.raises(ValueError, match="stopped its worker process twice"):
+        workers.offload(os._exit, 3)  # had it run here, this test process would be gone
+    assert workers.offload(os.getpid) != os.getpid()  # the next build has a pool again
+
+
+def test_no_pool_can_be_made_so_the_server_builds_alone(monkeypatch):
+    def no_context(method):
+        raise OSError("no /dev/shm")
+
+    monkeypatch.setattr(workers, "_pool", None)
+    monkeypatch.setattr(workers.mp, "get_context", no_context)
+    workers.warm_up()  # no exception: the first session still opens
+    assert workers.offload(os.getpid) == os.getpid()
+    assert workers._broken == workers.MAX_BROKEN
+
+
+def test_a_warm_up_that_cannot_start_a_worker_leaves_the_page_alone(monkeypatch):
+    pool = _FailingPool(OSError("Resource temporarily unavailable"))
+    monkeypatch.setattr(workers, "_pool", pool)
+    workers.warm_up()
+    assert pool.shut and workers._pool is None
+
+
+def test_worker_count_needs_a_fork_server(monkeypatch):
+    monkeypatch.setattr(workers.mp, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    assert workers.worker_count() == 0
 
 
 def test_no_workers_builds_in_the_server_process(monkeypatch):
@@ -86,15 +125,20 @@ def test_no_workers_builds_in_the_server_process(monkeypatch):
                                                ("-1", None)])
 def test_worker_count_reads_the_environment(monkeypatch, raw, expected):
     monkeypatch.setenv("DBL_WORKERS", raw)
-    assert workers.worker_count() == (expected if expected is not None else (os.cpu_count() or 1))
+    assert workers.worker_count() == (expected if expected is not None else len(os.sched_getaffinity(0)))
 
 
 def test_a_build_that_overruns_is_named_not_waited_for(monkeypatch):
     import time
 
     monkeypatch.setattr(workers, "TIMEOUT_S", 0.2)
+    pool = workers._executor()
     with pytest.raises(ValueError, match="took longer than"):  # had it waited, sleep's None would come back
-        workers.offload(time.sleep, 1.5)
+        workers.offload(time.sleep, 30)
+    assert workers._executor() is not pool  # its workers stopped: the next builds do not queue behind it
+    monkeypatch.setattr(workers, "TIMEOUT_S", 30)
+    assert workers.offload(os.getpid) != os.getpid()
+    assert workers._broken == 0  # a timeout is not a broken pool
 
 
 def test_workers_do_not_run_the_script_that_started_them(tmp_path, monkeypatch):
@@ -133,19 +177,24 @@ class _FailingPool:
 
 @pytest.mark.parametrize("exc", [OSError("handle is closed"), ConnectionRefusedError(111, "Connection refused"),
                                  RuntimeError("cannot schedule new futures after shutdown")])
-def test_a_pool_that_fails_to_submit_is_dropped_and_the_build_runs_here(monkeypatch, exc):
+def test_a_pool_that_fails_to_submit_is_dropped_and_the_build_goes_to_a_new_one(monkeypatch, exc):
     pool = _FailingPool(exc)
     monkeypatch.setattr(workers, "_pool", pool)
-    monkeypatch.setattr(workers, "_broken", 0)
-    assert workers.offload(os.getpid) == os.getpid()
+    assert workers.offload(os.getpid) != os.getpid()
     assert pool.shut and workers._pool is not pool
 
 
+def test_when_two_pools_fail_to_submit_the_build_runs_here(monkeypatch):
+    pools = [_FailingPool(OSError("handle is closed")) for _ in range(2)]
+    monkeypatch.setattr(workers, "_executor", lambda: pools[0] if pools[0].shut is False else pools[1])
+    assert workers.offload(os.getpid) == os.getpid()
+    assert all(p.shut for p in pools)
+
+
 def test_after_pools_break_in_a_row_the_server_builds_alone(monkeypatch):
-    monkeypatch.setattr(workers, "_broken", 0)
     for _ in range(workers.MAX_BROKEN):
         monkeypatch.setattr(workers, "_pool", _FailingPool(OSError("handle is closed")))
-        assert workers.offload(sum, [1, 2]) == 3
+        workers._discard(workers._pool)
     monkeypatch.setattr(workers, "_pool", None)
     assert workers._executor() is None  # no new pool is started
     assert workers.offload(os.getpid) == os.getpid()

@@ -69,11 +69,12 @@ def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
             bound_line(traj, bound))
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)
 def _gram(xbytes: bytes, n: int, kernel: str, kparams: tuple) -> np.ndarray:
-    """G for the points whose float64 bytes are ``xbytes`` (n rows): kept per process, reused by every run on them.
+    """G for the points whose float64 bytes are ``xbytes`` (n rows), kept by the process that computed it.
 
-    At most 4 matrices of up to 2,000² entries (32 MB each) per worker.
+    Each worker keeps its last 2 (up to 2,000² entries, 32 MB each), until the server stops; the next run
+    on the same points reuses one when it lands on the same worker.
     """
     return gram(np.frombuffer(xbytes, dtype=float).reshape(n, -1), kernel, **dict(kparams))
 

@@ -51,7 +51,7 @@ ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
 def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int, big: bool = False):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows
-    (in a worker process, which keeps the Gram matrix of the last few datasets for the next run on them).
+    (in a worker process, which keeps the Gram matrices of its last 2 datasets: views.builds._gram).
     """
     return offload(dual_page, X, y, kernel, kparams, params, mode, height, big)
 

@@ -20,8 +20,8 @@ from views.workers import warm_up
 _done = False
 
 
-def tcp_stream_sockets() -> list[int]:
-    """File descriptors of this process's TCP sockets (listening and connected), from ``/proc``.
+def socket_fds() -> list[int]:
+    """File descriptors of this process's sockets of every kind, from ``/proc``.
 
     Returns
     -------
@@ -49,10 +49,15 @@ def no_delay() -> int:
     duplicate is closed again. Sockets that are not TCP (Unix sockets, UDP) are left alone.
     """
     n = 0
-    for fd in tcp_stream_sockets():
+    for fd in socket_fds():
         try:
-            s = socket.socket(fileno=os.dup(fd))
+            dup = os.dup(fd)
         except OSError:
+            continue  # closed since it was listed
+        try:
+            s = socket.socket(fileno=dup)
+        except OSError:  # no longer a socket (the number was reused)
+            os.close(dup)
             continue
         try:
             if s.family in (socket.AF_INET, socket.AF_INET6) and s.type == socket.SOCK_STREAM:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
-from views.builds import SCALE, sized  # noqa: F401 - the pages import them from here
+from views.builds import sized  # noqa: F401 - the quiz imports it from here
 from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
 from views.userdata import (
     CUSTOM,

@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout  # the builtin one only from Python 3.11
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import spawn
 from typing import TypeVar
@@ -35,23 +36,36 @@ _broken = 0  # pools that broke in a row; after MAX_BROKEN the server stops star
 MAX_BROKEN = 3
 
 
+MAX_WORKERS = 64
+
+
 def worker_count() -> int:
-    """Workers to start: ``DBL_WORKERS`` if it is a whole number ≥ 0, else one per core."""
+    """Workers to start: ``DBL_WORKERS`` if it is a whole number ≥ 0, else one per core this process may use.
+
+    At most MAX_WORKERS; 0 where the platform has no fork server (Windows).
+    """
+    if "forkserver" not in mp.get_all_start_methods():
+        return 0
     raw = os.environ.get("DBL_WORKERS", "").strip()
     if raw.isdigit():
-        return min(int(raw), 64)
-    return os.cpu_count() or 1
+        return min(int(raw), MAX_WORKERS)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(cores, MAX_WORKERS)
 
 
 def _executor() -> ProcessPoolExecutor | None:
-    global _pool
+    global _pool, _broken
     with _lock:
         if _pool is None and worker_count() > 0 and _broken < MAX_BROKEN:
             for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
                 os.environ.setdefault(var, "1")  # the fork server loads NumPy after this: one BLAS thread a worker
-            ctx = mp.get_context("forkserver")
-            ctx.set_forkserver_preload(["views.builds"])  # NumPy, Plotly and the builders imported once, then forked
-            _pool = ProcessPoolExecutor(worker_count(), mp_context=ctx)
+            try:
+                ctx = mp.get_context("forkserver")
+                ctx.set_forkserver_preload(["views.builds"])  # NumPy, Plotly, the builders: imported once, then forked
+                _pool = ProcessPoolExecutor(worker_count(), mp_context=ctx)
+            except Exception:  # noqa: BLE001 - no semaphores, no /dev/shm…: build in this process instead
+                logging.getLogger(__name__).warning("no worker pool (building in the server process)", exc_info=True)
+                _broken = MAX_BROKEN
         return _pool
 
 
@@ -96,64 +110,84 @@ def _ready(_: int) -> bool:
 def warm_up() -> None:
     """Start every worker now (they load in the background), so the first student's build need not wait for them."""
     pool = _executor()
-    if pool is not None:
+    if pool is None:
+        return
+    try:
         with _plain_main():  # each submit starts a worker; the jobs finish on their own
             for i in range(worker_count()):
                 pool.submit(_ready, i)
+    except Exception:  # noqa: BLE001 - a worker could not start: the first build finds the pool broken
+        _discard(pool)
 
 
-def _discard(pool: ProcessPoolExecutor) -> None:
-    """Drop a pool that broke; the next build starts a new one, unless MAX_BROKEN have broken in a row."""
+def _discard(pool: ProcessPoolExecutor, broke: bool = True) -> None:
+    """Drop a pool (its running workers are stopped); the next build starts a new one.
+
+    ``broke``: it broke, rather than timed out. After MAX_BROKEN pools broke in a row, no new one is
+    started until the server restarts, and every build runs in the server process.
+    """
     global _pool, _broken
     with _lock:
         if _pool is pool:
             _pool = None
-            _broken += 1
+            _broken += int(broke)
             if _broken >= MAX_BROKEN:
                 logging.getLogger(__name__).warning("%d worker pools broke in a row: building in the server process "
-                                                    "from now on", _broken)
-    with contextlib.suppress(Exception):  # it is broken already: shutting it down may fail in any way
+                                                    "until it restarts", _broken)
+    with contextlib.suppress(Exception):  # it may be broken already: stopping it may fail in any way
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _worked() -> None:
+def _worked(pool: ProcessPoolExecutor) -> None:
     global _broken
-    _broken = 0
+    with _lock:
+        if _pool is pool:
+            _broken = 0
 
 
 def offload(fn: Callable[..., T], *args) -> T:
     """``fn(*args)`` computed in a worker process (or here, with no workers); its exceptions are raised here.
 
     ``fn`` must be a module-level function of an importable module, and its arguments and result
-    picklable. If the pool has broken (a worker was killed, e.g. out of memory, or could not start)
-    it is replaced and ``fn`` runs here this once; after MAX_BROKEN pools broke in a row, every build
-    runs here.
+    picklable. If the pool cannot take the build (a worker died or could not start, the pool was shut
+    down) it is replaced, and ``fn`` goes to the new one (or runs here if that cannot take it either).
+    If a worker dies during the build (killed, out of memory), ``fn`` is tried once more on a new pool,
+    not here, where a build that kills its process would take the whole server down.
 
     Raises
     ------
     ValueError
-        If the build took longer than ``TIMEOUT_S``: the page says so and keeps its last good state (the
-        worker finishes it in the background; the pages' limits keep every build far below that).
+        If the build took longer than ``TIMEOUT_S`` (waiting in the queue included), or killed its worker
+        twice: the page says so and keeps its last good state. The pool is replaced, its workers stopped.
     """
-    pool = _executor()
-    if pool is None:
-        return fn(*args)
-    try:
-        with _plain_main():  # a submit may start a worker
-            future = pool.submit(fn, *args)
-    except (BrokenProcessPool, RuntimeError, OSError, EOFError):  # broken, shut down, or a worker could not start
-        _discard(pool)
-        return fn(*args)
-    try:
-        result = future.result(timeout=TIMEOUT_S)
-    except BrokenProcessPool:
-        _discard(pool)
-        return fn(*args)
-    except CancelledError:  # another session dropped the pool while this build waited in it
-        return fn(*args)
-    except TimeoutError:
-        future.cancel()
-        raise ValueError(f"the computation took longer than {TIMEOUT_S:.0f} s (the server is busy or the input "
-                         "too large); try fewer points or steps") from None
-    _worked()
-    return result
+    for attempt in range(2):
+        pool = _executor()
+        if pool is None:
+            return fn(*args)
+        try:
+            with _plain_main():  # a submit may start a worker
+                future = pool.submit(fn, *args)
+        except (BrokenProcessPool, RuntimeError, OSError, EOFError):  # broken, shut down, a worker could not start
+            _discard(pool)
+            if attempt:
+                return fn(*args)  # two pools could not take it (the build itself never ran): here
+            continue
+        try:
+            result = future.result(timeout=TIMEOUT_S)
+        except BrokenProcessPool:
+            _discard(pool)
+            if attempt:
+                raise ValueError("the computation stopped its worker process twice (out of memory?); try fewer "
+                                 "points or steps") from None
+            continue
+        except CancelledError:  # another session dropped the pool while this build waited in it
+            return fn(*args)
+        except FutureTimeout:
+            _discard(pool, broke=False)
+            raise ValueError(f"the computation took longer than {TIMEOUT_S:.0f} s (the server is busy or the input "
+                             "too large); try fewer points or steps") from None
+        _worked(pool)
+        return result
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
