@@ -31,6 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: the app's modules sit one folder up
+    sys.path.insert(0, str(ROOT))
+
+from views.workers import usable_cores  # noqa: E402 - after the path is set
+
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 NGINX_FIX = "Install nginx (Debian/Ubuntu: `apt-get install -y nginx-light`) or set NGINX to its path."
 
@@ -84,9 +89,8 @@ def cluster(replicas: int = 2, port: int | None = None, env: dict | None = None)
     ports = [free_port() for _ in range(replicas)]
     port = port or free_port()
     procs: list[subprocess.Popen] = []
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     # the replicas share the cores: each gets its part of the build workers, unless DBL_WORKERS says otherwise
-    env = {"DBL_WORKERS": os.environ.get("DBL_WORKERS", str(max(1, cores // replicas))), **(env or {})}
+    env = {"DBL_WORKERS": os.environ.get("DBL_WORKERS", str(max(1, usable_cores() // replicas))), **(env or {})}
     with tempfile.TemporaryDirectory(prefix="dbl-nginx-") as tmp:
         work = Path(tmp)
         try:

@@ -18,7 +18,7 @@ import re
 
 import streamlit as st
 
-from viz.common import Chart
+from viz.common import Chart, figure_dict
 from viz.export import standalone_html
 
 _HTML = """<div class="dbl-tools" role="group" aria-label="Export this chart">
@@ -162,8 +162,7 @@ def exports(chart: str, stem: str, fig: dict | Chart, title: str, *, slider_name
     chart_tools(chart, stem, slider_name, state_chart)
     animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
     html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
-    files = [(html_label, lambda: standalone_html(fig.figure() if isinstance(fig, Chart) else fig, title), "html",
-              "text/html", ":material/movie:")]
+    files = [(html_label, lambda: standalone_html(figure_dict(fig), title), "html", "text/html", ":material/movie:")]
     if gif is not None:
         files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
     if csv is not None:

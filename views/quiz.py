@@ -10,8 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.perceptron import run_perceptron
+from views.builds import sized
 from views.options import TTL
-from views.shared import show_chart, sized
+from views.shared import show_chart
 from viz.quiz import grade, question, quiz_figure
 
 QUIZ = "_quiz"  # {"run": the run asked about, "k": the step shown, "answer": None or (choice, right, why)}

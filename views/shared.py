@@ -18,7 +18,7 @@ import streamlit as st
 
 from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
-from views.builds import sized  # noqa: F401 - the quiz imports it from here
+from views.builds import sized
 from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
 from views.userdata import (
     CUSTOM,
@@ -33,7 +33,16 @@ from views.userdata import (
     user_points,
     write_points_to_url,
 )
-from viz.common import Chart, JSONSpec, PrebuiltFigure, PrebuiltJSON, points_figure, readable, start_at_step
+from viz.common import (
+    Chart,
+    JSONSpec,
+    PrebuiltFigure,
+    PrebuiltJSON,
+    figure_dict,
+    points_figure,
+    readable,
+    start_at_step,
+)
 
 DATASET_KEY = "_dataset"
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
@@ -374,8 +383,7 @@ def open_at_step(fig: dict | Chart, step: int | None) -> dict | Chart:
     """``fig`` opened at a link's ``step`` (None: as it is); says so when the chart opens at another step."""
     if step is None:
         return fig
-    if isinstance(fig, Chart):
-        fig = fig.figure()
+    fig = figure_dict(fig)
     opened, at = start_at_step(fig, step)
     last = fig["layout"]["meta"].get("frame_steps", [at])[-1]
     if at != step:

@@ -39,6 +39,11 @@ MAX_BROKEN = 3
 MAX_WORKERS = 64
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform says, else all)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def worker_count() -> int:
     """Workers to start: ``DBL_WORKERS`` if it is a whole number ≥ 0, else one per core this process may use.
 
@@ -49,8 +54,7 @@ def worker_count() -> int:
     raw = os.environ.get("DBL_WORKERS", "").strip()
     if raw.isdigit():
         return min(int(raw), MAX_WORKERS)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return min(cores, MAX_WORKERS)
+    return min(usable_cores(), MAX_WORKERS)
 
 
 def _executor() -> ProcessPoolExecutor | None:

@@ -459,6 +459,11 @@ def serialized(fig: dict) -> Chart:
                  bool(fig.get("frames")))
 
 
+def figure_dict(fig: dict | Chart) -> dict:
+    """The figure as a dict: ``fig`` itself, or a :class:`Chart` parsed back (an export, a link's step)."""
+    return fig.figure() if isinstance(fig, Chart) else fig
+
+
 class JSONSpec(dict):
     """What :class:`PrebuiltJSON` hands ``st.plotly_chart``: the layout's height, and the JSON to send in ``json``."""
 
