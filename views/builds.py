@@ -21,11 +21,11 @@ from viz.common import Chart, num, projector, serialized
 from viz.compare import compare_figure
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
-from viz.perceptron import bound_line, bound_run_kind, conventions, perceptron_figure, run_summary, step_table
+from viz.perceptron import bound_line, bound_run_kind, conventions, run_summary, step_table
+from viz.scene import perceptron_scene
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
-PERCEPTRON_FRAMES = 500  # frames of the Perceptron page's chart
 DUAL_FRAMES = 500
 COMPARE_FRAMES = 300
 STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
@@ -37,7 +37,7 @@ def sized(fig: dict, big: bool) -> dict:
     return projector(fig, SCALE) if big else fig
 
 
-def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
+def perceptron_page(X, y, params: tuple):
     """Run the perceptron and build everything the Perceptron page shows.
 
     Parameters
@@ -46,14 +46,12 @@ def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
     y : ndarray of shape (N,)
     params : tuple of (name, value)
         ``run_perceptron``'s keyword arguments.
-    mode, height, big
-        The chart's frame choice, height in px, and whether it is for a projector.
 
     Returns
     -------
     tuple
-        (figure as a :class:`~viz.common.Chart`, (kind, status), step table, steps run, conventions text,
-        (kind, bound text)).
+        (the run's scene record as bytes (:mod:`viz.scene`; the page sets how it is shown with
+        :func:`viz.scene.with_view`), (kind, status), step table, steps run, conventions text, (kind, bound text)).
     """
     traj = run_perceptron(X, y, **dict(params))
     bound = None
@@ -62,10 +60,9 @@ def perceptron_page(X, y, params: tuple, mode: str, height: int, big: bool):
             bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
-    fig = serialized(sized(perceptron_figure(traj, max_frames=PERCEPTRON_FRAMES, mode=mode, height=height,
-                                             bound=bound), big))
+    scene = perceptron_scene(traj, bound).to_bytes()
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
-    return (fig, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
+    return (scene, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
             bound_line(traj, bound))
 
 

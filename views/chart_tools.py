@@ -18,8 +18,9 @@ import re
 
 import streamlit as st
 
+from views.scene_chart import CSS as SCENE_CSS
 from viz.common import Chart, figure_dict
-from viz.export import standalone_html
+from viz.export import scene_html, standalone_html
 
 _HTML = """<div class="dbl-tools" role="group" aria-label="Export this chart">
 <button type="button" data-fmt="png" title="The chart as it stands, as a PNG image">PNG</button>
@@ -39,9 +40,14 @@ _CSS = """
 .dbl-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 """
 
-# JS both components use: where a chart's slider stands (its first slider, the stop, the step of a frame s<step>)
+# JS both components use: where a chart's slider stands (its first slider, the stop, the step of a frame s<step>);
+# a chart drawn by the scene renderer (views.scene_chart) says its step itself (gd.__dbl)
 SLIDER_JS = r"""
 function sliderAt(gd) {
+  if (gd && gd.__dbl) {
+    const step = String(gd.__dbl.step);
+    return {slider: {currentvalue: {prefix: "Step "}}, stop: {label: step}, step};
+  }
   const slider = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
   const stop = slider && slider.steps && slider.steps[slider.active];
   const name = stop && stop.args && stop.args[0] && stop.args[0][0];
@@ -68,6 +74,7 @@ export default function(component) {
       const gd = find(data.chart);
       if (!gd || !window.Plotly) return;
       const fmt = b.dataset.fmt;
+      if (gd.__dbl) return gd.__dbl.image(fmt, data.name + where(gd));  // with the step's text written on it
       window.Plotly.downloadImage(gd, {format: fmt, filename: data.name + where(gd),
         width: gd._fullLayout.width, height: gd._fullLayout.height, scale: fmt === "png" ? 2 : 1});
     };
@@ -76,6 +83,7 @@ export default function(component) {
   // for screen readers after each step: where the slider stands and the state lines (annotations or text
   // traces named "state…", of this chart or of data.state_chart)
   function say(gd) {
+    if (gd.__dbl) return;  // the scene renderer keeps its own aria-live line
     const named = (x) => x && typeof x.name === "string" && x.name.startsWith("state");
     const from = find(data.state_chart || data.chart) || gd;  // the chart whose state line is read
     const texts = ((from.layout && from.layout.annotations) || []).filter(named).map(a => a.text)
@@ -109,6 +117,7 @@ export default function(component) {
       if (t && t.closest && t.closest("input, textarea, select, [contenteditable=true], [role=slider], " +
                                       "[role=listbox], [role=combobox], [role=tab], [role=radiogroup]")) return;
       const gd = find(window.__dblKeyChart);
+      if (gd && gd.__dbl) { if (gd.__dbl.key(ev.key)) ev.preventDefault(); return; }
       const s = sliderAt(gd).slider;
       if (!s || !s.steps || !s.steps.length || !window.Plotly) return;
       const last = s.steps.length - 1;
@@ -142,7 +151,7 @@ def chart_tools(chart: str, name: str, slider_name: str = "", state_chart: str =
                 key=f"tools_{chart}")
 
 
-def exports(chart: str, stem: str, fig: dict | Chart, title: str, *, slider_name: str = "", state_chart: str = "", gif=None,
+def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, slider_name: str = "", state_chart: str = "", gif=None,
             csv=None) -> None:
     """The export row under a chart: PNG, SVG (in the browser), the figure as offline HTML, and a GIF and a CSV.
 
@@ -150,8 +159,9 @@ def exports(chart: str, stem: str, fig: dict | Chart, title: str, *, slider_name
     ----------
     chart, stem, slider_name, state_chart
         As for :func:`chart_tools`; ``stem`` names every file.
-    fig : dict or Chart
-        The figure shown: written as a standalone HTML file when its button is clicked.
+    fig : dict, Chart or bytes
+        The figure shown, or the scene record the renderer draws (:mod:`viz.scene`): written as a standalone
+        HTML file when its button is clicked.
     title : str
         The HTML page's title.
     gif : callable, optional
@@ -160,9 +170,13 @@ def exports(chart: str, stem: str, fig: dict | Chart, title: str, *, slider_name
         The CSV button's label and what makes its text when clicked.
     """
     chart_tools(chart, stem, slider_name, state_chart)
-    animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
-    html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
-    files = [(html_label, lambda: standalone_html(figure_dict(fig), title), "html", "text/html", ":material/movie:")]
+    if isinstance(fig, bytes):
+        html_label, make_html = "Animation (HTML, plays offline)", lambda: scene_html(fig, title, SCENE_CSS)
+    else:
+        animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
+        html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
+        make_html = lambda: standalone_html(figure_dict(fig), title)  # noqa: E731
+    files = [(html_label, make_html, "html", "text/html", ":material/movie:")]
     if gif is not None:
         files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
     if csv is not None:

@@ -1,7 +1,7 @@
-"""Perceptron step-through: read widgets -> cached core run -> figure -> render.
+"""Perceptron step-through: read widgets -> cached core run -> scene -> the browser draws it.
 
-Stepping, scrubbing and playing happen in the browser (Plotly frames); only a
-parameter change reruns this script.
+The run crosses the wire once, as a scene record of the core's states (:mod:`viz.scene`); stepping,
+scrubbing, playing and the step mode happen in the browser; only a parameter change reruns this script.
 """
 
 from __future__ import annotations
@@ -11,26 +11,26 @@ import streamlit as st
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
 from core.validate import validate_data
 from datasets.csvio import trajectory_csv
-from views.builds import perceptron_page
+from views.builds import SCALE, perceptron_page
 from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
 from views.quiz import quiz, quiz_run
+from views.scene_chart import show_scene
 from views.shared import (
     bound,
     current_dataset,
-    open_at_step,
     plane_data,
     points_ready,
     presenting,
     run_or_last_good,
-    show_chart,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
 from views.workers import offload
 from viz.gif import perceptron_gif
+from viz.scene import View, with_view
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
@@ -41,9 +41,9 @@ CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron…")
-def compute(X, y, params: tuple, mode: str, height: int, big: bool = False):
+def compute(X, y, params: tuple):
     """Run the perceptron and build everything the page shows (cached on the inputs; built in a worker process)."""
-    return offload(perceptron_page, X, y, params, mode, height, big)
+    return offload(perceptron_page, X, y, params)
 
 
 def run_csv(X, y, params: tuple) -> str:
@@ -116,22 +116,23 @@ if quiz_on:
             quiz(run[0], int(height), big)
 elif points_ready(ds, CHART, "the perceptron"):
     result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), params, mode, int(height), big), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), params), ds.label), CHART)
 if result is not None:
-    chart, (kind, status), table, n_steps, conv, (bkind, btext), label = result
-    fig = open_at_step(chart, step0)  # a dict when the link names a step
+    blob, (kind, status), table, n_steps, conv, (bkind, btext), label = result
+    if step0 is not None and step0 > n_steps:
+        st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
+                f"{n_steps:,}.")
+    scene = with_view(blob, View(int(height), SCALE if big else 1.0, mode, step0))
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    show_chart(fig, CHART, f"Perceptron run on {label}: {status}")
+    show_scene(scene, CHART)
     getattr(st, kind)(status)
     with part("notes"):
         st.caption(conv)
         getattr(st, bkind)(btext)
-        if chart.meta["thinned"]:
-            st.info(chart.meta["thinned"])
         st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
                    "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                    "the dashed line is the boundary before the update.")
     with part("tables"):
-        exports(CHART, stem, fig, f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
+        exports(CHART, stem, scene, f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
                 csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params)))
         steps_table(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)", table)

@@ -36,3 +36,49 @@ def standalone_html(fig: dict, title: str) -> str:
     charset = '<meta charset="utf-8" />'
     body = body.replace(charset, charset + head, 1) if charset in body else body.replace("<head>", "<head>" + head, 1)
     return body.replace("<body>", "<body>" + heading, 1)
+
+
+def scene_html(blob: bytes, title: str, css: str = "") -> str:
+    """A scene record (:mod:`viz.scene`) as one HTML file: plotly.js, the app's own renderer and the scene inside.
+
+    It opens and steps (Back, Next, the slider, Play, the keys) with no network and no server, drawn by the
+    same renderer as the app, so the file shows what the page showed.
+
+    Parameters
+    ----------
+    blob : bytes
+        The scene record.
+    title : str
+        The page's title and heading (escaped).
+    css : str
+        The renderer's style sheet (``views.scene_chart``).
+    """
+    import base64
+    from pathlib import Path
+
+    import plotly
+
+    from viz.scene import RENDERER_JS
+
+    plotly_js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
+    module = RENDERER_JS.replace("export default function (component)", "function component(component)", 1)
+    data = base64.b64encode(blob).decode("ascii")
+    safe = html.escape(title)
+    # "</" cannot close the script early: plotly.js and the renderer are written as they are, inside <script>
+    plotly_js = plotly_js.replace("</script", "<\\/script")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{safe}</title>
+<meta name="generator" content="Decision Boundary Lab">
+<style>body {{ font-family: Inter, Segoe UI, Helvetica, Arial, sans-serif; font-size: 17px; margin: 8px 16px;
+color: #0d0d0d; }} h1 {{ font-size: 22px; margin: 8px 0; }} {css}</style>
+<script>{plotly_js}</script></head>
+<body><h1>{safe}</h1><div class="dbls" id="scene"></div>
+<script type="module">
+{module}
+const raw = atob("{data}");
+const bytes = new Uint8Array(raw.length);
+for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+mountScene(document.getElementById("scene"), bytes, {{standalone: true}});
+document.addEventListener("keydown", (ev) => {{ if (window.__dblView && window.__dblView.key(ev.key)) ev.preventDefault(); }});
+</script></body></html>
+"""

@@ -1,0 +1,61 @@
+"""The scene renderer as a Streamlit component: the page sends a scene's bytes, the browser draws it.
+
+:data:`SCENE` is a components-v2 component around ``viz/js/scene.js`` (the renderer) and the plotly.js
+the installed ``plotly`` package ships, served by this app from ``static/`` (:func:`serve_plotly`), so
+no page asks another host for anything. Stepping, scrubbing, Play and the keys move in the browser with
+no message to the server; a new scene (a new run) is one message of typed arrays.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import streamlit as st
+
+from viz.scene import RENDERER_JS
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+CSS = """
+.dbls { font: inherit; color: var(--st-text-color, #0d0d0d); }
+.dbls-text { min-height: 4.3em; line-height: 1.45; font-size: 1.02em; overflow-wrap: anywhere; }
+.dbls-state { margin-top: 0.15rem; font-size: 0.98em; overflow-wrap: anywhere; }
+.dbls-controls { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.35rem; }
+.dbls-controls button { padding: 0.3rem 0.8rem; font: inherit; border-radius: 0.5rem; cursor: pointer;
+  border: 1px solid var(--st-border-color, #8a8f98); background: var(--st-background-color, #fff);
+  color: var(--st-text-color, #0d0d0d); }
+.dbls-controls button:hover, .dbls-controls button:focus-visible { border-color: var(--st-primary-color, #0b57d0);
+  color: var(--st-primary-color, #0b57d0); outline: 2px solid var(--st-primary-color, #0b57d0); }
+.dbls-controls button:disabled { opacity: 0.45; cursor: default; outline: none; }
+.dbls-playing [data-go=play], .dbls-playing [data-go=fast] { background: var(--st-secondary-background-color, #eef1f5); }
+.dbls-range { flex: 1 1 12rem; min-width: 10rem; accent-color: var(--st-primary-color, #0b57d0); }
+.dbls-at { min-width: 9.5em; font-variant-numeric: tabular-nums; }
+.dbls-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
+.dbls-failed .dbls-plot, .dbls-failed .dbls-controls, .dbls-failed .dbls-text, .dbls-failed .dbls-state { opacity: 0.25; }
+"""
+
+SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>', css=CSS, js=RENDERER_JS,
+                                   isolate_styles=False)
+
+
+def serve_plotly() -> None:
+    """Put the installed plotly.js in ``static/`` (once per server; again when the package's copy changes)."""
+    import plotly
+
+    source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    target = STATIC / "plotly.min.js"
+    try:
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
+            STATIC.mkdir(exist_ok=True)
+            tmp = target.with_suffix(".tmp")
+            shutil.copyfile(source, tmp)
+            tmp.replace(target)
+    except OSError as exc:  # a read-only install: the charts then say that plotly.js could not be loaded
+        st.warning(f"Could not place plotly.js in {STATIC} ({exc}); the step-through charts need it.")
+
+
+def show_scene(blob: bytes, key: str) -> None:
+    """Draw a scene record (:mod:`viz.scene`) in the element keyed ``key``."""
+    SCENE(data=blob, key=key)

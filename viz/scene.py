@@ -1,0 +1,299 @@
+"""Scenes: what crosses the wire instead of figures, and the browser renderer that draws them.
+
+A scene is one typed record per page holding exactly what defines the view: the points once, and
+the core's own states (for the Perceptron: w and b after each update, the steps that updated, the
+points examined and updated, the misclassified set M of every state as the core judged it, ties
+included, and the loss). The browser renderer (``viz/js/scene.js``, a components-v2 component
+over plotly.js) derives everything drawable from it: the boundary and regions, M's rings, w and
+the update arrow, the arithmetic line, the state line and the loss strip. Nothing the core decided
+(M, ties, which points updated, convergence) is decided again in JavaScript.
+
+Wire format (version :data:`SCENE_VERSION`), little-endian::
+
+    b"DBLS"  u32 header length h  header (UTF-8 JSON, h bytes)  zero padding to a multiple of 8  arrays
+
+The header holds the scalar fields and ``arrays``: for each array its ``dtype`` (``u1 u2 u4 i1 f8``),
+``shape`` and byte ``offset`` from the start of the array section (each offset a multiple of 8).
+JavaScript reads the same field names (:func:`unpack` here, ``decode`` in ``scene.js``).
+
+No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from core.perceptron import Trajectory
+from viz.common import view_box
+
+SCENE_VERSION = 1
+MAGIC = b"DBLS"
+_ALIGN = 8
+_DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
+RENDERER_JS = (Path(__file__).with_name("js") / "scene.js").read_text(encoding="utf-8")
+
+
+def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
+    """A header and named arrays as one scene record (the wire format above).
+
+    Parameters
+    ----------
+    header : dict
+        JSON-serialisable scalar fields (``arrays`` is added).
+    arrays : dict of str to ndarray
+        Each of a dtype in ``u1 u2 u4 i1 f8`` (others raise ValueError).
+    """
+    specs, chunks, offset = {}, [], 0
+    for name, a in arrays.items():
+        code = next((c for c, d in _DTYPES.items() if np.dtype(d) == np.dtype(a.dtype).newbyteorder("<")), None)
+        if code is None:
+            raise ValueError(f"scene array {name!r} has dtype {a.dtype}, which the renderer does not read")
+        raw = np.ascontiguousarray(a, dtype=_DTYPES[code]).tobytes()
+        specs[name] = {"dtype": code, "shape": list(a.shape), "offset": offset}
+        pad = -len(raw) % _ALIGN
+        chunks.append(raw + b"\0" * pad)
+        offset += len(raw) + pad
+    head = json.dumps({**header, "arrays": specs}, separators=(",", ":"), allow_nan=False).encode()
+    head += b" " * (-(len(MAGIC) + 4 + len(head)) % _ALIGN)  # the arrays start on an 8-byte boundary
+    return MAGIC + struct.pack("<I", len(head)) + head + b"".join(chunks)
+
+
+def unpack(blob: bytes) -> tuple[dict, dict[str, np.ndarray]]:
+    """The header and arrays of a scene record (the inverse of :func:`pack`); ValueError if it is not one."""
+    if len(blob) < 8 or blob[:4] != MAGIC:
+        raise ValueError("not a scene record (it does not start with DBLS)")
+    (h,) = struct.unpack("<I", blob[4:8])
+    header = json.loads(blob[8:8 + h])
+    if header.get("version") != SCENE_VERSION:
+        raise ValueError(f"scene version {header.get('version')!r}; this renderer reads {SCENE_VERSION}")
+    base = 8 + h
+    arrays = {}
+    for name, spec in header.pop("arrays").items():
+        dt = np.dtype(_DTYPES[spec["dtype"]])
+        count = int(np.prod(spec["shape"], dtype=np.int64))
+        arrays[name] = np.frombuffer(blob, dtype=dt, count=count, offset=base + spec["offset"]).reshape(spec["shape"])
+    return header, arrays
+
+
+def with_view(blob: bytes, view: View) -> bytes:
+    """The same scene record shown another way (height, scale, step mode, start step): only the header changes."""
+    if len(blob) < 8 or blob[:4] != MAGIC:
+        raise ValueError("not a scene record (it does not start with DBLS)")
+    (h,) = struct.unpack("<I", blob[4:8])
+    header = json.loads(blob[8:8 + h])
+    header["view"] = asdict(view)
+    head = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
+    head += b" " * (-(len(MAGIC) + 4 + len(head)) % _ALIGN)
+    return MAGIC + struct.pack("<I", len(head)) + head + blob[8 + h:]
+
+
+def _index_dtype(n: int) -> type:
+    """The smallest unsigned type that holds indices 0..n−1."""
+    return np.uint16 if n <= 65536 else np.uint32
+
+
+@dataclass(frozen=True)
+class View:
+    """How a scene is shown (not part of the run): the renderer reads it from the header's ``view``.
+
+    Attributes
+    ----------
+    height : int
+        Chart height in px (the renderer lowers it to fit the window in presentation mode).
+    scale : float
+        1 normally; > 1 in presentation mode (fonts, markers and lines scaled).
+    mode : {"all", "updates"}
+        Which steps the slider, Back/Next and Play visit: every step, or step 0, the updates and the last.
+    start : int or None
+        The step to open at (a link's ``step=``); None opens at step 0 (or, on a new run, where the last
+        run stood).
+    """
+
+    height: int = 780
+    scale: float = 1.0
+    mode: str = "all"
+    start: int | None = None
+
+
+@dataclass(frozen=True)
+class PerceptronScene:
+    """The Perceptron page's scene: the points and the core's states of one run.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+        The points, exactly as the core saw them (the arithmetic line is written from them).
+    y : ndarray of shape (N,), int8
+        Labels in {−1, +1}.
+    update_steps : ndarray of shape (K,), uint32
+        The steps after which (w, b) changed, increasing (the core's ``Trajectory.update_steps``).
+    W : ndarray of shape (K + 1, 2), float64
+    B : ndarray of shape (K + 1,), float64
+        w and b after the k-th update (k = 0: the start w₀, b₀).
+    order : ndarray of shape (S,) or (S, B), uint16 or uint32
+        The points examined at steps 1..S (random and mini-batch); empty for cyclic (point (s − 1) mod N)
+        and batch (every point).
+    upd_ptr, upd_idx : ndarray of shape (K + 1,) and (total,)
+        The points updated on at the k-th update are ``upd_idx[upd_ptr[k]:upd_ptr[k + 1]]``. Empty when
+        ``run["updated_is_M"]``: then, checked here for every update, they are the examined points that
+        are in M of the state before (M ∩ I), which the renderer reads from M.
+    errors : ndarray of shape (K + 1,), uint32
+        |M| of each state, counted by the core.
+    m_ptr, m_idx : ndarray of shape (K + 2,) and (total,)
+        M, the misclassified set of each state as the core judged it, is sent as the core's rule plus its
+        exceptions: the renderer evaluates yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) ≤ 0 (< 0 under the rule "negative") in
+        IEEE double arithmetic in that order, the order ``core.snapshot.activation`` sums in, which
+        JavaScript reproduces bit for bit; ``m_idx[m_ptr[k]:m_ptr[k + 1]]`` lists the points of state k
+        where the core's own mask differs from that evaluation (found here, on the server, by evaluating
+        it the same way; none as the core stands). So the rings drawn are the core's M, ties included,
+        and the record grows with K, not with K·N (XOR at N = 2,000: 16 KB of M instead of 716 KB).
+    loss : ndarray of shape (K + 1,), float64
+        The mean perceptron loss (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b)) of each state.
+    run : dict
+        ``n_steps`` S, ``variant``, ``reduction``, ``tau``, ``batch_size``, ``update_on``,
+        ``fit_intercept``, ``converged``, ``updated_is_M``.
+    box : tuple of 4 floats
+        The data panel's view (x₁ min, x₁ max, x₂ min, x₂ max).
+    bound : dict or None
+        Novikoff's bound where it applies to the run: ``R``, ``gamma``, ``bound``, ``w`` (unit
+        max-margin direction of x̃), ``b``, ``fit_intercept``.
+    view : View
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    update_steps: np.ndarray
+    W: np.ndarray
+    B: np.ndarray
+    order: np.ndarray
+    upd_ptr: np.ndarray
+    upd_idx: np.ndarray
+    errors: np.ndarray
+    m_ptr: np.ndarray
+    m_idx: np.ndarray
+    loss: np.ndarray
+    run: dict
+    box: tuple[float, float, float, float]
+    bound: dict | None = None
+    view: View = field(default_factory=View)
+
+    ARRAYS = ("X", "y", "update_steps", "W", "B", "order", "upd_ptr", "upd_idx", "errors", "m_ptr", "m_idx", "loss")
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it (the wire format of this module)."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron", "run": self.run,
+                  "box": list(self.box), "bound": self.bound, "view": asdict(self.view)}
+        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> PerceptronScene:
+        """The scene a record holds (ValueError if it is not a Perceptron scene of this version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != "perceptron":
+            raise ValueError(f"not a Perceptron scene: kind {header.get('kind')!r}")
+        return cls(**arrays, run=header["run"], box=tuple(header["box"]), bound=header["bound"],
+                   view=View(**header["view"]))
+
+
+def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:
+    """M as the renderer evaluates it: yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) ≤ 0 (or < 0), one IEEE operation at a time.
+
+    Written out here, not taken from ``core``, so that a change of the core's order of summation shows up
+    as exceptions in the scene rather than as rings the core did not draw.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,)
+    W : ndarray of shape (k, 2)
+    B : ndarray of shape (k,)
+
+    Returns
+    -------
+    ndarray of shape (k, N), bool
+    """
+    t1 = W[:, 0, None] * X[None, :, 0]
+    t2 = W[:, 1, None] * X[None, :, 1]
+    m = y.astype(np.float64)[None, :] * ((t1 + t2) + B[:, None])
+    return m < 0 if update_on == "negative" else m <= 0
+
+
+def _exceptions(traj: Trajectory) -> tuple[np.ndarray, np.ndarray]:
+    """Per state, the points where the core's M differs from :func:`rule_mistakes`, as (ptr, idx).
+
+    States are read in chunks of about 2,000,000 (state, point) pairs.
+    """
+    p = traj.problem
+    n_states = traj.n_updates + 1
+    chunk = max(1, 2_000_000 // max(p.n, 1))
+    ptr = np.zeros(n_states + 1, dtype=np.uint32)
+    parts, total = [], 0
+    for a in range(0, n_states, chunk):
+        k = np.arange(a, min(a + chunk, n_states))
+        diff = traj.state_mistakes(k) ^ rule_mistakes(p.X, p.y, traj.W[k], traj.B[k], p.update_on)
+        rows, cols = np.nonzero(diff)
+        counts = np.bincount(rows, minlength=k.size)
+        ptr[a + 1:a + 1 + k.size] = total + np.cumsum(counts)
+        total += int(counts.sum())
+        parts.append(cols)
+    idx = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return ptr, idx.astype(_index_dtype(p.n))
+
+
+def perceptron_scene(traj: Trajectory, bound=None, view: View | None = None) -> PerceptronScene:
+    """The scene of a perceptron run: the core's states, nothing drawn.
+
+    Parameters
+    ----------
+    traj : Trajectory
+        The run; 2-D data.
+    bound : core.bounds.MistakeBound, optional
+        Sent when it applies to the run (:func:`viz.perceptron.bound_applies`).
+    view : View, optional
+    """
+    from viz.perceptron import bound_applies  # the page's one rule for when the bound speaks
+
+    p = traj.problem
+    if p.X.shape[1] != 2:
+        raise ValueError(f"the step-through chart draws 2-D data, got d = {p.X.shape[1]}")
+    N, K = p.n, traj.n_updates
+    ix = _index_dtype(N)
+    m_ptr, m_idx = _exceptions(traj)
+    order = np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order).astype(ix)
+    # the points updated on: M ∩ examined at the state before (checked for every update), or sent as they are
+    sets = [traj.updated(int(s)) for s in traj.update_steps]
+    updated_is_M = True
+    chunk = max(1, 2_000_000 // max(N, 1))
+    for a in range(0, K, chunk):
+        k = np.arange(a, min(a + chunk, K))
+        before = traj.state_mistakes(k)  # M of the state before update k (state k holds k updates)
+        for row, j in zip(before, k.tolist(), strict=True):
+            ex = traj.examined(int(traj.update_steps[j]))
+            if not np.array_equal(ex[row[ex]], sets[j]):
+                updated_is_M = False
+    upd_ptr, upd_idx = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=ix)
+    if not updated_is_M:
+        upd_ptr = np.concatenate([[0], np.cumsum([len(s) for s in sets])]).astype(np.uint32)
+        upd_idx = (np.concatenate(sets) if sets else np.zeros(0)).astype(ix)
+    errors, loss = traj.stats_at(np.concatenate([[0], traj.update_steps]).astype(np.int64))
+    shown = bound if bound is not None and bound_applies(traj, bound)[0] else None
+    return PerceptronScene(
+        X=np.ascontiguousarray(p.X, dtype=float), y=p.y.astype(np.int8),
+        update_steps=traj.update_steps.astype(np.uint32), W=np.ascontiguousarray(traj.W, dtype=float),
+        B=np.ascontiguousarray(traj.B, dtype=float), order=order, upd_ptr=upd_ptr, upd_idx=upd_idx,
+        errors=errors.astype(np.uint32), m_ptr=m_ptr, m_idx=m_idx, loss=np.asarray(loss, dtype=float),
+        run={"n_steps": int(traj.n_steps), "variant": traj.variant, "reduction": traj.reduction,
+             "tau": float(traj.tau), "batch_size": int(traj.batch_size), "update_on": p.update_on,
+             "fit_intercept": bool(p.fit_intercept), "converged": bool(traj.converged),
+             "updated_is_M": updated_is_M},
+        box=view_box(p.X),
+        bound=None if shown is None else {"R": float(shown.R), "gamma": float(shown.gamma),
+                                          "bound": float(shown.bound), "w": [float(v) for v in shown.w],
+                                          "b": float(shown.b), "fit_intercept": bool(shown.fit_intercept)},
+        view=view or View(),
+    )
