@@ -10,14 +10,14 @@ from streamlit.testing.v1 import AppTest
 
 from core.perceptron import run_perceptron
 from viz.common import Chart, readable, serialized
-from viz.perceptron import perceptron_figure
+from viz.compare import compare_figure
 
 X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
 Y = np.array([1, 1, -1, -1, -1])
 
 
 def _figure() -> dict:
-    return perceptron_figure(run_perceptron(X, Y), max_frames=50)
+    return compare_figure(run_perceptron(X, Y), run_perceptron(X, Y, variant="random"), max_frames=50)
 
 
 def _sent_specs() -> list[str]:
@@ -27,11 +27,11 @@ def _sent_specs() -> list[str]:
         from core.perceptron import run_perceptron
         from views.shared import show_chart
         from viz.common import serialized
-        from viz.perceptron import perceptron_figure
+        from viz.compare import compare_figure
 
         X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
         y = np.array([1, 1, -1, -1, -1])
-        fig = perceptron_figure(run_perceptron(X, y), max_frames=50)
+        fig = compare_figure(run_perceptron(X, y), run_perceptron(X, y, variant="random"), max_frames=50)
         show_chart(fig, "as_dict", "the figure")
         show_chart(serialized(fig), "as_chart", "the figure")
 

@@ -7,7 +7,8 @@ import json
 
 import numpy as np
 import pytest
-from test_views import figure, page_from_url
+from apptest_helpers import figure, run_meta  # noqa: F401
+from test_views import page_from_url
 
 from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
@@ -16,9 +17,14 @@ from datasets.csvio import paired_runs_csv
 from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
 from views.quiz import QUIZ, SCORE
 from viz.common import num, projector
+from viz.compare import compare_figure
 from viz.export import standalone_html
-from viz.perceptron import perceptron_figure
 from viz.quiz import grade, question, quiz_figure
+
+
+def _figure() -> dict:
+    """An animated figure of a page still drawn by Plotly figures (Compare)."""
+    return compare_figure(_run(), _run(variant="random"), max_frames=50)
 
 
 def _run(name="separable", n=40, **kw):
@@ -42,7 +48,7 @@ def test_a_presentation_link_turns_it_on_with_its_parts_and_keeps_them_in_the_ur
     assert at.session_state[PRESENT] is True
     assert at.session_state[HIDE] == ["settings", "notes"]
     assert at.query_params["present"] == "true" and at.query_params["hide"] == "settings,notes"
-    assert figure(at)["layout"]["font"]["size"] > 16  # the chart for a projector
+    assert run_meta(at)["scale"] > 1  # the chart for a projector (the renderer scales type, markers and lines)
     css = " ".join(h.proto.body for h in at.get("html"))
     assert "st-key-dbl_settings" in css and "st-key-dbl_notes" in css and "stSidebar" not in css
     at.switch_page("views/svm.py").run()  # the next page keeps both
@@ -68,7 +74,7 @@ def test_the_default_hide_list_stays_out_of_the_url():
 
 
 def test_projector_scales_type_markers_and_lines_but_not_data():
-    f = perceptron_figure(_run())
+    f = _figure()
     g = projector(f, 1.5)
     assert g["layout"]["font"]["size"] == pytest.approx(1.5 * f["layout"]["font"]["size"])
     assert g["layout"]["annotations"][0]["font"]["size"] == pytest.approx(1.5 * f["layout"]["annotations"][0]["font"]["size"])
@@ -79,7 +85,7 @@ def test_projector_scales_type_markers_and_lines_but_not_data():
     assert g["data"][line]["line"]["width"] == pytest.approx(1.5 * f["data"][line]["line"]["width"])
     assert [fr["name"] for fr in g["frames"]] == [fr["name"] for fr in f["frames"]]
     assert g["layout"]["sliders"][0]["steps"] == f["layout"]["sliders"][0]["steps"]  # frame names untouched
-    assert json.dumps(f) != json.dumps(g) and f == perceptron_figure(_run())  # the original is unchanged
+    assert json.dumps(f) != json.dumps(g) and f == _figure()  # the original is unchanged
     svm = projector({"data": [], "layout": {"sliders": [{"pad": {"t": 100, "l": 10}}],
                                             "annotations": [{"text": "a", "ay": -36, "ax": 2, "yshift": 4},
                                                             {"text": "b", "ax": 1.5, "axref": "x"}]}}, 1.5)
@@ -94,7 +100,7 @@ def test_projector_scales_type_markers_and_lines_but_not_data():
 
 
 def test_the_html_export_holds_plotly_its_frames_and_an_escaped_title():
-    f = perceptron_figure(_run())
+    f = _figure()
     page = standalone_html(f, "Perceptron: <script>x</script>")
     assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
     assert "<script>x</script>" not in page and htmlmod.escape("<script>x</script>") in page

@@ -14,7 +14,7 @@ from core.perceptron import run_perceptron
 from datasets import make_dataset
 from datasets.points import URL_MAX_POINTS, click_decimals, click_edit, decode_points, encode_points
 from viz.common import start_at
-from viz.perceptron import T_LINE, perceptron_figure
+from viz.compare import compare_figure
 
 X3 = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])
 Y3 = np.array([1, 1, -1])
@@ -155,7 +155,7 @@ def test_only_finite_labelled_points_are_encoded():
 
 def test_start_at_the_first_frame_is_the_figure_itself_and_later_steps_show_their_state():
     traj = run_perceptron(X3, Y3)
-    fig = perceptron_figure(traj)
+    fig = compare_figure(traj, run_perceptron(X3, Y3, variant="random"))  # a page still drawn by frames
     first = fig["layout"]["sliders"][0]["steps"][0]["args"][0][0]
     same = start_at(fig, first)
     assert same["data"] == fig["data"]
@@ -163,11 +163,11 @@ def test_start_at_the_first_frame_is_the_figure_itself_and_later_steps_show_thei
     k = 5
     at = start_at(fig, f"s{k}")
     assert at["layout"]["sliders"][0]["active"] == fig["layout"]["meta"]["frame_steps"].index(k)
-    assert at["layout"]["annotations"][0]["text"].startswith(f"<b>Step {k}</b>")
     # the boundary drawn is w·x + b = 0 for the state after step k
     W, B = traj.states([k])
     w, b = W[0], B[0]
-    xs, ys = np.array(at["data"][T_LINE]["x"], float), np.array(at["data"][T_LINE]["y"], float)
+    line = next(i for i, t in enumerate(at["data"]) if t.get("name", "").startswith("boundary"))  # the left run's
+    xs, ys = np.array(at["data"][line]["x"], float), np.array(at["data"][line]["y"], float)
     assert np.allclose(w[0] * xs + w[1] * ys + b, 0.0, atol=0.05)
     assert fig["layout"]["sliders"][0]["active"] == 0  # the cached figure is left as it was
     with pytest.raises(ValueError, match="no frame"):

@@ -9,6 +9,7 @@ opened with that query string must show the same values in every widget.
 from __future__ import annotations
 
 import pytest
+from apptest_helpers import chart_shown
 from test_views import page_from_url
 
 from core.svm import C_GRID
@@ -39,7 +40,7 @@ def test_a_pages_whole_state_round_trips_through_the_url(page):
     assert not [w.value for w in at.warning if "Ignored URL" in w.value]
     for key, value in state.items():
         assert at.session_state[key] == value, key
-    assert at.get("plotly_chart")
+    assert chart_shown(at)
 
 
 @pytest.mark.parametrize("page", list(STATES))
@@ -59,7 +60,7 @@ def test_every_parameter_with_a_bad_value_is_named_and_the_rest_of_the_link_stil
     for other, value in state.items():
         if other != key and (key, other) not in DEPENDS:
             assert at.session_state[other] == value, other
-    assert at.get("plotly_chart") and not at.exception
+    assert chart_shown(at) and not at.exception
 
 
 DEPENDS = {("variant", "B"), ("kernel", "gamma"), ("kernel", "degree"), ("kernel", "coef0")}  # drawn only for a choice

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_views import figure, page_from_url
+from apptest_helpers import chart_shown, figure, run_meta
+from test_views import page_from_url
 
 from datasets import make_dataset
 from datasets.points import encode_points
@@ -23,7 +24,7 @@ def test_a_link_with_points_opens_exactly_those_points_on_every_page():
         assert ds.name == CUSTOM and np.array_equal(ds.X, XU) and np.array_equal(ds.y, YU)
         assert at.sidebar.selectbox(key="ds").value == CUSTOM
         assert not at.warning
-    assert figure(page_from_url({"ds": "Your points", "pts": code}))["layout"]["meta"]["n_points"] == 4
+    assert run_meta(page_from_url({"ds": "Your points", "pts": code}))["n_points"] == 4
 
 
 @pytest.mark.parametrize("pts", ["garbage", "3.2h.AAAA", "501.2h.AAAA", ""])
@@ -32,7 +33,7 @@ def test_a_bad_points_parameter_is_named_and_the_page_still_runs(pts):
     assert any("The link's points (pts) were not used" in w.value for w in at.sidebar.warning)
     ds = at.session_state[DATASET_KEY]
     assert ds.name == CUSTOM and len(ds.y) == 3  # the default (textbook) points to edit
-    assert at.get("plotly_chart")
+    assert chart_shown(at)
 
 
 def test_points_set_in_the_session_go_into_the_url_and_survive_a_page_switch():
@@ -87,11 +88,9 @@ def test_one_class_stops_the_svm_with_a_message_and_the_points_shown():
 
 def test_a_link_step_opens_the_chart_there_once():
     at = page_from_url({"step": "5"})
-    fig = figure(at)
-    assert fig["layout"]["sliders"][0]["active"] == 5
-    assert fig["layout"]["annotations"][0]["text"].startswith("<b>Step 5</b>")
-    at.select_slider(key="tau").set_value(0.5).run()  # a new run starts at step 0 again
-    assert figure(at)["layout"]["sliders"][0]["active"] == 0
+    assert run_meta(at)["start"] == 5  # the renderer opens there (its text at step 5: tests/test_e2e_scene.py)
+    at.select_slider(key="tau").set_value(0.5).run()  # used once: a new run opens where the browser stood
+    assert run_meta(at)["start"] is None
 
 
 @pytest.mark.parametrize("step, words", [("999", "the chart opens at step 15"), ("abc", "Ignored URL parameter step")])

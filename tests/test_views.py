@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest_helpers import figure, run_meta, scene  # noqa: F401
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
@@ -35,10 +36,6 @@ def page_from_url(params: dict[str, str], page: str | None = "views/perceptron.p
     return at
 
 
-def figure(at: AppTest) -> dict:
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
-
-
 def test_home_page_runs():
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception
@@ -49,9 +46,9 @@ def test_home_page_runs():
 def test_textbook_converges_and_figure_has_every_step():
     at = perceptron_page()
     assert at.success[0].value.startswith("Converged after 7 updates in 5 epochs (15 steps)")
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["n_updates"] == 7 and meta["n_steps"] == 15 and meta["converged"]
-    assert meta["frame_steps"] == list(range(16))
+    assert meta["mode"] == "all" and scene(at).update_steps.tolist() == [1, 3, 6, 9, 10, 12, 13]  # every step, no cap
     assert not at.dataframe  # the step table is drawn only when its expander is opened
     at.session_state["steps_table_open"] = True
     at.run()
@@ -65,22 +62,22 @@ def test_xor_does_not_converge():
     assert not at.exception
     assert "No convergence after 1,000 steps" in at.warning[0].value
     assert "not linearly separable" in at.warning[0].value
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["n_points"] == at.session_state[DATASET_KEY].n and not meta["converged"]
-    assert len(meta["frame_steps"]) == 500 and meta["thinned"]
-    assert any("500-frame cap" in i.value for i in at.info)
+    assert meta["n_steps"] == 1000  # every step reaches the browser: no frame cap, no thinning
+    assert not any("frame cap" in i.value for i in at.info)
 
 
 def test_changing_tau_and_variant_rebuilds_the_figure():
     at = perceptron_page()
     at.sidebar.selectbox(key="ds").set_value("separable").run()
-    before = figure(at)
+    before = run_meta(at)
     at.select_slider(key="tau").set_value(0.1).run()
-    after = figure(at)
-    assert before["layout"]["meta"]["tau"] == 1.0 and after["layout"]["meta"]["tau"] == 0.1
+    after = run_meta(at)
+    assert before["tau"] == 1.0 and after["tau"] == 0.1
     at.selectbox(key="variant").set_value("minibatch").run()
     assert not at.exception
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["variant"] == "minibatch"
     assert "τ/B Σ" in at.caption[0].value
 
@@ -90,7 +87,7 @@ def test_negative_rule_from_zero_is_a_lesson_not_a_bug():
     at.radio(key="rule").set_value("negative").run()
     assert not at.exception
     assert "without a single update" in at.info[0].value
-    assert figure(at)["layout"]["meta"]["n_steps"] == 0
+    assert run_meta(at)["n_steps"] == 0
 
 
 def test_dataset_survives_page_switch():
@@ -99,30 +96,30 @@ def test_dataset_survives_page_switch():
     ds = at.session_state[DATASET_KEY]
     at.switch_page("views/perceptron.py").run()
     assert at.session_state[DATASET_KEY] is ds or at.session_state[DATASET_KEY].name == "moons"
-    assert figure(at)["layout"]["meta"]["n_points"] == ds.n
+    assert run_meta(at)["n_points"] == ds.n
 
 
 def test_bad_data_shows_an_error_and_keeps_the_last_good_run():
     at = perceptron_page()
-    good = figure(at)
+    good = run_meta(at)
     X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
     at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), X, np.array([1, 0, -1]))
     at.select_slider(key="tau").set_value(0.5).run()  # any rerun with the bad data
     assert not at.exception
     assert "labels must be -1 or +1, got values [0.0]" in at.error[0].value
-    assert figure(at)["layout"]["meta"] == good["layout"]["meta"]
+    assert run_meta(at) == good
 
 
 @pytest.mark.parametrize("params", [{"tau": "-1"}, {"variant": "nonsense"}, {"max_steps": "1e99"}, {"B": "0"}])
 def test_hand_edited_url_never_breaks_the_page(params):
     at = page_from_url(params)
-    assert at.get("plotly_chart")
+    assert scene(at).run["n_steps"] > 0
     assert any("Ignored URL parameters" in w.value for w in at.warning)
 
 
 def test_url_reproduces_the_view():
     at = page_from_url({"tau": "0.5", "ds": "XOR", "rule": "y·a < 0"})
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["tau"] == 0.5
     assert at.session_state[DATASET_KEY].name == "xor"
     assert at.radio(key="rule").value == "negative"
@@ -147,16 +144,15 @@ def test_fixed_nonzero_bias_is_shown_and_no_separability_claim():
     assert "b₀ = −2 fixed" in at.caption[0].value
     status = (at.info or at.warning or at.success)[0].value
     assert "not linearly separable" not in status
-    frames = {f["name"]: f for f in figure(at)["frames"]}
-    assert "y·(w·x+b) = 1·((0, 0)·(3, 3) − 2) = −2 ≤ 0" in frames["s1"]["layout"]["annotations[0].text"].replace(
-        "<br>", " ")
+    sc = scene(at)  # what the renderer writes from it at step 1: tests/test_e2e_scene.py
+    assert sc.B.tolist()[0] == -2.0 and not sc.run["fit_intercept"] and sc.run["n_steps"] == 3
 
 
 def test_invalid_url_parameters_are_named():
     at = page_from_url({"tau": "abc", "ds": "nonsense", "max_steps": "-5"})
     text = " ".join(w.value for w in at.warning)
     assert "tau='abc'" in text and "ds='nonsense'" in text and "max_steps='-5'" in text
-    assert figure(at)["layout"]["meta"]["tau"] == 1.0  # the default was used
+    assert run_meta(at)["tau"] == 1.0  # the default was used
     at.select_slider(key="tau").set_value(0.5).run()  # reported once, not on every rerun
     assert not any("Ignored URL" in w.value for w in at.warning)
 
@@ -175,7 +171,7 @@ def test_friendly_url_spellings_are_read():
     at = page_from_url({"ds": "xor", "n_xor": "60.0", "tau": "2", "bias": "0", "variant": "minibatch",
                         "frames": "updates", "rule": "negative", "max_steps": "2e3"})
     assert not any("Ignored URL" in w.value for w in at.warning)
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     ds = at.session_state[DATASET_KEY]
     assert (ds.name, ds.n) == ("xor", 60)
     assert meta["tau"] == 2.0 and meta["variant"] == "minibatch"
@@ -205,7 +201,7 @@ def dual_page(**params) -> AppTest:
 def test_dual_textbook_linear_agrees_with_the_primal():
     at = dual_page()
     assert at.title[0].value.startswith("Dual perceptron")
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["view"] == "dual" and meta["kernel"] == "linear" and meta["n_updates"] == 7 and meta["converged"]
     texts = [s.value for s in at.success]
     assert any(t.startswith("Converged after 7 updates") for t in texts)
@@ -223,23 +219,23 @@ def test_dual_textbook_linear_agrees_with_the_primal():
 
 def test_dual_rbf_separates_circles_the_linear_kernel_cannot():
     at = dual_page(ds="circles", kernel="rbf", gamma="1")
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["kernel"] == "rbf" and meta["kernel_params"] == {"gamma": 1.0} and meta["converged"]
     assert not any("Primal" in s.value for s in at.success)  # no primal w for a kernel
     at.selectbox(key="kernel").set_value("linear").run()
     assert not at.exception
     assert "not separable linearly" in at.warning[0].value
-    assert not figure(at)["layout"]["meta"]["converged"]
+    assert not run_meta(at)["converged"]
 
 
 def test_dual_poly_parameters_and_eta_reach_the_run():
     at = dual_page(ds="xor", kernel="polynomial", degree="2", coef0="1", eta="0.5", order="random")
     assert not any("Ignored URL" in w.value for w in at.warning)
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["kernel"] == "poly" and meta["kernel_params"] == {"degree": 2, "coef0": 1.0}
     assert meta["eta"] == 0.5 and meta["variant"] == "random"
     at.select_slider(key="degree").set_value(3).run()
-    assert figure(at)["layout"]["meta"]["kernel_params"]["degree"] == 3
+    assert run_meta(at)["kernel_params"]["degree"] == 3
 
 
 @pytest.mark.parametrize("params", [{"gamma": "-1", "kernel": "rbf"}, {"kernel": "sigmoid"}, {"degree": "0", "kernel": "poly"},
@@ -258,7 +254,7 @@ def test_dual_bad_data_keeps_the_last_good_run():
     at.radio(key="order").set_value("random").run()
     assert not at.exception
     assert "Cannot run the dual perceptron: labels must be -1 or +1" in at.error[0].value
-    assert figure(at)["layout"]["meta"] == good["layout"]["meta"]
+    assert run_meta(at) == good["layout"]["meta"]
 
 
 def test_dual_largest_dataset_and_longest_run_the_page_offers():
@@ -266,7 +262,7 @@ def test_dual_largest_dataset_and_longest_run_the_page_offers():
     at = dual_page(ds="blobs", n_blobs="2000", max_steps="100000", kernel="rbf")
     assert not at.exception and not at.error
     assert not any("is capped at" in i.value for i in at.info)
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["n_points"] == 2000 and len(meta["frame_steps"]) <= 72  # the frame cap for 2,000 points
 
 
@@ -274,12 +270,11 @@ def test_mistake_bound_beside_the_count():
     at = perceptron_page()  # textbook, cyclic, from zero: 7 updates
     info = " ".join(i.value for i in at.info)
     assert "**Mistake bound**" in info and "This run made 7" in info
-    frames = {f["name"]: f for f in figure(at)["frames"]}
-    assert "updates so far 7 ≤ (R/γ)² = 117" in frames["s15"]["layout"]["annotations[0].text"]
-    names = [t.get("name", "") for t in figure(at)["data"]]
-    assert any(n.startswith("R = ") for n in names) and any(n.startswith("γ = ") for n in names)
+    bound = scene(at).bound  # the renderer writes "updates so far k ≤ (R/γ)² = 117" and draws R and γ from it
+    assert round(bound["bound"]) == 117 and bound["R"] > 0 and bound["gamma"] > 0
     at.selectbox(key="variant").set_value("batch").run()
     assert any("does not apply to this run: it counts the single-point updates" in c.value for c in at.caption)
+    assert scene(at).bound is None
     at.selectbox(key="variant").set_value("cyclic")
     at.sidebar.selectbox(key="ds").set_value("xor").run()
     assert any("not linearly separable, so γ = 0" in c.value for c in at.caption)
@@ -292,12 +287,12 @@ def test_mistake_bound_beside_the_count():
 
 def test_svm_page_c_moves_the_margin():
     at = page_from_url({"ds": "blobs"}, page="views/svm.py")
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["view"] == "svm" and meta["C"] == 1.0
     wide = meta["width"]
     at.select_slider(key="C").set_value(100.0).run()
     assert not at.exception
-    narrow = figure(at)["layout"]["meta"]["width"]
+    narrow = run_meta(at)["width"]
     assert narrow < wide  # a larger C buys fewer violations with a narrower margin
     fig = figure(at)
     # every C of the grid is in the chart, its slider starting at the C chosen above
@@ -326,7 +321,7 @@ def test_svm_hard_margin_on_xor_says_why():
 def test_svm_kernel_and_url():
     at = page_from_url({"ds": "circles", "kernel": "rbf", "C": "10", "gamma": "3"}, page="views/svm.py")
     assert not any("Ignored URL" in w.value for w in at.warning)
-    meta = figure(at)["layout"]["meta"]
+    meta = run_meta(at)
     assert meta["kernel"] == "rbf" and meta["C"] == 10.0
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from core.perceptron import Trajectory
 from viz.common import view_box
+from viz.perceptron import bound_applies
 
 SCENE_VERSION = 1
 MAGIC = b"DBLS"
@@ -256,8 +257,6 @@ def perceptron_scene(traj: Trajectory, bound=None, view: View | None = None) -> 
         Sent when it applies to the run (:func:`viz.perceptron.bound_applies`).
     view : View, optional
     """
-    from viz.perceptron import bound_applies  # the page's one rule for when the bound speaks
-
     p = traj.problem
     if p.X.shape[1] != 2:
         raise ValueError(f"the step-through chart draws 2-D data, got d = {p.X.shape[1]}")

@@ -1,0 +1,43 @@
+"""What AppTest tests read from a page: its Plotly figures and the scenes the renderer draws (viz.scene)."""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+from viz.scene import PerceptronScene
+
+
+def scenes(at: AppTest) -> list[PerceptronScene]:
+    """The scene records sent to the browser renderer on this run, decoded."""
+    return [PerceptronScene.from_bytes(e.proto.bytes) for e in at.get("bidi_component")
+            if e.proto.component_name.endswith("dbl_scene")]
+
+
+def scene(at: AppTest) -> PerceptronScene:
+    """The page's one scene."""
+    found = scenes(at)
+    assert len(found) == 1, f"expected one scene, found {len(found)}"
+    return found[0]
+
+
+def figure(at: AppTest) -> dict:
+    """The page's first Plotly figure."""
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def chart_shown(at: AppTest) -> bool:
+    """Whether the page drew a chart: a Plotly figure or a scene."""
+    return bool(at.get("plotly_chart") or scenes(at))
+
+
+def run_meta(at: AppTest) -> dict:
+    """What the page's chart says of its run: a Perceptron scene's fields in the words figures' ``layout.meta`` use,
+    or, on a page still drawn by a Plotly figure, that meta itself."""
+    if not scenes(at):
+        return figure(at)["layout"]["meta"]
+    s = scene(at)
+    return {"view": "perceptron", "variant": s.run["variant"], "tau": s.run["tau"], "n_points": len(s.y),
+            "n_steps": s.run["n_steps"], "n_updates": len(s.update_steps), "converged": s.run["converged"],
+            "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode}
