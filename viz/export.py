@@ -79,6 +79,7 @@ const raw = atob("{data}");
 const bytes = new Uint8Array(raw.length);
 for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
 mountScene(document.getElementById("scene"), bytes, {{standalone: true}});
+window.__dbl = {{mountScene, num, decode}};  // for tests and the curious: the renderer's own functions
 document.addEventListener("keydown", (ev) => {{ if (window.__dblView && window.__dblView.key(ev.key)) ev.preventDefault(); }});
 </script></body></html>
 """

@@ -77,11 +77,9 @@ function roundDigits(digits, keep) {
 function fixed(a, d) {
   if (a >= 1e21) return a.toFixed(d);
   const {digits, point} = exactDigits(a);
-  let {digits: kept, carry} = roundDigits(digits, point + d);
-  let p = point + (carry ? 1 : 0);
-  if (point + d < 0 || kept === "") { kept = ""; p = 0; }
-  const full = kept.padStart(p + d, "0");
-  const ip = full.slice(0, full.length - d) || "0";
+  const kept = point + d < 0 ? "" : roundDigits(digits, point + d).digits;  // the value is kept × 10^−d
+  const full = kept.padStart(d + 1, "0");
+  const ip = full.slice(0, full.length - d);
   return d ? `${ip}.${full.slice(full.length - d)}` : ip;
 }
 
@@ -109,7 +107,7 @@ function num(v, digits = 3) {
   const a = Math.abs(v);
   let s = (a >= 1e5 || a < 10 ** -digits) ? general(a, digits) : fixed(a, digits).replace(/0+$/, "").replace(/\.$/, "");
   if (s === "" || /^0*\.?0*$/.test(s)) s = "0";
-  return (v < 0 && s !== "0" ? "−" : "") + s;
+  return ((v < 0 && s !== "0" ? "-" : "") + s).replace(/-/g, "−");
 }
 const vec = (v) => "(" + Array.from(v, (x) => num(x)).join(", ") + ")";
 const grouped = (k) => String(k).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -127,7 +125,7 @@ function mistakesText(mis, count, n, limit) {
 const bnum = (v) => (v >= 100 ? grouped(fixed(v, 0)) : general(v, 3));
 
 // ---------------------------------------------------------------------------------------------------
-// geometry (viz.common.boundary_segment, region_xy)
+// geometry (viz.common.boundary_segment, region_xy), in the same operations
 // ---------------------------------------------------------------------------------------------------
 
 function segment(box, w0, w1, b) {
@@ -144,12 +142,9 @@ function segment(box, w0, w1, b) {
     if (x >= x0 - 1e-12 && x <= x1 + 1e-12) pts.push([x, y]);
   }
   if (pts.length < 2) return [[], []];
-  let best = [pts[0], pts[1]], far = -1;
-  for (let i = 0; i < pts.length; i++) for (let j = i + 1; j < pts.length; j++) {
-    const d = Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]);
-    if (d > far) { far = d; best = [pts[i], pts[j]]; }
-  }
-  return [[best[0][0], best[1][0]], [best[0][1], best[1][1]]];
+  pts.sort((p, q) => p[0] - q[0] || p[1] - q[1]);  // as viz.common.boundary_segment: the extreme two
+  const p0 = pts[0], p1 = pts[pts.length - 1];
+  return [[p0[0], p1[0]], [p0[1], p1[1]]];
 }
 
 // where sign·(w·x + b) ≥ 0 inside the box, as a closed polygon
@@ -634,6 +629,7 @@ function fingerprint(bytes) {  // FNV-1a over the bytes: the same record is not 
 }
 
 function fail(root, message) {
+  root.__dblId = null;  // the next good record is drawn, even the one drawn before
   const box = root.querySelector(".dbls-error") || root.appendChild(document.createElement("div"));
   box.className = "dbls-error";
   box.setAttribute("role", "alert");
@@ -670,10 +666,10 @@ async function mountScene(root, data, {standalone = false} = {}) {
     wire(root);
   }
   const view = new PerceptronView(root, model, Plotly);
-  const start = model.h.view.start;
-  // a link's step first; on a new run (τ moved…), the step the last run stood at
-  await view.mount(start !== null && start !== undefined && !root.__dblStarted ? start : keep ?? 0);
-  root.__dblStarted = true;
+  const start = model.h.view.start ?? null;
+  // a link's step (once); on a new run (τ moved…), the step the last run stood at
+  await view.mount(start !== null && start !== root.__dblStart ? start : keep ?? 0);
+  root.__dblStart = start;
   root.__dblView = view;
   root.dataset.ready = id;
   if (standalone) window.__dblView = view;

@@ -1,0 +1,192 @@
+"""The scene renderer in Chromium: what it draws at step k is the core's state at step k.
+
+The renderer (``viz/js/scene.js``) runs here as it runs in the offline HTML export (the same module,
+plotly.js inside the file, no server). For random runs of every variant, with ties and duplicate points,
+at random steps, it must draw M's rings exactly on the core's M, the boundary through the core's (w, b),
+the examined points the core examined, and write the arithmetic and the state line exactly as the
+Python references (:func:`viz.perceptron.describe_step`, :func:`viz.perceptron.state_line_of`) do.
+A record it cannot draw shows a message, never a blank or stale chart.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+
+from core.bounds import mistake_bound
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from viz.common import boundary_segment, num, view_box
+from viz.export import scene_html
+from viz.perceptron import bound_applies, describe_step, state_line_of
+from viz.scene import View, pack, perceptron_scene, unpack, with_view
+
+RING, EXAM, OLD, LINE, UPD = 4, 5, 6, 7, 10  # the renderer's trace order (viz/js/scene.js, T)
+
+
+@pytest.fixture(scope="module")
+def renderer(browser, tmp_path_factory) -> Page:
+    """One page holding plotly.js and the renderer (an exported file), into which each test mounts scenes."""
+    X, y = make_dataset("textbook", 3, 0)
+    path = tmp_path_factory.mktemp("scene") / "scene.html"
+    path.write_text(scene_html(perceptron_scene(run_perceptron(X, y)).to_bytes(), "renderer"), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_function("() => window.__dbl && document.querySelector('#scene').dataset.ready")
+    page.errors = errors
+    yield page
+    page.close()
+
+
+def mount(page: Page, blob: bytes) -> None:
+    """Draw ``blob`` in the page's chart and wait until it is drawn (or has said why not)."""
+    page.evaluate("""async (b64) => {
+        const raw = atob(b64), bytes = new Uint8Array(raw.length);
+        for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+        await window.__dbl.mountScene(document.getElementById('scene'), bytes, {standalone: true});
+    }""", base64.b64encode(blob).decode())
+    assert not page.errors, page.errors
+
+
+def drawn_at(page: Page, step: int) -> dict:
+    """Show ``step`` (by its stop) and read what the renderer drew and wrote."""
+    return page.evaluate("""(step) => {
+        const v = window.__dblView, m = v.m;
+        v.show(m.stopOf(step));
+        const gd = v.plot, t = (i) => ({x: Array.from(gd.data[i].x), y: Array.from(gd.data[i].y)});
+        return {step: v.step, text: document.querySelector('#scene .dbls-text').innerHTML,
+                state: document.querySelector('#scene .dbls-state').textContent,
+                live: document.querySelector('#scene .dbls-live').textContent,
+                ring: t(4), exam: t(5), old: t(6), line: t(7), upd: t(10)};
+    }""", step)
+
+
+def points(trace: dict) -> set[tuple[float, float]]:
+    return {(x, y) for x, y in zip(trace["x"], trace["y"], strict=True) if x is not None}
+
+
+def check_run(page: Page, traj, steps, bound=None) -> None:
+    """At each of ``steps``, the drawing equals the core's state."""
+    mount(page, perceptron_scene(traj, bound).to_bytes())
+    p = traj.problem
+    box = view_box(p.X)
+    span = box[1] - box[0]
+    cx, cy = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    clip = (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)
+    shown = bound if bound is not None and bound_applies(traj, bound)[0] else None
+    for step in steps:
+        got = drawn_at(page, int(step))
+        assert got["step"] == step
+        snap = traj[int(step)]
+        # M's rings: exactly the core's misclassified points (ties included), by their coordinates
+        assert points(got["ring"]) == {tuple(x) for x in p.X[snap.misclassified].tolist()}, step
+        # the boundary w·x + b = 0 of the core's state, end points as viz.common.boundary_segment puts them
+        assert (got["line"]["x"], got["line"]["y"]) == tuple(boundary_segment(clip, snap.w, snap.b)) or (
+            not boundary_segment(clip, snap.w, snap.b)[0] and got["line"]["x"] == [None]), step
+        # the points examined (none drawn for batch, which examines all)
+        ex = [] if traj.variant == "batch" else p.X[snap.examined].tolist()
+        assert points(got["exam"]) == {tuple(x) for x in ex}, step
+        # on an update, the boundary before and the update arrow from the old tip of w to the new one
+        updated = snap.updated.size > 0
+        if updated:
+            (wp,), (bp,) = traj.states([step - 1])
+            before = boundary_segment(clip, wp, float(bp))
+            assert (got["old"]["x"], got["old"]["y"]) == tuple(before) or (not before[0] and got["old"]["x"] == [None])
+        else:
+            assert got["old"]["x"] == [None]
+        assert (got["upd"]["x"] != [None]) == updated
+        # the words: exactly the Python references'
+        assert html.unescape(got["text"]) == describe_step(traj, int(step), shown), step  # the DOM writes > as &gt;
+        assert got["state"] == state_line_of(traj, int(step)), step
+        assert got["live"] == f"Step {step} of {traj.n_steps}: {state_line_of(traj, int(step))}"
+
+
+def random_steps(traj, k: int, rng) -> list[int]:
+    S = traj.n_steps
+    picks = {0, S, *traj.update_steps[:3].tolist(), *rng.integers(0, S + 1, size=k).tolist()}
+    return sorted(picks)
+
+
+def test_the_textbook_run_drawn_step_by_step(renderer):
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_perceptron(X, y)
+    check_run(renderer, traj, range(traj.n_steps + 1), mistake_bound(X, y))
+    got = drawn_at(renderer, 9)
+    assert "y·(w·x+b) = −1·((1, 1)·(1, 1) − 1) = −1 ≤ 0" in got["text"].replace("<br>", " ")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_runs_with_ties_and_duplicates_every_variant(renderer, seed):
+    rng = np.random.default_rng(seed)
+    # whole-number points on a small grid: many ties (y·a = 0 exactly) and duplicates, some with both labels
+    X = rng.integers(-3, 4, size=(40, 2)).astype(float)
+    X[5] = X[6]
+    y = np.where(rng.random(40) < 0.5, 1, -1)
+    y[5], y[6] = 1, -1
+    runs = [
+        run_perceptron(X, y, variant="cyclic", max_steps=300),
+        run_perceptron(X, y, variant="random", seed=seed, update_on="negative", w0=(1.0, -0.5), b0=0.5, max_steps=200),
+        run_perceptron(X, y, variant="minibatch", batch_size=7, tau=0.5, seed=seed, max_steps=120),
+        run_perceptron(X, y, variant="batch", reduction="sum", fit_intercept=False, b0=-2.0, max_steps=60),
+        run_perceptron(X * 0.0625, y, variant="cyclic", tau=0.1, max_steps=150),  # decimal ties in the text
+    ]
+    for traj in runs:
+        check_run(renderer, traj, random_steps(traj, 12, rng))
+
+
+def test_a_separable_run_with_the_bound_and_a_large_one(renderer):
+    rng = np.random.default_rng(7)
+    X, y = make_dataset("separable", 60, 3)
+    traj = run_perceptron(X, y, variant="random", seed=3, max_steps=2000)
+    check_run(renderer, traj, random_steps(traj, 10, rng), mistake_bound(X, y))
+    X, y = make_dataset("xor", 2000, 0)
+    big = run_perceptron(X, y, max_steps=1000)
+    check_run(renderer, big, random_steps(big, 6, rng))
+
+
+def test_numbers_are_written_as_python_writes_them(renderer):
+    rng = np.random.default_rng(0)
+    values = [0.0625, -0.0625, 0.1875, 2.5, 0.125, 1e-13, 1e5, 123456.5, 112500.0, -99999.9996, 0.00012345,
+              0.000999, 0.0009996, 1 / 3, -2 / 3, 0.0005, 0.0015, 1e21 / 7, 5e-7, -0.0]
+    values += (rng.standard_normal(300) * 10.0 ** rng.integers(-6, 7, 300)).tolist()
+    values += (rng.integers(-4000, 4000, 200) / 16).tolist()  # binary fractions: exact ties
+    got = renderer.evaluate("(vs) => vs.map((v) => window.__dbl.num(v))", values)
+    assert got == [num(v) for v in values]
+
+
+def test_update_steps_mode_visits_the_updates_and_the_ends(renderer):
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_perceptron(X, y)
+    scene = perceptron_scene(traj)
+    mount(renderer, with_view(scene.to_bytes(), View(mode="updates", start=9)))
+    stops = renderer.evaluate("() => { const v = window.__dblView; const s = []; "
+                              "for (let i = 0; i < v.m.nStops; i++) s.push(v.m.stepAt(i)); return [v.step, s]; }")
+    assert stops == [9, [0, *traj.update_steps.tolist()]]  # the last update is the last step here
+    renderer.evaluate("() => window.__dblView.key('ArrowRight')")
+    assert renderer.evaluate("() => window.__dblView.step") == 10
+
+
+def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(renderer):
+    X, y = make_dataset("textbook", 3, 0)
+    good = perceptron_scene(run_perceptron(X, y)).to_bytes()
+    mount(renderer, good)
+    header, arrays = unpack(good)
+    header["version"] = 99
+    bad = [b"not a scene at all", pack({**header}, arrays)]
+    header["version"] = 1
+    arrays = {**arrays, "W": arrays["W"][:-1]}  # states that do not match the updates
+    bad.append(pack(header, arrays))
+    for blob in bad:
+        mount(renderer, blob)
+        msg = renderer.locator("#scene .dbls-error")
+        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:")
+        assert renderer.locator("#scene .js-plotly-plot").count() == 1  # the last good chart, dimmed, not blank
+    mount(renderer, good)  # a good record again: drawn, the message gone
+    assert renderer.locator("#scene .dbls-error").count() == 0
+    assert renderer.evaluate("() => window.__dblView.m.S") == 15

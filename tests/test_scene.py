@@ -1,0 +1,93 @@
+"""Scene records as data: the wire format, and a Perceptron scene holds exactly the core's run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from viz.scene import PerceptronScene, View, pack, perceptron_scene, rule_mistakes, unpack, with_view
+
+
+def runs():
+    X, y = make_dataset("blobs", 50, 2, noise=1.5)
+    G = np.random.default_rng(0).integers(-2, 3, size=(30, 2)).astype(float)  # ties and duplicates
+    g = np.where(np.arange(30) % 3 == 0, 1, -1)
+    return [run_perceptron(X, y, variant="minibatch", batch_size=4, seed=1, max_steps=80),
+            run_perceptron(X, y, variant="batch", max_steps=20),
+            run_perceptron(G, g, variant="cyclic", max_steps=200),
+            run_perceptron(G, g, variant="random", update_on="negative", w0=(0.5, 0.0), max_steps=200),
+            run_perceptron(G, g, variant="batch", reduction="sum", fit_intercept=False, b0=1.0, max_steps=30)]
+
+
+@pytest.mark.parametrize("i", range(5))
+def test_the_record_round_trips_and_holds_the_run(i):
+    traj = runs()[i]
+    scene = perceptron_scene(traj, view=View(height=680, scale=1.3, mode="updates", start=4))
+    back = PerceptronScene.from_bytes(scene.to_bytes())
+    for name in PerceptronScene.ARRAYS:
+        assert np.array_equal(getattr(back, name), getattr(scene, name)), name
+        assert getattr(back, name).dtype == getattr(scene, name).dtype, name
+    assert back.run == scene.run and back.box == scene.box and back.view == scene.view
+    assert np.array_equal(back.update_steps, traj.update_steps) and np.array_equal(back.W, traj.W)
+    assert np.array_equal(back.B, traj.B) and back.run["n_steps"] == traj.n_steps
+    K = traj.n_updates
+    # M of every state: the rule the renderer evaluates, with the exceptions the record carries, is the core's
+    core = traj.state_mistakes(np.arange(K + 1))
+    rule = rule_mistakes(traj.problem.X, traj.problem.y, traj.W, traj.B, traj.problem.update_on)
+    for k in range(K + 1):
+        fixed = rule[k].copy()
+        fixed[back.m_idx[back.m_ptr[k]:back.m_ptr[k + 1]]] ^= True
+        assert np.array_equal(fixed, core[k]), k
+    assert np.array_equal(back.errors, core.sum(axis=1))
+    # the points updated on: M ∩ examined at the state before (checked), or sent as they are
+    for j, s in enumerate(traj.update_steps.tolist()):
+        ex = traj.examined(s)
+        want = traj.updated(s)
+        if back.run["updated_is_M"]:
+            assert np.array_equal(ex[core[j][ex]], want)
+        else:
+            assert np.array_equal(back.upd_idx[back.upd_ptr[j]:back.upd_ptr[j + 1]], want)
+
+
+def test_the_rule_agrees_with_the_core_so_no_exception_is_sent():
+    for traj in runs():
+        assert perceptron_scene(traj).m_idx.size == 0
+
+
+def test_a_changed_order_of_summation_would_travel_as_exceptions():
+    traj = runs()[2]
+    scene = perceptron_scene(traj)
+    X, y = traj.problem.X, traj.problem.y
+    other = (y * ((X @ traj.W[3]) + traj.B[3])) <= 0  # BLAS's sum: the same here on whole numbers
+    assert np.array_equal(other, rule_mistakes(X, y, traj.W[3:4], traj.B[3:4], "nonpositive")[0])
+    assert scene.m_ptr.size == traj.n_updates + 2
+
+
+def test_a_new_view_changes_only_the_header():
+    blob = perceptron_scene(runs()[0]).to_bytes()
+    other = with_view(blob, View(height=560, scale=1.3, mode="updates", start=7))
+    assert other.endswith(blob[len(blob) - 64:]) and len(other) - len(blob) < 64
+    assert PerceptronScene.from_bytes(other).view == View(560, 1.3, "updates", 7)
+
+
+def test_bad_records_are_named():
+    with pytest.raises(ValueError, match="does not start with DBLS"):
+        unpack(b"PNG...")
+    header, arrays = unpack(perceptron_scene(runs()[2]).to_bytes())
+    with pytest.raises(ValueError, match="scene version 2"):
+        unpack(pack({**header, "version": 2}, arrays))
+    with pytest.raises(ValueError, match="dtype float32"):
+        pack({}, {"a": np.zeros(3, dtype=np.float32)})
+    with pytest.raises(ValueError, match="not a Perceptron scene"):
+        PerceptronScene.from_bytes(pack({**header, "kind": "svm"}, arrays))
+
+
+def test_the_arrays_start_on_8_byte_boundaries():
+    blob = perceptron_scene(runs()[0]).to_bytes()
+    h = int.from_bytes(blob[4:8], "little")
+    header = json.loads(blob[8:8 + h])
+    assert (8 + h) % 8 == 0 and all(spec["offset"] % 8 == 0 for spec in header["arrays"].values())
