@@ -26,7 +26,9 @@ from playwright.sync_api import Page
 DEFAULT_TIMEOUT_MS = 30_000
 
 APP_IDLE = "[data-testid=stApp][data-test-script-state=notRunning][data-test-connection-state=CONNECTED]"
-CHART = "[data-testid=stPlotlyChart] .js-plotly-plot"
+# a Plotly chart: Streamlit's own, or one the scene renderer drew (views.scene_chart)
+CHART = "[data-testid=stPlotlyChart] .js-plotly-plot, .dbls .js-plotly-plot"
+SCENE = ".dbls[data-ready]"  # a scene the renderer has drawn
 
 # JS: the index-th Plotly graph div on the page, or null.
 _GD = f"(i) => document.querySelectorAll({CHART!r})[i] || null"
@@ -57,6 +59,34 @@ def chart_meta(page: Page, index: int = 0) -> Any:
         }}""",
         index,
     )
+
+
+def wait_for_scene(page: Page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the scene renderer has drawn a scene (its root carries ``data-ready``)."""
+    page.wait_for_selector(SCENE, state="attached", timeout=timeout)
+
+
+def scene_state(page: Page) -> dict:
+    """What the scene renderer shows: the step, the arithmetic (HTML), the state line, the step label."""
+    return page.evaluate(
+        f"""() => {{
+            const r = document.querySelector({SCENE!r});
+            if (!r) throw new Error('no scene drawn on the page');
+            return {{step: Number(r.dataset.step), text: r.querySelector('.dbls-text').innerHTML,
+                     state: r.querySelector('.dbls-state').textContent, at: r.querySelector('.dbls-at').textContent}};
+        }}"""
+    )
+
+
+def wait_for_step(page: Page, step: int, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the scene renderer shows ``step``."""
+    page.wait_for_function(f"(s) => {{ const r = document.querySelector({SCENE!r}); return r && r.dataset.step == s; }}",
+                           arg=step, timeout=timeout)
+
+
+def scene_button(page: Page, go: str) -> None:
+    """Click one of the renderer's step buttons: back, next, play, fast, pause."""
+    page.locator(f"{SCENE} button[data-go={go}]").click()
 
 
 def trace_xy(page: Page, trace_name: str, index: int = 0) -> tuple[list[Any], list[Any]]:

@@ -1,96 +1,113 @@
-"""The Perceptron page in a real Chromium: step, back, scrub, play, and a rebuild on τ."""
+"""The Perceptron page in a real Chromium: step, back, scrub, play, and a new run on τ, drawn from the scene."""
 
 from __future__ import annotations
 
 from e2e_helpers import (
     CHART,
+    SCENE,
     assert_no_exception,
     chart_meta,
     open_page,
+    scene_button,
+    scene_state,
     trace_xy,
+    wait_for_rerun,
+    wait_for_scene,
+    wait_for_step,
 )
 from playwright.sync_api import Page, expect
 
 LINE = "boundary w·x + b = 0"
 
 
-def annotation(page: Page) -> str:
-    return page.evaluate(f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text")
-
-
-def active_step(page: Page) -> str:
-    """The label of the slider's current step (the step number shown)."""
-    return page.evaluate(
-        f"() => {{ const s = document.querySelector({CHART!r})._fullLayout.sliders[0];"
-        " return s.steps[s.active].label; }"
-    )
-
-
-def click_menu(page: Page, text: str) -> None:
-    page.locator(".updatemenu-button", has_text=text).first.click()
-
-
 def open_perceptron(page: Page, base: str) -> None:
     open_page(page, base, 'Perceptron', 'perceptron')
+    wait_for_scene(page)
+
+
+def sent_messages(page: Page) -> list[int]:
+    """Sizes of the websocket frames the browser sends from now on."""
+    sizes: list[int] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sizes.append(len(payload))))
+    return sizes
 
 
 def test_textbook_step_back_and_play_to_convergence(page: Page, app_server: str) -> None:
     open_perceptron(page, app_server)
     meta = chart_meta(page)
     assert meta["n_updates"] == 7 and meta["converged"]
-    assert annotation(page).startswith("<b>Step 0</b>")
+    assert scene_state(page)["text"].startswith("<b>Step 0</b>")
     x0, _ = trace_xy(page, LINE)
     assert [v for v in x0 if v is not None] == []  # w = 0: no boundary yet
 
-    click_menu(page, "Next")
-    page.wait_for_function(f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text.includes('Step 1')")
-    assert "x₁ = (3, 3), y = +1 misclassified" in annotation(page)
-    x1, y1 = trace_xy(page, LINE)
-    assert len([v for v in x1 if v is not None]) == 2  # the line appeared in the DOM
+    scene_button(page, "next")
+    wait_for_step(page, 1)
+    assert "x₁ = (3, 3), y = +1 misclassified" in scene_state(page)["text"]
+    x1, _ = trace_xy(page, LINE)
+    assert len([v for v in x1 if v is not None]) == 2  # the line appeared
     for _ in range(8):
-        click_menu(page, "Next")
-    page.wait_for_function(f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text.includes('Step 9')")
-    text = annotation(page).replace("<br>", " ")
+        scene_button(page, "next")
+    wait_for_step(page, 9)
+    text = scene_state(page)["text"].replace("<br>", " ")
     assert "w ← (1, 1) + 1·(−1)·(1, 1) = (0, 0), b ← −1 + 1·(−1) = −2" in text
-    click_menu(page, "Back")
-    page.wait_for_function(f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text.includes('Step 8')")
-    assert active_step(page) == "8"
+    scene_button(page, "back")
+    wait_for_step(page, 8)
+    assert scene_state(page)["at"] == "Step 8 of 15"
 
-    click_menu(page, "Fast")  # play from step 8 to the end, in the browser
-    page.wait_for_function(
-        f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text.includes('Converged')",
-        timeout=15_000,
-    )
-    assert active_step(page) == "15"
-    xe, ye = trace_xy(page, LINE)
+    scene_button(page, "fast")  # play from step 8 to the end, in the browser
+    wait_for_step(page, 15, timeout=15_000)
+    assert "Converged" in scene_state(page)["text"]
+    assert scene_state(page)["state"].endswith("no point misclassified (0 of 3)")
+    xe, _ = trace_xy(page, LINE)
     assert xe != x1  # the boundary moved
     assert_no_exception(page)
 
 
+def test_stepping_sends_nothing_to_the_server(page: Page, app_server: str) -> None:
+    open_perceptron(page, app_server)
+    wait_for_rerun(page)
+    sizes = sent_messages(page)
+    page.reload()  # listen from the start of a session
+    wait_for_scene(page)
+    wait_for_rerun(page)
+    page.wait_for_timeout(500)
+    before = len(sizes)
+    for _ in range(5):
+        scene_button(page, "next")
+    page.keyboard.press("End")
+    wait_for_step(page, 15)
+    page.keyboard.press("ArrowLeft")
+    wait_for_step(page, 14)
+    page.wait_for_timeout(300)
+    assert len(sizes) == before  # Next, the keys and the slider move in the browser only
+
+
 def test_scrub_slider_jumps_to_a_step(page: Page, app_server: str) -> None:
     open_perceptron(page, app_server)
-    rail = page.locator(f"{CHART} .slider-rail-touch-rect").first
-    rail.scroll_into_view_if_needed()
-    box = rail.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + box["width"] - 3, box["y"] + box["height"] / 2)  # the right end: the last step
-    page.wait_for_function(f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text.includes('Step 15')")
-    rings = page.evaluate(
-        f"() => document.querySelector({CHART!r})._fullData.find(t => t.name.startsWith('M:')).selectedpoints"
-    )
-    assert list(rings) == []  # converged: M is empty
+    rng = page.locator(f"{SCENE} .dbls-range")
+    rng.fill("15")  # the range input's value: its last stop
+    wait_for_step(page, 15)
+    rings, _ = trace_xy(page, "M: misclassified")
+    assert [v for v in rings if v is not None] == []  # converged: M is empty
+    rng.fill("3")
+    wait_for_step(page, 3)
+    rings, _ = trace_xy(page, "M: misclassified")
+    assert [v for v in rings if v is not None] == [1.0]  # after 2 updates only x₃ = (1, 1) is misclassified
 
 
-def test_changing_tau_rebuilds_the_figure(page: Page, app_server: str) -> None:
+def test_changing_tau_makes_a_new_run_at_the_same_step(page: Page, app_server: str) -> None:
     open_perceptron(page, app_server)
     assert chart_meta(page)["tau"] == 1.0
+    for _ in range(4):
+        scene_button(page, "next")
+    wait_for_step(page, 4)
     slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
     slider.focus()
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function(
-        f"() => {{ const g = document.querySelector({CHART!r}); return g && g.layout.meta && g.layout.meta.tau === 0.5; }}"
-    )
+    page.wait_for_function(f"() => {{ const g = document.querySelector({CHART!r}); return g && g.layout.meta.tau === 0.5; }}")
     assert "tau=0.5" in page.url  # the view is in the URL
+    assert scene_state(page)["step"] == 4  # the lecturer keeps the moment of the run she was showing
+    assert "0.5·(" in scene_state(page)["text"] or "no update" in scene_state(page)["text"]
     assert_no_exception(page)
 
 
@@ -103,6 +120,7 @@ def test_xor_never_converges(page: Page, app_server: str) -> None:
     )
     expect(page.get_by_text("No convergence after 1,000 steps")).to_be_visible()
     expect(page.get_by_text("not linearly separable").first).to_be_visible()
-    click_menu(page, "Next")
-    page.wait_for_function(f"() => document.querySelector({CHART!r})._fullLayout.annotations[0].text.includes('Step')")
+    page.locator(f"{SCENE} .dbls-range").fill("1000")  # every step reachable: no frame cap
+    wait_for_step(page, 1000)
+    assert scene_state(page)["at"] == "Step 1,000 of 1,000"
     assert_no_exception(page)

@@ -388,6 +388,8 @@ class PerceptronView {
       font: {family: "Inter, Segoe UI, Helvetica, Arial, sans-serif", size: 16 * k, color: INK},
       margin: {l: Math.round(58 * k), r: Math.round(wide ? 10 : 52 * k), t: 8, b: Math.round(8 * k)},
       plot_bgcolor: "white", paper_bgcolor: "white", uirevision: "scene",
+      meta: {view: "perceptron", variant: m.run.variant, tau: m.run.tau, n_points: m.N, n_steps: m.S, n_updates: m.K,
+             converged: m.run.converged, vector_scale: m.scale},
       legend: wide
         ? {x: 0.735, y: 1.0, xanchor: "left", yanchor: "top", font: {size: 14 * k}, bgcolor: "rgba(255,255,255,0.85)",
            bordercolor: "#cccccc", borderwidth: 1, itemsizing: "constant"}
