@@ -27,9 +27,8 @@ def _settle(page: Page) -> None:
 
 
 def _slider_step(page: Page) -> int:
-    """The step the Perceptron chart's slider shows (from its frame name ``s<step>``)."""
-    return page.evaluate(f"""() => {{ const s = {GD}._fullLayout.sliders[0];
-        return parseInt(s.steps[s.active].args[0][0].slice(1)); }}""")
+    """The step the Perceptron chart shows (the scene renderer writes it on its root)."""
+    return page.evaluate("() => Number(document.querySelector('.st-key-perceptron_chart .dbls').dataset.step)")
 
 
 def _press_until(page: Page, key: str, js: str) -> None:
@@ -89,13 +88,14 @@ def test_the_keyboard_steps_the_chart_and_the_svg_is_named_after_the_step(page: 
     assert _slider_step(page) == 0
     page.get_by_role("button", name="PNG", exact=True).wait_for()  # the tools (and their keys) are in place
     page.get_by_role("heading", name="Perceptron").first.click()  # focus the page, not a field
+    step = "document.querySelector('.st-key-perceptron_chart .dbls').dataset.step"
     for i in (1, 2, 3):
-        _press_until(page, "ArrowRight", f"{GD}._fullLayout.sliders[0].active === {i}")
+        _press_until(page, "ArrowRight", f"{step} === '{i}'")
     assert _slider_step(page) == 3
-    _press_until(page, "ArrowLeft", f"{GD}._fullLayout.sliders[0].active === 2")
-    _press_until(page, "ArrowRight", f"{GD}._fullLayout.sliders[0].active === 3")
+    _press_until(page, "ArrowLeft", f"{step} === '2'")
+    _press_until(page, "ArrowRight", f"{step} === '3'")
     # the screen-reader line says the step shown
-    expect(page.locator(".dbl-live")).to_contain_text("step 3: After 2 updates: w = (")
+    expect(page.locator(".dbls-live")).to_contain_text("Step 3 of 15: After 2 updates: w = (")
     with page.expect_download() as dl:
         page.get_by_role("button", name="SVG", exact=True).click()
     svg = dl.value
@@ -130,12 +130,13 @@ def test_the_html_export_opens_offline_and_plays(page: Page, app_server: str, br
         asked: list[str] = []
         p2.on("request", lambda r: asked.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
         p2.goto(path.as_uri())
-        p2.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot');"
-                             " return g && g._fullLayout && g._transitionData && g._transitionData._frames.length; }")
-        gd = "document.querySelector('.js-plotly-plot')"
-        assert p2.evaluate(f"() => {gd}._fullLayout.sliders[0].active") == 0
-        p2.locator(".updatemenu-button").filter(has_text="Fast").first.click()
-        p2.wait_for_function(f"() => {gd}._fullLayout.sliders[0].active >= 3", timeout=15_000)
+        p2.wait_for_selector(".dbls[data-ready] .js-plotly-plot", state="attached")  # the app's own renderer
+        step = "Number(document.querySelector('.dbls').dataset.step)"
+        assert p2.evaluate(f"() => {step}") == 0
+        p2.locator(".dbls button[data-go=fast]").click()
+        p2.wait_for_function(f"() => {step} >= 3", timeout=15_000)
+        p2.keyboard.press("Home")
+        p2.wait_for_function(f"() => {step} === 0")
         assert asked == [], f"the page asked the network for {asked}"
     finally:
         offline.close()

@@ -154,7 +154,7 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_serv
     _settle(page)
     wait_for_chart(page)
     for _ in range(3):  # step 3 in the browser
-        page.locator(".st-key-perceptron_chart .updatemenu-button", has_text="Next").first.click()
+        page.locator(".st-key-perceptron_chart .dbls button[data-go=next]").click()
         page.wait_for_timeout(150)
     page.get_by_role("button", name="Copy link to this view").click()
     field = page.get_by_label("Link to this view")
@@ -172,9 +172,10 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_serv
         fresh.goto(link)
         fresh.wait_for_selector(APP_IDLE, state="attached", timeout=30_000)
         fresh.wait_for_function("() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');"
-                                " return !!(g && g._fullLayout); }", timeout=30_000)
+                                " return !!(g && g._fullLayout && g.__dbl); }", timeout=30_000)
         after = fresh.evaluate("""() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');
-            return {n: g.layout.meta.n_points, tau: g.layout.meta.tau, active: g._fullLayout.sliders[0].active,
+            return {n: g.layout.meta.n_points, tau: g.layout.meta.tau,
+                    active: Number(document.querySelector('.st-key-perceptron_chart .dbls').dataset.step),
                     data: g._fullData.filter(t => t.name.startsWith('y =')).map(t => [Array.from(t.x), Array.from(t.y)])}; }""")
         assert after["n"] == before["n"] == 21
         assert after["data"] == before["data"]

@@ -1,0 +1,179 @@
+"""Does the Perceptron page feel live? Its controls and steps in Chromium, against a bare Streamlit rerun.
+
+Serves two apps side by side on free ports: bench/bare_app.py (one select_slider, one 3-point chart: the
+yardstick) and the app (streamlit run app.py). In one Chromium, it times
+
+- the bare app: a key press on its slider until the script has finished and the chart holds the new value,
+  plus one animation frame; and its first chart in a new tab;
+- the Perceptron page at N points (XOR, cyclic; and blobs, mini-batch with B = N/4): a key press on τ until
+  the renderer has drawn the new run, plus one frame, and the bytes the server sent for that run (websocket
+  frames; τ moves to values not seen before, so Streamlit's message cache cannot hide their size);
+- Next ▶ and Back ◀ in the renderer: the click until the next animation frame after the step is drawn;
+- the first chart of the Perceptron page in a new tab, against the bare app's.
+
+Prints medians and 95th percentiles and each as a ratio to the bare rerun measured in the same run.
+Run by hand (2-core machine: about two minutes):
+
+    python bench/bench_live.py [--n 2000] [--moves 8] [--steps 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.browser import free_port  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning][data-test-connection-state=CONNECTED]"
+
+
+@contextlib.contextmanager
+def served(script: str):
+    """``streamlit run script`` on a free port; yields its base URL."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
+                             "--server.address", "127.0.0.1", "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(150):
+            try:
+                if urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def p(times: list[float], q: float) -> float:
+    t = sorted(times)
+    return t[min(len(t) - 1, int(round(q * (len(t) - 1))))]
+
+
+def line(name: str, times: list[float], ref: float | None = None) -> str:
+    p50, p95 = statistics.median(times), p(times, 0.95)
+    ratio = f"  ({p50 / ref:.2f}× / {p95 / ref:.2f}× the bare rerun's p50)" if ref else ""
+    return f"{name:<46} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  n={len(times)}{ratio}"
+
+
+def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float]:
+    t0 = time.perf_counter()
+    page.goto(base)
+    page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g._fullLayout; }")
+    first = (time.perf_counter() - t0) * 1000
+    slider = page.get_by_test_id("stSlider").get_by_role("slider")
+    times = []
+    for i in range(moves):
+        key = "ArrowLeft" if (i // 4) % 2 == 0 else "ArrowRight"
+        before = page.evaluate("() => document.querySelector('.js-plotly-plot').layout.meta.v")
+        slider.focus()
+        t = time.perf_counter()
+        page.keyboard.press(key)
+        page.wait_for_function(
+            f"(b) => {{ const g = document.querySelector('.js-plotly-plot');"
+            f" return document.querySelector({IDLE!r}) && g && g.layout.meta.v !== b; }}", arg=before, polling="raf")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_timeout(150)
+    return times, first
+
+
+def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
+    """Move τ down and up (values not seen in this session first) and time each new run drawn."""
+    slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
+    times, sizes = [], []
+    for i in range(moves):
+        key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
+        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        page.wait_for_timeout(200)
+        n0 = len(received)
+        slider.focus()
+        t = time.perf_counter()
+        page.keyboard.press(key)
+        page.wait_for_function(f"(r) => document.querySelector({IDLE!r}) && document.querySelector('.dbls').dataset.ready !== r",
+                               arg=ready, polling="raf", timeout=60_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return times, sizes
+
+
+def step_times(page, steps: int) -> list[float]:
+    """Next and Back clicked in the page: the click until the frame after the step is drawn."""
+    return page.evaluate("""(n) => new Promise((done) => {
+        const root = document.querySelector('.dbls'), out = [];
+        const next = root.querySelector('[data-go=next]'), back = root.querySelector('[data-go=back]');
+        let i = 0;
+        const one = () => {
+            if (i >= n) return done(out);
+            const b = i % 10 < 5 ? next : back, t0 = performance.now();
+            b.click();
+            requestAnimationFrame(() => { out.push(performance.now() - t0); i++; setTimeout(one, 30); });
+        };
+        one();
+    })""", steps)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--moves", type=int, default=8)
+    ap.add_argument("--steps", type=int, default=60)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
+                                                                      "--disable-dev-shm-usage"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        bare_page(page, bare)  # warm the bare server
+        ref, bare_first = bare_rerun(page, bare, 2 * args.moves)
+        ref50 = statistics.median(ref)
+        print(line("bare Streamlit: slider → chart redrawn", ref))
+        for name, query in [("XOR, cyclic", f"ds=XOR&n_xor={args.n}"),
+                            ("blobs, mini-batch B = N/4", f"ds=Blobs&n_blobs={args.n}&variant=mini-batch&B={args.n // 4}")]:
+            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+            tab = ctx.new_page()
+            received: list[int] = []
+            tab.on("websocket", lambda ws, received=received: ws.on(
+                "framereceived", lambda payload: received.append(len(payload))))
+            t0 = time.perf_counter()
+            tab.goto(f"{app}/perceptron?{query}")
+            tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
+            tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+            first = (time.perf_counter() - t0) * 1000
+            times, sizes = tau_moves(tab, args.moves, received)
+            print(f"\nPerceptron, {name}, N = {args.n}:")
+            print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
+                  f"{first / bare_first:.2f}×; this tab also started the app's session)")
+            print("  " + line("move τ → new run drawn", times, ref50))
+            print(f"  bytes received per new run: median {statistics.median(sizes) / 1000:.1f} KB, "
+                  f"max {max(sizes) / 1000:.1f} KB")
+            st = step_times(tab, args.steps)
+            print("  " + line("Next / Back → step drawn", st))
+            ctx.close()
+        browser.close()
+
+
+def bare_page(page, base: str) -> None:
+    page.goto(base)
+    page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g._fullLayout; }")
+
+
+if __name__ == "__main__":
+    main()
