@@ -84,6 +84,11 @@ def wait_for_step(page: Page, step: int, timeout: float = DEFAULT_TIMEOUT_MS) ->
                            arg=step, timeout=timeout)
 
 
+def scene_drawn(page: Page) -> dict:
+    """What the scene renderer draws at its step, by part (ring, exam, old, line, w, upd…), as {x, y} lists."""
+    return page.evaluate(f"() => document.querySelector({SCENE!r} + ' .dbls-plot').__dbl.drawn()")
+
+
 def scene_button(page: Page, go: str) -> None:
     """Click one of the renderer's step buttons: back, next, play, fast, pause."""
     page.locator(f"{SCENE} button[data-go={go}]").click()

@@ -9,15 +9,13 @@ from e2e_helpers import (
     chart_meta,
     open_page,
     scene_button,
+    scene_drawn,
     scene_state,
-    trace_xy,
     wait_for_rerun,
     wait_for_scene,
     wait_for_step,
 )
 from playwright.sync_api import Page, expect
-
-LINE = "boundary w·x + b = 0"
 
 
 def open_perceptron(page: Page, base: str) -> None:
@@ -37,14 +35,14 @@ def test_textbook_step_back_and_play_to_convergence(page: Page, app_server: str)
     meta = chart_meta(page)
     assert meta["n_updates"] == 7 and meta["converged"]
     assert scene_state(page)["text"].startswith("<b>Step 0</b>")
-    x0, _ = trace_xy(page, LINE)
-    assert [v for v in x0 if v is not None] == []  # w = 0: no boundary yet
+    assert scene_drawn(page)["line"]["x"] == []  # w = 0: no boundary yet
 
     scene_button(page, "next")
     wait_for_step(page, 1)
     assert "x₁ = (3, 3), y = +1 misclassified" in scene_state(page)["text"]
-    x1, _ = trace_xy(page, LINE)
-    assert len([v for v in x1 if v is not None]) == 2  # the line appeared
+    x1 = scene_drawn(page)["line"]["x"]
+    assert len(x1) == 2  # the line appeared
+    assert page.locator(f"{SCENE} .dbls-over line").count() >= 1  # and is drawn
     for _ in range(8):
         scene_button(page, "next")
     wait_for_step(page, 9)
@@ -58,8 +56,7 @@ def test_textbook_step_back_and_play_to_convergence(page: Page, app_server: str)
     wait_for_step(page, 15, timeout=15_000)
     assert "Converged" in scene_state(page)["text"]
     assert scene_state(page)["state"].endswith("no point misclassified (0 of 3)")
-    xe, _ = trace_xy(page, LINE)
-    assert xe != x1  # the boundary moved
+    assert scene_drawn(page)["line"]["x"] != x1  # the boundary moved
     assert_no_exception(page)
 
 
@@ -87,12 +84,10 @@ def test_scrub_slider_jumps_to_a_step(page: Page, app_server: str) -> None:
     rng = page.locator(f"{SCENE} .dbls-range")
     rng.fill("15")  # the range input's value: its last stop
     wait_for_step(page, 15)
-    rings, _ = trace_xy(page, "M: misclassified")
-    assert [v for v in rings if v is not None] == []  # converged: M is empty
+    assert scene_drawn(page)["ring"]["x"] == []  # converged: M is empty
     rng.fill("3")
     wait_for_step(page, 3)
-    rings, _ = trace_xy(page, "M: misclassified")
-    assert [v for v in rings if v is not None] == [1.0]  # after 2 updates only x₃ = (1, 1) is misclassified
+    assert scene_drawn(page)["ring"]["x"] == [1.0]  # after 2 updates only x₃ = (1, 1) is misclassified
 
 
 def test_changing_tau_makes_a_new_run_at_the_same_step(page: Page, app_server: str) -> None:

@@ -25,8 +25,6 @@ from viz.export import scene_html
 from viz.perceptron import bound_applies, describe_step, state_line_of
 from viz.scene import View, pack, perceptron_scene, unpack, with_view
 
-RING, EXAM, OLD, LINE, UPD = 4, 5, 6, 7, 10  # the renderer's trace order (viz/js/scene.js, T)
-
 
 @pytest.fixture(scope="module")
 def renderer(browser, tmp_path_factory) -> Page:
@@ -59,11 +57,12 @@ def drawn_at(page: Page, step: int) -> dict:
     return page.evaluate("""(step) => {
         const v = window.__dblView, m = v.m;
         v.show(m.stopOf(step));
-        const gd = v.plot, t = (i) => ({x: Array.from(gd.data[i].x), y: Array.from(gd.data[i].y)});
+        const d = v.drawn();
         return {step: v.step, text: document.querySelector('#scene .dbls-text').innerHTML,
                 state: document.querySelector('#scene .dbls-state').textContent,
                 live: document.querySelector('#scene .dbls-live').textContent,
-                ring: t(4), exam: t(5), old: t(6), line: t(7), upd: t(10)};
+                ring: d.ring, exam: d.exam, old: d.old, line: d.line, upd: d.upd,
+                rings_drawn: (document.querySelector('#scene .dbls-rings')?.getAttribute('d') || '').split('M').length - 1};
     }""", step)
 
 
@@ -86,9 +85,9 @@ def check_run(page: Page, traj, steps, bound=None) -> None:
         snap = traj[int(step)]
         # M's rings: exactly the core's misclassified points (ties included), by their coordinates
         assert points(got["ring"]) == {tuple(x) for x in p.X[snap.misclassified].tolist()}, step
+        assert got["rings_drawn"] == int(snap.misclassified.sum()), step  # one circle drawn per point of M
         # the boundary w·x + b = 0 of the core's state, end points as viz.common.boundary_segment puts them
-        assert (got["line"]["x"], got["line"]["y"]) == tuple(boundary_segment(clip, snap.w, snap.b)) or (
-            not boundary_segment(clip, snap.w, snap.b)[0] and got["line"]["x"] == [None]), step
+        assert (got["line"]["x"], got["line"]["y"]) == tuple(boundary_segment(clip, snap.w, snap.b)), step
         # the points examined (none drawn for batch, which examines all)
         ex = [] if traj.variant == "batch" else p.X[snap.examined].tolist()
         assert points(got["exam"]) == {tuple(x) for x in ex}, step
@@ -97,10 +96,10 @@ def check_run(page: Page, traj, steps, bound=None) -> None:
         if updated:
             (wp,), (bp,) = traj.states([step - 1])
             before = boundary_segment(clip, wp, float(bp))
-            assert (got["old"]["x"], got["old"]["y"]) == tuple(before) or (not before[0] and got["old"]["x"] == [None])
+            assert (got["old"]["x"], got["old"]["y"]) == tuple(before)
         else:
-            assert got["old"]["x"] == [None]
-        assert (got["upd"]["x"] != [None]) == updated
+            assert got["old"]["x"] == []
+        assert bool(got["upd"]["x"]) == updated
         # the words: exactly the Python references'
         assert html.unescape(got["text"]) == describe_step(traj, int(step), shown), step  # the DOM writes > as &gt;
         assert got["state"] == state_line_of(traj, int(step)), step
@@ -186,7 +185,7 @@ def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(ren
         mount(renderer, blob)
         msg = renderer.locator("#scene .dbls-error")
         assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:")
-        assert renderer.locator("#scene .js-plotly-plot").count() == 1  # the last good chart, dimmed, not blank
+        assert renderer.locator("#scene .dbls-plot .main-svg").count() == 1  # the last good chart, dimmed, not blank
     mount(renderer, good)  # a good record again: drawn, the message gone
     assert renderer.locator("#scene .dbls-error").count() == 0
     assert renderer.evaluate("() => window.__dblView.m.S") == 15

@@ -18,8 +18,21 @@ from viz.scene import RENDERER_JS
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 CSS = """
-.dbls { font: inherit; color: var(--st-text-color, #0d0d0d); }
+.dbls { font: inherit; color: var(--st-text-color, #0d0d0d); background: #fff; }
 .dbls-text { min-height: 4.3em; line-height: 1.45; font-size: 1.02em; overflow-wrap: anywhere; }
+.dbls-figure { display: flex; flex-direction: column; }
+.dbls-wide .dbls-figure { flex-direction: row; align-items: flex-start; }
+.dbls-stage, .dbls-strip { position: relative; }
+.dbls-under, .dbls-over, .dbls-strip-over { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
+.dbls-under { z-index: 0; } .dbls-plot { position: relative; z-index: 1; } .dbls-over { z-index: 2; }
+.dbls-strip-plot { position: relative; z-index: 1; } .dbls-strip-over { z-index: 2; }
+.dbls-legend { display: flex; flex-wrap: wrap; gap: 0.1rem 0.6rem; padding: 0.2rem 0 0.3rem 0.3rem; font-size: 0.86em; }
+.dbls-wide .dbls-legend { flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding: 0.3rem 0 0 0.6rem; }
+.dbls-legend button { display: flex; align-items: center; gap: 0.35rem; border: 0; background: none; padding: 0.1rem 0.2rem;
+  font: inherit; color: inherit; cursor: pointer; text-align: left; border-radius: 0.3rem; }
+.dbls-legend button[aria-pressed=false] { opacity: 0.4; text-decoration: line-through; }
+.dbls-legend button:focus-visible { outline: 2px solid var(--st-primary-color, #0b57d0); }
+.dbls-legend svg { flex: none; }
 .dbls-state { margin-top: 0.15rem; font-size: 0.98em; overflow-wrap: anywhere; }
 .dbls-controls { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.35rem; }
 .dbls-controls button { padding: 0.3rem 0.8rem; font: inherit; border-radius: 0.5rem; cursor: pointer;
@@ -33,7 +46,8 @@ CSS = """
 .dbls-at { min-width: 9.5em; font-variant-numeric: tabular-nums; }
 .dbls-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
-.dbls-failed .dbls-plot, .dbls-failed .dbls-controls, .dbls-failed .dbls-text, .dbls-failed .dbls-state { opacity: 0.25; }
+.dbls-failed .dbls-figure, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
+.dbls-failed .dbls-state { opacity: 0.25; }
 """
 
 SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>', css=CSS, js=RENDERER_JS,

@@ -169,9 +169,6 @@ function region(box, w0, w1, b, sign) {
 // ---------------------------------------------------------------------------------------------------
 
 const POS = "#0072B2", NEG = "#D55E00", INK = "#222222", UPDATE = "#009E73";
-const T = {REG_POS: 0, REG_NEG: 1, POS: 2, NEG: 3, RING: 4, EXAM: 5, OLD: 6, LINE: 7, W_OLD: 8, W: 9, UPD: 10,
-           ERR: 11, LOSS: 12, CUR: 13};
-const STEP_TRACES = [T.REG_POS, T.REG_NEG, T.RING, T.EXAM, T.OLD, T.LINE, T.W_OLD, T.W, T.UPD, T.CUR];
 const SPEEDS = {play: 400, fast: 120};
 
 class PerceptronModel {
@@ -339,7 +336,10 @@ class PerceptronModel {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// drawing with plotly.js
+// drawing: plotly.js draws what stays (the points, axes, the |M| and loss curves); an SVG layer of ours
+// draws what a step changes (regions, M's rings, the examined point, the boundaries, w and the update),
+// so a step redraws a few SVG elements, not thousands of points. An exported image draws the same step
+// geometry as Plotly traces.
 // ---------------------------------------------------------------------------------------------------
 
 function loadPlotly() {
@@ -356,111 +356,121 @@ function loadPlotly() {
   return window.__dblPlotly;
 }
 
-const gap = {x: [null], y: [null]};
+const NONE = [[], []];
+const REGION = {pos: "rgba(0, 114, 178, 0.10)", neg: "rgba(213, 94, 0, 0.10)"};
+const HIGHLIGHT = "rgba(240, 228, 66, 0.55)", HIGHLIGHT_LINE = "#8A7D00", OLD_INK = "rgba(34,34,34,0.45)";
+const PURPLE = "#6a3d9a";
+const CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false, displayModeBar: false};
+const FONT = "Inter, Segoe UI, Helvetica, Arial, sans-serif";
+let clipIds = 0;
+
+const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
 class PerceptronView {
   constructor(root, model, Plotly) {
     this.root = root; this.m = model; this.Plotly = Plotly;
-    this.text = root.querySelector(".dbls-text");
-    this.plot = root.querySelector(".dbls-plot");
-    this.stateEl = root.querySelector(".dbls-state");
-    this.live = root.querySelector(".dbls-live");
-    this.range = root.querySelector(".dbls-range");
-    this.label = root.querySelector(".dbls-at");
+    this.k = model.h.view.scale || 1;
+    const q = (c) => root.querySelector(c);
+    this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.stripEl = q(".dbls-strip-plot");
+    this.under = q(".dbls-under"); this.over = q(".dbls-over"); this.stripOver = q(".dbls-strip-over");
+    this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
+    this.range = q(".dbls-range"); this.label = q(".dbls-at");
+    this.hidden = root.__dblHidden || (root.__dblHidden = new Set(["R", "gamma"]));
     this.i = 0;
     this.timer = null;
+    const N = model.N, k = this.k;
+    const size = N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : N <= 3000 ? 5 : 4;
+    this.size = size * k;  // markers shrink as points crowd, so rings mark M without burying the classes
+    this.ring = (N <= 100 ? [2 * size, 2.5] : N <= 400 ? [size + 7, 1.5] : N <= 1000 ? [size + 5, 1.3] : [size + 3, 1.0])
+      .map((v) => v * k);
+    this.examSize = Math.max(26, 2 * size + 8) * k;
   }
 
   get step() { return this.m.stepAt(this.i); }
 
-  layout(width) {
-    const m = this.m, v = m.h.view, k = v.scale || 1, box = m.box;
-    const wide = width >= 860;
-    const height = this.height;
-    const strip = Math.round(105 * k), gapPx = Math.round(62 * k);
-    const legendPx = wide ? 0 : Math.round(64 * k);
-    const dataBottom = (strip + gapPx + legendPx) / height, stripTop = (strip + legendPx) / height;
-    const axis = {gridcolor: "#e6e6e6", zeroline: true, zerolinecolor: "#bbbbbb", tickfont: {size: 14 * k, color: "#333"},
-                  fixedrange: true, showline: true, linecolor: "#999", mirror: true};
-    const title = (t) => ({text: t, standoff: 6, font: {size: 17 * k, color: "#333"}});
-    return {
-      width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: true,
-      font: {family: "Inter, Segoe UI, Helvetica, Arial, sans-serif", size: 16 * k, color: INK},
-      margin: {l: Math.round(58 * k), r: Math.round(wide ? 10 : 52 * k), t: 8, b: Math.round(8 * k)},
-      plot_bgcolor: "white", paper_bgcolor: "white", uirevision: "scene",
-      meta: {view: "perceptron", variant: m.run.variant, tau: m.run.tau, n_points: m.N, n_steps: m.S, n_updates: m.K,
-             converged: m.run.converged, vector_scale: m.scale},
-      legend: wide
-        ? {x: 0.735, y: 1.0, xanchor: "left", yanchor: "top", font: {size: 14 * k}, bgcolor: "rgba(255,255,255,0.85)",
-           bordercolor: "#cccccc", borderwidth: 1, itemsizing: "constant"}
-        : {orientation: "h", x: 0, y: 0, yanchor: "top", font: {size: 13 * k}, itemsizing: "constant", entrywidthmode: "pixels"},
-      xaxis: {...axis, domain: [0, wide ? 0.72 : 1], range: [box[0], box[1]], title: title("x₁")},
-      yaxis: {...axis, domain: [dataBottom, 1], range: [box[2], box[3]], title: title("x₂"), scaleanchor: "x", scaleratio: 1},
-      xaxis2: {domain: [0, 1], anchor: "y2", title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}},
-               tickfont: {size: 13 * k, color: "#333"}, gridcolor: "#eeeeee", range: [-0.5, Math.max(m.S, 1) + 0.5],
-               fixedrange: true, ...(m.S <= 12 ? {dtick: 1} : {})},
-      yaxis2: {domain: [legendPx / height, stripTop], anchor: "x2", tickfont: {size: 13 * k, color: "#333"},
-               title: {text: "|M|", font: {color: POS, size: 15 * k}}, range: [0, m.errors.reduce((a, e) => Math.max(a, e), 1) * 1.08],
-               gridcolor: "#eeeeee", fixedrange: true, nticks: 4},
-      yaxis3: {overlaying: "y2", side: "right", anchor: "x2", title: {text: "loss", font: {color: NEG, size: 15 * k}},
-               rangemode: "tozero", showgrid: false, fixedrange: true, nticks: 4, tickformat: "~g",
-               tickfont: {size: 13 * k, color: "#333"}},
-      yaxis4: {overlaying: "y2", range: [0, 1], visible: false, fixedrange: true},
+  // ----- what a step shows, decided once: the geometry both the live layer and an exported image draw
+  geometry(step) {
+    const m = this.m, k = m.stateOf(step);
+    const upd = m.updated(step, k);
+    const kp = step && k && m.US[k - 1] === step ? k - 1 : k;
+    const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
+    const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];  // lines reach past the view
+    const [w0, w1] = m.w(k), b = m.B[k];
+    m.goState(k);
+    let cnt = 0;
+    for (let i = 0; i < m.N; i++) cnt += m.mask[i];
+    const rx = new Float64Array(cnt), ry = new Float64Array(cnt);
+    for (let i = 0, j = 0; i < m.N; i++) if (m.mask[i]) { rx[j] = m.X[2 * i]; ry[j++] = m.X[2 * i + 1]; }
+    const ex = m.run.variant === "batch" ? [] : m.examined(step);
+    const P = m.P, s = m.scale;
+    const arrow = (a, z) => [[P[0] + s * a[0], P[0] + s * z[0]], [P[1] + s * a[1], P[1] + s * z[1]]];
+    const g = {
+      regPos: region(clip, w0, w1, b, 1), regNeg: region(clip, w0, w1, b, -1), ring: [rx, ry],
+      exam: [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])],
+      old: NONE, line: segment(clip, w0, w1, b), wOld: NONE, w: (w0 || w1) ? arrow([0, 0], [w0, w1]) : NONE, upd: NONE,
+      step, updated: upd,
     };
+    if (kp !== k) {
+      const [p0, p1] = m.w(kp);
+      g.old = segment(clip, p0, p1, m.B[kp]);
+      if (p0 || p1) g.wOld = arrow([0, 0], [p0, p1]);
+      g.upd = arrow([p0, p1], [w0, w1]);  // τ·y·x (or the batch step) from the old tip of w to the new one
+    }
+    return g;
   }
 
-  traces() {
-    const m = this.m, N = m.N, k = m.h.view.scale || 1;
-    const size = (N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : N <= 3000 ? 5 : 4) * k;
-    const ring = N <= 100 ? [2 * size, 2.5] : N <= 400 ? [size + 7, 1.5] : N <= 1000 ? [size + 5, 1.3] : [size + 3, 1.0];
-    const xy = {xaxis: "x", yaxis: "y"};
-    const pts = (sign, name, colour, symbol) => {
+  // ----- the legend: ours, in HTML, so it never lies over the plot and a click hides a part
+  legendItems() {
+    const m = this.m, r = m.run, bd = m.h.bound;
+    const updName = r.variant === "cyclic" || r.variant === "random" ? "update τ·y·x" : `update ${m.stepCoef()[0]} Σ yᵢxᵢ over M`;
+    const items = [
+      ["exam", "examined this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
+      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
+      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ["ring", "M: misclassified", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
+      ["line", "boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
+      ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`],
+      ["w", m.scale === 1 ? "w" : `w (drawn ×${general(m.scale, 2)})`, `<line x1="1" y1="13" x2="15" y2="5" stroke="${INK}" stroke-width="3"/>`],
+      ["upd", updName, `<line x1="1" y1="13" x2="15" y2="5" stroke="${UPDATE}" stroke-width="3"/>`],
+    ];
+    if (bd) {
+      items.push(["R", `R = ${num(bd.R)}: the data's radius${bd.fit_intercept ? " (of (x, 1))" : ""}`,
+                  `<circle cx="9" cy="9" r="7" fill="none" stroke="${PURPLE}" stroke-width="2" stroke-dasharray="2 2"/>`]);
+      items.push(["gamma", `γ = ${num(bd.gamma)}: max-margin lines w̃·x̃ = ±γ`,
+                  `<line x1="1" y1="6" x2="17" y2="6" stroke="${PURPLE}" stroke-width="2" stroke-dasharray="4 3"/><line x1="1" y1="13" x2="17" y2="13" stroke="${PURPLE}" stroke-width="2" stroke-dasharray="4 3"/>`]);
+    }
+    return items;
+  }
+
+  drawLegend() {
+    this.legendEl.innerHTML = this.legendItems().map(([id, label, svg]) =>
+      `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
+      `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
+  }
+
+  toggle(id) {
+    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    this.drawLegend();
+    const t = {pos: 0, neg: 1, R: 2, gamma: 3}[id];
+    if (t !== undefined && t < this.plot.data.length) this.Plotly.restyle(this.plot, {visible: !this.hidden.has(id)}, [t]);
+    else this.drawStep();
+  }
+
+  // ----- plotly.js: the points (and R, γ) in the data panel; the curves in the strip
+  mainTraces() {
+    const m = this.m, N = m.N, size = this.size;
+    const pts = (sign, name, colour, symbol, id) => {
       const idx = [];
       for (let i = 0; i < N; i++) if (m.y[i] === sign) idx.push(i);
       return {type: "scatter", name, mode: "markers", x: idx.map((i) => m.X[2 * i]), y: idx.map((i) => m.X[2 * i + 1]),
-              customdata: idx.map((i) => i + 1),
+              customdata: idx.map((i) => i + 1), visible: !this.hidden.has(id),
               marker: {color: colour, symbol, size: size + (symbol === "diamond" ? 1 : 0),
                        line: {color: "white", width: size > 6 ? 1 : 0.5}},
-              hovertemplate: `x<sub>%{customdata}</sub> = (%{x}, %{y}), y = ${sign > 0 ? "+1" : "−1"}<extra></extra>`, ...xy};
+              hovertemplate: `x<sub>%{customdata}</sub> = (%{x}, %{y}), y = ${sign > 0 ? "+1" : "−1"}<extra></extra>`};
     };
-    const arrow = (name, colour, width, sz, legend = true) => ({
-      type: "scatter", name, mode: "lines+markers", hoverinfo: "skip", showlegend: legend, ...gap,
-      line: {color: colour, width: width * k}, marker: {symbol: "arrow", angleref: "previous", size: sz * k, color: colour,
-      opacity: [0, 1]}, ...xy});
-    const r = m.run;
-    const updName = r.variant === "cyclic" || r.variant === "random" ? "update τ·y·x" : `update ${m.stepCoef()[0]} Σ yᵢxᵢ over M`;
-    // |M| and the loss per state, drawn as steps over 0..S
-    const sx = [0], se = [m.errors[0]], sl = [m.loss[0]];
-    for (let j = 0; j < m.K; j++) { sx.push(m.US[j]); se.push(m.errors[j + 1]); sl.push(m.loss[j + 1]); }
-    sx.push(m.S); se.push(m.errors[m.K]); sl.push(m.loss[m.K]);
-    const data = [
-      {type: "scatter", name: "region ŷ = +1", fill: "toself", fillcolor: "rgba(0, 114, 178, 0.10)", mode: "none",
-       hoverinfo: "skip", showlegend: false, ...gap, ...xy},
-      {type: "scatter", name: "region ŷ = −1", fill: "toself", fillcolor: "rgba(213, 94, 0, 0.10)", mode: "none",
-       hoverinfo: "skip", showlegend: false, ...gap, ...xy},
-      pts(1, "y = +1", POS, "circle"),
-      pts(-1, "y = −1", NEG, "diamond"),
-      {type: "scatter", name: "M: misclassified", mode: "markers", hoverinfo: "skip", ...gap,
-       marker: {symbol: "circle-open", size: ring[0], color: N <= 100 ? INK : "rgba(0, 0, 0, 0.7)", line: {width: ring[1] * k}}, ...xy},
-      {type: "scatter", name: "examined this step", mode: "markers", hoverinfo: "skip", ...gap,
-       marker: {symbol: "circle", size: Math.max(26, 2 * size + 8), color: "rgba(240, 228, 66, 0.55)",
-                line: {color: "#8A7D00", width: 3 * k}}, ...xy},
-      {type: "scatter", name: "previous boundary", mode: "lines", hoverinfo: "skip", ...gap,
-       line: {color: "rgba(34,34,34,0.45)", width: 2.5 * k, dash: "dash"}, ...xy},
-      {type: "scatter", name: "boundary w·x + b = 0", mode: "lines", hoverinfo: "skip", ...gap,
-       line: {color: INK, width: 4 * k}, ...xy},
-      arrow("previous w", "rgba(34,34,34,0.35)", 2.5, 14, false),
-      arrow(m.scale === 1 ? "w" : `w (drawn ×${general(m.scale, 2)})`, INK, 3.5, 18),
-      arrow(updName, UPDATE, 3.5, 18),
-      {type: "scatter", name: "|M| (left axis)", mode: "lines", x: sx, y: se, line: {color: POS, width: 2.5 * k, shape: "hv"},
-       xaxis: "x2", yaxis: "y2", hovertemplate: "step %{x}: |M| = %{y}<extra></extra>"},
-      {type: "scatter", name: "perceptron loss (right axis)", mode: "lines", x: sx, y: sl,
-       line: {color: NEG, width: 2.5 * k, shape: "hv", dash: "dash"}, xaxis: "x2", yaxis: "y3",
-       hovertemplate: "step %{x}: loss = %{y:.3f}<extra></extra>"},
-      {type: "scatter", name: "current step", mode: "lines", hoverinfo: "skip", showlegend: false, x: [0, 0], y: [0, 1],
-       line: {color: INK, width: 2 * k, dash: "dot"}, xaxis: "x2", yaxis: "y4"},
-    ];
-    const bd = m.h.bound;
+    const data = [pts(1, "y = +1", POS, "circle", "pos"), pts(-1, "y = −1", NEG, "diamond", "neg")];
+    const bd = m.h.bound, k = this.k;
     if (bd) {  // R as a circle and the γ band of the max-margin separator, hidden until picked in the legend
       const rad = bd.fit_intercept ? Math.sqrt(Math.max(bd.R * bd.R - 1, 0)) : bd.R;
       const cx = [], cy = [];
@@ -472,89 +482,178 @@ class PerceptronView {
         const [lx, ly] = segment(clip, bd.w[0], bd.w[1], bd.b - off);
         bx.push(...lx, null); by.push(...ly, null);
       }
-      const common = {xaxis: "x", yaxis: "y", hoverinfo: "skip", visible: "legendonly"};
-      data.push({type: "scatter", mode: "lines", name: `R = ${num(bd.R)}: the data's radius${bd.fit_intercept ? " (of (x, 1))" : ""}`,
-                 x: cx, y: cy, line: {color: "#6a3d9a", width: 2 * k, dash: "dot"}, legendrank: 1020, ...common});
-      data.push({type: "scatter", mode: "lines", name: `γ = ${num(bd.gamma)}: max-margin lines w̃·x̃ = ±γ`, x: bx, y: by,
-                 line: {color: "#6a3d9a", width: 2 * k, dash: "dash"}, legendrank: 1021, ...common});
+      data.push({type: "scatter", mode: "lines", name: this.legendItems().find((e) => e[0] === "R")[1], x: cx, y: cy,
+                 hoverinfo: "skip", visible: !this.hidden.has("R"), line: {color: PURPLE, width: 2 * k, dash: "dot"}});
+      data.push({type: "scatter", mode: "lines", name: this.legendItems().find((e) => e[0] === "gamma")[1], x: bx, y: by,
+                 hoverinfo: "skip", visible: !this.hidden.has("gamma"), line: {color: PURPLE, width: 2 * k, dash: "dash"}});
     }
     return data;
   }
 
-  // what changes with the step: [x, y] per trace of STEP_TRACES
-  stepData(step) {
-    const m = this.m, k = m.stateOf(step);
-    const upd = m.updated(step, k);
-    const kp = step && k && m.US[k - 1] === step ? k - 1 : k;
-    const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
-    const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];
-    const [w0, w1] = m.w(k), b = m.B[k];
-    m.goState(k);
-    let cnt = 0;
-    for (let i = 0; i < m.N; i++) cnt += m.mask[i];
-    const rx = new Float64Array(cnt), ry = new Float64Array(cnt);
-    for (let i = 0, j = 0; i < m.N; i++) if (m.mask[i]) { rx[j] = m.X[2 * i]; ry[j++] = m.X[2 * i + 1]; }
-    const ex = m.run.variant === "batch" ? [] : m.examined(step);
-    const P = m.P, s = m.scale;
-    const arrow = (a, z) => [[P[0] + s * a[0], P[0] + s * z[0]], [P[1] + s * a[1], P[1] + s * z[1]]];
-    const none = [[null], [null]];
-    const out = [
-      region(clip, w0, w1, b, 1), region(clip, w0, w1, b, -1),
-      cnt ? [rx, ry] : none,
-      ex.length ? [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])] : none,
-      none, segment(clip, w0, w1, b), none, (w0 || w1) ? arrow([0, 0], [w0, w1]) : none, none,
-      [[step, step], [0, 1]],
-    ];
-    if (upd.length || kp !== k) {
-      const [p0, p1] = m.w(kp);
-      out[4] = segment(clip, p0, p1, m.B[kp]);
-      if (p0 || p1) out[6] = arrow([0, 0], [p0, p1]);
-      out[8] = arrow([p0, p1], [w0, w1]);  // τ·y·x (or the batch step) from the old tip of w to the new one
-    }
-    return out.map(([x, y]) => [x.length ? x : [null], y.length ? y : [null]]);
+  axis(extra) {
+    const k = this.k;
+    return {gridcolor: "#e6e6e6", zeroline: true, zerolinecolor: "#bbbbbb", tickfont: {size: 14 * k, color: "#333"},
+            fixedrange: true, showline: true, linecolor: "#999", mirror: true, ...extra};
   }
 
-  async mount(startStep) {
-    const m = this.m, v = m.h.view;
-    this.height = this.fitHeight(v.height);
-    this.range.max = String(m.nStops - 1);
-    this.i = m.stopOf(startStep);
-    const width = Math.max(this.plot.clientWidth || this.root.clientWidth || 800, 320);
-    const data = this.traces();
-    this.stepData(this.step).forEach(([x, y], j) => { data[STEP_TRACES[j]].x = x; data[STEP_TRACES[j]].y = y; });
-    await this.Plotly.newPlot(this.plot, data, this.layout(width),
-                              {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false,
-                               modeBarButtonsToRemove: ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d",
-                                                        "autoScale2d", "resetScale2d"]});
-    this.plot.__dbl = this;
-    this.width = width;
-    this.show(this.i, false);
+  mainLayout(width, height) {
+    const m = this.m, k = this.k, box = m.box;
+    const title = (t) => ({text: t, standoff: 4, font: {size: 17 * k, color: "#333"}});
+    return {
+      width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
+      font: {family: FONT, size: 16 * k, color: INK}, margin: {l: Math.round(56 * k), r: 8, t: 6, b: Math.round(46 * k)},
+      plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+      meta: {view: "perceptron", variant: m.run.variant, tau: m.run.tau, n_points: m.N, n_steps: m.S, n_updates: m.K,
+             converged: m.run.converged, vector_scale: m.scale},
+      xaxis: this.axis({range: [box[0], box[1]], title: title("x₁")}),
+      yaxis: this.axis({range: [box[2], box[3]], title: title("x₂"), scaleanchor: "x", scaleratio: 1}),
+    };
+  }
+
+  stripTraces() {
+    const m = this.m, k = this.k;
+    const sx = [0], se = [m.errors[0]], sl = [m.loss[0]];  // |M| and the loss of each state, as steps over 0..S
+    for (let j = 0; j < m.K; j++) { sx.push(m.US[j]); se.push(m.errors[j + 1]); sl.push(m.loss[j + 1]); }
+    sx.push(m.S); se.push(m.errors[m.K]); sl.push(m.loss[m.K]);
+    return [
+      {type: "scatter", name: "|M| (left axis)", mode: "lines", x: sx, y: se, line: {color: POS, width: 2.5 * k, shape: "hv"},
+       hovertemplate: "step %{x}: |M| = %{y}<extra></extra>"},
+      {type: "scatter", name: "perceptron loss (right axis)", mode: "lines", x: sx, y: sl, yaxis: "y2",
+       line: {color: NEG, width: 2.5 * k, shape: "hv", dash: "dash"}, hovertemplate: "step %{x}: loss = %{y:.3f}<extra></extra>"},
+    ];
+  }
+
+  stripLayout(width) {
+    const m = this.m, k = this.k;
+    let emax = 1, lmax = 0;
+    for (let j = 0; j <= m.K; j++) { emax = Math.max(emax, m.errors[j]); lmax = Math.max(lmax, m.loss[j]); }
+    const tick = {size: 13 * k, color: "#333"};
+    return {
+      width, height: Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x", showlegend: false,
+      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: Math.round(58 * k), t: 4, b: Math.round(38 * k)},
+      plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+      xaxis: {title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee",
+              range: [-0.5, Math.max(m.S, 1) + 0.5], fixedrange: true, ...(m.S <= 12 ? {dtick: 1} : {})},
+      yaxis: {title: {text: "|M|", font: {color: POS, size: 15 * k}}, tickfont: tick, range: [0, emax * 1.08],
+              gridcolor: "#eeeeee", fixedrange: true, nticks: 4},
+      yaxis2: {overlaying: "y", side: "right", title: {text: "loss", font: {color: NEG, size: 15 * k}},
+               range: [0, (lmax || 1) * 1.08], showgrid: false, fixedrange: true, nticks: 4, tickformat: ".2~g", tickfont: tick},
+    };
+  }
+
+  // ----- sizes: the data panel is square; the legend beside it when there is room, under it when not
+  sizes() {
+    const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
+    const wide = width >= 760 + 240 * (k - 1);
+    const legendW = wide ? Math.round(Math.min(270 * k, width * 0.3)) : 0;
+    const budget = this.fitHeight(this.m.h.view.height) - Math.round(118 * k);
+    const mainW = width - legendW, square = mainW - Math.round(56 * k) - 8 + 6 + Math.round(46 * k);  // a square panel
+    return {wide, width, legendW, mainW, mainH: Math.max(300, Math.min(budget, square)), stripW: width};
   }
 
   fitHeight(h) {
-    const k = this.m.h.view.scale || 1;
-    if (k <= 1) return h;
-    // presentation mode: the chart, its text and controls fit the window below the chart's top
+    if (this.k <= 1) return h;
+    // presentation mode: the chart, its text and its controls fit the window below the chart's top
     const top = Math.max(0, this.root.getBoundingClientRect().top + window.scrollY);
-    const room = window.innerHeight - Math.min(top, 0.35 * window.innerHeight) - 4 * 17 * k - 80 * k;
-    return Math.max(380, Math.min(h, Math.round(room)));
+    const room = window.innerHeight - Math.min(top, 0.3 * window.innerHeight) - (4.3 * 17 + 95) * this.k;
+    return Math.max(420, Math.min(h, Math.round(room)));
+  }
+
+  async mount(startStep, old) {
+    const m = this.m;
+    this.range.max = String(m.nStops - 1);
+    this.i = m.stopOf(startStep);
+    const sz = this.sizes();
+    this.sz = sz;
+    this.root.classList.toggle("dbls-wide", sz.wide);
+    this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
+    this.drawLegend();
+    // the data panel is drawn again only when what it shows changed (the points, the view, R and γ);
+    // a new run on the same points (τ, the variant, the rule…) keeps it and redraws the strip
+    const key = JSON.stringify([m.h.box, m.h.bound, m.h.view.scale, sz.mainW, sz.mainH, m.X.length,
+                                fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
+                                fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
+    if (!old || old.mainKey !== key || !this.plot._fullLayout) {
+      await this.Plotly.react(this.plot, this.mainTraces(), this.mainLayout(sz.mainW, sz.mainH), CONFIG);
+    } else {
+      await this.Plotly.relayout(this.plot, {meta: this.mainLayout(sz.mainW, sz.mainH).meta});
+    }
+    this.mainKey = key;
+    await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
+    this.plot.__dbl = this;
+    if (!this.plot.__dblHooked) {  // the layer follows the plot when it is drawn again (resize, legend)
+      this.plot.__dblHooked = true;
+      this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+    }
+    this.show(this.i);
   }
 
   resize() {
-    const width = Math.max(this.plot.clientWidth || 320, 320);
-    if (Math.abs(width - this.width) < 2) return;
-    this.width = width;
-    this.Plotly.relayout(this.plot, this.layout(width));
+    const sz = this.sizes();
+    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return;
+    this.sz = sz;
+    this.root.classList.toggle("dbls-wide", sz.wide);
+    this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
+    this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
+    this.Plotly.relayout(this.stripEl, {width: sz.stripW}).then(() => this.drawStep());
   }
 
-  show(i, redraw = true) {
+  // ----- one step on screen: the SVG layers, the words, the controls
+  drawStep() {
+    const fl = this.plot._fullLayout, sl = this.stripEl._fullLayout;
+    if (!fl || !fl.xaxis || !fl.xaxis._length) return;
+    const g = this.g || (this.g = this.geometry(this.step));
+    const xa = fl.xaxis, ya = fl.yaxis, W = fl.width, H = fl.height, k = this.k;
+    const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
+    const on = (id) => !this.hidden.has(id);
+    const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
+    const clip = `<clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
+    const poly = ([xs, ys], fill) => xs.length
+      ? `<path d="M${xs.map((x, i) => `${f1(px(x))},${f1(py(ys[i]))}`).join("L")}Z" fill="${fill}"/>` : "";
+    const seg = ([xs, ys], stroke, width, dash = "") => xs.length
+      ? `<line x1="${f1(px(xs[0]))}" y1="${f1(py(ys[0]))}" x2="${f1(px(xs[1]))}" y2="${f1(py(ys[1]))}" stroke="${stroke}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ""}/>` : "";
+    const arrow = ([xs, ys], stroke, width, head) => {
+      if (!xs.length) return "";
+      const x0 = px(xs[0]), y0 = py(ys[0]), x1 = px(xs[1]), y1 = py(ys[1]), L = Math.hypot(x1 - x0, y1 - y0);
+      if (L < 0.5) return "";
+      const ux = (x1 - x0) / L, uy = (y1 - y0) / L, h = Math.min(head, 0.6 * L), bx = x1 - h * ux, by = y1 - h * uy;
+      return `<line x1="${f1(x0)}" y1="${f1(y0)}" x2="${f1(bx)}" y2="${f1(by)}" stroke="${stroke}" stroke-width="${width}"/>` +
+        `<path d="M${f1(x1)},${f1(y1)}L${f1(bx - 0.45 * h * uy)},${f1(by + 0.45 * h * ux)}L${f1(bx + 0.45 * h * uy)},${f1(by - 0.45 * h * ux)}Z" fill="${stroke}"/>`;
+    };
+    const circles = ([xs, ys], r) => {
+      let d = "";
+      for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
+      return d;
+    };
+    this.under.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    this.under.setAttribute("width", W); this.under.setAttribute("height", H);
+    this.under.innerHTML = `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(g.regPos, REGION.pos)}${poly(g.regNeg, REGION.neg)}</g>`;
+    let over = "";
+    if (on("ring") && g.ring[0].length)
+      over += `<path class="dbls-rings" d="${circles(g.ring, this.ring[0] / 2)}" fill="none" stroke="${this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
+    if (on("exam") && g.exam[0].length)
+      over += `<path d="${circles(g.exam, this.examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
+    if (on("old")) over += seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
+    if (on("line")) over += seg(g.line, INK, 4 * k);
+    if (on("w")) over += arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + arrow(g.w, INK, 3.5 * k, 15 * k);
+    if (on("upd")) over += arrow(g.upd, UPDATE, 3.5 * k, 15 * k);
+    this.over.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    this.over.setAttribute("width", W); this.over.setAttribute("height", H);
+    this.over.innerHTML = `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`;
+    if (sl && sl.xaxis && sl.xaxis._length) {  // the current step on the strip
+      const xs = sl.xaxis._offset + sl.xaxis.l2p(g.step), y0 = sl.yaxis._offset, y1 = y0 + sl.yaxis._length;
+      this.stripOver.setAttribute("viewBox", `0 0 ${sl.width} ${sl.height}`);
+      this.stripOver.setAttribute("width", sl.width); this.stripOver.setAttribute("height", sl.height);
+      this.stripOver.innerHTML = `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`;
+    }
+  }
+
+  show(i) {
     const m = this.m;
     this.i = Math.max(0, Math.min(m.nStops - 1, i));
     const step = this.step;
-    if (redraw) {
-      const d = this.stepData(step);
-      this.Plotly.restyle(this.plot, {x: d.map((p) => p[0]), y: d.map((p) => p[1])}, STEP_TRACES);
-    }
+    this.g = this.geometry(step);
+    this.drawStep();
     this.text.innerHTML = m.describe(step);
     const line = m.stateLine(step);
     this.stateEl.textContent = line;
@@ -566,18 +665,57 @@ class PerceptronView {
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
   }
 
+  // what the step shows, by part, in data coordinates (for tests and the curious)
+  drawn() {
+    const g = this.g, arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)});
+    return {ring: arr(g.ring), exam: arr(g.exam), old: arr(g.old), line: arr(g.line), wOld: arr(g.wOld), w: arr(g.w),
+            upd: arr(g.upd), regPos: arr(g.regPos), regNeg: arr(g.regNeg)};
+  }
+
+  // one Plotly figure of the chart as it stands (the step's geometry as traces, the legend, the strip, the words)
+  figure() {
+    const m = this.m, k = this.k, g = this.g, sz = this.sz;
+    const data = this.mainTraces().map((t) => ({...t, xaxis: "x", yaxis: "y", showlegend: t.visible !== false}));
+    const names = Object.fromEntries(this.legendItems().map(([id, label]) => [id, label]));
+    const tr = (id, xy, extra) => ({type: "scatter", name: names[id], x: xy[0].length ? Array.from(xy[0]) : [null],
+                                    y: xy[1].length ? Array.from(xy[1]) : [null], hoverinfo: "skip", xaxis: "x", yaxis: "y",
+                                    visible: !this.hidden.has(id), ...extra});
+    data.unshift(tr("pos", g.regPos, {fill: "toself", fillcolor: REGION.pos, mode: "none", showlegend: false}),
+                 tr("neg", g.regNeg, {fill: "toself", fillcolor: REGION.neg, mode: "none", showlegend: false}));
+    data.push(tr("ring", g.ring, {mode: "markers", marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}}),
+              tr("exam", g.exam, {mode: "markers", marker: {size: this.examSize, color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
+              tr("old", g.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),
+              tr("line", g.line, {mode: "lines", line: {color: INK, width: 4 * k}}),
+              tr("w", g.w, {mode: "lines+markers", line: {color: INK, width: 3.5 * k}, marker: {symbol: "arrow", angleref: "previous", size: 16 * k, opacity: [0, 1], color: INK}}),
+              tr("upd", g.upd, {mode: "lines+markers", line: {color: UPDATE, width: 3.5 * k}, marker: {symbol: "arrow", angleref: "previous", size: 16 * k, opacity: [0, 1], color: UPDATE}}));
+    for (const t of this.stripTraces()) data.push({...t, xaxis: "x2", yaxis: t.yaxis === "y2" ? "y3" : "y2", showlegend: false});
+    data.push({type: "scatter", mode: "lines", x: [g.step, g.step], y: [0, 1], xaxis: "x2", yaxis: "y4", showlegend: false,
+               line: {color: INK, width: 2 * k, dash: "dot"}, hoverinfo: "skip"});
+    const main = this.mainLayout(sz.mainW, sz.mainH), strip = this.stripLayout(sz.stripW);
+    const lines = (m.describe(g.step).match(/<br>/g) || []).length + 2, top = Math.round((lines * 22 + 16) * k);
+    const H = sz.mainH + strip.height + top, f = (strip.height) / H;
+    return {data, layout: {
+      ...main, width: sz.width, height: H, showlegend: true, paper_bgcolor: "white", plot_bgcolor: "white",
+      margin: {...main.margin, t: top, r: 10},
+      legend: {x: 1, xanchor: "right", y: 1, yanchor: "top", bgcolor: "rgba(255,255,255,0.85)", bordercolor: "#ccc", borderwidth: 1,
+               font: {size: 13 * k}},
+      xaxis: {...main.xaxis, domain: [0, Math.min(1, (sz.mainW - 60) / sz.width)]},
+      yaxis: {...main.yaxis, domain: [f + 0.06, 1]},
+      xaxis2: {...strip.xaxis, anchor: "y2", domain: [0, 1]},
+      yaxis2: {...strip.yaxis, anchor: "x2", domain: [0, f - 0.02]},
+      yaxis3: {...strip.yaxis2, overlaying: "y2", anchor: "x2"},
+      yaxis4: {overlaying: "y2", range: [0, 1], visible: false, fixedrange: true},
+      annotations: [{text: m.describe(g.step).replace(/<(?!\/?(b|br|sub)>)[^>]*>/g, "") + "<br>" + m.stateLine(g.step),
+                     xref: "paper", yref: "paper", x: 0, y: 1, yshift: 8, xanchor: "left", yanchor: "bottom", align: "left",
+                     showarrow: false, font: {size: 15 * k, color: INK}}],
+    }};
+  }
+
   // PNG or SVG of the chart as it stands, with the step's arithmetic and state line written above it
   image(format, filename) {
-    const k = this.m.h.view.scale || 1, gd = this.plot, lay = gd.layout;
-    const plain = (html) => html.replace(/<br>/g, "<br>").replace(/<(?!\/?(b|br|sub)>)[^>]*>/g, "");
-    const lines = (this.m.describe(this.step).match(/<br>/g) || []).length + 2;
-    const top = Math.round((lines * 22 + 16) * k);
-    const layout = {...lay, height: lay.height + top, margin: {...lay.margin, t: top},
-      annotations: [{text: plain(this.m.describe(this.step)) + "<br>" + this.m.stateLine(this.step), xref: "paper",
-                     yref: "paper", x: 0, y: 1, yshift: 8, xanchor: "left", yanchor: "bottom", align: "left",
-                     showarrow: false, font: {size: 15 * k, color: INK}}]};
-    return this.Plotly.downloadImage({data: gd.data, layout}, {format, filename, width: lay.width,
-                                     height: layout.height, scale: format === "png" ? 2 : 1});
+    const fig = this.figure();
+    return this.Plotly.downloadImage(fig, {format, filename, width: fig.layout.width, height: fig.layout.height,
+                                           scale: format === "png" ? 2 : 1});
   }
 
   go(delta) { this.pause(); this.show(this.i + delta); }
@@ -610,7 +748,11 @@ class PerceptronView {
 // ---------------------------------------------------------------------------------------------------
 
 const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
-<div class="dbls-plot"></div>
+<div class="dbls-figure">
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
+</div>
+<div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>
 <div class="dbls-state"></div>
 <div class="dbls-controls" role="group" aria-label="Step through the run">
   <button type="button" data-go="back" title="One step back (←)">◀ Back</button>
@@ -623,16 +765,16 @@ const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 </div>
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-function fingerprint(bytes) {  // FNV-1a over the bytes: the same record is not drawn twice
+function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not drawn twice
   let h = 0x811c9dc5;
-  const step = Math.max(1, Math.floor(bytes.length / 65536));
-  for (let i = 0; i < bytes.length; i += step) { h ^= bytes[i]; h = Math.imul(h, 0x01000193); }
+  for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 0x01000193); }
   return `${bytes.length}:${h >>> 0}`;
 }
 
 function fail(root, message) {
   root.__dblId = null;  // the next good record is drawn, even the one drawn before
-  const box = root.querySelector(".dbls-error") || root.appendChild(document.createElement("div"));
+  if (root.__dblView) root.__dblView.pause();
+  const box = root.querySelector(".dbls-error") || root.insertBefore(document.createElement("div"), root.firstChild);
   box.className = "dbls-error";
   box.setAttribute("role", "alert");
   box.textContent = `This chart cannot be drawn: ${message}.`;
@@ -644,22 +786,18 @@ async function mountScene(root, data, {standalone = false} = {}) {
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
   const id = fingerprint(bytes);
   if (root.__dblId === id && root.__dblView) return;
-  const keep = root.__dblView ? root.__dblView.step : null;
+  root.__dblId = id;
   let model;
   try {
     const scene = decode(bytes);
     if (scene.header.kind !== "perceptron") throw new Error(`this renderer draws no ${scene.header.kind} scene`);
     model = new PerceptronModel(scene);
-  } catch (e) {
-    if (root.__dblView) root.__dblView.pause();
-    fail(root, e.message);
-    return;
-  }
-  root.__dblId = id;
+  } catch (e) { fail(root, e.message); return; }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
-  if (root.__dblView) root.__dblView.pause();
+  const old = root.__dblView;
+  if (old) old.pause();
   root.classList.remove("dbls-failed");
   const err = root.querySelector(".dbls-error");
   if (err) err.remove();
@@ -670,9 +808,10 @@ async function mountScene(root, data, {standalone = false} = {}) {
   const view = new PerceptronView(root, model, Plotly);
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run (τ moved…), the step the last run stood at
-  await view.mount(start !== null && start !== root.__dblStart ? start : keep ?? 0);
+  const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : 0);
   root.__dblStart = start;
   root.__dblView = view;
+  try { await view.mount(at, old); } catch (e) { fail(root, e.message); return; }
   root.dataset.ready = id;
   if (standalone) window.__dblView = view;
 }
@@ -691,6 +830,10 @@ function wire(root) {
   });
   root.querySelector(".dbls-range").addEventListener("input", (ev) => {
     if (v()) { v().pause(); v().show(Number(ev.target.value)); }
+  });
+  root.querySelector(".dbls-legend").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-part]");
+    if (b && v()) v().toggle(b.dataset.part);
   });
   if (window.ResizeObserver) new ResizeObserver(() => v() && v().resize()).observe(root);
 }
