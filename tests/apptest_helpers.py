@@ -6,7 +6,7 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from viz.scene import PerceptronScene
+from viz.scene import PerceptronRun, PerceptronScene
 
 
 def scenes(at: AppTest) -> list[PerceptronScene]:
@@ -20,6 +20,14 @@ def scene(at: AppTest) -> PerceptronScene:
     found = scenes(at)
     assert len(found) == 1, f"expected one scene, found {len(found)}"
     return found[0]
+
+
+def scene_run(at: AppTest) -> PerceptronRun:
+    """The run of the page's scene that the renderer shows: the one of the τ control's value."""
+    tau = float(at.session_state["tau"]) if "tau" in at.session_state else 1.0
+    runs = [r for r in scene(at).runs if r.run["tau"] == tau]
+    assert len(runs) == 1, f"the scene has no run for τ = {tau}"
+    return runs[0]
 
 
 def figure(at: AppTest) -> dict:
@@ -37,7 +45,8 @@ def run_meta(at: AppTest) -> dict:
     or, on a page still drawn by a Plotly figure, that meta itself."""
     if not scenes(at):
         return figure(at)["layout"]["meta"]
-    s = scene(at)
-    return {"view": "perceptron", "variant": s.run["variant"], "tau": s.run["tau"], "n_points": len(s.y),
-            "n_steps": s.run["n_steps"], "n_updates": len(s.update_steps), "converged": s.run["converged"],
-            "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode}
+    s, r = scene(at), scene_run(at)
+    return {"view": "perceptron", "variant": r.run["variant"], "tau": r.run["tau"], "n_points": len(s.y),
+            "n_steps": r.run["n_steps"], "n_updates": len(r.update_steps), "converged": r.run["converged"],
+            "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode,
+            "taus": s.taus}

@@ -171,6 +171,21 @@ def test_update_steps_mode_visits_the_updates_and_the_ends(renderer):
     assert renderer.evaluate("() => window.__dblView.step") == 10
 
 
+def test_every_tau_in_one_scene_switches_in_the_browser(renderer):
+    X, y = make_dataset("separable", 40, 1)
+    taus = [0.1, 1.0, 5.0]
+    trajs = [run_perceptron(X, y, variant="random", seed=2, tau=t, w0=(0.5, -1.0), max_steps=200) for t in taus]
+    mount(renderer, with_view(perceptron_scene(trajs).to_bytes(), View(tau=1.0, start=12)))
+    pick = renderer.locator("#scene .dbls-tau select")
+    assert pick.is_visible() and pick.input_value() == "1"  # no control of a page to follow: its own choice
+    for j, traj in enumerate(trajs):
+        pick.select_option(str(j))
+        got = drawn_at(renderer, 12)
+        assert renderer.evaluate("() => window.__dblView.m.run.tau") == taus[j]
+        assert html.unescape(got["text"]) == describe_step(traj, 12)
+        assert points(got["ring"]) == {tuple(x) for x in X[traj[12].misclassified].tolist()}
+
+
 def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(renderer):
     X, y = make_dataset("textbook", 3, 0)
     good = perceptron_scene(run_perceptron(X, y)).to_bytes()
@@ -179,7 +194,7 @@ def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(ren
     header["version"] = 99
     bad = [b"not a scene at all", pack({**header}, arrays)]
     header["version"] = 1
-    arrays = {**arrays, "W": arrays["W"][:-1]}  # states that do not match the updates
+    arrays = {**arrays, "W.0": arrays["W.0"][:-1]}  # states that do not match the updates
     bad.append(pack(header, arrays))
     for blob in bad:
         mount(renderer, blob)

@@ -9,7 +9,7 @@ import pytest
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from viz.scene import PerceptronScene, View, pack, perceptron_scene, rule_mistakes, unpack, with_view
+from viz.scene import PerceptronRun, PerceptronScene, View, pack, perceptron_scene, rule_mistakes, unpack, with_view
 
 
 def runs():
@@ -26,12 +26,14 @@ def runs():
 @pytest.mark.parametrize("i", range(5))
 def test_the_record_round_trips_and_holds_the_run(i):
     traj = runs()[i]
-    scene = perceptron_scene(traj, view=View(height=680, scale=1.3, mode="updates", start=4))
-    back = PerceptronScene.from_bytes(scene.to_bytes())
-    for name in PerceptronScene.ARRAYS:
+    whole = perceptron_scene(traj, view=View(height=680, scale=1.3, mode="updates", start=4))
+    back_whole = PerceptronScene.from_bytes(whole.to_bytes())
+    scene, back = whole.runs[0], back_whole.runs[0]
+    for name in PerceptronRun.ARRAYS:
         assert np.array_equal(getattr(back, name), getattr(scene, name)), name
         assert getattr(back, name).dtype == getattr(scene, name).dtype, name
-    assert back.run == scene.run and back.box == scene.box and back.view == scene.view
+    assert back.run == scene.run and back_whole.box == whole.box and back_whole.view == whole.view
+    assert np.array_equal(back_whole.X, traj.problem.X) and np.array_equal(back_whole.y, traj.problem.y)
     assert np.array_equal(back.update_steps, traj.update_steps) and np.array_equal(back.W, traj.W)
     assert np.array_equal(back.B, traj.B) and back.run["n_steps"] == traj.n_steps
     K = traj.n_updates
@@ -43,19 +45,15 @@ def test_the_record_round_trips_and_holds_the_run(i):
         fixed[back.m_idx[back.m_ptr[k]:back.m_ptr[k + 1]]] ^= True
         assert np.array_equal(fixed, core[k]), k
     assert np.array_equal(back.errors, core.sum(axis=1))
-    # the points updated on: M ∩ examined at the state before (checked), or sent as they are
+    # the points updated on, which the renderer reads as M ∩ examined at the state before: the core's own
     for j, s in enumerate(traj.update_steps.tolist()):
         ex = traj.examined(s)
-        want = traj.updated(s)
-        if back.run["updated_is_M"]:
-            assert np.array_equal(ex[core[j][ex]], want)
-        else:
-            assert np.array_equal(back.upd_idx[back.upd_ptr[j]:back.upd_ptr[j + 1]], want)
+        assert np.array_equal(ex[core[j][ex]], traj.updated(s)) and traj.updated(s).size > 0
 
 
 def test_the_rule_agrees_with_the_core_so_no_exception_is_sent():
     for traj in runs():
-        assert perceptron_scene(traj).m_idx.size == 0
+        assert perceptron_scene(traj).runs[0].m_idx.size == 0
 
 
 def test_a_changed_order_of_summation_would_travel_as_exceptions():
@@ -64,7 +62,7 @@ def test_a_changed_order_of_summation_would_travel_as_exceptions():
     X, y = traj.problem.X, traj.problem.y
     other = (y * ((X @ traj.W[3]) + traj.B[3])) <= 0  # BLAS's sum: the same here on whole numbers
     assert np.array_equal(other, rule_mistakes(X, y, traj.W[3:4], traj.B[3:4], "nonpositive")[0])
-    assert scene.m_ptr.size == traj.n_updates + 2
+    assert scene.runs[0].m_ptr.size == traj.n_updates + 2
 
 
 def test_a_new_view_changes_only_the_header():
@@ -91,3 +89,22 @@ def test_the_arrays_start_on_8_byte_boundaries():
     h = int.from_bytes(blob[4:8], "little")
     header = json.loads(blob[8:8 + h])
     assert (8 + h) % 8 == 0 and all(spec["offset"] % 8 == 0 for spec in header["arrays"].values())
+
+
+def test_one_run_per_tau_with_the_examined_points_sent_once():
+    X, y = make_dataset("blobs", 60, 1, noise=1.5)
+    taus = [0.1, 1.0, 10.0]
+    for variant in ("random", "minibatch", "cyclic"):
+        trajs = [run_perceptron(X, y, variant=variant, batch_size=6, tau=t, seed=4, max_steps=90) for t in taus]
+        scene = perceptron_scene(trajs)
+        assert scene.taus == taus
+        back = PerceptronScene.from_bytes(scene.to_bytes())
+        for traj, r in zip(trajs, back.runs, strict=True):
+            assert np.array_equal(r.W, traj.W) and np.array_equal(r.update_steps, traj.update_steps)
+            if traj.order is not None:
+                assert np.array_equal(r.order, traj.order)
+        header = json.loads(scene.to_bytes()[8:8 + int.from_bytes(scene.to_bytes()[4:8], "little")])
+        sent = [name for name in header["arrays"] if name.startswith("order.")]
+        assert sent == ["order.0"]  # the same seed examines the same points whatever τ: sent once
+    with pytest.raises(ValueError, match="same points"):
+        perceptron_scene([run_perceptron(X, y), run_perceptron(X + 1, y)])

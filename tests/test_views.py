@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import figure, run_meta, scene  # noqa: F401
+from apptest_helpers import figure, run_meta, scene, scene_run  # noqa: F401
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
@@ -48,7 +48,7 @@ def test_textbook_converges_and_figure_has_every_step():
     assert at.success[0].value.startswith("Converged after 7 updates in 5 epochs (15 steps)")
     meta = run_meta(at)
     assert meta["n_updates"] == 7 and meta["n_steps"] == 15 and meta["converged"]
-    assert meta["mode"] == "all" and scene(at).update_steps.tolist() == [1, 3, 6, 9, 10, 12, 15]  # every step, no cap
+    assert meta["mode"] == "all" and scene_run(at).update_steps.tolist() == [1, 3, 6, 9, 10, 12, 15]  # every step, no cap
     assert not at.dataframe  # the step table is drawn only when its expander is opened
     at.session_state["steps_table_open"] = True
     at.run()
@@ -71,10 +71,11 @@ def test_xor_does_not_converge():
 def test_changing_tau_and_variant_rebuilds_the_figure():
     at = perceptron_page()
     at.sidebar.selectbox(key="ds").set_value("separable").run()
-    before = run_meta(at)
+    before, blob = run_meta(at), at.get("bidi_component")[-1].proto.bytes
     at.select_slider(key="tau").set_value(0.1).run()
     after = run_meta(at)
-    assert before["tau"] == 1.0 and after["tau"] == 0.1
+    assert before["tau"] == 1.0 and after["tau"] == 0.1 and before["taus"] == after["taus"]
+    assert [e for e in at.get("bidi_component") if e.proto.bytes == blob]  # τ moved: the same scene, every τ in it
     at.selectbox(key="variant").set_value("minibatch").run()
     assert not at.exception
     meta = run_meta(at)
@@ -101,19 +102,20 @@ def test_dataset_survives_page_switch():
 
 def test_bad_data_shows_an_error_and_keeps_the_last_good_run():
     at = perceptron_page()
-    good = run_meta(at)
+    good = scene(at)
     X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
     at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), X, np.array([1, 0, -1]))
     at.select_slider(key="tau").set_value(0.5).run()  # any rerun with the bad data
     assert not at.exception
     assert "labels must be -1 or +1, got values [0.0]" in at.error[0].value
-    assert run_meta(at) == good
+    kept = scene(at)  # the last good scene, every τ in it
+    assert np.array_equal(kept.X, good.X) and [r.run for r in kept.runs] == [r.run for r in good.runs]
 
 
 @pytest.mark.parametrize("params", [{"tau": "-1"}, {"variant": "nonsense"}, {"max_steps": "1e99"}, {"B": "0"}])
 def test_hand_edited_url_never_breaks_the_page(params):
     at = page_from_url(params)
-    assert scene(at).run["n_steps"] > 0
+    assert scene_run(at).run["n_steps"] > 0
     assert any("Ignored URL parameters" in w.value for w in at.warning)
 
 
@@ -144,7 +146,7 @@ def test_fixed_nonzero_bias_is_shown_and_no_separability_claim():
     assert "b₀ = −2 fixed" in at.caption[0].value
     status = (at.info or at.warning or at.success)[0].value
     assert "not linearly separable" not in status
-    sc = scene(at)  # what the renderer writes from it at step 1: tests/test_e2e_scene.py
+    sc = scene_run(at)  # what the renderer writes from it at step 1: tests/test_e2e_scene.py
     assert sc.B.tolist()[0] == -2.0 and not sc.run["fit_intercept"] and sc.run["n_steps"] == 3
 
 

@@ -21,7 +21,7 @@ from viz.common import Chart, num, projector, serialized
 from viz.compare import compare_figure
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
-from viz.perceptron import bound_line, bound_run_kind, conventions, run_summary, step_table
+from viz.perceptron import bound_line, bound_run_kind, conventions, run_summary
 from viz.scene import perceptron_scene
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
@@ -37,33 +37,38 @@ def sized(fig: dict, big: bool) -> dict:
     return projector(fig, SCALE) if big else fig
 
 
-def perceptron_page(X, y, params: tuple):
-    """Run the perceptron and build everything the Perceptron page shows.
+def perceptron_page(X, y, params: tuple, taus: tuple, follow: str):
+    """Run the perceptron for every τ of ``taus`` and build what the Perceptron page shows.
 
     Parameters
     ----------
     X : ndarray of shape (N, 2)
     y : ndarray of shape (N,)
     params : tuple of (name, value)
-        ``run_perceptron``'s keyword arguments.
+        ``run_perceptron``'s keyword arguments but τ.
+    taus : tuple of float
+        The τ choices: one run each, so the browser switches τ with no message to the server.
+    follow : str
+        The label of the page's τ control, which the renderer follows.
 
     Returns
     -------
     tuple
-        (the run's scene record as bytes (:mod:`viz.scene`; the page sets how it is shown with
-        :func:`viz.scene.with_view`), (kind, status), step table, steps run, conventions text, (kind, bound text)).
+        (the scene record as bytes (:mod:`viz.scene`; the page sets how it is shown with
+        :func:`viz.scene.with_view`), {τ: ((kind, status), steps run, (kind, bound text))}, conventions text).
     """
-    traj = run_perceptron(X, y, **dict(params))
+    trajs = [run_perceptron(X, y, tau=float(t), **dict(params)) for t in taus]
+    traj = trajs[0]
     bound = None
     if bound_run_kind(traj)[0]:  # an online run from zero: the bound can speak to it
         try:
             bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
-    scene = perceptron_scene(traj, bound).to_bytes()
+    scene = perceptron_scene(trajs, bound, follow=follow).to_bytes()
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
-    return (scene, run_summary(traj, separable), step_table(traj), traj.n_steps, conventions(traj),
-            bound_line(traj, bound))
+    words = {float(t.tau): (run_summary(t, separable), t.n_steps, bound_line(t, bound)) for t in trajs}
+    return scene, words, conventions(traj)
 
 
 @functools.lru_cache(maxsize=2)

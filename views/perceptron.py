@@ -30,6 +30,7 @@ from views.shared import (
 from views.userdata import escape_md
 from views.workers import offload
 from viz.gif import perceptron_gif
+from viz.perceptron import step_table
 from viz.scene import View, with_view
 
 LAST_GOOD = "_perceptron_last_good"
@@ -40,10 +41,19 @@ GIF_FRAMES = 200
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
-@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron…")
+TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
+
+
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron for every τ…")
 def compute(X, y, params: tuple):
-    """Run the perceptron and build everything the page shows (cached on the inputs; built in a worker process)."""
-    return offload(perceptron_page, X, y, params)
+    """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker)."""
+    return offload(perceptron_page, X, y, params, tuple(TAUS), TAU_LABEL)
+
+
+@st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
+def table_of(X, y, params: tuple) -> dict:
+    """The run's steps as a table (made when the table is opened)."""
+    return step_table(run_perceptron(*validate_data(X, y), **dict(params)))
 
 
 def run_csv(X, y, params: tuple) -> str:
@@ -68,7 +78,8 @@ with part("settings"):
     c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
     variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
-    tau = bound(c2.select_slider, "Step size τ", TAUS, value=1.0, key="tau")
+    tau = bound(c2.select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
+                help="Moves the chart at once, in your browser: every τ is run in advance.")
     batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
                   disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
     rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
@@ -116,13 +127,14 @@ if quiz_on:
             quiz(run[0], int(height), big)
 elif points_ready(ds, CHART, "the perceptron"):
     result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), params), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
 if result is not None:
-    blob, (kind, status), table, n_steps, conv, (bkind, btext), label = result
+    blob, words, conv, label = result
+    (kind, status), n_steps, (bkind, btext) = words[float(tau)]
     if step0 is not None and step0 > n_steps:
         st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
                 f"{n_steps:,}.")
-    scene = with_view(blob, View(int(height), SCALE if big else 1.0, mode, step0))
+    scene = with_view(blob, View(int(height), SCALE if big else 1.0, mode, step0, float(tau)))
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     show_scene(scene, CHART)
     getattr(st, kind)(status)
@@ -135,4 +147,5 @@ if result is not None:
     with part("tables"):
         exports(CHART, stem, scene, f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
                 csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params)))
-        steps_table(f"Every step as a table ({len(table['step']):,} of {n_steps + 1:,} rows)", table)
+        steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
+                    lambda X=ds.X, y=ds.y: table_of(X, y, params))

@@ -392,12 +392,15 @@ def open_at_step(fig: dict | Chart, step: int | None) -> dict | Chart:
     return opened
 
 
-def steps_table(label: str, table: dict) -> None:
-    """Every step as a table, in an expander that builds it only while open (a closed one costs a rerun nothing)."""
+def steps_table(label: str, table: dict | Callable[[], dict]) -> None:
+    """Every step as a table, in an expander that builds it only while open (a closed one costs a rerun nothing).
+
+    ``table`` is the table, or what makes it (called only while the expander is open).
+    """
     box = st.expander(label, key="steps_table_open", on_change="rerun")
     if box.open:
         with box:
-            st.dataframe(table, hide_index=True, width="stretch")
+            st.dataframe(table() if callable(table) else table, hide_index=True, width="stretch")
 
 
 def current_dataset() -> Dataset:

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from core.perceptron import Trajectory
+from core.snapshot import activation
 from viz.common import view_box
 from viz.perceptron import bound_applies
 
@@ -113,24 +114,23 @@ class View:
     start : int or None
         The step to open at (a link's ``step=``); None opens at step 0 (or, on a new run, where the last
         run stood).
+    tau : float or None
+        The τ whose run to open where no control of the page gives τ (the offline file).
     """
 
     height: int = 780
     scale: float = 1.0
     mode: str = "all"
     start: int | None = None
+    tau: float | None = None
 
 
 @dataclass(frozen=True)
-class PerceptronScene:
-    """The Perceptron page's scene: the points and the core's states of one run.
+class PerceptronRun:
+    """One run of a Perceptron scene: the core's states (arrays named ``<field>.<j>`` for run j in the record).
 
-    Attributes (the header's fields and arrays carry the same names)
+    Attributes
     ----------
-    X : ndarray of shape (N, 2), float64
-        The points, exactly as the core saw them (the arithmetic line is written from them).
-    y : ndarray of shape (N,), int8
-        Labels in {−1, +1}.
     update_steps : ndarray of shape (K,), uint32
         The steps after which (w, b) changed, increasing (the core's ``Trajectory.update_steps``).
     W : ndarray of shape (K + 1, 2), float64
@@ -138,11 +138,7 @@ class PerceptronScene:
         w and b after the k-th update (k = 0: the start w₀, b₀).
     order : ndarray of shape (S,) or (S, B), uint16 or uint32
         The points examined at steps 1..S (random and mini-batch); empty for cyclic (point (s − 1) mod N)
-        and batch (every point).
-    upd_ptr, upd_idx : ndarray of shape (K + 1,) and (total,)
-        The points updated on at the k-th update are ``upd_idx[upd_ptr[k]:upd_ptr[k + 1]]``. Empty when
-        ``run["updated_is_M"]``: then, checked here for every update, they are the examined points that
-        are in M of the state before (M ∩ I), which the renderer reads from M.
+        and batch (every point). Runs that examine the same points share one array (``run["order_of"]``).
     errors : ndarray of shape (K + 1,), uint32
         |M| of each state, counted by the core.
     m_ptr, m_idx : ndarray of shape (K + 2,) and (total,)
@@ -157,39 +153,75 @@ class PerceptronScene:
         The mean perceptron loss (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b)) of each state.
     run : dict
         ``n_steps`` S, ``variant``, ``reduction``, ``tau``, ``batch_size``, ``update_on``,
-        ``fit_intercept``, ``converged``, ``updated_is_M``.
-    box : tuple of 4 floats
-        The data panel's view (x₁ min, x₁ max, x₂ min, x₂ max).
-    bound : dict or None
-        Novikoff's bound where it applies to the run: ``R``, ``gamma``, ``bound``, ``w`` (unit
-        max-margin direction of x̃), ``b``, ``fit_intercept``.
-    view : View
+        ``fit_intercept``, ``converged``, ``order_of``.
+
+    The points updated on at a step are not sent: they are, by the core's definition
+    (``Trajectory.updated``), the examined points in M of the state before (M ∩ I), and the renderer
+    reads them from M.
     """
 
-    X: np.ndarray
-    y: np.ndarray
     update_steps: np.ndarray
     W: np.ndarray
     B: np.ndarray
     order: np.ndarray
-    upd_ptr: np.ndarray
-    upd_idx: np.ndarray
     errors: np.ndarray
     m_ptr: np.ndarray
     m_idx: np.ndarray
     loss: np.ndarray
     run: dict
+
+    ARRAYS = ("update_steps", "W", "B", "order", "errors", "m_ptr", "m_idx", "loss")
+
+
+@dataclass(frozen=True)
+class PerceptronScene:
+    """The Perceptron page's scene: the points once, and the core's states of one run for each τ.
+
+    Every τ of the page's list is run (with all other settings the same), so moving τ switches runs in
+    the browser, within a frame, with no message to the server.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+        The points, exactly as the core saw them (the arithmetic line is written from them).
+    y : ndarray of shape (N,), int8
+        Labels in {−1, +1}.
+    runs : tuple of PerceptronRun
+        One per τ, in the order of ``run["tau"]``.
+    box : tuple of 4 floats
+        The data panel's view (x₁ min, x₁ max, x₂ min, x₂ max).
+    bound : dict or None
+        Novikoff's bound where it applies to the runs: ``R``, ``gamma``, ``bound``, ``w`` (unit
+        max-margin direction of x̃), ``b``, ``fit_intercept``.
+    follow : str or None
+        The label of the page's τ control: the renderer shows the run of the τ that control shows, and
+        follows it as it moves (without it, the renderer offers its own τ choice, as in the offline file).
+    view : View
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    runs: tuple[PerceptronRun, ...]
     box: tuple[float, float, float, float]
     bound: dict | None = None
+    follow: str | None = None
     view: View = field(default_factory=View)
 
-    ARRAYS = ("X", "y", "update_steps", "W", "B", "order", "upd_ptr", "upd_idx", "errors", "m_ptr", "m_idx", "loss")
+    @property
+    def taus(self) -> list[float]:
+        return [r.run["tau"] for r in self.runs]
 
     def to_bytes(self) -> bytes:
         """The scene as the renderer reads it (the wire format of this module)."""
-        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron", "run": self.run,
-                  "box": list(self.box), "bound": self.bound, "view": asdict(self.view)}
-        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron",
+                  "runs": [r.run for r in self.runs], "box": list(self.box), "bound": self.bound,
+                  "follow": self.follow, "view": asdict(self.view)}
+        arrays = {"X": self.X, "y": self.y}
+        for j, r in enumerate(self.runs):
+            for name in PerceptronRun.ARRAYS:
+                if name != "order" or r.run["order_of"] == j:
+                    arrays[f"{name}.{j}"] = getattr(r, name)
+        return pack(header, arrays)
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> PerceptronScene:
@@ -197,8 +229,11 @@ class PerceptronScene:
         header, arrays = unpack(blob)
         if header.get("kind") != "perceptron":
             raise ValueError(f"not a Perceptron scene: kind {header.get('kind')!r}")
-        return cls(**arrays, run=header["run"], box=tuple(header["box"]), bound=header["bound"],
-                   view=View(**header["view"]))
+        runs = tuple(PerceptronRun(**{name: arrays[f"{name}.{run['order_of'] if name == 'order' else j}"]
+                                      for name in PerceptronRun.ARRAYS}, run=run)
+                     for j, run in enumerate(header["runs"]))
+        return cls(X=arrays["X"], y=arrays["y"], runs=runs, box=tuple(header["box"]), bound=header["bound"],
+                   follow=header["follow"], view=View(**header["view"]))
 
 
 def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:
@@ -224,75 +259,67 @@ def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, up
     return m < 0 if update_on == "negative" else m <= 0
 
 
-def _exceptions(traj: Trajectory) -> tuple[np.ndarray, np.ndarray]:
-    """Per state, the points where the core's M differs from :func:`rule_mistakes`, as (ptr, idx).
+def _run_arrays(traj: Trajectory, j: int, orders: list) -> PerceptronRun:
+    """One run's record: its states, M as rule plus exceptions, |M| and the loss of each state.
 
-    States are read in chunks of about 2,000,000 (state, point) pairs.
+    One pass over the stored states, in chunks of about 2,000,000 (state, point) pairs.
     """
     p = traj.problem
-    n_states = traj.n_updates + 1
-    chunk = max(1, 2_000_000 // max(p.n, 1))
-    ptr = np.zeros(n_states + 1, dtype=np.uint32)
+    N, K = p.n, traj.n_updates
+    ix = _index_dtype(N)
+    ptr = np.zeros(K + 2, dtype=np.uint32)
+    errors, loss = np.zeros(K + 1, dtype=np.uint32), np.zeros(K + 1)
     parts, total = [], 0
-    for a in range(0, n_states, chunk):
-        k = np.arange(a, min(a + chunk, n_states))
-        diff = traj.state_mistakes(k) ^ rule_mistakes(p.X, p.y, traj.W[k], traj.B[k], p.update_on)
-        rows, cols = np.nonzero(diff)
+    chunk = max(1, 2_000_000 // max(N, 1))
+    for a in range(0, K + 1, chunk):
+        k = np.arange(a, min(a + chunk, K + 1))
+        margins = p.y * activation(p.X, traj.W[k], traj.B[k])  # yᵢ(w·xᵢ + b), as the core sums it
+        core = p.mistakes(margins)  # M of each state under the run's rule
+        errors[k] = core.sum(axis=1)
+        loss[k] = np.maximum(0.0, -margins).mean(axis=1)  # (1/N) Σ max(0, −yᵢ(w·xᵢ + b))
+        rows, cols = np.nonzero(core ^ rule_mistakes(p.X, p.y, traj.W[k], traj.B[k], p.update_on))
         counts = np.bincount(rows, minlength=k.size)
         ptr[a + 1:a + 1 + k.size] = total + np.cumsum(counts)
         total += int(counts.sum())
         parts.append(cols)
-    idx = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    return ptr, idx.astype(_index_dtype(p.n))
+    order = np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order).astype(ix)
+    order_of = next((i for i, o in enumerate(orders) if o.shape == order.shape and np.array_equal(o, order)), j)
+    orders.append(order)
+    return PerceptronRun(
+        update_steps=traj.update_steps.astype(np.uint32), W=np.ascontiguousarray(traj.W, dtype=float),
+        B=np.ascontiguousarray(traj.B, dtype=float), order=order, errors=errors, m_ptr=ptr,
+        m_idx=(np.concatenate(parts) if parts else np.zeros(0)).astype(ix), loss=loss,
+        run={"n_steps": int(traj.n_steps), "variant": traj.variant, "reduction": traj.reduction,
+             "tau": float(traj.tau), "batch_size": int(traj.batch_size), "update_on": p.update_on,
+             "fit_intercept": bool(p.fit_intercept), "converged": bool(traj.converged), "order_of": int(order_of)})
 
 
-def perceptron_scene(traj: Trajectory, bound=None, view: View | None = None) -> PerceptronScene:
-    """The scene of a perceptron run: the core's states, nothing drawn.
+def perceptron_scene(trajs, bound=None, view: View | None = None, follow: str | None = None) -> PerceptronScene:
+    """The scene of perceptron runs on the same points (one per τ, or one): the core's states, nothing drawn.
 
     Parameters
     ----------
-    traj : Trajectory
-        The run; 2-D data.
+    trajs : Trajectory or sequence of Trajectory
+        The runs, on the same 2-D points, differing in τ only (or a single run).
     bound : core.bounds.MistakeBound, optional
-        Sent when it applies to the run (:func:`viz.perceptron.bound_applies`).
+        Sent when it applies to the runs (:func:`viz.perceptron.bound_applies`).
     view : View, optional
+    follow : str, optional
+        The label of the page's τ control (see :class:`PerceptronScene`).
     """
-    p = traj.problem
+    trajs = [trajs] if isinstance(trajs, Trajectory) else list(trajs)
+    p = trajs[0].problem
     if p.X.shape[1] != 2:
         raise ValueError(f"the step-through chart draws 2-D data, got d = {p.X.shape[1]}")
-    N, K = p.n, traj.n_updates
-    ix = _index_dtype(N)
-    m_ptr, m_idx = _exceptions(traj)
-    order = np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order).astype(ix)
-    # the points updated on: M ∩ examined at the state before (checked for every update), or sent as they are
-    sets = [traj.updated(int(s)) for s in traj.update_steps]
-    updated_is_M = True
-    chunk = max(1, 2_000_000 // max(N, 1))
-    for a in range(0, K, chunk):
-        k = np.arange(a, min(a + chunk, K))
-        before = traj.state_mistakes(k)  # M of the state before update k (state k holds k updates)
-        for row, j in zip(before, k.tolist(), strict=True):
-            ex = traj.examined(int(traj.update_steps[j]))
-            if not np.array_equal(ex[row[ex]], sets[j]):
-                updated_is_M = False
-    upd_ptr, upd_idx = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=ix)
-    if not updated_is_M:
-        upd_ptr = np.concatenate([[0], np.cumsum([len(s) for s in sets])]).astype(np.uint32)
-        upd_idx = (np.concatenate(sets) if sets else np.zeros(0)).astype(ix)
-    errors, loss = traj.stats_at(np.concatenate([[0], traj.update_steps]).astype(np.int64))
-    shown = bound if bound is not None and bound_applies(traj, bound)[0] else None
+    if any(t.problem.X is not p.X and not np.array_equal(t.problem.X, p.X) for t in trajs[1:]):
+        raise ValueError("the runs of one scene must be on the same points")
+    orders: list = []
+    runs = tuple(_run_arrays(t, j, orders) for j, t in enumerate(trajs))
+    shown = bound if bound is not None and bound_applies(trajs[0], bound)[0] else None
     return PerceptronScene(
-        X=np.ascontiguousarray(p.X, dtype=float), y=p.y.astype(np.int8),
-        update_steps=traj.update_steps.astype(np.uint32), W=np.ascontiguousarray(traj.W, dtype=float),
-        B=np.ascontiguousarray(traj.B, dtype=float), order=order, upd_ptr=upd_ptr, upd_idx=upd_idx,
-        errors=errors.astype(np.uint32), m_ptr=m_ptr, m_idx=m_idx, loss=np.asarray(loss, dtype=float),
-        run={"n_steps": int(traj.n_steps), "variant": traj.variant, "reduction": traj.reduction,
-             "tau": float(traj.tau), "batch_size": int(traj.batch_size), "update_on": p.update_on,
-             "fit_intercept": bool(p.fit_intercept), "converged": bool(traj.converged),
-             "updated_is_M": updated_is_M},
-        box=view_box(p.X),
+        X=np.ascontiguousarray(p.X, dtype=float), y=p.y.astype(np.int8), runs=runs, box=view_box(p.X),
         bound=None if shown is None else {"R": float(shown.R), "gamma": float(shown.gamma),
                                           "bound": float(shown.bound), "w": [float(v) for v in shown.w],
                                           "b": float(shown.b), "fit_intercept": bool(shown.fit_intercept)},
-        view=view or View(),
+        follow=follow, view=view or View(),
     )

@@ -172,20 +172,28 @@ const POS = "#0072B2", NEG = "#D55E00", INK = "#222222", UPDATE = "#009E73";
 const SPEEDS = {play: 400, fast: 120};
 
 class PerceptronModel {
-  constructor({header, arrays}) {
-    const a = arrays;
+  // run j of a scene (one run per τ): its arrays are named <field>.<j>
+  constructor({header, arrays}, j) {
+    const a = arrays, run = header.runs[j], at = (name) => {
+      const v = a[`${name}.${name === "order" ? run.order_of : j}`];
+      if (!v) throw new Error(`the scene has no ${name} for run ${j}`);
+      return v;
+    };
     this.h = header;
-    this.run = header.run;
+    this.j = j;
+    this.run = run;
+    if (!a.X || !a.y) throw new Error("the scene has no points");
     this.X = a.X; this.y = a.y; this.N = a.y.length;
-    this.US = a.update_steps; this.K = a.update_steps.length;
-    this.W = a.W; this.B = a.B; this.order = a.order;
-    this.updPtr = a.upd_ptr; this.updIdx = a.upd_idx;
-    this.mPtr = a.m_ptr; this.mIdx = a.m_idx; this.loss = a.loss;
+    if (this.X.length !== 2 * this.N) throw new Error("the scene's points and labels differ in number");
+    this.US = at("update_steps"); this.K = this.US.length;
+    this.W = at("W"); this.B = at("B"); this.order = at("order");
+    this.mPtr = at("m_ptr"); this.mIdx = at("m_idx"); this.loss = at("loss");
+    this.errors = at("errors");  // |M| of each state, as the core counted it
     this.S = this.run.n_steps;
     this.box = header.box;
-    if (this.W.length !== 2 * (this.K + 1) || this.B.length !== this.K + 1 || this.mPtr.length !== this.K + 2)
+    if (this.W.length !== 2 * (this.K + 1) || this.B.length !== this.K + 1 || this.mPtr.length !== this.K + 2 ||
+        this.errors.length !== this.K + 1 || this.loss.length !== this.K + 1)
       throw new Error("the scene's states do not match its update steps");
-    this.errors = a.errors;  // |M| of each state, as the core counted it
     this.negative = this.run.update_on === "negative";
     this.mask = new Uint8Array(this.N);
     this.maskAt = -1;
@@ -232,11 +240,9 @@ class PerceptronModel {
     return Array.from(this.order.subarray((step - 1) * B, step * B));
   }
 
-  updated(step, k) {  // M ∩ examined at the state before, as the core judged it
+  updated(step, k) {  // the core's Trajectory.updated: the examined points in M of the state before (M ∩ I)
     if (step === 0 || k === 0 || this.US[k - 1] !== step) return [];
-    const v = this.run.variant;
-    if (!this.run.updated_is_M) return Array.from(this.updIdx.subarray(this.updPtr[k - 1], this.updPtr[k]));
-    this.goState(k - 1);  // M ∩ examined at the state before (checked on the server for every update)
+    this.goState(k - 1);
     return this.examined(step).filter((i) => this.mask[i]);
   }
 
@@ -368,8 +374,8 @@ const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
 class PerceptronView {
-  constructor(root, model, Plotly) {
-    this.root = root; this.m = model; this.Plotly = Plotly;
+  constructor(root, model, Plotly, scene) {
+    this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
     this.k = model.h.view.scale || 1;
     const q = (c) => root.querySelector(c);
     this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.stripEl = q(".dbls-strip-plot");
@@ -568,6 +574,7 @@ class PerceptronView {
     this.root.classList.toggle("dbls-wide", sz.wide);
     this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
     this.drawLegend();
+    this.drawTaus();
     // the data panel is drawn again only when what it shows changed (the points, the view, R and γ);
     // a new run on the same points (τ, the variant, the rule…) keeps it and redraws the strip
     const key = JSON.stringify([m.h.box, m.h.bound, m.h.view.scale, sz.mainW, sz.mainH, m.X.length,
@@ -596,6 +603,30 @@ class PerceptronView {
     this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
     this.Plotly.relayout(this.stripEl, {width: sz.stripW}).then(() => this.drawStep());
+  }
+
+  // ----- another τ: its run, at the same step (clamped); the points stay drawn, the strip is drawn again
+  setRun(j) {
+    if (j === this.m.j || !this.scene.header.runs[j]) return;
+    const step = this.step;
+    this.m = new PerceptronModel(this.scene, j);
+    this.range.max = String(this.m.nStops - 1);
+    this.i = this.m.stopOf(Math.min(step, this.m.S));
+    this.plot.layout.meta = this.mainLayout(this.sz.mainW, this.sz.mainH).meta;  // read by tests and exports, not drawn
+    this.drawLegend();
+    this.drawTaus();
+    this.show(this.i);
+    this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
+  }
+
+  // the τ choice in the controls: only where no control of the page gives τ (the offline file)
+  drawTaus() {
+    const pick = this.root.querySelector(".dbls-tau");
+    const runs = this.scene.header.runs, own = runs.length > 1 && followedTau(this.m.h) === null;
+    pick.hidden = !own;
+    if (!own) return;
+    const sel = pick.querySelector("select");
+    sel.innerHTML = runs.map((r, j) => `<option value="${j}"${j === this.m.j ? " selected" : ""}>${num(r.tau)}</option>`).join("");
   }
 
   // ----- one step on screen: the SVG layers, the words, the controls
@@ -762,8 +793,42 @@ const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
   <button type="button" data-go="pause" title="Stop playing">Pause ❚❚</button>
   <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="Step">
   <span class="dbls-at"></span>
+  <label class="dbls-tau" hidden>τ <select aria-label="Step size τ of the run shown"></select></label>
 </div>
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
+
+// the τ the page's own control shows (header.follow is its label), or null
+function followedTau(header) {
+  if (!header.follow) return null;
+  for (const el of document.querySelectorAll("input[type=range][aria-valuetext]"))
+    if (el.getAttribute("aria-label") === header.follow) return Number(el.getAttribute("aria-valuetext"));
+  return null;
+}
+
+// which run to show: the τ of the page's control; else the τ shown before; else the view's τ; else the first
+function runFor(header, old) {
+  const taus = header.runs.map((r) => r.tau);
+  const want = followedTau(header) ?? (old ? old.m.run.tau : null) ?? header.view.tau ?? taus[0];
+  let best = 0;
+  for (let j = 0; j < taus.length; j++) if (Math.abs(taus[j] - want) < Math.abs(taus[best] - want)) best = j;
+  return best;
+}
+
+// the page's τ control moved: every chart that follows it shows the run of the new τ, at once
+function watchControls() {
+  if (window.__dblWatch) return;
+  window.__dblWatch = new MutationObserver((records) => {
+    for (const r of records) {
+      const label = r.target.getAttribute && r.target.getAttribute("aria-label");
+      if (!label) continue;
+      for (const root of document.querySelectorAll(".dbls")) {
+        const v = root.__dblView;
+        if (v && v.m.h.follow === label) v.setRun(runFor(v.m.h, null));
+      }
+    }
+  });
+  window.__dblWatch.observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-valuetext"]});
+}
 
 function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not drawn twice
   let h = 0x811c9dc5;
@@ -787,11 +852,13 @@ async function mountScene(root, data, {standalone = false} = {}) {
   const id = fingerprint(bytes);
   if (root.__dblId === id && root.__dblView) return;
   root.__dblId = id;
-  let model;
+  let model, scene;
   try {
-    const scene = decode(bytes);
+    scene = decode(bytes);
     if (scene.header.kind !== "perceptron") throw new Error(`this renderer draws no ${scene.header.kind} scene`);
-    model = new PerceptronModel(scene);
+    if (!scene.header.runs || !scene.header.runs.length) throw new Error("the scene holds no run");
+    const runs = scene.header.runs.map((_, j) => new PerceptronModel(scene, j));  // every run is checked now
+    model = runs[runFor(scene.header, root.__dblView)];
   } catch (e) { fail(root, e.message); return; }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
@@ -805,7 +872,7 @@ async function mountScene(root, data, {standalone = false} = {}) {
     root.innerHTML = SHELL;
     wire(root);
   }
-  const view = new PerceptronView(root, model, Plotly);
+  const view = new PerceptronView(root, model, Plotly, scene);
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run (τ moved…), the step the last run stood at
   const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : 0);
@@ -814,6 +881,7 @@ async function mountScene(root, data, {standalone = false} = {}) {
   try { await view.mount(at, old); } catch (e) { fail(root, e.message); return; }
   root.dataset.ready = id;
   if (standalone) window.__dblView = view;
+  watchControls();
 }
 
 function wire(root) {
@@ -831,6 +899,7 @@ function wire(root) {
   root.querySelector(".dbls-range").addEventListener("input", (ev) => {
     if (v()) { v().pause(); v().show(Number(ev.target.value)); }
   });
+  root.querySelector(".dbls-tau select").addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
   root.querySelector(".dbls-legend").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-part]");
     if (b && v()) v().toggle(b.dataset.part);
