@@ -6,10 +6,11 @@ yardstick) and the app (streamlit run app.py). In one Chromium, it times
 - the bare app: a key press on its slider until the script has finished and the chart holds the new value,
   plus one animation frame; and its first chart in a new tab;
 - the Perceptron page at N points (XOR, cyclic; and blobs, mini-batch with B = N/4): a key press on τ until
-  the renderer has drawn the new run, plus one frame, and the bytes the server sent for that run (websocket
-  frames; τ moves to values not seen before, so Streamlit's message cache cannot hide their size);
+  the renderer shows that τ's run, plus one frame (every τ is in the scene: no server round trip), and until
+  the page's own rerun has finished; the bytes the server sent (websocket frames);
 - Next ▶ and Back ◀ in the renderer: the click until the next animation frame after the step is drawn;
-- the first chart of the Perceptron page in a new tab, against the bare app's.
+- a new data seed: every τ run again on the server and sent, until drawn;
+- the first chart of the Perceptron page in a new tab (both servers warm), against the bare app's.
 
 Prints medians and 95th percentiles and each as a ratio to the bare rerun measured in the same run.
 Run by hand (2-core machine: about two minutes):
@@ -71,7 +72,7 @@ def line(name: str, times: list[float], ref: float | None = None) -> str:
 
 def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float]:
     t0 = time.perf_counter()
-    page.goto(base)
+    page.goto(base)  # a new tab of a warm server: its first chart
     page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g._fullLayout; }")
     first = (time.perf_counter() - t0) * 1000
     slider = page.get_by_test_id("stSlider").get_by_role("slider")
@@ -91,22 +92,46 @@ def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float]:
     return times, first
 
 
-def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
-    """Move τ down and up (values not seen in this session first) and time each new run drawn."""
+def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int], list[float]]:
+    """Move τ down and up: the key press until the chart shows the run of the new τ, plus one frame; the bytes
+    the server sent for the move (its rerun of the page); and the key press until that rerun has finished."""
     slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
-    times, sizes = [], []
+    times, sizes, reruns = [], [], []
+    tau = "() => document.querySelector('.dbls-plot').__dbl.m.run.tau"
     for i in range(moves):
         key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
-        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        before = page.evaluate(tau)
         page.wait_for_timeout(200)
         n0 = len(received)
         slider.focus()
         t = time.perf_counter()
         page.keyboard.press(key)
-        page.wait_for_function(f"(r) => document.querySelector({IDLE!r}) && document.querySelector('.dbls').dataset.ready !== r",
-                               arg=ready, polling="raf", timeout=60_000)
+        page.wait_for_function(f"(b) => ({tau})() !== b", arg=before, polling="raf", timeout=60_000)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_timeout(50)
+        page.wait_for_selector(IDLE, state="attached")
+        reruns.append((time.perf_counter() - t) * 1000)
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return times, sizes, reruns
+
+
+def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int]]:
+    """Change the data's seed (a new set of runs: every τ run again on the server): until it is drawn."""
+    times, sizes = [], []
+    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
+    for seed in range(1, 4):
+        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        n0 = len(received)
+        field.fill(str(seed))
+        t = time.perf_counter()
+        field.press("Enter")
+        page.wait_for_function("(r) => document.querySelector('.dbls').dataset.ready !== r", arg=ready,
+                               polling="raf", timeout=90_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_selector(IDLE, state="attached")
         page.wait_for_timeout(300)
         sizes.append(sum(received[n0:]))
     return times, sizes
@@ -140,8 +165,12 @@ def main() -> None:
     with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
                                                                       "--disable-dev-shm-usage"])
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        bare_page(page, bare)  # warm the bare server
+        warm = browser.new_page()
+        bare_page(warm, bare)  # warm both servers, as a lecturer's would be
+        warm.goto(f"{app}/perceptron")
+        warm.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
+        warm.close()
+        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
         ref, bare_first = bare_rerun(page, bare, 2 * args.moves)
         ref50 = statistics.median(ref)
         print(line("bare Streamlit: slider → chart redrawn", ref))
@@ -157,13 +186,16 @@ def main() -> None:
             tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
             tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
             first = (time.perf_counter() - t0) * 1000
-            times, sizes = tau_moves(tab, args.moves, received)
+            times, sizes, reruns = tau_moves(tab, args.moves, received)
             print(f"\nPerceptron, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
-                  f"{first / bare_first:.2f}×; this tab also started the app's session)")
-            print("  " + line("move τ → new run drawn", times, ref50))
-            print(f"  bytes received per new run: median {statistics.median(sizes) / 1000:.1f} KB, "
-                  f"max {max(sizes) / 1000:.1f} KB")
+                  f"{first / bare_first:.2f}×)")
+            print("  " + line("move τ → its run drawn (in the browser)", times, ref50))
+            print("  " + line("move τ → the page's rerun done (status…)", reruns, ref50))
+            print(f"  bytes received per τ move: median {statistics.median(sizes) / 1000:.1f} KB")
+            ntimes, nsizes = new_runs(tab, received, query)
+            print("  " + line("new data seed → every τ run, drawn", ntimes, ref50))
+            print(f"  bytes received per new set of runs: median {statistics.median(nsizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))
             ctx.close()

@@ -21,8 +21,8 @@ from viz.common import Chart, num, projector, serialized
 from viz.compare import compare_figure
 from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
-from viz.perceptron import bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import perceptron_scene
+from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
+from viz.scene import assemble, run_record
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
@@ -37,8 +37,8 @@ def sized(fig: dict, big: bool) -> dict:
     return projector(fig, SCALE) if big else fig
 
 
-def perceptron_page(X, y, params: tuple, taus: tuple, follow: str):
-    """Run the perceptron for every τ of ``taus`` and build what the Perceptron page shows.
+def perceptron_runs(X, y, params: tuple, taus: tuple):
+    """Run the perceptron for each τ of ``taus`` (a share of the page's list, in one worker process).
 
     Parameters
     ----------
@@ -47,15 +47,16 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str):
     params : tuple of (name, value)
         ``run_perceptron``'s keyword arguments but τ.
     taus : tuple of float
-        The τ choices: one run each, so the browser switches τ with no message to the server.
-    follow : str
-        The label of the page's τ control, which the renderer follows.
 
     Returns
     -------
-    tuple
-        (the scene record as bytes (:mod:`viz.scene`; the page sets how it is shown with
-        :func:`viz.scene.with_view`), {τ: ((kind, status), steps run, (kind, bound text))}, conventions text).
+    records : list of viz.scene.PerceptronRun
+        Each run's record for the scene.
+    words : dict
+        {τ: ((kind, status), steps run, (kind, bound text))}.
+    bound : core.bounds.MistakeBound or None
+        Where it applies to the runs.
+    conventions : str
     """
     trajs = [run_perceptron(X, y, tau=float(t), **dict(params)) for t in taus]
     traj = trajs[0]
@@ -65,10 +66,32 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str):
             bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
-    scene = perceptron_scene(trajs, bound, follow=follow).to_bytes()
+    shown = bound if bound is not None and bound_applies(traj, bound)[0] else None
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     words = {float(t.tau): (run_summary(t, separable), t.n_steps, bound_line(t, bound)) for t in trajs}
-    return scene, words, conventions(traj)
+    return [run_record(t) for t in trajs], words, shown, conventions(traj)
+
+
+def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None):
+    """Run the perceptron for every τ of ``taus`` and build what the Perceptron page shows.
+
+    ``share(fn, X, y, params, chunk)`` runs :func:`perceptron_runs` on a chunk of the τs (in a worker
+    process, several at once); None runs them all here.
+
+    Returns
+    -------
+    tuple
+        (the scene record as bytes (:mod:`viz.scene`; the page sets how it is shown with
+        :func:`viz.scene.with_view`), {τ: ((kind, status), steps run, (kind, bound text))}, conventions text).
+    """
+    if share is None:
+        parts = [perceptron_runs(X, y, params, taus)]
+    else:
+        parts = share(perceptron_runs, X, y, params, taus)
+    records = [r for part in parts for r in part[0]]
+    words = {k: v for part in parts for k, v in part[1].items()}
+    scene = assemble(X, y, records, parts[0][2], follow=follow).to_bytes()
+    return scene, words, parts[0][3]
 
 
 @functools.lru_cache(maxsize=2)

@@ -6,6 +6,8 @@ scrubbing, playing and the step mode happen in the browser; only a parameter cha
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
@@ -28,7 +30,7 @@ from views.shared import (
     take_start_step,
 )
 from views.userdata import escape_md
-from views.workers import offload
+from views.workers import offload_shared
 from viz.gif import perceptron_gif
 from viz.perceptron import step_table
 from viz.scene import View, with_view
@@ -47,7 +49,7 @@ TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron for every τ…")
 def compute(X, y, params: tuple):
     """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker)."""
-    return offload(perceptron_page, X, y, params, tuple(TAUS), TAU_LABEL)
+    return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared)
 
 
 @st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
@@ -134,7 +136,8 @@ if result is not None:
     if step0 is not None and step0 > n_steps:
         st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
                 f"{n_steps:,}.")
-    scene = with_view(blob, View(int(height), SCALE if big else 1.0, mode, step0, float(tau)))
+    view = View(int(height), SCALE if big else 1.0, mode, step0)
+    scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
     st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
     show_scene(scene, CHART)
     getattr(st, kind)(status)
@@ -145,7 +148,7 @@ if result is not None:
                    "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                    "the dashed line is the boundary before the update.")
     with part("tables"):
-        exports(CHART, stem, scene, f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
+        exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
                 csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params)))
         steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
                     lambda X=ds.X, y=ds.y: table_of(X, y, params))

@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import CancelledError, ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout  # the builtin one only from Python 3.11
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import spawn
@@ -195,3 +195,17 @@ def offload(fn: Callable[..., T], *args) -> T:
         _worked(pool)
         return result
     raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
+def offload_shared(fn: Callable[..., T], X, y, params: tuple, items: tuple) -> list[T]:
+    """``fn(X, y, params, chunk)`` for ``items`` cut into one chunk per worker, the chunks computed at once.
+
+    Each chunk goes through :func:`offload` (its failures and time limit), from a thread of its own; the
+    results come back in the order of the chunks.
+    """
+    n = max(1, min(len(items), worker_count() or 1))
+    chunks = [tuple(items[i::n]) for i in range(n)]  # every n-th: the long and short runs spread evenly
+    if n == 1:
+        return [offload(fn, X, y, params, chunks[0])]
+    with ThreadPoolExecutor(max_workers=n) as threads:
+        return list(threads.map(lambda c: offload(fn, X, y, params, c), chunks))

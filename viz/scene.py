@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import struct
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -259,7 +259,7 @@ def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, up
     return m < 0 if update_on == "negative" else m <= 0
 
 
-def _run_arrays(traj: Trajectory, j: int, orders: list) -> PerceptronRun:
+def run_record(traj: Trajectory) -> PerceptronRun:
     """One run's record: its states, M as rule plus exceptions, |M| and the loss of each state.
 
     One pass over the stored states, in chunks of about 2,000,000 (state, point) pairs.
@@ -283,15 +283,35 @@ def _run_arrays(traj: Trajectory, j: int, orders: list) -> PerceptronRun:
         total += int(counts.sum())
         parts.append(cols)
     order = np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order).astype(ix)
-    order_of = next((i for i, o in enumerate(orders) if o.shape == order.shape and np.array_equal(o, order)), j)
-    orders.append(order)
     return PerceptronRun(
         update_steps=traj.update_steps.astype(np.uint32), W=np.ascontiguousarray(traj.W, dtype=float),
         B=np.ascontiguousarray(traj.B, dtype=float), order=order, errors=errors, m_ptr=ptr,
         m_idx=(np.concatenate(parts) if parts else np.zeros(0)).astype(ix), loss=loss,
         run={"n_steps": int(traj.n_steps), "variant": traj.variant, "reduction": traj.reduction,
              "tau": float(traj.tau), "batch_size": int(traj.batch_size), "update_on": p.update_on,
-             "fit_intercept": bool(p.fit_intercept), "converged": bool(traj.converged), "order_of": int(order_of)})
+             "fit_intercept": bool(p.fit_intercept), "converged": bool(traj.converged), "order_of": 0})
+
+
+def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None = None,
+             follow: str | None = None) -> PerceptronScene:
+    """A scene from run records made apart (:func:`run_record`, e.g. in several worker processes).
+
+    Runs that examine the same points share one ``order`` (``run["order_of"]``: the first such run).
+    ``bound`` is the :class:`core.bounds.MistakeBound` to send, already known to apply, or None.
+    """
+    runs = list(runs)
+    out = []
+    for j, r in enumerate(runs):
+        first = next(i for i in range(j + 1) if runs[i].order.shape == r.order.shape
+                     and np.array_equal(runs[i].order, r.order))
+        out.append(replace(r, run={**r.run, "order_of": first}))
+    return PerceptronScene(
+        X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(out), box=view_box(X),
+        bound=None if bound is None else {"R": float(bound.R), "gamma": float(bound.gamma),
+                                          "bound": float(bound.bound), "w": [float(v) for v in bound.w],
+                                          "b": float(bound.b), "fit_intercept": bool(bound.fit_intercept)},
+        follow=follow, view=view or View(),
+    )
 
 
 def perceptron_scene(trajs, bound=None, view: View | None = None, follow: str | None = None) -> PerceptronScene:
@@ -313,13 +333,5 @@ def perceptron_scene(trajs, bound=None, view: View | None = None, follow: str | 
         raise ValueError(f"the step-through chart draws 2-D data, got d = {p.X.shape[1]}")
     if any(t.problem.X is not p.X and not np.array_equal(t.problem.X, p.X) for t in trajs[1:]):
         raise ValueError("the runs of one scene must be on the same points")
-    orders: list = []
-    runs = tuple(_run_arrays(t, j, orders) for j, t in enumerate(trajs))
     shown = bound if bound is not None and bound_applies(trajs[0], bound)[0] else None
-    return PerceptronScene(
-        X=np.ascontiguousarray(p.X, dtype=float), y=p.y.astype(np.int8), runs=runs, box=view_box(p.X),
-        bound=None if shown is None else {"R": float(shown.R), "gamma": float(shown.gamma),
-                                          "bound": float(shown.bound), "w": [float(v) for v in shown.w],
-                                          "b": float(shown.b), "fit_intercept": bool(shown.fit_intercept)},
-        follow=follow, view=view or View(),
-    )
+    return assemble(p.X, p.y, [run_record(t) for t in trajs], shown, view, follow)

@@ -616,7 +616,12 @@ class PerceptronView {
     this.drawLegend();
     this.drawTaus();
     this.show(this.i);
-    this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
+    // the data panel and the words first; the strip's curves after that frame is painted
+    const m = this.m;
+    requestAnimationFrame(() => setTimeout(() => {
+      if (this.m !== m) return;  // τ moved on meanwhile
+      this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
+    }, 0));
   }
 
   // the τ choice in the controls: only where no control of the page gives τ (the offline file)
@@ -814,20 +819,26 @@ function runFor(header, old) {
   return best;
 }
 
-// the page's τ control moved: every chart that follows it shows the run of the new τ, at once
+// every chart that follows a control of the page shows the run of the τ that control reads
+function syncTau() {
+  for (const root of document.querySelectorAll(".dbls")) {
+    const v = root.__dblView;
+    if (!v || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
+    const j = runFor(v.m.h, v);
+    if (v.m.h.runs[j].tau !== v.m.run.tau) v.setRun(j);
+  }
+}
+
+// the page's τ control moved, or appeared after the chart: synced at the next frame, once per frame at most
 function watchControls() {
   if (window.__dblWatch) return;
-  window.__dblWatch = new MutationObserver((records) => {
-    for (const r of records) {
-      const label = r.target.getAttribute && r.target.getAttribute("aria-label");
-      if (!label) continue;
-      for (const root of document.querySelectorAll(".dbls")) {
-        const v = root.__dblView;
-        if (v && v.m.h.follow === label) v.setRun(runFor(v.m.h, null));
-      }
-    }
+  let queued = false;
+  window.__dblWatch = new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; syncTau(); });
   });
-  window.__dblWatch.observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-valuetext"]});
+  window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext"]});
 }
 
 function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not drawn twice
@@ -882,6 +893,7 @@ async function mountScene(root, data, {standalone = false} = {}) {
   root.dataset.ready = id;
   if (standalone) window.__dblView = view;
   watchControls();
+  syncTau();
 }
 
 function wire(root) {
