@@ -3,8 +3,8 @@
 Prints the median wall time (and CPU time) of :func:`viz.gif.perceptron_gif` for a
 non-separable 200-point run of 2,000 cyclic steps thinned to 200 frames, the GIF's size,
 the split between drawing and encoding, and, as the reference measured in the same run,
-the time :func:`viz.perceptron.perceptron_figure` takes to build the app's own 200-frame
-Plotly animation of the same run (a dict, before any browser draws it). One more line
+the time the Perceptron page takes to build its scene record of the same whole run
+(:func:`viz.scene.perceptron_scene`, every step, what the browser draws from). One more line
 for 500 frames. Run by hand:
 
     python bench/bench_gif.py [--n 200] [--steps 2000] [--repeat 5]
@@ -25,7 +25,7 @@ from bench.timing import median_ms  # noqa: E402
 from core.perceptron import run_perceptron  # noqa: E402
 from datasets import make_dataset  # noqa: E402
 from viz.gif import encode_gif, perceptron_gif, render_frames  # noqa: E402
-from viz.perceptron import perceptron_figure  # noqa: E402
+from viz.scene import perceptron_scene  # noqa: E402
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
     print(f"blobs σ=0.6, N = {args.n}, cyclic τ = 1: {traj.n_steps:,} steps, {traj.n_updates:,} updates, "
           f"converged = {traj.converged}; 720×540 px; median of {args.repeat} runs")
     print(f"{'frames':>6s} {'GIF s':>7s} {'CPU s':>7s} {'draw s':>7s} {'encode s':>8s} {'KB':>6s} "
-          f"{'Plotly fig s':>12s} {'ratio':>6s}")
+          f"{'scene ms':>12s} {'ratio':>6s}")
     for frames in (200, 500):
         gif_ms = median_ms(lambda f=frames: perceptron_gif(traj, max_frames=f), args.repeat)
         # this process's CPU time: robust to other load on the machine
@@ -48,11 +48,11 @@ def main() -> None:
         draw_ms = median_ms(lambda f=frames: render_frames(traj, max_frames=f), args.repeat)
         enc_ms = median_ms(lambda im=imgs: encode_gif(im, 250), args.repeat)
         kb = len(perceptron_gif(traj, max_frames=frames)) / 1024
-        # the reference: the app's own animation of the same run and frame cap, as a Plotly dict
-        fig_ms = median_ms(lambda f=frames: perceptron_figure(traj, max_frames=f), args.repeat)
+        # the reference: the page's own record of the same run (every step), as bytes
+        fig_ms = median_ms(lambda: perceptron_scene([traj]).to_bytes(), args.repeat)
         print(f"{len(imgs):6d} {gif_ms / 1e3:7.2f} {cpu_ms / 1e3:7.2f} {draw_ms / 1e3:7.2f} {enc_ms / 1e3:8.2f} "
-              f"{kb:6.0f} {fig_ms / 1e3:12.3f} {gif_ms / fig_ms:5.1f}×")
-    print("ratio = GIF time / Plotly figure build time (the figure is a dict; the browser still has to draw it)")
+              f"{kb:6.0f} {fig_ms:12.1f} {gif_ms / fig_ms:5.1f}×")
+    print("ratio = GIF time / the scene record's build time (the page's chart of the same run)")
 
 
 if __name__ == "__main__":
