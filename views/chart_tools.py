@@ -181,6 +181,7 @@ def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, sli
         files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
     if csv is not None:
         files.append((csv[0], csv[1], "csv", "text/csv", ":material/download:"))
-    for col, (label, make, ext, mime, icon) in zip(st.columns(len(files)), files, strict=True):
-        col.download_button(label, make, file_name=f"{stem}.{ext}", mime=mime, on_click="ignore", icon=icon,
-                            width="stretch")
+    row = st.container(horizontal=True, gap="small")  # each button as wide as its label, wrapping on a narrow screen
+    for label, make, ext, mime, icon in files:
+        row.download_button(label, make, file_name=f"{stem}.{ext}", mime=mime, on_click="ignore", icon=icon,
+                            width="content")

@@ -75,6 +75,8 @@ st.title("Perceptron")
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
 N = max(len(ds.y), 1)
+big = presenting()
+first = st.container()  # presentation mode: the chart comes first, the settings under it
 
 with part("settings"):
     c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
@@ -118,29 +120,31 @@ params = (
     ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
     ("seed", int(seed)), ("reduction", reduction),
 )
-big = presenting()
 result = None
+out = first if big else st.container()
 stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
-if quiz_on:
-    if points_ready(ds, CHART, "the perceptron"):
-        run = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (
-            quiz_run(*plane_data(ds, N_UI_MAX), params), ds.label), CHART)
-        if run is not None:
-            quiz(run[0], int(height), big)
-elif points_ready(ds, CHART, "the perceptron"):
-    result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
-if result is not None:
-    blob, words, conv, label = result
-    (kind, status), n_steps, (bkind, btext) = words[float(tau)]
-    if step0 is not None and step0 > n_steps:
-        st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
-                f"{n_steps:,}.")
-    view = View(int(height), SCALE if big else 1.0, mode, step0)
-    scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
-    st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    show_scene(scene, CHART)
-    getattr(st, kind)(status)
+with out:
+    if quiz_on:
+        if points_ready(ds, CHART, "the perceptron"):
+            run = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (
+                quiz_run(*plane_data(ds, N_UI_MAX), params), ds.label), CHART)
+            if run is not None:
+                quiz(run[0], int(height), big)
+    elif points_ready(ds, CHART, "the perceptron"):
+        result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
+            *compute(*plane_data(ds, N_UI_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
+    if result is not None:
+        blob, words, conv, label = result
+        (kind, status), n_steps, (bkind, btext) = words[float(tau)]
+        if step0 is not None and step0 > n_steps:
+            st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
+                    f"{n_steps:,}.")
+        view = View(int(height), SCALE if big else 1.0, mode, step0)
+        scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
+        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+        show_scene(scene, CHART)
+        getattr(st, kind)(status)
+if result is not None:  # the notes and tables under the settings in presentation mode
     with part("notes"):
         st.caption(conv)
         getattr(st, bkind)(btext)
@@ -148,7 +152,8 @@ if result is not None:
                    "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                    "the dashed line is the boundary before the update.")
     with part("tables"):
-        exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}", gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
+        exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}",
+                gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
                 csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params)))
         steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
                     lambda X=ds.X, y=ds.y: table_of(X, y, params))

@@ -32,8 +32,10 @@ _CSS = {
     "title": '[data-testid="stMain"] h1 { display: none !important; }',
 }
 # larger type everywhere for a projector (Streamlit sizes its text in rem), and less blank space above the page
+# (the page bar at 80 %, so its links fit one row on a 1024 px screen; narrow side margins for the charts)
 _BIG = ("html { font-size: 21px !important; } [data-testid='stHeader'] { display: none; } "
-        "[data-testid='stMainBlockContainer'] { max-width: 100%; padding-top: 1rem !important; }")
+        "[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 1rem 1.5rem 3rem !important; } "
+        ".st-key-present_bar { zoom: 0.8; }")
 
 
 def parse_hide(text: str) -> tuple[list[str], list[str]]:
@@ -104,11 +106,12 @@ def presentation_style(pages: list) -> None:
     css = _BIG + "\n" + "\n".join(_CSS[p] for p in hidden if p in _CSS)
     st.html(f"<style>{css}</style>")
     if "sidebar" in hidden:
-        cols = st.columns([1.6] + [1] * len(pages), vertical_alignment="center")
-        cols[0].button("Leave presentation mode", key="present_leave", on_click=_leave, icon=":material/close:",
-                       type="tertiary", help="Shows the sidebar and the hidden parts again.")
-        for col, page in zip(cols[1:], pages, strict=True):
-            col.page_link(page)
+        # one row that wraps: every label whole, whatever the screen's width
+        bar = st.container(key="present_bar", horizontal=True, vertical_alignment="center", gap="small")
+        bar.button("Leave presentation mode", key="present_leave", on_click=_leave, icon=":material/close:",
+                   type="tertiary", help="Shows the sidebar and the hidden parts again.")
+        for page in pages:
+            bar.page_link(page)
 
 
 def part(name: str, suffix: str = ""):

@@ -23,6 +23,13 @@ CSS = """
 .dbls-figure { display: flex; flex-direction: column; }
 .dbls-wide .dbls-figure { flex-direction: row; align-items: flex-start; }
 .dbls-stage, .dbls-strip { position: relative; }
+.dbls-side { display: grid; grid-template-columns: var(--dbls-s) minmax(0, 1fr); column-gap: 16px; align-items: start; }
+.dbls-side .dbls-figure { display: contents; }
+.dbls-side .dbls-stage { grid-column: 1; grid-row: 1 / span 4; }
+.dbls-side .dbls-text { grid-column: 2; grid-row: 1; }
+.dbls-side .dbls-legend { grid-column: 2; grid-row: 2; }
+.dbls-side .dbls-strip { grid-column: 2; grid-row: 3; }
+.dbls-side .dbls-state, .dbls-side .dbls-controls, .dbls-side .dbls-error { grid-column: 1 / -1; }
 .dbls-under, .dbls-over, .dbls-strip-over { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
 .dbls-under { z-index: 0; } .dbls-plot { position: relative; z-index: 1; } .dbls-over { z-index: 2; }
 .dbls-strip-plot { position: relative; z-index: 1; } .dbls-strip-over { z-index: 2; }

@@ -170,6 +170,7 @@ function region(box, w0, w1, b, sign) {
 
 const POS = "#0072B2", NEG = "#D55E00", INK = "#222222", UPDATE = "#009E73";
 const SPEEDS = {play: 400, fast: 120};
+const GAP = 16;  // px between the panel and the words in the presentation layout
 
 class PerceptronModel {
   // run j of a scene (one run per τ): its arrays are named <field>.<j>
@@ -535,7 +536,7 @@ class PerceptronView {
     for (let j = 0; j <= m.K; j++) { emax = Math.max(emax, m.errors[j]); lmax = Math.max(lmax, m.loss[j]); }
     const tick = {size: 13 * k, color: "#333"};
     return {
-      width, height: Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x", showlegend: false,
+      width, height: (this.sz && this.sz.stripH) || Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x", showlegend: false,
       font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: Math.round(58 * k), t: 4, b: Math.round(38 * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
       xaxis: {title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee",
@@ -543,26 +544,47 @@ class PerceptronView {
       yaxis: {title: {text: "|M|", font: {color: POS, size: 15 * k}}, tickfont: tick, range: [0, emax * 1.08],
               gridcolor: "#eeeeee", fixedrange: true, nticks: 4},
       yaxis2: {overlaying: "y", side: "right", title: {text: "loss", font: {color: NEG, size: 15 * k}},
-               range: [0, (lmax || 1) * 1.08], showgrid: false, fixedrange: true, nticks: 4, tickformat: ".2~g", tickfont: tick},
+               range: [0, (lmax || 1) * 1.08], showgrid: false, fixedrange: true, tickmode: "auto", nticks: 4, tickformat: ".2~g", tickfont: tick},
     };
   }
 
-  // ----- sizes: the data panel is square; the legend beside it when there is room, under it when not
+  // ----- sizes: the data panel is square; the legend beside it when there is room, under it when not;
+  // in presentation mode on a wide enough screen a slide: the panel left, the step's words, the legend and the
+  // strip right, the state line and the controls under both, all within the window below the chart's top
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
+    if (k > 1 && width >= 640) {
+      const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
+      const below = Math.round(2 * 1.45 * fs + 3.2 * fs + 12);  // the state line (two lines) and a row of controls
+      const S = Math.max(280, Math.min(Math.min(this.room(below), this.m.h.view.height), Math.round(width * 0.6)));
+      return {wide: false, side: true, width, legendW: 0, mainW: S, mainH: S, stripW: width - S - GAP};
+    }
     const wide = width >= 760 + 240 * (k - 1);
     const legendW = wide ? Math.round(Math.min(270 * k, width * 0.3)) : 0;
-    const budget = this.fitHeight(this.m.h.view.height) - Math.round(118 * k);
+    const budget = Math.min(this.m.h.view.height, k > 1 ? this.room((4.3 * 17 + 95) * k) : Infinity) - Math.round(118 * k);
     const mainW = width - legendW, square = mainW - Math.round(56 * k) - 8 + 6 + Math.round(46 * k);  // a square panel
-    return {wide, width, legendW, mainW, mainH: Math.max(300, Math.min(budget, square)), stripW: width};
+    return {wide, side: false, width, legendW, mainW, mainH: Math.max(300, Math.min(budget, square)), stripW: width};
   }
 
-  fitHeight(h) {
-    if (this.k <= 1) return h;
-    // presentation mode: the chart, its text and its controls fit the window below the chart's top
+  // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
+  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
+  room(below) {
     const top = Math.max(0, this.root.getBoundingClientRect().top + window.scrollY);
-    const room = window.innerHeight - Math.min(top, 0.3 * window.innerHeight) - (4.3 * 17 + 95) * this.k;
-    return Math.max(420, Math.min(h, Math.round(room)));
+    return Math.round(window.innerHeight - Math.min(top, 0.45 * window.innerHeight) - below);
+  }
+
+  // the presentation layout: the strip takes what the words and the legend leave of the panel's height
+  fitStrip(sz) {
+    if (!sz.side) return;
+    const fs = parseFloat(getComputedStyle(this.text).fontSize) || 16;
+    sz.stripH = Math.max(Math.round(80 * this.k), sz.mainH - this.legendEl.offsetHeight - Math.round(4.3 * 1.45 * fs) - 4);
+  }
+
+  layoutClasses(sz) {
+    this.root.classList.toggle("dbls-wide", sz.wide);
+    this.root.classList.toggle("dbls-side", sz.side);
+    this.root.style.setProperty("--dbls-s", `${sz.mainW}px`);
+    this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
   }
 
   async mount(startStep, old) {
@@ -571,9 +593,9 @@ class PerceptronView {
     this.i = m.stopOf(startStep);
     const sz = this.sizes();
     this.sz = sz;
-    this.root.classList.toggle("dbls-wide", sz.wide);
-    this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
+    this.layoutClasses(sz);
     this.drawLegend();
+    this.fitStrip(sz);
     this.drawTaus();
     // the data panel is drawn again only when what it shows changed (the points, the view, R and γ);
     // a new run on the same points (τ, the variant, the rule…) keeps it and redraws the strip
@@ -599,10 +621,10 @@ class PerceptronView {
     const sz = this.sizes();
     if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return;
     this.sz = sz;
-    this.root.classList.toggle("dbls-wide", sz.wide);
-    this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
+    this.layoutClasses(sz);
+    this.fitStrip(sz);
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
-    this.Plotly.relayout(this.stripEl, {width: sz.stripW}).then(() => this.drawStep());
+    this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => this.drawStep());
   }
 
   // ----- another τ: its run, at the same step (clamped); the points stay drawn, the strip is drawn again
