@@ -70,16 +70,39 @@ def line(name: str, times: list[float], ref: float | None = None) -> str:
     return f"{name:<46} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  n={len(times)}{ratio}"
 
 
-def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float]:
+def arm(page, read: str) -> None:
+    """Time the next key press in the page itself (no Playwright round trips): from the keydown event until the
+    frame after ``read`` (a JS function) returns another value; read by :func:`armed_ms` (gives up after 60 s)."""
+    page.evaluate("""(src) => {
+        const read = eval(src), before = read(), p = window.__probe = {t0: null, ms: null};
+        document.addEventListener("keydown", (e) => { p.t0 = e.timeStamp; }, {capture: true, once: true});
+        const start = performance.now();
+        const tick = () => {
+            let v = before;
+            try { v = read(); } catch (e) { /* the chart is being replaced */ }
+            if (p.t0 !== null && v !== before) { requestAnimationFrame(() => { p.ms = performance.now() - p.t0; }); return; }
+            if (performance.now() - start < 60000) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+    }""", read)
+
+
+def armed_ms(page) -> float:
+    page.wait_for_function("() => window.__probe && window.__probe.ms !== null", polling=50, timeout=60_000)
+    return page.evaluate("() => window.__probe.ms")
+
+
+def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float, list[float]]:
     t0 = time.perf_counter()
     page.goto(base)  # a new tab of a warm server: its first chart
     page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g._fullLayout; }")
     first = (time.perf_counter() - t0) * 1000
     slider = page.get_by_test_id("stSlider").get_by_role("slider")
-    times = []
+    times, inpage = [], []
     for i in range(moves):
         key = "ArrowLeft" if (i // 4) % 2 == 0 else "ArrowRight"
         before = page.evaluate("() => document.querySelector('.js-plotly-plot').layout.meta.v")
+        arm(page, "() => document.querySelector('.js-plotly-plot').layout.meta.v")
         slider.focus()
         t = time.perf_counter()
         page.keyboard.press(key)
@@ -88,33 +111,36 @@ def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float]:
             f" return document.querySelector({IDLE!r}) && g && g.layout.meta.v !== b; }}", arg=before, polling="raf")
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         times.append((time.perf_counter() - t) * 1000)
+        inpage.append(armed_ms(page))
         page.wait_for_timeout(150)
-    return times, first
+    return times, first, inpage
 
 
-def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int], list[float]]:
+def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int], list[float], list[float]]:
     """Move τ down and up: the key press until the chart shows the run of the new τ, plus one frame; the bytes
     the server sent for the move (its rerun of the page); and the key press until that rerun has finished."""
     slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
-    times, sizes, reruns = [], [], []
+    times, sizes, reruns, inpage = [], [], [], []
     tau = "() => document.querySelector('.dbls-plot').__dbl.m.run.tau"
     for i in range(moves):
         key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
         before = page.evaluate(tau)
         page.wait_for_timeout(200)
         n0 = len(received)
+        arm(page, tau)
         slider.focus()
         t = time.perf_counter()
         page.keyboard.press(key)
         page.wait_for_function(f"(b) => ({tau})() !== b", arg=before, polling="raf", timeout=60_000)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         times.append((time.perf_counter() - t) * 1000)
+        inpage.append(armed_ms(page))
         page.wait_for_timeout(50)
         page.wait_for_selector(IDLE, state="attached")
         reruns.append((time.perf_counter() - t) * 1000)
         page.wait_for_timeout(300)
         sizes.append(sum(received[n0:]))
-    return times, sizes, reruns
+    return times, sizes, reruns, inpage
 
 
 def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int]]:
@@ -171,9 +197,10 @@ def main() -> None:
         warm.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
         warm.close()
         page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        ref, bare_first = bare_rerun(page, bare, 2 * args.moves)
-        ref50 = statistics.median(ref)
+        ref, bare_first, ref_in = bare_rerun(page, bare, 2 * args.moves)
+        ref50, ref_in50 = statistics.median(ref), statistics.median(ref_in)
         print(line("bare Streamlit: slider → chart redrawn", ref))
+        print(line("  the same, timed in the page", ref_in))
         for name, query in [("XOR, cyclic", f"ds=XOR&n_xor={args.n}"),
                             ("blobs, mini-batch B = N/4", f"ds=Blobs&n_blobs={args.n}&variant=mini-batch&B={args.n // 4}")]:
             ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -186,11 +213,12 @@ def main() -> None:
             tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
             tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
             first = (time.perf_counter() - t0) * 1000
-            times, sizes, reruns = tau_moves(tab, args.moves, received)
+            times, sizes, reruns, inpage = tau_moves(tab, args.moves, received)
             print(f"\nPerceptron, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×)")
             print("  " + line("move τ → its run drawn (in the browser)", times, ref50))
+            print("  " + line("  the same, timed in the page", inpage, ref_in50))
             print("  " + line("move τ → the page's rerun done (status…)", reruns, ref50))
             print(f"  bytes received per τ move: median {statistics.median(sizes) / 1000:.1f} KB")
             ntimes, nsizes = new_runs(tab, received, query)

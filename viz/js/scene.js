@@ -851,11 +851,12 @@ function syncTau() {
   }
 }
 
-// the page's τ control moved, or appeared after the chart: synced at the next frame, once per frame at most
+// the page's τ control moved (synced at once) or appeared after the chart (at the next frame, once per frame at most)
 function watchControls() {
   if (window.__dblWatch) return;
   let queued = false;
-  window.__dblWatch = new MutationObserver(() => {
+  window.__dblWatch = new MutationObserver((records) => {
+    if (records.some((r) => r.type === "attributes")) { syncTau(); return; }  // a control moved: now
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => { queued = false; syncTau(); });
