@@ -253,9 +253,10 @@ def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, up
     -------
     ndarray of shape (k, N), bool
     """
-    t1 = W[:, 0, None] * X[None, :, 0]
-    t2 = W[:, 1, None] * X[None, :, 1]
-    m = y.astype(np.float64)[None, :] * ((t1 + t2) + B[:, None])
+    m = W[:, 0, None] * X[None, :, 0]  # the same operations in the same order, in place (no temporaries)
+    m += W[:, 1, None] * X[None, :, 1]
+    m += B[:, None]
+    m *= y.astype(np.float64)[None, :]
     return m < 0 if update_on == "negative" else m <= 0
 
 
