@@ -12,7 +12,7 @@ from viz.scene import PerceptronRun, PerceptronScene
 def scenes(at: AppTest) -> list[PerceptronScene]:
     """The scene records sent to the browser renderer on this run, decoded."""
     return [PerceptronScene.from_bytes(e.proto.bytes) for e in at.get("bidi_component")
-            if e.proto.component_name.endswith("dbl_scene")]
+            if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
 
 
 def scene(at: AppTest) -> PerceptronScene:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import figure, run_meta, scene, scene_run  # noqa: F401
+from apptest_helpers import figure, run_meta, scene, scene_run, scenes  # noqa: F401
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
@@ -390,3 +390,12 @@ def test_loss_page_chosen_weight_draws_its_boundary():
 def test_loss_page_bad_url_never_breaks_it(params):
     at = page_from_url({"ds": "blobs", **params}, page="views/losses.py")
     assert not at.exception and "loss_surface" in charts(at)
+
+
+def test_the_perceptron_page_fetches_plotly_js_before_its_scene_is_built() -> None:
+    """An empty renderer element (in the sidebar, drawn before the build) lets the browser load plotly.js meanwhile."""
+    at = perceptron_page()
+    comps = [e.proto for e in at.get("bidi_component") if e.proto.component_name.endswith("dbl_scene")]
+    # the preload (in the sidebar) has no data; the chart has the scene
+    assert sorted(str(c.WhichOneof("data")) for c in comps) == ["None", "bytes"]
+    assert len(scenes(at)) == 1

@@ -18,7 +18,7 @@ from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
 from views.quiz import quiz, quiz_run
-from views.scene_chart import show_scene
+from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
     current_dataset,
@@ -72,6 +72,7 @@ def run_gif(X, y, params: tuple, mode: str) -> bytes:
 
 
 st.title("Perceptron")
+preload_renderer()  # plotly.js loads in the browser while the runs are built
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
 N = max(len(ds.y), 1)

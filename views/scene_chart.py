@@ -77,6 +77,13 @@ def serve_plotly() -> None:
         st.warning(f"Could not place plotly.js in {STATIC} ({exc}); the step-through charts need it.")
 
 
+def preload_renderer() -> None:
+    """Start fetching plotly.js in the browser now, while the server builds the page's scene (in the sidebar,
+    where the empty element takes no room from the chart)."""
+    with st.sidebar:
+        SCENE(data=None, key="dbl_scene_preload")
+
+
 def show_scene(blob: bytes, key: str) -> None:
     """Draw a scene record (:mod:`viz.scene`) in the element keyed ``key``."""
     SCENE(data=blob, key=key)

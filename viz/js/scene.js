@@ -944,6 +944,12 @@ function wire(root) {
 
 export default function (component) {
   const {data, parentElement} = component;
+  if (data === null || data === undefined) {  // mounted early, before the page has its scene: fetch plotly.js now
+    const shell = parentElement.querySelector(".dbls");
+    if (shell) shell.remove();  // no chart here
+    loadPlotly().catch(() => {});  // (a failure is said by the chart that needs it)
+    return;
+  }
   const root = parentElement.querySelector(".dbls") || parentElement;
   mountScene(root, data);
 }
