@@ -10,6 +10,7 @@ yardstick) and the app (streamlit run app.py). In one Chromium, it times
   the page's own rerun has finished; the bytes the server sent (websocket frames);
 - Next ▶ and Back ◀ in the renderer: the click until the next animation frame after the step is drawn;
 - a new data seed: every τ run again on the server and sent, until drawn;
+- the variant changed (cyclic ↔ random): the same, the points kept, the first time and once cached;
 - the first chart of the Perceptron page in a new tab (both servers warm), against the bare app's.
 
 Prints medians and 95th percentiles and each as a ratio to the bare rerun measured in the same run.
@@ -163,6 +164,30 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
     return times, sizes
 
 
+def variant_changes(page, received: list[int]) -> tuple[list[float], list[float], list[int]]:
+    """The variant changed (every τ run again on the server and sent, the points kept): the option's click until
+    the new scene is drawn; the first visit of each variant (built) and the later ones (cached) apart."""
+    built, cached, sizes = [], [], []
+    seen = {"cyclic"}
+    for v in ["random", "cyclic", "random", "cyclic", "random", "cyclic"]:
+        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
+        n0 = len(received)
+        option = page.get_by_role("option", name=v, exact=True)
+        option.wait_for()
+        t = time.perf_counter()
+        option.click()
+        page.wait_for_function("(r) => document.querySelector('.dbls').dataset.ready !== r", arg=ready,
+                               polling="raf", timeout=90_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        (cached if v in seen else built).append((time.perf_counter() - t) * 1000)
+        seen.add(v)
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return built, cached, sizes
+
+
 def step_times(page, steps: int) -> list[float]:
     """Next and Back clicked in the page: the click until the frame after the step is drawn."""
     return page.evaluate("""(n) => new Promise((done) => {
@@ -224,6 +249,10 @@ def main() -> None:
             ntimes, nsizes = new_runs(tab, received, query)
             print("  " + line("new data seed → every τ run, drawn", ntimes, ref50))
             print(f"  bytes received per new set of runs: median {statistics.median(nsizes) / 1000:.1f} KB")
+            built, cached, vsizes = variant_changes(tab, received)
+            print("  " + line("variant → every τ run, drawn (built)", built, ref50))
+            print("  " + line("variant → every τ run, drawn (cached)", cached, ref50))
+            print(f"  bytes received per variant change: median {statistics.median(vsizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))
             ctx.close()

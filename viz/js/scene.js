@@ -605,7 +605,7 @@ class PerceptronView {
     if (!old || old.mainKey !== key || !this.plot._fullLayout) {
       await this.Plotly.react(this.plot, this.mainTraces(), this.mainLayout(sz.mainW, sz.mainH), CONFIG);
     } else {
-      await this.Plotly.relayout(this.plot, {meta: this.mainLayout(sz.mainW, sz.mainH).meta});
+      this.plot.layout.meta = this.mainLayout(sz.mainW, sz.mainH).meta;  // not drawn: a relayout would redraw every point
     }
     this.mainKey = key;
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
