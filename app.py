@@ -16,7 +16,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import streamlit as st  # noqa: E402
 
-from views.present import part, presentation_sidebar, presentation_style  # noqa: E402
+from views.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
 from views.scene_chart import serve_plotly  # noqa: E402
 from views.server import tune_once  # noqa: E402
 from views.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
@@ -37,6 +37,7 @@ nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
 dataset_sidebar()
 presentation_sidebar()
+narrow_screen_style()  # rows of columns fold on a narrow screen (1024 px with the sidebar open)
 presentation_style(pages)  # in presentation mode: larger type, the chosen parts hidden
 url_notes = st.container()  # above the page; filled once the page has drawn its widgets
 nav.run()

@@ -38,6 +38,21 @@ _BIG = ("html { font-size: 21px !important; } [data-testid='stHeader'] { display
         ".st-key-present_bar { zoom: 0.8; }")
 
 
+# every page, every mode: where the main column is narrow (a 1024 px screen with the sidebar open), a row of
+# controls folds onto more lines instead of cutting its labels, and a row that holds charts stacks them
+_NARROW = ("[data-testid='stMainBlockContainer'] { container-type: inline-size; } "
+           "@container (max-width: 760px) { [data-testid='stHorizontalBlock'] { flex-wrap: wrap; row-gap: 0.6rem; } "
+           "[data-testid='stHorizontalBlock'] > [data-testid='stColumn'] { min-width: 9rem; } } "
+           "@container (max-width: 900px) { [data-testid='stHorizontalBlock']:has(.js-plotly-plot) { flex-wrap: wrap; } "
+           "[data-testid='stHorizontalBlock']:has(.js-plotly-plot) > [data-testid='stColumn'] "
+           "{ flex: 1 1 100% !important; width: 100% !important; min-width: 100% !important; } }")
+
+
+def narrow_screen_style() -> None:
+    """The style that folds the pages' rows of columns on a narrow main column (CSS container queries)."""
+    st.html(f"<style>{_NARROW}</style>")
+
+
 def parse_hide(text: str) -> tuple[list[str], list[str]]:
     """The parts named in a link's ``hide=`` (comma separated; ``none`` alone for none) and the names it did not know.
 

@@ -1,0 +1,86 @@
+"""The lecture hall's screens in a real Chromium: a 1024×768 projector with the sidebar open, and presentation mode
+at 1024×768 and 1280×720 (issue 16's "Fits the lecture hall's screen")."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_helpers import SCENE, assert_no_exception, wait_for_chart, wait_for_rerun
+from playwright.sync_api import Page
+
+BOX = "(sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect();" \
+      " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height}; }"
+
+
+def _open(page: Page, url: str, width: int, height: int, scene: bool) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    wait_for_rerun(page)
+    if scene:
+        page.wait_for_selector(SCENE, state="attached")
+        page.wait_for_timeout(400)  # the renderer's layout settles after the fonts
+    else:
+        wait_for_chart(page)
+    assert_no_exception(page)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_perceptron_chart_and_its_controls_on_the_first_screen(
+        page: Page, app_server: str, size: tuple[int, int]) -> None:
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/perceptron?ds=xor&present=true&step=7", w, h, scene=True)
+    root = page.evaluate(BOX, ".dbls")
+    stage = page.evaluate(BOX, ".dbls-stage")
+    controls = page.evaluate(BOX, ".dbls-controls")
+    text = page.evaluate(BOX, ".dbls-text")
+    assert page.evaluate("() => document.querySelector('.dbls').classList.contains('dbls-side')")  # the slide layout
+    assert 0 <= root["top"] and controls["bottom"] <= h, (root, controls)  # nothing to scroll for
+    assert stage["width"] >= 280 and stage["height"] >= 280, stage
+    assert text["left"] >= stage["right"]  # the step's words beside the panel, not over it
+    assert "Step 7" in page.inner_text(".dbls-text")
+
+
+def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_overlaps(
+        page: Page, app_server: str) -> None:
+    _open(page, app_server.rstrip("/") + "/perceptron?ds=xor", 1024, 768, scene=True)
+    plot = page.evaluate(BOX, ".dbls-plot")
+    legend = page.evaluate(BOX, ".dbls-legend")
+    assert plot["width"] >= 400, plot
+    # the legend is beside or under the plot, never over it
+    assert legend["top"] >= plot["bottom"] - 1 or legend["left"] >= plot["right"] - 1, (plot, legend)
+    buttons = page.evaluate("() => [...document.querySelectorAll('.dbls-controls button')].map(b => {"
+                            " const r = b.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
+    for i, a in enumerate(buttons):  # no button lies over another
+        for b in buttons[i + 1:]:
+            assert a[1] <= b[0] + 0.5 or b[1] <= a[0] + 0.5 or a[3] <= b[2] + 0.5 or b[3] <= a[2] + 0.5, (a, b)
+
+
+@pytest.mark.parametrize("path, label", [("svm", "Hard margin"), ("perceptron", "updates only"),
+                                         ("dual", "random")])
+def test_at_1024_with_the_sidebar_the_controls_labels_are_whole(page: Page, app_server: str, path: str,
+                                                                label: str) -> None:
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor", 1024, 768, scene=path == "perceptron")
+    cut = page.evaluate(
+        """(label) => { const hits = [...document.querySelectorAll('[data-testid=stMain] label, [data-testid=stMain] p')]
+             .filter(e => e.textContent.trim() === label);
+           return hits.map(e => { const lh = parseFloat(getComputedStyle(e).lineHeight) || 20;
+             const chain = [e, e.parentElement, e.parentElement && e.parentElement.parentElement];  // where it may be clipped
+             const clipped = chain.some(a => a && a.scrollWidth > a.clientWidth + 1);
+             return [clipped, Math.round(e.getBoundingClientRect().height / lh)]; }); }""", label)
+    assert cut, f"no label {label!r} on the page"
+    for overflowing, lines in cut:
+        assert not overflowing and lines == 1, (label, cut)  # whole, on one line
+
+
+def test_at_1024_with_the_sidebar_the_loss_page_stacks_its_charts(page: Page, app_server: str) -> None:
+    _open(page, app_server.rstrip("/") + "/losses?ds=xor", 1024, 768, scene=False)
+    charts = page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(e => {"
+                           " const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
+    assert len(charts) == 2
+    (l1, r1, t1, b1), (l2, r2, t2, b2) = charts
+    assert t2 >= b1 - 1  # the data chart under the surface, not squeezed beside it
+    assert r1 - l1 >= 400 and r2 - l2 >= 400
+    title = page.evaluate("() => { const a = [...document.querySelectorAll('.js-plotly-plot .annotation')]"
+                          ".find(e => e.textContent.includes('hinge loss')); const r = a.getBoundingClientRect();"
+                          " const p = a.closest('.js-plotly-plot').getBoundingClientRect();"
+                          " return [r.left - p.left, p.right - r.right]; }")
+    assert title[0] >= 0 and title[1] >= 0, title  # the surface's title is whole
