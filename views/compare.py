@@ -5,6 +5,8 @@ read widgets -> cached core runs -> viz.compare -> render. Stepping happens in t
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from core.perceptron import max_steps_allowed
@@ -41,6 +43,7 @@ def compute(X, y, left: tuple, right: tuple, C: float | None, height: int, big: 
 
 
 st.title("Compare two runs")
+first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()
 N = max(len(ds.y), 1)
@@ -92,8 +95,9 @@ if points_ready(ds, CHART, "the comparison", need_both=True):
 if result is not None:
     chart, runs, label = result
     fig = open_at_step(chart, step0)  # a dict when the link names a step
-    st.markdown(f"**{escape_md(label)}**")
-    show_chart(fig, CHART, f"Two runs side by side on {label}: " + " against ".join(chart.meta["titles"]))
+    with first if presenting() else nullcontext():
+        st.markdown(f"**{escape_md(label)}**")
+        show_chart(fig, CHART, f"Two runs side by side on {label}: " + " against ".join(chart.meta["titles"]))
     with part("notes"):
         if chart.meta["thinned"]:
             st.info(chart.meta["thinned"])

@@ -7,6 +7,8 @@ and kernel, apart from the run, so changing η, the order or max steps reuses it
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from core.dual import max_steps_allowed
@@ -57,6 +59,7 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height:
 
 
 st.title("Dual perceptron and the Gram matrix")
+first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
 
@@ -102,9 +105,10 @@ result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_
 if result is not None:
     chart, (kind, status), table, cost, agreement, label = result
     fig = open_at_step(chart, step0)  # a dict when the link names a step
-    st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-    show_chart(fig, CHART, f"Dual perceptron run on {label}: {status}")
-    getattr(st, kind)(status)
+    with first if presenting() else nullcontext():
+        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+        show_chart(fig, CHART, f"Dual perceptron run on {label}: {status}")
+        getattr(st, kind)(status)
     with part("notes"):
         if agreement is not None:
             getattr(st, agreement[0])(agreement[1])
