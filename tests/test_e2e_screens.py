@@ -84,3 +84,13 @@ def test_at_1024_with_the_sidebar_the_loss_page_stacks_its_charts(page: Page, ap
                           " const p = a.closest('.js-plotly-plot').getBoundingClientRect();"
                           " return [r.left - p.left, p.right - r.right]; }")
     assert title[0] >= 0 and title[1] >= 0, title  # the surface's title is whole
+
+
+@pytest.mark.parametrize("path, setting", [("dual", "Kernel"), ("compare", "Compare")])
+def test_presentation_mode_puts_the_chart_before_the_settings(page: Page, app_server: str, path: str,
+                                                              setting: str) -> None:
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=False)
+    chart = page.evaluate(BOX, "[data-testid=stPlotlyChart]")
+    box = page.get_by_test_id("stSelectbox").filter(has_text=setting).first.bounding_box()
+    assert box is not None and chart["top"] < box["y"], (chart, box)
+    assert chart["top"] < 720  # it starts on the first screen
