@@ -27,7 +27,8 @@ import numpy as np
 
 from core.validate import X_LIMIT
 
-__all__ = ["MAX_BYTES", "MAX_ROWS", "CsvData", "CsvError", "dataset_csv", "parse_csv", "trajectory_csv"]
+__all__ = ["MAX_BYTES", "MAX_ROWS", "CsvChoice", "CsvData", "CsvError", "CsvTable", "choose", "dataset_csv", "default_choice",
+           "parse_csv", "read_table", "trajectory_csv"]
 
 MAX_ROWS = 5000
 MAX_BYTES = 1_000_000
@@ -53,14 +54,20 @@ class CsvData:
     y : ndarray of shape (n,)
         Labels in {-1, +1}, int64, read-only.
     header : tuple of 3 str, or None
-        The header row's fields as written in the file (surrounding whitespace
-        stripped, quotes removed, not escaped), or None when the file has none.
+        The names of the chosen columns (x₁, x₂, the label) as the file's
+        header writes them (stripped, quotes removed, not escaped), or None
+        when the file has no header.
     labels : tuple of 2 (str, int) pairs
-        The mapping of the file's label text to ±1, the −1 class first, e.g.
-        ``(("0", -1), ("1", 1))`` or ``(("cat", -1), ("dog", 1))``. The text is
-        the class's first occurrence in the file ("1" and "1.0" are one class).
+        The classes chosen as −1 and +1, the −1 class first, e.g.
+        ``(("0", -1), ("1", 1))``, ``(("cat", -1), ("dog", 1))`` or
+        ``(("every other class", -1), ("0 (setosa)", 1))``. The text is the
+        class's first occurrence in the file ("1" and "1.0" are one class).
     delimiter : str
         The delimiter found: ",", ";" or "\\t".
+    columns : tuple of 2 str
+        The names of the x₁ and x₂ columns ("column 1" where the file has no header).
+    dropped : int
+        Rows left out because their class was not chosen.
     """
 
     X: np.ndarray
@@ -68,6 +75,8 @@ class CsvData:
     header: tuple[str, str, str] | None
     labels: tuple[tuple[str, int], tuple[str, int]]
     delimiter: str
+    columns: tuple[str, str] = ("x1", "x2")
+    dropped: int = 0
 
     @property
     def n(self) -> int:
@@ -148,12 +157,8 @@ def _decode(data: bytes | bytearray | memoryview | str, max_bytes: int) -> str:
         ) from None
 
 
-def _sniff(line: str) -> str:
-    """The delimiter of the first non-blank line, counting only characters outside quotes.
-
-    One that splits the line into exactly 3 fields wins (tab, then semicolon,
-    then comma); otherwise the most frequent (ties: comma, semicolon, tab).
-    """
+def _counts(line: str) -> dict[str, int]:
+    """How often each delimiter occurs in ``line`` outside quotes."""
     counts = dict.fromkeys(_DELIMITERS, 0)
     quoted = False
     for c in line:
@@ -161,10 +166,25 @@ def _sniff(line: str) -> str:
             quoted = not quoted
         elif not quoted and c in counts:
             counts[c] += 1
-    for d in ("\t", ";", ","):
-        if counts[d] == 2:
-            return d
-    return max(_DELIMITERS, key=lambda d: counts[d])  # max keeps the first of equals
+    return counts
+
+
+def _sniff(lines: list[str]) -> str:
+    """The delimiter of a file, from its first non-blank lines (at most 20).
+
+    One that occurs the same number of times (at least once) on every line
+    looked at wins, tab before semicolon before comma (so "5,1;3,5;setosa",
+    semicolons with decimal commas, reads as semicolons). A first line that
+    differs from the rest (scikit-learn's description line) is left out when
+    the rest agree. Otherwise the most frequent on the first line (ties:
+    comma, semicolon, tab).
+    """
+    counts = [_counts(line) for line in lines[:20]]
+    for sample in (counts, counts[1:]):
+        for d in ("\t", ";", ","):
+            if sample and len({c[d] for c in sample}) == 1 and sample[0][d] > 0:
+                return d
+    return max(_DELIMITERS, key=lambda d: counts[0][d])  # max keeps the first of equals
 
 
 def _fields(line: str, delimiter: str, lineno: int) -> list[str]:
@@ -184,23 +204,24 @@ def _fields(line: str, delimiter: str, lineno: int) -> list[str]:
     return [f.strip() for f in row]
 
 
-def _count_error(lineno: int, k: int, header: bool) -> CsvError:
-    what = "the header" if header else f"line {lineno}"
-    where = f"line {lineno}: " if header else ""
-    return CsvError(f"{where}{what} has {_plural(k, 'field')}; expected 3: {', '.join(_COLUMNS)}")
+def _reader(decimal: str):
+    """A field -> float | None reader for the file's decimal mark ("," reads "1,5" as 1.5)."""
+    if decimal == ".":
+        return _number
+    return lambda s: _number(s.replace(",", ".", 1)) if s.count(",") == 1 and "." not in s else _number(s)
 
 
-def _feature(s: str, lineno: int, col: int, name: str) -> float:
-    """Field ``s`` of column ``col`` (1-based) as a finite float."""
+def _feature(s: str, lineno: int, name: str, read=_number) -> float:
+    """Field ``s`` of the feature column ``name`` as a finite float."""
     where = f"line {lineno}: "
-    column = f"column {col} ({name})"
+    column = f"column {_q(name)}"
     if not s:
         raise CsvError(f"{where}missing value in {column}")
-    v = _number(s)
+    v = read(s)
     if v is None:
         hint = ""
         if "," in s and _number(s.replace(",", ".", 1)) is not None:
-            hint = " (use a dot as the decimal mark)"
+            hint = " (use a dot as the decimal mark, or separate the columns with semicolons)"
         raise CsvError(f"{where}the value {_q(s)} in {column} is not a number{hint}")
     if not math.isfinite(v):
         raise CsvError(f"{where}the value {_q(s)} in {column} is not finite")
@@ -210,12 +231,319 @@ def _feature(s: str, lineno: int, col: int, name: str) -> float:
 
 
 # ----------------------------------------------------------------------------
-# reading
+# reading: a table of text, then a choice of columns and classes
 # ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, eq=False)
+class CsvTable:
+    """A CSV file read as a table of text, before columns and classes are chosen.
+
+    Attributes
+    ----------
+    columns : tuple of str
+        A name per column: the header's, else "column 1", "column 2", … (the
+        last "class" after a scikit-learn description line).
+    rows : tuple of tuple of str
+        The data rows' fields, stripped, each as long as ``columns``.
+    lines : tuple of int
+        The file line (1-based) of each data row.
+    numeric : tuple of bool
+        Per column: every value reads as a finite number.
+    header : bool
+        Whether the first line was read as a header.
+    delimiter, decimal : str
+        The delimiter found (",", ";" or "\\t") and the decimal mark ("." or ",").
+    class_names : dict of str to str
+        Names for the values of the last column, from a scikit-learn
+        description line ("0" -> "setosa"); empty otherwise.
+    notes : tuple of str
+        How the file was read, for the page ("semicolon-separated, decimal comma").
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    lines: tuple[int, ...]
+    numeric: tuple[bool, ...]
+    header: bool
+    delimiter: str
+    decimal: str
+    class_names: dict[str, str]
+    notes: tuple[str, ...]
+
+    def number(self, s: str) -> float | None:
+        """A field as a number, read with the file's decimal mark (None when it is not one)."""
+        return _reader(self.decimal)(s)
+
+    def classes(self, column: int) -> list[tuple[str, int]]:
+        """The classes of ``column``: (text of the first occurrence, count), in the order they map to labels.
+
+        Numeric values compare as numbers ("1" and "1.0" are one class) and
+        come in ascending order when every class is numeric; otherwise the
+        classes are sorted as text.
+        """
+        found: dict[object, list] = {}
+        for row in self.rows:
+            text = row[column]
+            key = self._class_key(text)
+            if key in found:
+                found[key][1] += 1
+            else:
+                found[key] = [text, 1]
+        keys = list(found)
+        if all(isinstance(k, float) for k in keys):
+            keys.sort()
+        else:
+            keys.sort(key=lambda k: found[k][0])
+        return [(found[k][0], found[k][1]) for k in keys]
+
+    def class_label(self, text: str) -> str:
+        """A class as the page names it: its text, with its name from a description line ("0 (setosa)")."""
+        name = self.class_names.get(text)
+        return f"{text} ({name})" if name else text
+
+    def _class_key(self, text: str) -> object:
+        v = self.number(text)
+        return v if v is not None and math.isfinite(v) else text
+
+
+@dataclass(frozen=True)
+class CsvChoice:
+    """Which columns are x₁, x₂ and the label, and which classes are +1 and −1.
+
+    Attributes
+    ----------
+    x1, x2, label : int
+        Column indices (0-based).
+    positive : str
+        The class (its text, as :meth:`CsvTable.classes` gives it) labelled +1.
+    negative : str or None
+        The class labelled −1; None: every other class.
+    """
+
+    x1: int
+    x2: int
+    label: int
+    positive: str
+    negative: str | None
+
+
+def _metadata(first: list[str], rest: list[list[str]]) -> tuple[int, dict[str, str]] | None:
+    """(features d, class names) when ``first`` is scikit-learn's description line, else None.
+
+    Such a line holds the number of rows n, the number of features d, then a
+    name per class ("150,4,setosa,versicolor,virginica"); it is taken as one
+    when n rows of d + 1 fields follow whose last field takes the values
+    0, 1, …, k − 1 for k names.
+    """
+    if len(first) < 3 or not (first[0].isdigit() and first[1].isdigit()):
+        return None
+    n, d = int(first[0]), int(first[1])
+    if n != len(rest) or d < 1 or any(len(r) != d + 1 for r in rest):
+        return None
+    names = first[2:]
+    if any(_number(name) is not None for name in names) or {r[-1] for r in rest} != {str(j) for j in range(len(names))}:
+        return None
+    return d, {str(j): name for j, name in enumerate(names)}
+
+
+def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) -> CsvTable:
+    """Read a CSV file as a table of text: delimiter, decimal mark, header and description line found.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file's content. Bytes must be UTF-8 (a BOM is dropped).
+    max_rows : int
+        Most data rows accepted (a header or description line is not counted).
+    max_bytes : int
+        Largest file accepted, in bytes (checked before decoding).
+
+    Returns
+    -------
+    CsvTable
+        At least one data row of at least 3 columns.
+
+    Raises
+    ------
+    CsvError
+        For a file that is not such a table (not text, too large, too many
+        rows, rows of different lengths, fewer than 3 columns); the message
+        names the problem and the line (1-based, blank lines counted).
+
+    Notes
+    -----
+    Commas, semicolons or tabs separate the fields (:func:`_sniff`); with
+    semicolons or tabs, numbers may use a decimal comma ("1,5"), found when
+    no field uses a decimal dot. The first line is a header when some column
+    is a number on the second line but not on the first (or, in a one-row
+    file, when its first two fields are not both numbers); it is scikit-learn's
+    description line ("150,4,setosa,versicolor,virginica") when the rows
+    after it match it. Blank lines are skipped.
+    """
+    try:
+        max_rows, max_bytes = int(max_rows), int(max_bytes)
+    except (TypeError, ValueError):
+        raise CsvError(f"max_rows and max_bytes must be integers, got {max_rows!r}, {max_bytes!r}") from None
+    text = _decode(data, max_bytes)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    numbered = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
+    if not numbered:
+        raise CsvError("the file has no data rows")
+    delimiter = _sniff([line for _, line in numbered])
+    cells = [_fields(line, delimiter, no) for no, line in numbered]
+    linenos = [no for no, _ in numbered]
+
+    # the decimal mark: a comma when the columns are not comma-separated and no number uses a dot
+    decimal = "."
+    if delimiter != ",":
+        flat = [f for row in cells[1:] for f in row]
+        if any(f.count(",") == 1 and _number(f.replace(",", ".")) is not None for f in flat) and not any(
+                "." in f and _number(f) is not None for f in flat):
+            decimal = ","
+    read = _reader(decimal)
+    numeric = [[read(f) is not None for f in row] for row in cells]
+
+    notes = [f"{_DELIM_NAMES[delimiter]}-separated" + (", decimal comma" if decimal == "," else "")]
+    class_names: dict[str, str] = {}
+    meta = _metadata(cells[0], cells[1:])
+    header = False
+    if meta is not None:
+        d, class_names = meta
+        columns = [f"column {j + 1}" for j in range(d)] + ["class"]
+        notes.append(f"line {linenos[0]} read as scikit-learn's description ({cells[0][0]} rows, {d} features, "
+                     "classes " + ", ".join(class_names.values()) + ")")
+        start = 1
+    else:
+        first = cells[0]
+        # a header unless its first two fields are numbers; one, when a column has a word above a number
+        header = not (numeric[0][0] and (len(first) < 2 or numeric[0][1]))
+        if header and len(cells) > 1:
+            header = any(not numeric[0][j] and j < len(cells[1]) and numeric[1][j] for j in range(len(first)))
+        start = 1 if header else 0
+        width = len(first)
+        columns = [h if h else f"column {j + 1}" for j, h in enumerate(first)] if header else \
+            [f"column {j + 1}" for j in range(width)]
+        columns = [c if len(c) <= _SHOW else c[: _SHOW - 1] + "…" for c in columns]
+        if header:
+            notes.append(f"line {linenos[0]} read as the header")
+    width = len(columns)
+    if width < 3:
+        where = "the header" if header else f"line {linenos[0]}"
+        raise CsvError(f"line {linenos[0]}: {where} has {_plural(width, 'field')}; expected 3 or more: "
+                       "two numeric features and a label")
+    rows = cells[start:]
+    while width > 3 and all(len(r) == width and not r[-1] for r in cells):  # a spreadsheet's trailing delimiters
+        width -= 1
+        columns.pop()
+        cells = [r[:-1] for r in cells]
+        rows = cells[start:]
+    if not rows:
+        raise CsvError("the file has a header but no data rows")
+    if len(rows) > max_rows:
+        raise CsvError(f"the file has {len(rows):,} rows; the limit is {max_rows:,}")
+    for row, no in zip(rows, linenos[start:], strict=True):
+        if len(row) != width:
+            like = "the header" if header else f"line {linenos[start]}"
+            raise CsvError(f"line {no} has {_plural(len(row), 'field')}; expected {width} (as {like}: "
+                           + ", ".join(columns[:6]) + (", …" if width > 6 else "") + ")")
+    numeric_cols = tuple(all(n[j] for n in numeric[start:]) for j in range(width))
+    # a column of numbers must be finite to count as a feature
+    numeric_cols = tuple(ok and all(math.isfinite(read(r[j])) for r in rows) for j, ok in enumerate(numeric_cols))
+    return CsvTable(columns=tuple(columns), rows=tuple(tuple(r) for r in rows), lines=tuple(linenos[start:]),
+                    numeric=numeric_cols, header=header, delimiter=delimiter, decimal=decimal,
+                    class_names=class_names, notes=tuple(notes))
+
+
+def default_choice(table: CsvTable) -> CsvChoice:
+    """The first two numeric columns as x₁ and x₂ (the label column left out), the last column as the label.
+
+    The label's first two classes (in :meth:`CsvTable.classes` order) are −1
+    and +1 (so 0/1 and −1/1 map as expected); with more classes the others'
+    rows are left out until the choice changes.
+    """
+    label = len(table.columns) - 1
+    features = [j for j, ok in enumerate(table.numeric) if ok and j != label]
+    features += [j for j in range(label) if j not in features]  # too few numeric ones: choose() says so
+    classes = [t for t, _ in table.classes(label)]
+    negative = classes[0]
+    positive = classes[1] if len(classes) > 1 else classes[0]
+    return CsvChoice(x1=features[0], x2=features[1], label=label, positive=positive, negative=negative)
+
+
+def choose(table: CsvTable, choice: CsvChoice) -> CsvData:
+    """The data set a choice of columns and classes makes of ``table``.
+
+    Parameters
+    ----------
+    table : CsvTable
+    choice : CsvChoice
+
+    Returns
+    -------
+    CsvData
+        X of shape (n, 2) from the chosen feature columns, y in {−1, +1}; the
+        rows of classes not chosen are left out (``dropped`` counts them).
+
+    Raises
+    ------
+    CsvError
+        When a column is chosen twice, a feature column holds something that
+        is not a finite number, the classes are the same or not in the label
+        column, or the choice leaves one class only.
+    """
+    width = len(table.columns)
+    picks = {"x₁": choice.x1, "x₂": choice.x2, "the label": choice.label}
+    for what, j in picks.items():
+        if not (isinstance(j, int) and 0 <= j < width):
+            raise CsvError(f"{what} is not one of the file's {width} columns")
+    if len(set(picks.values())) < 3:
+        a, b = [w for w, j in picks.items() if list(picks.values()).count(j) > 1][:2]
+        raise CsvError(f"{a} and {b} are the same column ({_q(table.columns[picks[a]])}); choose different ones")
+    classes = table.classes(choice.label)
+    if len(classes) < 2:
+        raise CsvError(f"only one class in the column {_q(table.columns[choice.label])}: every label is "
+                       f"{_q(classes[0][0])}; two are needed (is it the label column?)")
+    known = {t for t, _ in classes}
+    for what, cls in (("+1", choice.positive), ("−1", choice.negative)):
+        if cls is not None and cls not in known:
+            raise CsvError(f"the class {_q(cls)} chosen as {what} is not in the column {_q(table.columns[choice.label])}")
+    if choice.negative is not None and table._class_key(choice.negative) == table._class_key(choice.positive):
+        raise CsvError(f"+1 and −1 are the same class ({_q(choice.positive)}); choose two different ones")
+    read = _reader(table.decimal)
+    pos = table._class_key(choice.positive)
+    neg = None if choice.negative is None else table._class_key(choice.negative)
+    X, y, dropped = [], [], 0
+    for row, no in zip(table.rows, table.lines, strict=True):
+        if not row[choice.label]:
+            raise CsvError(f"line {no}: missing value in the label column {_q(table.columns[choice.label])}")
+        key = table._class_key(row[choice.label])
+        if key == pos:
+            label = 1
+        elif neg is None or key == neg:
+            label = -1
+        else:
+            dropped += 1
+            continue
+        X.append((_feature(row[choice.x1], no, table.columns[choice.x1], read),
+                  _feature(row[choice.x2], no, table.columns[choice.x2], read)))
+        y.append(label)
+    if -1 not in y:
+        raise CsvError(f"no row is in the −1 class{'' if neg is None else ' ' + _q(choice.negative)}: "
+                       "two classes are needed")
+    neg_text = "every other class" if choice.negative is None else table.class_label(choice.negative)
+    X_arr = np.array(X, dtype=np.float64).reshape(len(X), 2)
+    y_arr = np.array(y, dtype=np.int64)
+    X_arr.flags.writeable = False
+    y_arr.flags.writeable = False
+    names = (table.columns[choice.x1], table.columns[choice.x2], table.columns[choice.label])
+    return CsvData(X=X_arr, y=y_arr, header=names if table.header else None,
+                   labels=((neg_text, -1), (table.class_label(choice.positive), 1)), delimiter=table.delimiter,
+                   columns=names[:2], dropped=dropped)
+
+
 def parse_csv(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES) -> CsvData:
-    """Read a two-class 2D data set from CSV text.
+    """Read a two-class 2D data set from CSV text, with the default choice of columns and classes.
 
     Parameters
     ----------
@@ -229,8 +557,7 @@ def parse_csv(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = M
     Returns
     -------
     CsvData
-        X of shape (n, 2), y of shape (n,) in {−1, +1}, 1 <= n <= max_rows,
-        both classes present.
+        X of shape (n, 2), y of shape (n,) in {−1, +1}, both classes present.
 
     Raises
     ------
@@ -241,84 +568,13 @@ def parse_csv(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = M
 
     Notes
     -----
-    Each non-blank line holds x1, x2, label, separated by commas, semicolons
-    or tabs (found from the first non-blank line); fields may be quoted and
-    surrounding whitespace is ignored. The first row is a header unless its
-    first two fields are numbers. Labels are any two distinct texts; numeric
-    labels compare as numbers ("1" and "1.0" are one class). Two numeric
-    labels map the smaller to −1 (so −1/1 and 0/1 map as expected, and 2/5
-    gives 2 → −1); otherwise the labels are sorted as text, the first → −1.
+    :func:`read_table` reads the file and :func:`default_choice` chooses: the
+    first two numeric columns are x₁ and x₂, the last column the label; its
+    two first classes (numbers in ascending order, else texts sorted) are −1
+    and +1, so −1/1 and 0/1 map as expected and 2/5 gives 2 → −1.
     """
-    try:
-        max_rows, max_bytes = int(max_rows), int(max_bytes)
-    except (TypeError, ValueError):
-        raise CsvError(f"max_rows and max_bytes must be integers, got {max_rows!r}, {max_bytes!r}") from None
-    text = _decode(data, max_bytes)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-    delimiter = None
-    header = None
-    names = _COLUMNS
-    rows: list[tuple[float, float]] = []
-    keys: list[object] = []
-    classes: dict[object, tuple[str, int]] = {}  # class key -> (first text, first line), in order seen
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        lineno = i + 1
-        first = delimiter is None
-        if first:
-            delimiter = _sniff(line)
-        f = _fields(line, delimiter, lineno)
-        # a header unless the first two fields are numbers (a lone number is a short data row)
-        if first and not (_numeric(f[0]) and (len(f) < 2 or _numeric(f[1]))):
-            if len(f) != 3:
-                raise _count_error(lineno, len(f), header=True)
-            header = (f[0], f[1], f[2])
-            names = tuple(h if h else c for h, c in zip(header, _COLUMNS, strict=True))
-            names = tuple(n if len(n) <= _SHOW else n[: _SHOW - 1] + "…" for n in names)
-            continue
-        if len(rows) == max_rows:
-            # one row too many: count the rest without parsing it
-            total = max_rows + sum(1 for rest in lines[i:] if rest.strip())
-            raise CsvError(f"the file has {total:,} rows; the limit is {max_rows:,}")
-        if len(f) != 3:
-            raise _count_error(lineno, len(f), header=False)
-        x1 = _feature(f[0], lineno, 1, names[0])
-        x2 = _feature(f[1], lineno, 2, names[1])
-        label = f[2]
-        if not label:
-            raise CsvError(f"line {lineno}: missing value in column 3 ({names[2]})")
-        v = _number(label)
-        key: object = v if v is not None and math.isfinite(v) else label  # numeric labels compare as numbers
-        if key not in classes:
-            classes[key] = (label, lineno)
-        rows.append((x1, x2))
-        keys.append(key)
-
-    if not rows:
-        raise CsvError("the file has a header but no data rows" if header else "the file has no data rows")
-    if len(classes) == 1:
-        (text1, _), = classes.values()
-        raise CsvError(f"only one class: every label is {_q(text1)}; two are needed")
-    if len(classes) > 2:
-        seen = list(classes.values())
-        shown = ", ".join(_q(t) for t, _ in seen[:5]) + (f", … ({len(seen)} in all)" if len(seen) > 5 else "")
-        raise CsvError(f"more than two classes: {shown} (the third first appears on line {seen[2][1]}); "
-                       "two are needed")
-
-    (ka, (ta, _)), (kb, (tb, _)) = classes.items()
-    if isinstance(ka, float) and isinstance(kb, float):
-        neg_first = ka < kb  # the smaller number → −1
-    else:
-        neg_first = ta < tb  # sorted as text, the first → −1
-    (kneg, tneg), (_, tpos) = ((ka, ta), (kb, tb)) if neg_first else ((kb, tb), (ka, ta))
-
-    X = np.array(rows, dtype=np.float64).reshape(len(rows), 2)
-    y = np.array([-1 if k == kneg else 1 for k in keys], dtype=np.int64)
-    X.flags.writeable = False
-    y.flags.writeable = False
-    return CsvData(X=X, y=y, header=header, labels=((tneg, -1), (tpos, 1)), delimiter=delimiter)
+    table = read_table(data, max_rows=max_rows, max_bytes=max_bytes)
+    return choose(table, default_choice(table))
 
 
 # ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,20 @@ from hypothesis import strategies as st
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvData, CsvError, dataset_csv, parse_csv, trajectory_csv
+from datasets.csvio import (
+    MAX_BYTES,
+    MAX_ROWS,
+    CsvChoice,
+    CsvData,
+    CsvError,
+    CsvTable,
+    choose,
+    dataset_csv,
+    default_choice,
+    parse_csv,
+    read_table,
+    trajectory_csv,
+)
 
 H = ("x1", "x2", "label")
 PM = (("-1", -1), ("1", 1))
@@ -57,7 +71,18 @@ GOOD = [
     ("spaces-label", "1,2, cat \n3,4,dog\n", [[1, 2], [3, 4]], [-1, 1], None, (("cat", -1), ("dog", 1)), ","),
     ("exponents", "1e-300,-2.5E+5,1\n.5,-0.0,-1\n", [[1e-300, -2.5e5], [0.5, -0.0]], [1, -1], None, PM, ","),
     ("header-one-numeric", "1,x2,label\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], ("1", "x2", "label"), PM, ","),
-    ("header-empty-name", ",,\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], ("", "", ""), PM, ","),
+    ("header-empty-name", ",,\n1,2,1\n3,4,-1\n", [[1, 2], [3, 4]], [1, -1], ("column 1", "column 2", "column 3"), PM,
+     ","),
+    ("trailing-delimiter", "1,2,1,\n3,4,-1,\n", [[1, 2], [3, 4]], [1, -1], None, PM, ","),
+    ("decimal-comma", "1,5;2,0;1\n3,5;4,0;0\n", [[1.5, 2], [3.5, 4]], [1, -1], None, ZO, ";"),
+    ("decimal-comma-tab", "a\tb\tc\n-1,25\t2\tx\n3\t4,5e1\ty\n", [[-1.25, 2], [3, 45]], [-1, 1], ("a", "b", "c"),
+     (("x", -1), ("y", 1)), "\t"),
+    ("three-classes-first-two", "x1,x2,label\n1,2,a\n3,4,b\n5,6,b\n7,8,c\n", [[1, 2], [3, 4], [5, 6]], [-1, 1, 1], H,
+     (("a", -1), ("b", 1)), ","),
+    ("five-columns-species", "sl,sw,pl,pw,species\n5.1,3.5,1.4,0.2,setosa\n7.0,3.2,4.7,1.4,versicolor\n",
+     [[5.1, 3.5], [7.0, 3.2]], [-1, 1], ("sl", "sw", "species"), (("setosa", -1), ("versicolor", 1)), ","),
+    ("semicolon-decimal-comma-many", "5,1;3,5;1,4;setosa\n7;3,2;4,7;versicolor\n", [[5.1, 3.5], [7, 3.2]], [-1, 1],
+     None, (("setosa", -1), ("versicolor", 1)), ";"),
     ("bytearray", bytearray(b"1,2,1\n3,4,-1\n"), [[1, 2], [3, 4]], [1, -1], None, PM, ","),
 ]
 
@@ -117,33 +142,29 @@ TEN_MB = b"1,2,1\n" * (10_000_000 // 6 + 1)
 
 # (id, data, words the message must contain); a line number is among the words where there is one
 BAD = [
-    ("not-a-number", HDR + "1,2,1\n\n3,4,-1\n\n\n5,abc,1\n", ["line 7", "'abc'", "column 2 (x2)", "not a number"]),
-    ("not-a-number-header-name", "a,b,c\n1,2,1\nzz,4,-1\n", ["line 3", "'zz'", "column 1 (a)", "not a number"]),
-    ("missing-value", HDR + "1,2,1\n,4,-1\n", ["line 3", "missing value", "column 1 (x1)"]),
-    ("missing-value-x2", "1,2,1\n3, ,-1\n", ["line 2", "missing value", "column 2 (x2)"]),
-    ("missing-label", HDR + "1,2,1\n3,4,\n", ["line 3", "missing value", "column 3 (label)"]),
-    ("missing-label-quoted", '1,2,1\n3,4," "\n', ["line 2", "missing value", "column 3"]),
-    ("nan", HDR + "1,2,1\n3,nan,-1\n", ["line 3", "'nan'", "column 2", "not finite"]),
-    ("inf", "1,2,1\n\n-inf,4,-1\n", ["line 3", "'-inf'", "column 1", "not finite"]),
-    ("overflow", HDR + "1,2,1\n3,4,-1\n1e999,0,1\n", ["line 4", "'1e999'", "column 1", "not finite"]),
+    ("not-a-number", HDR + "1,2,1\n\n3,4,-1\n\n\n5,abc,1\n", ["line 7", "'abc'", "column 'x2'", "not a number"]),
+    ("not-a-number-header-name", "a,b,c\n1,2,1\nzz,4,-1\n", ["line 3", "'zz'", "column 'a'", "not a number"]),
+    ("missing-value", HDR + "1,2,1\n,4,-1\n", ["line 3", "missing value", "column 'x1'"]),
+    ("missing-value-x2", "1,2,1\n3, ,-1\n", ["line 2", "missing value", "column 'column 2'"]),
+    ("missing-label", HDR + "1,2,1\n3,4,\n", ["line 3", "missing value", "label column 'label'"]),
+    ("missing-label-quoted", '1,2,1\n3,4," "\n', ["line 2", "missing value", "label column"]),
+    ("nan", HDR + "1,2,1\n3,nan,-1\n", ["line 3", "'nan'", "column 'x2'", "not finite"]),
+    ("inf", "1,2,1\n\n-inf,4,-1\n", ["line 3", "'-inf'", "column 'column 1'", "not finite"]),
+    ("overflow", HDR + "1,2,1\n3,4,-1\n1e999,0,1\n", ["line 4", "'1e999'", "column 'x1'", "not finite"]),
     ("one-class", HDR + "1,2,a\n3,4,a\n", ["only one class", "'a'", "two are needed"]),
     ("one-class-numeric", "1,2,1\n3,4,1.0\n", ["only one class", "'1'"]),
-    ("three-classes", HDR + "1,2,a\n3,4,b\n5,6,b\n7,8,c\n", ["more than two classes", "'a', 'b', 'c'", "line 5"]),
-    ("seven-classes", "".join(f"{i},{i},c{i}\n" for i in range(7)),
-     ["more than two classes", "'c0', 'c1', 'c2', 'c3', 'c4', …", "7 in all", "line 3"]),
     ("empty-file", "", ["no data rows"]),
     ("empty-bytes", b"", ["no data rows"]),
     ("bom-only", b"\xef\xbb\xbf", ["no data rows"]),
     ("header-only", "x1,x2,label\n", ["no data rows"]),
     ("header-and-blank-lines", "x1,x2,label\n\n \n\r\n", ["no data rows"]),
     ("only-blank-lines", "\n\n   \n\t\n\r\n", ["no data rows"]),
-    ("two-columns", HDR + "1,2,1\n3,4,-1\n5,6\n", ["line 4 has 2 fields", "expected 3: x1, x2, label"]),
+    ("two-columns", HDR + "1,2,1\n3,4,-1\n5,6\n", ["line 4 has 2 fields", "expected 3", "as the header: x1, x2, label"]),
     ("four-columns", "1,2,1\n3,4,-1,9\n", ["line 2 has 4 fields", "expected 3"]),
-    ("trailing-delimiter", "1,2,1,\n3,4,-1,\n", ["line 1 has 4 fields"]),
     ("one-column", "1\n2\n", ["line 1 has 1 field;", "expected 3"]),
-    ("header-two-columns", "\nx1,x2\n1,2\n", ["line 2", "header has 2 fields", "expected 3"]),
-    ("header-four-columns", "a,b,c,d\n1,2,3,1\n", ["line 1", "header has 4 fields"]),
-    ("decimal-comma", "1,5;2,0;1\n3,5;4,0;0\n", ["line 1", "'1,5'", "not a number", "decimal mark"]),
+    ("header-two-columns", "\nx1,x2\n1,2\n", ["line 2", "header has 2 fields", "expected 3 or more"]),
+    ("header-four-columns", "a,b,c,d\n1,2,3,1\n", ["only one class", "column 'd'"]),
+    ("decimal-comma-in-comma-file", '3,4,0\n"1,5",2,1\n', ["line 2", "'1,5'", "not a number", "decimal mark"]),
     ("unclosed-quote", '1,2,1\n"3,4,-1\n', ["line 2", "quote is not closed"]),
     ("too-many-rows", "x1,x2,y\n" + "".join(f"{i},{i},{i % 2}\n" for i in range(MAX_ROWS + 1)),
      ["the file has 5,001 rows", "the limit is 5,000"]),
@@ -314,15 +335,16 @@ def test_fuzz_near_csv(text, max_rows, as_bytes):
 def test_fuzz_valid_numeric(rows):
     # well-formed rows: read exactly, or one class
     text = "".join(",".join(r) + "\n" for r in rows)
-    keys = {float(r[2]) for r in rows}
-    if len(keys) != 2:
-        with pytest.raises(CsvError, match="class"):
+    keys = sorted({float(r[2]) for r in rows})
+    if len(keys) == 1:
+        with pytest.raises(CsvError, match="only one class"):
             parse_csv(text)
         return
-    d = parse_csv(text)
-    assert d.X.tolist() == [[float(a), float(b)] for a, b, _ in rows]
-    lo = min(keys)
-    assert d.y.tolist() == [-1 if float(r[2]) == lo else 1 for r in rows]
+    d = parse_csv(text)  # the two smallest classes: −1 and +1; the others' rows are left out
+    kept = [r for r in rows if float(r[2]) in keys[:2]]
+    assert d.X.tolist() == [[float(a), float(b)] for a, b, _ in kept]
+    assert d.y.tolist() == [-1 if float(r[2]) == keys[0] else 1 for r in kept]
+    assert d.dropped == len(rows) - len(kept)
 
 
 # ----------------------------------------------------------------------------
@@ -420,3 +442,91 @@ def test_trajectory_csv_of_a_random_run_cut_to_its_start():
     for variant in ("random", "minibatch"):
         text = trajectory_csv(run_perceptron(X, y, variant=variant, batch_size=2), max_rows=1)
         assert text.splitlines()[1].startswith("0,,,")
+
+
+# ----------------------------------------------------------------------------
+# real-shaped files: read_table, the default choice, choose
+# ----------------------------------------------------------------------------
+
+DATA = Path(__file__).with_name("data")
+
+
+def _table(name: str) -> CsvTable:
+    return read_table((DATA / name).read_bytes())
+
+
+def test_sklearn_iris_description_line():
+    t = _table("sklearn_iris.csv")  # scikit-learn's own copy: "150,4,setosa,versicolor,virginica" first
+    assert t.columns == ("column 1", "column 2", "column 3", "column 4", "class")
+    assert len(t.rows) == 150 and t.lines[0] == 2 and not t.header
+    assert t.class_names == {"0": "setosa", "1": "versicolor", "2": "virginica"}
+    assert any("scikit-learn's description" in n and "setosa, versicolor, virginica" in n for n in t.notes)
+    assert t.classes(4) == [("0", 50), ("1", 50), ("2", 50)]
+    choice = default_choice(t)
+    assert (choice.x1, choice.x2, choice.label, choice.negative, choice.positive) == (0, 1, 4, "0", "1")
+    d = choose(t, choice)
+    assert d.n == 100 and d.dropped == 50
+    assert d.labels == (("0 (setosa)", -1), ("1 (versicolor)", 1))
+    assert d.X[0].tolist() == [5.1, 3.5] and d.y[:50].tolist() == [-1] * 50
+
+
+def test_sklearn_wine_fourteen_columns():
+    t = _table("sklearn_wine.csv")
+    assert len(t.columns) == 14 and len(t.rows) == 178 and all(t.numeric)
+    d = choose(t, CsvChoice(x1=0, x2=12, label=13, positive="2", negative=None))  # class 2 against the rest
+    assert d.n == 178 and d.dropped == 0
+    assert int((d.y == 1).sum()) == 48 and d.labels == (("every other class", -1), ("2 (class_2)", 1))
+
+
+def test_five_columns_with_species_names():
+    t = _table("iris_species.csv")
+    assert t.header and t.columns[-1] == "species" and t.numeric == (True, True, True, True, False)
+    assert [c for c, _ in t.classes(4)] == ["setosa", "versicolor", "virginica"]
+    d = choose(t, CsvChoice(x1=0, x2=1, label=4, positive="virginica", negative="versicolor"))
+    assert d.n == 100 and d.columns == ("sepal_length", "sepal_width")
+    assert d.header == ("sepal_length", "sepal_width", "species")
+
+
+def test_semicolons_and_decimal_commas():
+    t = _table("iris_de.csv")
+    assert (t.delimiter, t.decimal) == (";", ",") and "semicolon-separated, decimal comma" in t.notes
+    d = parse_csv((DATA / "iris_de.csv").read_bytes())
+    assert d.columns == ("Kelchblatt Länge", "Kelchblatt Breite") and d.X[0].tolist() == [5.1, 3.5]
+    same = parse_csv((DATA / "iris_species.csv").read_bytes())
+    assert np.array_equal(d.X, same.X) and np.array_equal(d.y, same.y)
+
+
+def test_quoted_header_with_commas_inside():
+    t = _table("quoted_header.csv")
+    assert t.columns == ("id", "height, cm", "weight, kg", "group") and t.header
+    d = choose(t, CsvChoice(x1=1, x2=2, label=3, positive="A", negative="B"))
+    assert d.n == 40 and d.columns == ("height, cm", "weight, kg") and int((d.y == 1).sum()) == 20
+
+
+@pytest.mark.parametrize(("choice", "words"), [
+    (CsvChoice(0, 0, 4, "versicolor", "setosa"), ["x₁ and x₂ are the same column", "'sepal_length'"]),
+    (CsvChoice(0, 4, 4, "versicolor", "setosa"), ["x₂ and the label are the same column", "'species'"]),
+    (CsvChoice(0, 4, 3, "0.2", "1.4"), ["line 2", "'setosa'", "column 'species'", "not a number"]),
+    (CsvChoice(0, 1, 4, "setosa", "setosa"), ["+1 and −1 are the same class", "'setosa'"]),
+    (CsvChoice(0, 1, 4, "rose", "setosa"), ["'rose'", "+1", "not in the column 'species'"]),
+    (CsvChoice(0, 1, 9, "setosa", None), ["the label is not one of the file's 5 columns"]),
+])
+def test_bad_choices_name_the_problem(choice, words):
+    t = _table("iris_species.csv")
+    with pytest.raises(CsvError) as e:
+        choose(t, choice)
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+
+
+def test_a_label_column_with_one_class_after_the_choice():
+    t = read_table("a,b,c,d\n1,2,x,k\n3,4,y,k\n")
+    with pytest.raises(CsvError, match="only one class in the column 'd'"):
+        choose(t, default_choice(t))
+    assert choose(t, CsvChoice(0, 1, 2, "y", "x")).y.tolist() == [-1, 1]
+
+
+def test_one_against_the_rest():
+    t = read_table("a,b,c\n1,2,x\n3,4,x\n5,6,y\n7,8,z\n")
+    d = choose(t, CsvChoice(0, 1, 2, "x", None))
+    assert d.y.tolist() == [1, 1, -1, -1] and d.dropped == 0
