@@ -89,6 +89,32 @@ def click_edit(X: np.ndarray, y: np.ndarray, at: tuple[float, float], label: int
     return np.vstack([X, p]), np.append(y, np.int64(label)), what
 
 
+def standardize(X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each feature centred and scaled to mean 0 and standard deviation 1.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+
+    Returns
+    -------
+    Z : ndarray of shape (n, d)
+        (X − μ) / σ, column by column.
+    mu : ndarray of shape (d,)
+        The columns' means μ (0 when n = 0).
+    sigma : ndarray of shape (d,)
+        The columns' standard deviations σ (over n, not n − 1); 1 where a column is constant, which is
+        then only centred.
+    """
+    X = np.asarray(X, dtype=float)
+    if len(X) == 0:
+        return X.copy(), np.zeros(X.shape[1]), np.ones(X.shape[1])
+    mu = X.mean(axis=0)
+    sigma = X.std(axis=0)
+    sigma = np.where(sigma > 0, sigma, 1.0)
+    return (X - mu) / sigma, mu, sigma
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 

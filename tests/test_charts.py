@@ -62,3 +62,20 @@ def test_other_figures_are_still_serialized_by_plotly():
     fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, float("nan")]}], "layout": {"height": 300}}
     assert json.loads(pio.to_json(fig, validate=False)) == {
         "data": [{"type": "scatter", "x": [1, 2], "y": [3, None]}], "layout": {"height": 300}}
+
+
+def test_titled_axes_renames_only_the_data_axes():
+    from viz.common import serialized, titled_axes
+
+    fig = {"data": [], "layout": {"xaxis": {"title": {"text": "x₁", "standoff": 4}}, "yaxis": {"title": {"text": "x₂"}},
+                                  "xaxis2": {"title": {"text": "w₁"}},
+                                  "annotations": [{"text": "x₁ is examined"}]}}
+    axes = ("x₁: sepal \"length\"", "x₂: width (standardized)")
+    out = titled_axes(fig, axes)
+    assert out["layout"]["xaxis"]["title"] == {"text": axes[0], "standoff": 4}
+    assert out["layout"]["yaxis"]["title"]["text"] == axes[1] and out["layout"]["xaxis2"]["title"]["text"] == "w₁"
+    assert fig["layout"]["xaxis"]["title"]["text"] == "x₁"  # the cached figure is not changed
+    chart = titled_axes(serialized(fig), axes).figure()
+    assert chart["layout"]["xaxis"]["title"]["text"] == axes[0] and chart["layout"]["yaxis"]["title"]["text"] == axes[1]
+    assert chart["layout"]["annotations"][0]["text"] == "x₁ is examined"
+    assert titled_axes(fig, None) is fig

@@ -208,3 +208,17 @@ def test_start_at_merges_nested_updates_as_plotly_does():
                     # keys the frame does not name keep the base figure's values (colours, colour scales)
                     for kept in set(fig["data"][t][key]) - set(value):
                         assert at["data"][t][key][kept] == fig["data"][t][key][kept], (t, key, kept)
+
+
+def test_standardize_gives_mean_0_and_deviation_1():
+    from datasets.points import standardize
+
+    rng = np.random.default_rng(3)
+    X = rng.normal([5.0, -300.0], [0.2, 80.0], size=(50, 2))
+    Z, mu, sigma = standardize(X)
+    assert np.allclose(Z.mean(axis=0), 0, atol=1e-12) and np.allclose(Z.std(axis=0), 1)
+    assert np.allclose(Z * sigma + mu, X)
+    Z, mu, sigma = standardize(np.array([[1.0, 7.0], [3.0, 7.0]]))  # a constant column is only centred
+    assert Z.tolist() == [[-1.0, 0.0], [1.0, 0.0]] and sigma.tolist() == [1.0, 1.0]
+    Z, mu, sigma = standardize(np.zeros((0, 2)))
+    assert Z.shape == (0, 2) and mu.tolist() == [0, 0] and sigma.tolist() == [1, 1]

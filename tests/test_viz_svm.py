@@ -311,3 +311,23 @@ def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_fra
         else:
             assert "no point misclassified" in text
         assert text.endswith(f"margin < 1 (hinge active) for {int((m < 1).sum())}")
+
+
+def test_an_smo_stopped_at_its_cap_on_raw_features_says_standardize():
+    from pathlib import Path
+
+    from core.svm import fit_svm
+    from datasets.csvio import CsvChoice, choose, read_table
+    from datasets.points import standardize
+    from viz.svm import svm_figure
+
+    t = read_table((Path(__file__).with_name("data") / "iris_species.csv").read_bytes())
+    d = choose(t, CsvChoice(0, 1, 4, "virginica", "versicolor"))  # the case: raw iris, poly d = 2, C = 100
+    words = {}
+    for name, X in (("raw", d.X), ("standardized", standardize(d.X)[0])):
+        sol = fit_svm(X, d.y, C=100.0, kernel="poly", degree=2, coef0=1.0)
+        assert not sol.converged
+        status = [t for t in svm_figure(X, d.y, [sol])["data"] if "SMO stopped" in str(t.get("text"))]
+        words[name] = status[0]["text"][0]
+    assert "K(x, x) = 6060.623" in words["raw"] and "Standardize x₁ and x₂" in words["raw"]
+    assert "Standardize" not in words["standardized"] and "a smaller C or γ" in words["standardized"]

@@ -112,6 +112,7 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "hard": _bool,
     "overlay": _bool,
     "bias": _bool,
+    "std": _bool,
     "loss": _choice(LOSS_LABELS),
     "slice": _choice(SLICE_LABELS),
     "view": _choice(VIEW_LABELS),
@@ -137,7 +138,7 @@ def c_label(v: float) -> str:
 URL_SPELLING: dict[str, Callable[[object], str]] = {
     "ds": DATASET_LABELS.get, "variant": VARIANT_LABELS.get, "rule": RULE_LABELS.get, "frames": FRAME_LABELS.get,
     "reduction": REDUCTION_LABELS.get, "kernel": KERNEL_LABELS.get, "order": ORDER_LABELS.get,
-    "bias": lambda v: str(v).lower(), "hard": lambda v: str(v).lower(), "overlay": lambda v: str(v).lower(),
+    "bias": lambda v: str(v).lower(), "std": lambda v: str(v).lower(), "hard": lambda v: str(v).lower(), "overlay": lambda v: str(v).lower(),
     "present": lambda v: str(v).lower(), "quiz": lambda v: str(v).lower(),
     "C": c_label,
     "schedule": SCHEDULE_LABELS.get,

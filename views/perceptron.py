@@ -140,7 +140,7 @@ with out:
         if step0 is not None and step0 > n_steps:
             st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
                     f"{n_steps:,}.")
-        view = View(int(height), SCALE if big else 1.0, mode, step0)
+        view = View(int(height), SCALE if big else 1.0, mode, step0, axes=ds.axes or View.axes)
         scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         show_scene(scene, CHART)

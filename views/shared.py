@@ -10,7 +10,7 @@ not valid.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ import streamlit as st
 
 from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
+from datasets.points import standardize
 from views.builds import sized
 from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
 from views.userdata import (
@@ -42,9 +43,12 @@ from viz.common import (
     points_figure,
     readable,
     start_at_step,
+    titled_axes,
 )
 
 DATASET_KEY = "_dataset"
+STANDARDIZE = "std"  # the switch's key (and URL parameter)
+STANDARD_VIEW = "_standard_view"  # (the dataset, it standardized)
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
 DEFAULT_DATASET = "textbook"
 
@@ -63,6 +67,11 @@ class Dataset:
         Labels in {−1, +1}.
     origin : str
         For the user's points: where they came from ("imported from data.csv").
+    columns : tuple of 2 str, or None
+        The names of the columns x₁ and x₂ were read from (an imported file), else None.
+    standard : tuple of 2 ndarray of shape (2,), or None
+        When the features are standardized (what the pages show): the raw points' means μ and standard
+        deviations σ, with X = (raw − μ) / σ; None otherwise.
     """
 
     name: str
@@ -72,9 +81,23 @@ class Dataset:
     X: np.ndarray
     y: np.ndarray
     origin: str = ""
+    columns: tuple[str, str] | None = None
+    standard: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def axes(self) -> tuple[str, str] | None:
+        """The data axes' titles when they say more than x₁ and x₂ (the columns' names, standardized), else None."""
+        if self.columns is None and self.standard is None:
+            return None
+        names = [f"x{s}" + (f": {c}" if self.columns else "") for s, c in zip("₁₂", self.columns or ("", ""),
+                                                                            strict=True)]
+        return tuple(n + (" (standardized)" if self.standard is not None else "") for n in names)
 
     @property
     def label(self) -> str:
+        return self._label() + (", standardized" if self.standard is not None else "")
+
+    def _label(self) -> str:
         if self.name == CUSTOM:
             return f"Your points: n = {self.n}" + (f" ({self.origin})" if self.origin else "")
         spec = REGISTRY[self.name]
@@ -203,6 +226,11 @@ def dataset_sidebar() -> None:
     else:
         drop_points_from_url()
         _generated_dataset(sb, name)
+    bound(sb.toggle, "Standardize x₁ and x₂", key=STANDARDIZE, fmt=lambda v: str(v).lower(),
+          help="Every page shows (x − mean) / standard deviation of each feature: both get mean 0 and standard "
+               "deviation 1. Features on very different scales (a measurement in mm beside one in m, kernel "
+               "values in the thousands) then weigh alike. The points themselves (the table, the CSV) are kept "
+               "as they are.")
     points_sidebar()
 
 
@@ -220,7 +248,7 @@ def _user_dataset(sb) -> None:
         sb.info(note)
     old = st.session_state.get(DATASET_KEY)
     if old is None or old.name != CUSTOM or old.X is not pts.X or old.origin != pts.origin:
-        st.session_state[DATASET_KEY] = Dataset(CUSTOM, len(pts.y), 0, (), pts.X, pts.y, pts.origin)
+        st.session_state[DATASET_KEY] = Dataset(CUSTOM, len(pts.y), 0, (), pts.X, pts.y, pts.origin, pts.columns)
 
 
 def _generated_dataset(sb, name: str) -> None:
@@ -352,6 +380,7 @@ def show_chart(fig: dict | Chart, key: str, alt: str, **kwargs):
     axis text already). ``alt`` describes the chart for screen readers; ``kwargs`` go to ``st.plotly_chart``
     (``on_select``…).
     """
+    fig = titled_axes(fig, current_dataset().axes)  # an imported file's columns, standardized
     spec = PrebuiltJSON(fig) if isinstance(fig, Chart) else PrebuiltFigure(readable(fig))
     return st.plotly_chart(spec, key=key, alt=alt, config=CHART_CONFIG, **kwargs)
 
@@ -403,12 +432,23 @@ def steps_table(label: str, table: dict | Callable[[], dict]) -> None:
             st.dataframe(table() if callable(table) else table, hide_index=True, width="stretch")
 
 
-def current_dataset() -> Dataset:
-    """The shared dataset (the default one if the sidebar has not run yet)."""
+def current_dataset(raw: bool = False) -> Dataset:
+    """The shared dataset as the pages show it (the default one if the sidebar has not run yet).
+
+    With *Standardize* on, its features are standardized (``standard`` holds μ and σ); ``raw`` gives the
+    points as they are kept (the point table, the CSV, edits).
+    """
     ds = st.session_state.get(DATASET_KEY)
     if ds is None:
         ds = st.session_state[DATASET_KEY] = _default_dataset()
-    return ds
+    if raw or not st.session_state.get(STANDARDIZE) or len(ds.y) == 0:
+        return ds
+    kept = st.session_state.get(STANDARD_VIEW)
+    if kept is None or kept[0] is not ds:  # the same object: the same arrays for the pages' caches
+        Z, mu, sigma = standardize(ds.X)
+        Z.flags.writeable = False
+        kept = st.session_state[STANDARD_VIEW] = (ds, replace(ds, X=Z, standard=(mu, sigma)))
+    return kept[1]
 
 
 def _default_dataset() -> Dataset:

@@ -22,8 +22,8 @@ import numpy as np
 import streamlit as st
 
 from core.validate import X_LIMIT
-from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvError, dataset_csv, parse_csv
-from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_points, encode_points
+from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvChoice, CsvError, choose, dataset_csv, default_choice, read_table
+from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_points, encode_points, standardize
 from views.chart_tools import SLIDER_JS
 
 CUSTOM = "custom"  # the dataset list's entry for the user's points
@@ -32,6 +32,9 @@ HISTORY_KEY = "_custom_history"  # earlier UserPoints, newest last
 NOTICE_KEY = "_points_notice"  # (kind, text) of the last edit, shown once
 CSV_NOTICE_KEY = "_csv_notice"  # (kind, text) of the last import, shown once beside the uploader
 UPLOAD_ROUND = "_upload_round"  # the uploader's key grows with each file read
+CSV_TABLE = "_csv_table"  # (file name, CsvTable) of the last file read: its columns and classes are chosen in the sidebar
+PICK = {"x1": "csv_x1", "x2": "csv_x2", "label": "csv_label", "positive": "csv_pos", "negative": "csv_neg"}  # widgets
+REST = "\x00rest"  # the −1 choice "every other class" (no class text starts with NUL: the CSV reader refuses it)
 TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refused (the table shows the points again)
 CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
 TOOLS_KEY = "dbl_tools"
@@ -60,12 +63,15 @@ class UserPoints:
         Where it came from, for the page ("started from Blobs: n = 40, …", "imported from data.csv").
     version : int
         Grows with every change (the point table is redrawn afresh when it does).
+    columns : tuple of 2 str, or None
+        The names of the file's columns x₁ and x₂ were read from (they title the axes); None for drawn points.
     """
 
     X: np.ndarray
     y: np.ndarray
     origin: str
     version: int = 0
+    columns: tuple[str, str] | None = None
 
 
 def user_points() -> UserPoints | None:
@@ -74,10 +80,12 @@ def user_points() -> UserPoints | None:
 
 
 def set_points(X: np.ndarray, y: np.ndarray, origin: str, notice: tuple[str, str] | None = None,
-               before: tuple[np.ndarray, np.ndarray, str] | None = None, select: bool = True) -> None:
+               before: tuple[np.ndarray, np.ndarray, str] | None = None, select: bool = True,
+               columns: tuple[str, str] | None = None) -> None:
     """Make ``(X, y)`` the session's points; with ``select``, the shared dataset too (from a callback only).
 
-    ``before`` is the set shown until now (X, y, origin), kept for *Undo*.
+    ``before`` is the set shown until now (X, y, origin), kept for *Undo*; ``columns`` names the file's
+    columns the points came from.
     """
     old = user_points()
     if before is not None:
@@ -85,7 +93,7 @@ def set_points(X: np.ndarray, y: np.ndarray, origin: str, notice: tuple[str, str
         st.session_state[HISTORY_KEY] = (st.session_state.get(HISTORY_KEY, []) + [kept])[-UNDO_DEPTH:]
     version = (old.version + 1) if old is not None else 0
     st.session_state[CUSTOM_KEY] = UserPoints(np.asarray(X, float).reshape(-1, 2), np.asarray(y, np.int64),
-                                              origin, version)
+                                              origin, version, columns)
     if select:
         st.session_state["ds"] = CUSTOM
     if notice:
@@ -109,7 +117,7 @@ def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
     pts = user_points()
     if pts is not None and st.session_state.get("ds") == CUSTOM:
         return pts.X, pts.y, pts.origin
-    ds = current_dataset()
+    ds = current_dataset(raw=True)
     if ds.name == CUSTOM:
         return ds.X, ds.y, ds.origin
     return ds.X, ds.y, f"started from {ds.label}"
@@ -139,12 +147,31 @@ def _on_click() -> None:
         del done[:-256]
         X, y, origin = before = _start_points()
         try:
-            X2, y2, what = click_edit(X, y, (click.get("x"), click.get("y")), label,
-                                      (click.get("sx"), click.get("sy")))
+            X2, y2, what = _click_shown(X, y, click, label)
         except ValueError as exc:
             st.session_state[NOTICE_KEY] = ("error", f"That click was not used: {escape_md(exc)}.")
             continue
         set_points(X2, y2, origin, ("success", f"Clicked: {what} ({points_count(len(y2))} now)."), before)
+
+
+def _click_shown(X: np.ndarray, y: np.ndarray, click: dict, label: int) -> tuple[np.ndarray, np.ndarray, str]:
+    """:func:`~datasets.points.click_edit` on the points as the chart shows them (standardized or not).
+
+    With *Standardize* on, the click is in standardized units: it picks among the standardized points,
+    and a point it adds is turned back into the raw units the points are kept in (the others are
+    untouched, bit for bit).
+    """
+    at, scale = (click.get("x"), click.get("y")), (click.get("sx"), click.get("sy"))
+    if not st.session_state.get("std") or len(y) == 0:
+        return click_edit(X, y, at, label, scale)
+    Z, mu, sigma = standardize(X)
+    Z2, y2, what = click_edit(Z, y, at, label, scale)
+    if len(y2) > len(y):  # added at the end
+        return np.vstack([X, Z2[-1:] * sigma + mu]), y2, what + " (standardized units)"
+    kept = np.ones(len(y), bool)
+    same = (Z[: len(y2)] == Z2).all(axis=1) & (y[: len(y2)] == y2)
+    kept[int(np.argmin(same)) if not same.all() else len(y) - 1] = False  # the first row that moved up was removed
+    return X[kept], y2, what + " (standardized units)"
 
 
 def _on_undo() -> None:
@@ -172,17 +199,52 @@ def _on_upload(key: str) -> None:
     # a fresh uploader next run (no file left listed as if loaded); the message shows beside it
     st.session_state[UPLOAD_ROUND] = st.session_state.get(UPLOAD_ROUND, 0) + 1
     try:
-        data = parse_csv(f.getvalue())
+        table = read_table(f.getvalue())
     except CsvError as exc:
         st.session_state[CSV_NOTICE_KEY] = ("error", f"{escape_md(f.name)} was not loaded: {escape_md(str(exc))}. "
                                                      "The points shown are unchanged.")
         return
-    # text from the file (its name, header and labels) is shown escaped: no markup from a file takes effect
+    st.session_state[CSV_TABLE] = (f.name, table)
+    choice = default_choice(table)
+    for field, key_ in PICK.items():
+        value = getattr(choice, field)
+        st.session_state[key_] = REST if value is None else value
+    _apply_choice()
+
+
+def _on_pick(field: str) -> None:
+    """A choice of column or class changed: a new label column starts from its default classes."""
+    kept = st.session_state.get(CSV_TABLE)
+    if kept is None:
+        return
+    if field == "label":
+        table = kept[1]
+        classes = [t for t, _ in table.classes(int(st.session_state[PICK["label"]]))]
+        st.session_state[PICK["negative"]] = classes[0]
+        st.session_state[PICK["positive"]] = classes[1] if len(classes) > 1 else classes[0]
+    _apply_choice()
+
+
+def _apply_choice() -> None:
+    """Make the chosen columns and classes of the file read last the points, or say why not (the points stay)."""
+    name, table = st.session_state[CSV_TABLE]
+    ss = st.session_state
+    negative = ss.get(PICK["negative"])
+    try:
+        choice = CsvChoice(x1=int(ss[PICK["x1"]]), x2=int(ss[PICK["x2"]]), label=int(ss[PICK["label"]]),
+                           positive=str(ss[PICK["positive"]]), negative=None if negative == REST else str(negative))
+        data = choose(table, choice)
+    except (CsvError, KeyError, TypeError, ValueError) as exc:
+        ss[CSV_NOTICE_KEY] = ("error", f"This choice of columns and classes of {escape_md(name)} is not used: "
+                                       f"{escape_md(str(exc))}. The points shown are unchanged.")
+        return
+    # text from the file (its name, columns and labels) is shown escaped: no markup from a file takes effect
+    x1, x2 = (escape_md(c) for c in data.columns)
     mapping = ", ".join(f"“{escape_md(lab)}” → {v:+d}" for lab, v in data.labels)
-    cols = " (columns " + ", ".join(escape_md(h) for h in data.header) + ")" if data.header else " (no header row)"
-    set_points(data.X, data.y, f"imported from {f.name}", None, _start_points())  # raw: escaped where shown
-    st.session_state[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape_md(f.name)}{cols}; "
-                                                   f"labels {mapping}.")
+    left = f" ({data.dropped:,} rows of other classes left out)" if data.dropped else ""
+    set_points(data.X, data.y, f"imported from {name}", None, _start_points(), columns=data.columns)  # raw
+    ss[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape_md(name)}: x₁ = {x1}, x₂ = {x2}, "
+                                     f"labels {mapping}{left}. Read as " + escape_md("; ".join(table.notes)) + ".")
 
 
 def _on_table(key: str) -> None:
@@ -390,14 +452,49 @@ def points_sidebar() -> None:
         st.file_uploader(
             f"Import a CSV (at most {MAX_ROWS:,} rows and {MAX_BYTES // 1_000_000} MB)", type=["csv", "txt", "tsv"],
             key=key, on_change=_on_upload, args=(key,), max_upload_size=1,
-            help="Two numeric feature columns, then the label column; a header row or none; separated by commas, "
-                 "semicolons or tabs. Labels ±1, 0/1 or any two values (the mapping to ±1 is shown).")
+            help="Any table: numeric feature columns and a label column, a header row or none, separated by "
+                 "commas, semicolons or tabs (with semicolons or tabs, decimal commas are read too). Choose the "
+                 "columns and classes below once it is read.")
+        _column_picker()
         from views.shared import current_dataset
 
-        ds = current_dataset()
+        ds = current_dataset(raw=True)
         # written when clicked (a callable), so a rerun does not format thousands of numbers
         st.download_button("Download the points (CSV)", lambda X=ds.X, y=ds.y: _csv_or_message(X, y),
                            file_name=_file_name(ds), mime="text/csv", width="stretch", on_click="ignore")
+
+
+def _column_picker() -> None:
+    """The last file's columns and classes to choose from (x₁, x₂, the label; the +1 and −1 classes)."""
+    kept = st.session_state.get(CSV_TABLE)
+    if kept is None:
+        return
+    name, table = kept
+    n_cols = len(table.columns)
+    if any(int(st.session_state.get(PICK[f], -1)) not in range(n_cols) for f in ("x1", "x2", "label")):
+        return  # not drawn yet by this file's upload (cannot happen through the page)
+    st.markdown(f"**Columns of {escape_md(name)}** ({len(table.rows):,} rows; {escape_md('; '.join(table.notes))})")
+
+    def column(j: int) -> str:
+        return table.columns[j] + ("" if table.numeric[j] else " (text)")
+
+    cols = list(range(n_cols))  # one under the other: a sidebar is too narrow for two names side by side
+    st.selectbox("x₁", cols, format_func=column, key=PICK["x1"], on_change=_on_pick, args=("x1",))
+    st.selectbox("x₂", cols, format_func=column, key=PICK["x2"], on_change=_on_pick, args=("x2",))
+    st.selectbox("Label", cols, format_func=column, key=PICK["label"], on_change=_on_pick, args=("label",),
+                 help="The column that holds the classes.")
+    classes = table.classes(int(st.session_state[PICK["label"]]))
+    counts = dict(classes)
+    texts = list(counts)
+
+    def cls(t: str) -> str:
+        return "every other class" if t == REST else f"{table.class_label(t)} ({counts[t]:,})"
+
+    for field, options in (("positive", texts), ("negative", texts + [REST] * (len(texts) > 2))):
+        if st.session_state.get(PICK[field]) not in options:  # e.g. "every other class" after a 2-class label
+            st.session_state[PICK[field]] = options[0]
+        st.selectbox("+1 class" if field == "positive" else "−1 class", options, format_func=cls,
+                      key=PICK[field], on_change=_on_pick, args=(field,))
 
 
 def _csv_or_message(X: np.ndarray, y: np.ndarray) -> str:
@@ -416,7 +513,7 @@ def points_table() -> None:
     """The points as an editable table (a keyboard way to add, change and delete them)."""
     from views.shared import current_dataset
 
-    ds = current_dataset()
+    ds = current_dataset(raw=True)
     pts = user_points()
     version = pts.version if pts is not None and ds.name == CUSTOM else "gen"
     key = f"points_table_{version}_{st.session_state.get(TABLE_ROUND, 0)}_{ds.label}"

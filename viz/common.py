@@ -10,7 +10,7 @@ import base64
 import copy
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -667,6 +667,30 @@ def _inked_axis(ax: dict) -> dict:
     if isinstance(ax.get("title"), dict):
         out["title"] = {**ax["title"], "font": {"color": AXIS_INK, **ax["title"].get("font", {})}}
     return out
+
+
+DATA_AXES = ("x₁", "x₂")  # the data panels' axis titles, which :func:`titled_axes` replaces
+
+
+def titled_axes(fig: dict | Chart, axes: tuple[str, str] | None) -> dict | Chart:
+    """``fig`` with every axis titled x₁ or x₂ retitled ``axes`` (e.g. "x₁: sepal length"); ``fig`` when None.
+
+    A dict is copied shallowly (its data and frames shared); a :class:`Chart`'s JSON has the two titles
+    replaced as text (no other text of a figure is exactly "x₁" or "x₂").
+    """
+    if not axes or tuple(axes) == DATA_AXES:
+        return fig
+    if isinstance(fig, Chart):
+        text = fig.json
+        for old, new in zip(DATA_AXES, axes, strict=True):
+            text = text.replace(f'"title":{{"text":"{old}"', '"title":{"text":' + json.dumps(new, ensure_ascii=False))
+        return replace(fig, json=text)
+    layout = dict(fig["layout"])
+    for key, ax in fig["layout"].items():
+        title = ax.get("title") if key.startswith(("xaxis", "yaxis")) and isinstance(ax, dict) else None
+        if isinstance(title, dict) and title.get("text") in DATA_AXES:
+            layout[key] = {**ax, "title": {**title, "text": axes[DATA_AXES.index(title["text"])]}}
+    return {**fig, "layout": layout}
 
 
 def readable(fig: dict) -> dict:

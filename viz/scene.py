@@ -94,6 +94,11 @@ def with_view(blob: bytes, view: View) -> bytes:
     return MAGIC + struct.pack("<I", len(head)) + head + blob[8 + h:]
 
 
+def _view(fields: dict) -> View:
+    """A View from the header's JSON (its axes come back as a list)."""
+    return View(**{**fields, "axes": tuple(fields.get("axes", View.axes))})
+
+
 def _index_dtype(n: int) -> type:
     """The smallest unsigned type that holds indices 0..n−1."""
     return np.uint16 if n <= 65536 else np.uint32
@@ -116,6 +121,8 @@ class View:
         run stood).
     tau : float or None
         The τ whose run to open where no control of the page gives τ (the offline file).
+    axes : tuple of 2 str
+        The data axes' titles ("x₁", "x₂", or e.g. "x₁: sepal length (standardized)").
     """
 
     height: int = 780
@@ -123,6 +130,7 @@ class View:
     mode: str = "all"
     start: int | None = None
     tau: float | None = None
+    axes: tuple[str, str] = ("x₁", "x₂")
 
 
 @dataclass(frozen=True)
@@ -233,7 +241,7 @@ class PerceptronScene:
                                       for name in PerceptronRun.ARRAYS}, run=run)
                      for j, run in enumerate(header["runs"]))
         return cls(X=arrays["X"], y=arrays["y"], runs=runs, box=tuple(header["box"]), bound=header["bound"],
-                   follow=header["follow"], view=View(**header["view"]))
+                   follow=header["follow"], view=_view(header["view"]))
 
 
 def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:

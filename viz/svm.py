@@ -23,8 +23,10 @@ import math
 
 import numpy as np
 
+from core.dual import kernel_matrix
 from core.snapshot import activation
 from core.svm import SVMSolution
+from datasets.points import standardize
 from viz.common import (
     FONT,
     INK,
@@ -73,6 +75,9 @@ STATE_NAMES = 5  # most points the state line names in one list
 AXIS_PX, STATE_PX = 72, 50
 LEGEND_PX = 96  # the legend's two rows under the plot, before the C slider
 KERNEL_NAMES = {"poly": "polynomial", "rbf": "RBF"}
+
+
+KERNEL_LARGE = 10.0  # K(x, x) this many times its standardized size: an SMO stopped at its cap says standardize
 
 
 def margin_tol(sol: SVMSolution, box) -> float:
@@ -244,7 +249,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
                  "textfont": {"size": 15}, "cliponaxis": False,
                  "showlegend": False, "hoverinfo": "skip", "xaxis": "x2", "yaxis": "y2"})
     width = 2 * sol.margin
-    meta = {"view": "svm", "C": sol.C, "kernel": sol.kernel, "width": width, "support": int(sv.size),
+    meta = {"view": "svm", "C": sol.C, "kernel": sol.kernel, **_kernel_scale(X, sol), "width": width, "support": int(sv.size),
             "categories": {name: int((cat == k).sum()) for k, name in enumerate(CATEGORIES)},
             "slack_labels": lab_t, "objective": sol.objective}
     # the width 2/‖w‖: a double arrow across the margin at the middle of the boundary in view, and its value
@@ -488,8 +493,28 @@ def svm_status(sol: SVMSolution, meta: dict) -> str:
               f"the margin; {c['misclassified']} misclassified")
     if not sol.converged:
         status += (f"<br>SMO stopped at its cap of {sol.iterations:,} iterations before its tolerance: this solution "
-                   "is approximate (a smaller C or γ converges faster).")
+                   "is approximate ")
+        kmax, kstd = meta.get("kernel_max", 0.0), meta.get("kernel_max_standardized", 0.0)
+        if kmax > KERNEL_LARGE * kstd:  # raw features: K(x, x) in the thousands makes SMO's steps tiny
+            status += (f"(the kernel's values reach K(x, x) = {num(kmax)}; standardized, they would reach "
+                       f"{num(kstd)}: turn on <i>Standardize x₁ and x₂</i> in the sidebar).")
+        else:
+            status += "(a smaller C or γ converges faster)."
     return status
+
+
+def _kernel_scale(X: np.ndarray, sol: SVMSolution) -> dict[str, float]:
+    """When SMO stopped at its cap: the largest K(xᵢ, xᵢ) over the points, as they are and standardized
+    (``kernel_max``, ``kernel_max_standardized``; only its message uses them); nothing otherwise."""
+    if sol.converged or sol.kernel == "linear":
+        return {}
+    params = dict(sol.kernel_params)
+
+    def largest(A: np.ndarray) -> float:  # the Gram matrix's diagonal, a row at a time
+        return max(float(abs(kernel_matrix(A[i:i + 1], A[i:i + 1], sol.kernel, **params)[0, 0]))
+                   for i in range(len(A)))
+
+    return {"kernel_max": largest(X), "kernel_max_standardized": largest(standardize(X)[0])}
 
 
 def sgd_summary(run, exact: SVMSolution) -> str:

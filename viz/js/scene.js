@@ -512,8 +512,9 @@ class PerceptronView {
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
       meta: {view: "perceptron", variant: m.run.variant, tau: m.run.tau, n_points: m.N, n_steps: m.S, n_updates: m.K,
              converged: m.run.converged, vector_scale: m.scale},
-      xaxis: this.axis({range: [box[0], box[1]], title: title("x₁")}),
-      yaxis: this.axis({range: [box[2], box[3]], title: title("x₂"), scaleanchor: "x", scaleratio: 1}),
+      xaxis: this.axis({range: [box[0], box[1]], title: title(this.m.h.view.axes?.[0] ?? "x₁")}),
+      yaxis: this.axis({range: [box[2], box[3]], title: title(this.m.h.view.axes?.[1] ?? "x₂"), scaleanchor: "x",
+                        scaleratio: 1}),
     };
   }
 
@@ -599,7 +600,7 @@ class PerceptronView {
     this.drawTaus();
     // the data panel is drawn again only when what it shows changed (the points, the view, R and γ);
     // a new run on the same points (τ, the variant, the rule…) keeps it and redraws the strip
-    const key = JSON.stringify([m.h.box, m.h.bound, m.h.view.scale, sz.mainW, sz.mainH, m.X.length,
+    const key = JSON.stringify([m.h.box, m.h.bound, m.h.view.scale, m.h.view.axes, sz.mainW, sz.mainH, m.X.length,
                                 fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
                                 fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
     if (!old || old.mainKey !== key || !this.plot._fullLayout) {
