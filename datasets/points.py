@@ -115,6 +115,28 @@ def standardize(X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (X - mu) / sigma, mu, sigma
 
 
+def click_edit_standardized(X: np.ndarray, y: np.ndarray, at: tuple[float, float], label: int,
+                            scale: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, str]:
+    """:func:`click_edit` for a chart that shows the points standardized, on the points kept in raw units.
+
+    The click (``at``, ``scale``: standardized units) picks among the standardized points; a point it adds
+    is turned back into raw units, x = z·σ + μ; the other points are returned bit for bit.
+
+    Parameters and Returns are those of :func:`click_edit`, with ``X`` and the returned ``X2`` in raw units
+    and ``what`` saying "(standardized units)".
+    """
+    X = np.asarray(X, dtype=float).reshape(-1, 2)
+    y = np.asarray(y, dtype=np.int64).reshape(-1)
+    Z, mu, sigma = standardize(X)
+    Z2, y2, what = click_edit(Z, y, at, label, scale)
+    what += " (standardized units)"
+    if len(y2) > len(y):  # click_edit appends a new point
+        return np.vstack([X, Z2[-1:] * sigma + mu]), y2, what
+    same = (Z[: len(y2)] == Z2).all(axis=1) & (y[: len(y2)] == y2)
+    removed = int(np.argmin(same)) if not same.all() else len(y) - 1  # the first row that moved up
+    return np.delete(X, removed, axis=0), y2, what
+
+
 def _sub(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 

@@ -222,3 +222,20 @@ def test_standardize_gives_mean_0_and_deviation_1():
     assert Z.tolist() == [[-1.0, 0.0], [1.0, 0.0]] and sigma.tolist() == [1.0, 1.0]
     Z, mu, sigma = standardize(np.zeros((0, 2)))
     assert Z.shape == (0, 2) and mu.tolist() == [0, 0] and sigma.tolist() == [1, 1]
+
+
+def test_a_click_on_a_standardized_chart_edits_the_raw_points():
+    from datasets.points import click_edit_standardized, standardize
+
+    X = np.array([[100.0, 0.001], [300.0, 0.003], [200.0, 0.002], [200.0, 0.005]])
+    y = np.array([1, -1, 1, -1])
+    Z, mu, sigma = standardize(X)
+    # a click on empty space at the standardized origin adds the raw mean
+    X2, y2, what = click_edit_standardized(X, y, (0.0, 0.0), -1, (0.01, 0.01))
+    assert X2.shape == (5, 2) and np.array_equal(X2[:4], X) and np.allclose(X2[4], mu) and y2.tolist() == [1, -1, 1, -1, -1]
+    assert "(standardized units)" in what
+    # a click on the third point (in standardized units) removes it, the others kept bit for bit
+    X3, y3, what = click_edit_standardized(X, y, tuple(Z[2]), 1, (0.01, 0.01))
+    assert np.array_equal(X3, X[[0, 1, 3]]) and y3.tolist() == [1, -1, -1] and what.startswith("removed x₃")
+    X4, y4, _ = click_edit_standardized(X, y, tuple(Z[3]), 1, (0.01, 0.01))  # the last one
+    assert np.array_equal(X4, X[:3]) and y4.tolist() == [1, -1, 1]

@@ -23,7 +23,14 @@ import streamlit as st
 
 from core.validate import X_LIMIT
 from datasets.csvio import MAX_BYTES, MAX_ROWS, CsvChoice, CsvError, choose, dataset_csv, default_choice, read_table
-from datasets.points import MAX_POINTS, URL_MAX_POINTS, click_edit, decode_points, encode_points, standardize
+from datasets.points import (
+    MAX_POINTS,
+    URL_MAX_POINTS,
+    click_edit,
+    click_edit_standardized,
+    decode_points,
+    encode_points,
+)
 from views.chart_tools import SLIDER_JS
 
 CUSTOM = "custom"  # the dataset list's entry for the user's points
@@ -155,23 +162,10 @@ def _on_click() -> None:
 
 
 def _click_shown(X: np.ndarray, y: np.ndarray, click: dict, label: int) -> tuple[np.ndarray, np.ndarray, str]:
-    """:func:`~datasets.points.click_edit` on the points as the chart shows them (standardized or not).
-
-    With *Standardize* on, the click is in standardized units: it picks among the standardized points,
-    and a point it adds is turned back into the raw units the points are kept in (the others are
-    untouched, bit for bit).
-    """
+    """:func:`~datasets.points.click_edit` on the points as the chart shows them (standardized or not)."""
     at, scale = (click.get("x"), click.get("y")), (click.get("sx"), click.get("sy"))
-    if not st.session_state.get("std") or len(y) == 0:
-        return click_edit(X, y, at, label, scale)
-    Z, mu, sigma = standardize(X)
-    Z2, y2, what = click_edit(Z, y, at, label, scale)
-    if len(y2) > len(y):  # added at the end
-        return np.vstack([X, Z2[-1:] * sigma + mu]), y2, what + " (standardized units)"
-    kept = np.ones(len(y), bool)
-    same = (Z[: len(y2)] == Z2).all(axis=1) & (y[: len(y2)] == y2)
-    kept[int(np.argmin(same)) if not same.all() else len(y) - 1] = False  # the first row that moved up was removed
-    return X[kept], y2, what + " (standardized units)"
+    edit = click_edit_standardized if st.session_state.get("std") and len(y) else click_edit
+    return edit(X, y, at, label, scale)
 
 
 def _on_undo() -> None:
