@@ -29,6 +29,7 @@ from views.shared import (
 )
 from views.userdata import escape_md
 from views.workers import offload
+from viz.common import titled_axes
 
 CHART = "compare_chart"
 LAST_GOOD = "_compare_last_good"
@@ -106,5 +107,5 @@ if result is not None:
                    + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the exact "
                       "SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else ""))
     with part("tables"):
-        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), fig, f"Compare: {label}",
+        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), titled_axes(fig, ds.axes), f"Compare: {label}",
                 csv=("Both runs (CSV)", lambda r=runs: paired_runs_csv(*r)))

@@ -41,6 +41,7 @@ from views.shared import (
 )
 from views.userdata import escape_md
 from views.workers import offload
+from viz.common import titled_axes
 
 LAST_GOOD = "_dual_last_good"
 CHART = "dual_chart"  # the data chart: clicks on it edit the points
@@ -128,6 +129,6 @@ if result is not None:
     for col, (name, value, help_text) in zip(cols, cost, strict=True):
         col.metric(f"{name} (kernel evaluations)", value, help=help_text)
     with part("tables"):
-        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), fig,
+        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), titled_axes(fig, ds.axes),
                 f"Dual perceptron: {label}")
         steps_table(f"Every step as a table ({len(table['step']):,} rows)", table)

@@ -39,6 +39,7 @@ from views.shared import (
 )
 from views.userdata import escape_md
 from views.workers import offload
+from viz.common import titled_axes
 
 LAST_GOOD = "_svm_last_good"
 CHART = "svm_chart"  # the data chart: clicks on it edit the points
@@ -124,7 +125,7 @@ with exact_tab:
                        "point inside the margin or misclassified is joined to its own margin line by a segment "
                        "labelled ξᵢ.")
         with part("tables"):
-            exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), fig, f"SVM margin and slack: {label}",
+            exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), titled_axes(fig, ds.axes), f"SVM margin and slack: {label}",
                     slider_name="C")
 
 with sgd_tab:
@@ -150,7 +151,7 @@ with sgd_tab:
             sfig, gap = sgd
             show_chart(sfig, "sgd_chart", "Hinge-loss SGD step by step beside the exact SVM")
             with part("tables", "sgd"):
-                exports("sgd_chart", file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"), sfig,
+                exports("sgd_chart", file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"), titled_axes(sfig, ds.axes),
                         f"Hinge-loss SGD: {ds.label}")
             shown = sfig.meta["frame_steps"]
             if len(shown) < sfig.meta["n_steps"] + 1:
