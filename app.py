@@ -26,12 +26,12 @@ tune_once()  # once per server: TCP_NODELAY on its sockets, and the build worker
 serve_plotly()  # the plotly.js the scene renderer draws with, served by this app (static/)
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 pages = [
-        st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("views/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
-        st.Page("views/dual.py", title="Dual / Gram", icon=":material/grid_on:", url_path="dual"),
-        st.Page("views/svm.py", title="SVM margin", icon=":material/width:", url_path="svm"),
-        st.Page("views/losses.py", title="Loss surface", icon=":material/landscape:", url_path="losses"),
-        st.Page("views/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
+        st.Page("views/home.py", title="Home", default=True),
+        st.Page("views/perceptron.py", title="Perceptron", url_path="perceptron"),
+        st.Page("views/dual.py", title="Dual / Gram", url_path="dual"),
+        st.Page("views/svm.py", title="SVM margin", url_path="svm"),
+        st.Page("views/losses.py", title="Loss surface", url_path="losses"),
+        st.Page("views/compare.py", title="Compare", url_path="compare"),
 ]
 nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget

@@ -176,12 +176,12 @@ def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, sli
         animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
         html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
         make_html = lambda: standalone_html(figure_dict(fig), title)  # noqa: E731
-    files = [(html_label, make_html, "html", "text/html", ":material/movie:")]
+    # no icons: Streamlit fetches :material/…: icons from fonts.gstatic.com, and a lecture hall may be offline
+    files = [(html_label, make_html, "html", "text/html")]
     if gif is not None:
-        files.append(("Animation (GIF)", gif, "gif", "image/gif", ":material/gif_box:"))
+        files.append(("Animation (GIF)", gif, "gif", "image/gif"))
     if csv is not None:
-        files.append((csv[0], csv[1], "csv", "text/csv", ":material/download:"))
+        files.append((csv[0], csv[1], "csv", "text/csv"))
     row = st.container(horizontal=True, gap="small")  # each button as wide as its label, wrapping on a narrow screen
-    for label, make, ext, mime, icon in files:
-        row.download_button(label, make, file_name=f"{stem}.{ext}", mime=mime, on_click="ignore", icon=icon,
-                            width="content")
+    for label, make, ext, mime in files:
+        row.download_button(label, make, file_name=f"{stem}.{ext}", mime=mime, on_click="ignore", width="content")

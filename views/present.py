@@ -123,7 +123,7 @@ def presentation_style(pages: list) -> None:
     if "sidebar" in hidden:
         # one row that wraps: every label whole, whatever the screen's width
         bar = st.container(key="present_bar", horizontal=True, vertical_alignment="center", gap="small")
-        bar.button("Leave presentation mode", key="present_leave", on_click=_leave, icon=":material/close:",
+        bar.button("Leave presentation mode", key="present_leave", on_click=_leave,
                    type="tertiary", help="Shows the sidebar and the hidden parts again.")
         for page in pages:
             bar.page_link(page)

@@ -74,12 +74,12 @@ def quiz(traj, height: int, big: bool) -> None:
     _, text = question(traj, k)
     st.markdown(f"**The state after step {k}.** {text}")
     if answer is None:
-        st.button("No update", key="quiz_none", on_click=_answer, args=(traj, None), icon=":material/block:")
+        st.button("No update", key="quiz_none", on_click=_answer, args=(traj, None))
     else:
         _, right, why = answer
         (st.success if right else st.error)(why)
         st.button(f"Next question (step {k + 2})" if k + 1 < traj.n_steps else "Finish", key="quiz_next",
-                  on_click=_go, args=(k + 1,), type="primary", icon=":material/arrow_forward:")
+                  on_click=_go, args=(k + 1,), type="primary")
     fig = quiz_figure(traj, k, choice=answer[0] if answer else -1, height=height)
     key = f"quiz_chart_{k}"
     show_chart(sized(fig, big), key, f"The state after step {k}: {text}",
