@@ -8,7 +8,8 @@ sessions' reruns go on meanwhile. The result (a chart's JSON, tables and arrays)
 and is cached by the page as before.
 
 ``DBL_WORKERS`` sets the number of workers (``0``: build in the server process itself). The default
-is one per core (``os.cpu_count()``). The workers are forked from a fork server (a clean process
+is one per core this process may use (:func:`usable_cores`: its CPU affinity, within a container's
+CPU quota). The workers are forked from a fork server (a clean process
 that has imported :mod:`views.builds`, not a fork of the threaded server) when the first session
 opens (``views.server.tune_once``).
 """
@@ -39,9 +40,40 @@ MAX_BROKEN = 3
 MAX_WORKERS = 64
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the platform says, else all)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+def usable_cores(cgroup: str = "/sys/fs/cgroup") -> int:
+    """The cores this process may use: its CPU affinity (else every core), within its cgroup's CPU quota.
+
+    A container limited to 2 CPUs on a 64-core host sees all 64 in its affinity; its quota is in the
+    cgroup: v2 ``cpu.max`` ("200000 100000": 2 CPUs; "max 100000": none) or v1 ``cpu/cpu.cfs_quota_us``
+    over ``cpu/cpu.cfs_period_us`` (−1: none). A quota of q periods counts as ⌈q⌉ cores, at least 1; a
+    file that is missing or unreadable means no quota.
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    quota = cpu_quota(cgroup)
+    return max(1, min(cores, quota)) if quota is not None else cores
+
+
+def cpu_quota(cgroup: str = "/sys/fs/cgroup") -> int | None:
+    """The cgroup's CPU quota in whole cores (rounded up), or None when it sets none or cannot be read."""
+
+    def read(name: str) -> str | None:
+        try:
+            with open(os.path.join(cgroup, name), encoding="ascii") as f:
+                return f.read(200).strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    v2 = read("cpu.max")
+    parts = v2.split() if v2 is not None else (read("cpu/cpu.cfs_quota_us"), read("cpu/cpu.cfs_period_us"))
+    if len(parts) != 2 or None in parts:
+        return None
+    try:
+        quota, period = int(parts[0]), int(parts[1])  # "max" (v2) fails here: no quota
+    except ValueError:
+        return None
+    if quota <= 0 or period <= 0:  # v1 says −1 for none
+        return None
+    return max(1, -(-quota // period))
 
 
 def worker_count() -> int:
