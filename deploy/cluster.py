@@ -8,7 +8,9 @@ spread over the replicas, each stays on its own, even when a whole classroom sha
 behind the campus NAT (where ``ip_hash`` would put everyone on one replica).
 
 Run ``python deploy/cluster.py --replicas 2 --port 8080`` and open http://127.0.0.1:8080; Ctrl-C stops
-everything. ``nginx.conf.template`` beside this file is the configuration (the same for a real server:
+everything. In containers, ``compose.yaml`` at the top of the project runs the same nginx configuration
+(``nginx.compose.conf``, written by ``python deploy/cluster.py --compose-config --replicas 3``) in front
+of three app containers built from the ``Dockerfile``. ``nginx.conf.template`` beside this file is the configuration (the same for a real server:
 replace the upstream addresses and listen address). Tests and ``bench/load.py --replicas`` use
 :func:`cluster`.
 """
@@ -75,11 +77,30 @@ def wait_ok(url: str, timeout_s: float = 60.0) -> None:
     raise TimeoutError(f"{url} did not answer ok within {timeout_s:.0f} s")
 
 
-def render_config(port: int, upstreams: list[int], workdir: Path) -> str:
-    """The nginx configuration for ``upstreams`` (app ports) behind ``port``, with its files in ``workdir``."""
-    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in upstreams)
-    return (TEMPLATE.read_text().replace("{{WORKDIR}}", str(workdir)).replace("{{PORT}}", str(port))
+def render_config(listen: str, upstreams: list[str], workdir: str | Path) -> str:
+    """The nginx configuration (``nginx.conf.template`` filled in) for the replicas at ``upstreams``.
+
+    Parameters
+    ----------
+    listen : str
+        What nginx listens on: "127.0.0.1:8080", or "8080" (every address, in a container).
+    upstreams : list of str
+        The replicas, "HOST:PORT" each.
+    workdir : str or Path
+        Where nginx keeps its pid, log and temporary files.
+    """
+    servers = "\n".join(f"        server {u};" for u in upstreams)
+    return (TEMPLATE.read_text().replace("{{WORKDIR}}", str(workdir)).replace("{{LISTEN}}", listen)
             .replace("{{UPSTREAMS}}", servers))
+
+
+COMPOSE_REPLICAS = 3  # compose.yaml's app services app1…app3
+COMPOSE_CONFIG = Path(__file__).with_name("nginx.compose.conf")
+
+
+def compose_config(replicas: int = COMPOSE_REPLICAS) -> str:
+    """nginx's configuration in compose.yaml: port 8080 of its container, in front of app1…appK on port 8501."""
+    return render_config("8080", [f"app{i}:8501" for i in range(1, replicas + 1)], "/tmp/nginx")
 
 
 @contextlib.contextmanager
@@ -101,7 +122,7 @@ def cluster(replicas: int = 2, port: int | None = None, env: dict | None = None)
                      "false", "--server.fileWatcherType", "none"],
                     cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env}))
             conf = work / "nginx.conf"
-            conf.write_text(render_config(port, ports, work))
+            conf.write_text(render_config(f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in ports], work))
             proxy = subprocess.Popen([nginx, "-c", str(conf), "-p", str(work)], stdout=subprocess.DEVNULL,
                                      stderr=open(work / "stderr.log", "w"))  # noqa: SIM115 - closed with the dir
             procs.append(proxy)
@@ -126,7 +147,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--replicas", type=int, default=2)
     ap.add_argument("--port", type=int, default=8080)
+    ap.add_argument("--compose-config", action="store_true",
+                    help=f"write {COMPOSE_CONFIG.name} for --replicas app services (compose.yaml) and stop")
     args = ap.parse_args()
+    if args.compose_config:
+        COMPOSE_CONFIG.write_text(compose_config(args.replicas))
+        print(f"wrote {COMPOSE_CONFIG} for app1…app{args.replicas}")
+        return
     with cluster(args.replicas, args.port) as c:
         print(f"{args.replicas} replicas ({', '.join(c.replicas)}) behind nginx at {c.url}; Ctrl-C stops them")
         with contextlib.suppress(KeyboardInterrupt):
