@@ -203,7 +203,7 @@ def _on_upload(key: str) -> None:
     for field, key_ in PICK.items():
         value = getattr(choice, field)
         st.session_state[key_] = REST if value is None else value
-    _apply_choice()
+    _apply_choice(upload=True)
 
 
 def _on_pick(field: str) -> None:
@@ -219,8 +219,11 @@ def _on_pick(field: str) -> None:
     _apply_choice()
 
 
-def _apply_choice() -> None:
-    """Make the chosen columns and classes of the file read last the points, or say why not (the points stay)."""
+def _apply_choice(upload: bool = False) -> None:
+    """Make the chosen columns and classes of the file read last the points, or say why not (the points stay).
+
+    ``upload``: the choice is the default one, right after the file was read.
+    """
     name, table = st.session_state[CSV_TABLE]
     ss = st.session_state
     negative = ss.get(PICK["negative"])
@@ -229,8 +232,10 @@ def _apply_choice() -> None:
                            positive=str(ss[PICK["positive"]]), negative=None if negative == REST else str(negative))
         data = choose(table, choice)
     except (CsvError, KeyError, TypeError, ValueError) as exc:
-        ss[CSV_NOTICE_KEY] = ("error", f"This choice of columns and classes of {escape_md(name)} is not used: "
-                                       f"{escape_md(str(exc))}. The points shown are unchanged.")
+        what = (f"{escape_md(name)} was not loaded with its first columns and classes" if upload else
+                f"This choice of columns and classes of {escape_md(name)} is not used")
+        ss[CSV_NOTICE_KEY] = ("error", f"{what}: {escape_md(str(exc))}. The points shown are unchanged"
+                                       + ("; choose other columns below." if upload else "."))
         return
     # text from the file (its name, columns and labels) is shown escaped: no markup from a file takes effect
     x1, x2 = (escape_md(c) for c in data.columns)
