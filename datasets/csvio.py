@@ -213,11 +213,13 @@ def _reader(decimal: str):
 
 def _feature(s: str, lineno: int, name: str, read=_number) -> float:
     """Field ``s`` of the feature column ``name`` as a finite float."""
+    v = read(s) if s else None
+    if v is not None and math.isfinite(v) and abs(v) <= X_LIMIT:
+        return v
     where = f"line {lineno}: "
-    column = f"column {_q(name)}"
+    column = f"column {_q(name)}"  # written only for a message
     if not s:
         raise CsvError(f"{where}missing value in {column}")
-    v = read(s)
     if v is None:
         hint = ""
         if "," in s and _number(s.replace(",", ".", 1)) is not None:
@@ -259,6 +261,8 @@ class CsvTable:
         description line ("0" -> "setosa"); empty otherwise.
     notes : tuple of str
         How the file was read, for the page ("semicolon-separated, decimal comma").
+    values : tuple of tuple of (float or None)
+        Each field of ``rows`` as a number (None where it is not one).
     """
 
     columns: tuple[str, ...]
@@ -270,6 +274,7 @@ class CsvTable:
     decimal: str
     class_names: dict[str, str]
     notes: tuple[str, ...]
+    values: tuple[tuple[float | None, ...], ...] = ()
 
     def number(self, s: str) -> float | None:
         """A field as a number, read with the file's decimal mark (None when it is not one)."""
@@ -283,9 +288,8 @@ class CsvTable:
         classes are sorted as text.
         """
         found: dict[object, list] = {}
-        for row in self.rows:
+        for row, key in zip(self.rows, self.class_keys(column), strict=True):
             text = row[column]
-            key = self._class_key(text)
             if key in found:
                 found[key][1] += 1
             else:
@@ -301,6 +305,14 @@ class CsvTable:
         """A class as the page names it: its text, with its name from a description line ("0 (setosa)")."""
         name = self.class_names.get(text)
         return f"{text} ({name})" if name else text
+
+    def class_keys(self, column: int) -> list[object]:
+        """Each row's class in ``column`` as it compares: a number where the text is one, else the text."""
+        cache = self.__dict__.setdefault("_keys", {})  # computed once per column (the table is immutable)
+        if column not in cache:
+            cache[column] = [v[column] if v[column] is not None and math.isfinite(v[column]) else row[column]
+                             for row, v in zip(self.rows, self.values, strict=True)]
+        return cache[column]
 
     def _class_key(self, text: str) -> object:
         v = self.number(text)
@@ -402,7 +414,7 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
                 "." in f and _number(f) is not None for f in flat):
             decimal = ","
     read = _reader(decimal)
-    numeric = [[read(f) is not None for f in row] for row in cells]
+    numeric = [[read(f) is not None for f in row] for row in cells[:2]]  # the header is decided on these
 
     notes = [f"{_DELIM_NAMES[delimiter]}-separated" + (", decimal comma" if decimal == "," else "")]
     class_names: dict[str, str] = {}
@@ -447,12 +459,12 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
             like = "the header" if header else f"line {linenos[start]}"
             raise CsvError(f"line {no} has {_plural(len(row), 'field')}; expected {width} (as {like}: "
                            + ", ".join(columns[:6]) + (", …" if width > 6 else "") + ")")
-    numeric_cols = tuple(all(n[j] for n in numeric[start:]) for j in range(width))
-    # a column of numbers must be finite to count as a feature
-    numeric_cols = tuple(ok and all(math.isfinite(read(r[j])) for r in rows) for j, ok in enumerate(numeric_cols))
+    values = tuple(tuple(read(f) for f in row) for row in rows)  # every field read once
+    # a column counts as numeric when every value is a finite number
+    numeric_cols = tuple(all(v[j] is not None and math.isfinite(v[j]) for v in values) for j in range(width))
     return CsvTable(columns=tuple(columns), rows=tuple(tuple(r) for r in rows), lines=tuple(linenos[start:]),
                     numeric=numeric_cols, header=header, delimiter=delimiter, decimal=decimal,
-                    class_names=class_names, notes=tuple(notes))
+                    class_names=class_names, notes=tuple(notes), values=values)
 
 
 def default_choice(table: CsvTable) -> CsvChoice:
@@ -514,10 +526,9 @@ def choose(table: CsvTable, choice: CsvChoice) -> CsvData:
     pos = table._class_key(choice.positive)
     neg = None if choice.negative is None else table._class_key(choice.negative)
     X, y, dropped = [], [], 0
-    for row, no in zip(table.rows, table.lines, strict=True):
+    for row, no, key, v in zip(table.rows, table.lines, table.class_keys(choice.label), table.values, strict=True):
         if not row[choice.label]:
             raise CsvError(f"line {no}: missing value in the label column {_q(table.columns[choice.label])}")
-        key = table._class_key(row[choice.label])
         if key == pos:
             label = 1
         elif neg is None or key == neg:
@@ -525,8 +536,11 @@ def choose(table: CsvTable, choice: CsvChoice) -> CsvData:
         else:
             dropped += 1
             continue
-        X.append((_feature(row[choice.x1], no, table.columns[choice.x1], read),
-                  _feature(row[choice.x2], no, table.columns[choice.x2], read)))
+        a, b = v[choice.x1], v[choice.x2]
+        if a is None or b is None or not (abs(a) <= X_LIMIT and abs(b) <= X_LIMIT):  # else finite: say which
+            a = _feature(row[choice.x1], no, table.columns[choice.x1], read)
+            b = _feature(row[choice.x2], no, table.columns[choice.x2], read)
+        X.append((a, b))
         y.append(label)
     if -1 not in y:
         raise CsvError(f"no row is in the −1 class{'' if neg is None else ' ' + _q(choice.negative)}: "
