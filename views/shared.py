@@ -24,6 +24,7 @@ from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, u
 from views.userdata import (
     CUSTOM,
     PTS,
+    STANDARDIZE,
     drop_points_from_url,
     escape_html,
     escape_md,
@@ -47,7 +48,6 @@ from viz.common import (
 )
 
 DATASET_KEY = "_dataset"
-STANDARDIZE = "std"  # the switch's key (and URL parameter)
 STANDARD_VIEW = "_standard_view"  # (the dataset, it standardized)
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
 DEFAULT_DATASET = "textbook"
@@ -89,9 +89,9 @@ class Dataset:
         """The data axes' titles when they say more than x₁ and x₂ (the columns' names, standardized), else None."""
         if self.columns is None and self.standard is None:
             return None
-        names = [f"x{s}" + (f": {c}" if self.columns else "") for s, c in zip("₁₂", self.columns or ("", ""),
-                                                                            strict=True)]
-        return tuple(n + (" (standardized)" if self.standard is not None else "") for n in names)
+        names = ("x₁", "x₂") if self.columns is None else (f"x₁: {self.columns[0]}", f"x₂: {self.columns[1]}")
+        suffix = " (standardized)" if self.standard is not None else ""
+        return (names[0] + suffix, names[1] + suffix)
 
     @property
     def label(self) -> str:

@@ -44,6 +44,7 @@ PICK = {"x1": "csv_x1", "x2": "csv_x2", "label": "csv_label", "positive": "csv_p
 REST = "\x00rest"  # the −1 choice "every other class" (no class text starts with NUL: the CSV reader refuses it)
 TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refused (the table shows the points again)
 CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
+STANDARDIZE = "std"  # the sidebar's Standardize switch (views.shared draws it; its URL parameter too)
 TOOLS_KEY = "dbl_tools"
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
@@ -164,7 +165,7 @@ def _on_click() -> None:
 def _click_shown(X: np.ndarray, y: np.ndarray, click: dict, label: int) -> tuple[np.ndarray, np.ndarray, str]:
     """:func:`~datasets.points.click_edit` on the points as the chart shows them (standardized or not)."""
     at, scale = (click.get("x"), click.get("y")), (click.get("sx"), click.get("sy"))
-    edit = click_edit_standardized if st.session_state.get("std") and len(y) else click_edit
+    edit = click_edit_standardized if st.session_state.get(STANDARDIZE) and len(y) else click_edit
     return edit(X, y, at, label, scale)
 
 
