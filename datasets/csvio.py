@@ -129,10 +129,16 @@ _NOT_CSV = (
 )
 
 
-def _decode(data: bytes | bytearray | memoryview | str, max_bytes: int) -> str:
-    """The file's text: size checked before decoding, UTF-8 with an optional BOM, no NUL."""
-    if isinstance(data, str):
-        # a str is checked as the UTF-8 bytes it stands for (lone surrogates stay undecodable)
+def _decode(data: bytes | bytearray | memoryview | str, max_bytes: int) -> tuple[str, str | None]:
+    """The file's text and, when it was not UTF-8, the encoding it was read in (for the page).
+
+    The size is checked before decoding. UTF-8 (with an optional BOM) first; UTF-16 with its BOM (Excel's
+    "Unicode text"); bytes that are not UTF-8 are read as Windows-1252, the encoding of a Western
+    European Excel's "CSV" (Latin-1 where Windows-1252 leaves a byte undefined). A str is checked as the
+    UTF-8 it stands for (a lone surrogate is not text). No NUL outside UTF-16.
+    """
+    given_text = isinstance(data, str)
+    if given_text:
         data = data.encode("utf-8", "surrogatepass")
     elif isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
@@ -145,16 +151,24 @@ def _decode(data: bytes | bytearray | memoryview | str, max_bytes: int) -> str:
         if data.startswith(magic):
             raise CsvError(f"the file is not text: it is {kind}")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise CsvError("the file is not text (it is UTF-16; save it as UTF-8 CSV)")
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise CsvError("the file is not text (it starts like UTF-16 but does not decode as it)") from None
+        if "\x00" in text:
+            raise CsvError("the file is not text (it contains NUL characters)")
+        return text, "UTF-16"
     if b"\x00" in data:
         raise CsvError("the file is not text (it contains NUL bytes)")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as e:
-        raise CsvError(
-            f"the file is not text (it is not UTF-8: byte 0x{data[e.start]:02x} at offset {e.start:,}; "
-            "save it as UTF-8 CSV)"
-        ) from None
+        if given_text:
+            raise CsvError(f"the text is not valid Unicode (at offset {e.start:,})") from None
+    try:
+        return data.decode("cp1252"), "Windows-1252 (not UTF-8)"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "Latin-1 (not UTF-8)"
 
 
 def _counts(line: str) -> dict[str, int]:
@@ -397,7 +411,7 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
         max_rows, max_bytes = int(max_rows), int(max_bytes)
     except (TypeError, ValueError):
         raise CsvError(f"max_rows and max_bytes must be integers, got {max_rows!r}, {max_bytes!r}") from None
-    text = _decode(data, max_bytes)
+    text, encoding = _decode(data, max_bytes)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     numbered = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
     if not numbered:
@@ -416,7 +430,8 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
     read = _reader(decimal)
     numeric = [[read(f) is not None for f in row] for row in cells[:2]]  # the header is decided on these
 
-    notes = [f"{_DELIM_NAMES[delimiter]}-separated" + (", decimal comma" if decimal == "," else "")]
+    notes = [f"{_DELIM_NAMES[delimiter]}-separated" + (", decimal comma" if decimal == "," else "")
+             + (f", {encoding}" if encoding else "")]
     class_names: dict[str, str] = {}
     meta = _metadata(cells[0], cells[1:])
     header = False

@@ -84,6 +84,10 @@ GOOD = [
     ("semicolon-decimal-comma-many", "5,1;3,5;1,4;setosa\n7;3,2;4,7;versicolor\n", [[5.1, 3.5], [7, 3.2]], [-1, 1],
      None, (("setosa", -1), ("versicolor", 1)), ";"),
     ("bytearray", bytearray(b"1,2,1\n3,4,-1\n"), [[1, 2], [3, 4]], [1, -1], None, PM, ","),
+    ("windows-1252", "Länge;Breite;Art\n1,5;2;café\n3;4,25;thé\n".encode("cp1252"), [[1.5, 2], [3, 4.25]], [-1, 1],
+     ("Länge", "Breite", "Art"), (("café", -1), ("thé", 1)), ";"),
+    ("utf16-excel-unicode-text", "x1\tx2\ty\r\n1\t2\t0\r\n3\t4\t1\r\n".encode("utf-16"), [[1, 2], [3, 4]], [-1, 1],
+     ("x1", "x2", "y"), ZO, "\t"),
 ]
 
 
@@ -174,13 +178,11 @@ BAD = [
     ("png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ["not text"]),
     ("too-large", b"x1,x2,y\n1,2,1\n3,-2e7,-1\n", ["line 3", "'-2e7'", "larger than 1,000,000"]),
     ("png-no-nul", b"\x89PNG\r\n\x1a\n", ["not text", "a PNG image"]),
-    ("latin-1", b"x,y,l\n1,2,caf\xe9\n", ["not text", "not UTF-8", "0xe9"]),
-    ("utf16", "x1,x2,y\n1,2,1\n".encode("utf-16"), ["not text", "UTF-16"]),
-    ("latin1", "x1,x2,y\n1,2,é\n3,4,a\n".encode("latin-1"), ["not text", "not UTF-8"]),
+    ("utf16-nul", "x1,x2,y\n1,2\x00,1\n".encode("utf-16"), ["not text", "NUL"]),
     ("ff-fe-junk", b"\xff\xfe\xfd\x00\x01", ["not text"]),
     ("nul-bytes", b"1,2,1\n3,4\x00,-1\n", ["not text", "NUL"]),
     ("nul-str", "1,2,1\n3,4\x00,-1\n", ["not text", "NUL"]),
-    ("lone-surrogate", "1,2,a\n3,4,\ud800\n", ["not text"]),
+    ("lone-surrogate", "1,2,a\n3,4,\ud800\n", ["not valid Unicode"]),
     ("not-bytes", 12345, ["int"]),
 ]
 
@@ -530,3 +532,10 @@ def test_one_against_the_rest():
     t = read_table("a,b,c\n1,2,x\n3,4,x\n5,6,y\n7,8,z\n")
     d = choose(t, CsvChoice(0, 1, 2, "x", None))
     assert d.y.tolist() == [1, 1, -1, -1] and d.dropped == 0
+
+
+def test_an_excel_export_in_windows_1252_says_how_it_was_read():
+    t = read_table("Kelchblatt Länge;Kelchblatt Breite;Art\n5,1;3,5;setosa\n7;3,2;versicolor\n".encode("cp1252"))
+    assert t.columns[0] == "Kelchblatt Länge" and t.notes[0] == "semicolon-separated, decimal comma, Windows-1252 (not UTF-8)"
+    assert read_table(b"a,b,c\n1,2,\x81x\n3,4,y\n").notes[0] == "comma-separated, Latin-1 (not UTF-8)"  # 0x81: no cp1252
+    assert read_table("a,b,c\n1,2,x\n3,4,y\n".encode("utf-16")).notes[0] == "comma-separated, UTF-16"
