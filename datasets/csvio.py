@@ -1,11 +1,15 @@
 """Read a 2D labelled data set from CSV, and write data sets and perceptron runs as CSV.
 
-The format read by :func:`parse_csv` is the one a spreadsheet exports: three
-columns per row, two numeric features then a label, an optional header row,
-comma, semicolon or tab as the delimiter, UTF-8 (with or without a BOM) and
-any line ends. Every rejection raises :class:`CsvError` with a message meant
-for the user, naming the file line (1-based, header and blank lines counted)
-where there is one.
+Reading is two steps, as the page does it: :func:`read_table` reads any
+table a spreadsheet or a course's data set exports (commas, semicolons or
+tabs; decimal commas; a header or none; scikit-learn's description line;
+UTF-8, UTF-16 or Windows-1252; any line ends) as text, and :func:`choose`
+makes a two-class 2D data set of it from a :class:`CsvChoice` of x₁, x₂, the
+label column and the +1 and −1 classes (:func:`default_choice`: the first two
+numeric columns and the last one). :func:`parse_csv` does both with the
+default choice. Every rejection raises :class:`CsvError` with a message
+meant for the user, naming the file line (1-based, header and blank lines
+counted) where there is one.
 
 Examples
 --------
@@ -35,7 +39,6 @@ MAX_BYTES = 1_000_000
 
 _DELIMITERS = (",", ";", "\t")
 _DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
-_COLUMNS = ("x1", "x2", "label")
 _SHOW = 40  # longest value quoted in a message
 
 
@@ -113,11 +116,6 @@ def _number(s: str) -> float | None:
         return float(s)
     except (ValueError, OverflowError):
         return None
-
-
-def _numeric(s: str) -> bool:
-    """Whether ``s`` reads as a number, with a dot or a decimal comma (so such a row is data, not a header)."""
-    return _number(s) is not None or ("," in s and _number(s.replace(",", ".", 1)) is not None)
 
 
 # what a file that is not a CSV usually is, by its first bytes
