@@ -78,4 +78,12 @@ def test_titled_axes_renames_only_the_data_axes():
     chart = titled_axes(serialized(fig), axes).figure()
     assert chart["layout"]["xaxis"]["title"]["text"] == axes[0] and chart["layout"]["yaxis"]["title"]["text"] == axes[1]
     assert chart["layout"]["annotations"][0]["text"] == "x₁ is examined"
+    import importlib.util
+    from dataclasses import replace
+
+    # the JSON a Chart holds depends on which engine Plotly finds: "x\u2081" from json, "x₁" from orjson
+    for engine in ["json"] + (["orjson"] if importlib.util.find_spec("orjson") else []):
+        spec = serialized(fig)
+        out = titled_axes(replace(spec, json=pio.to_json(readable(fig), validate=False, engine=engine)), axes).figure()
+        assert out["layout"]["xaxis"]["title"]["text"] == axes[0] and out["layout"]["yaxis"]["title"]["text"] == axes[1]
     assert titled_axes(fig, None) is fig

@@ -683,7 +683,9 @@ def titled_axes(fig: dict | Chart, axes: tuple[str, str] | None) -> dict | Chart
     if isinstance(fig, Chart):
         text = fig.json
         for old, new in zip(DATA_AXES, axes, strict=True):
-            text = text.replace(f'"title":{{"text":"{old}"', '"title":{"text":' + json.dumps(new, ensure_ascii=False))
+            for ascii_only in (False, True):  # orjson writes "x₁", the json module "x\u2081": either may be installed
+                text = text.replace('"title":{"text":' + json.dumps(old, ensure_ascii=ascii_only),
+                                    '"title":{"text":' + json.dumps(new, ensure_ascii=ascii_only))
         return replace(fig, json=text)
     layout = dict(fig["layout"])
     for key, ax in fig["layout"].items():
