@@ -8,14 +8,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_
 RUN useradd --create-home --uid 10001 dbl
 WORKDIR /app
 
-# dependencies first (a code change does not reinstall them): pyproject.toml declares them
-COPY pyproject.toml README.md requirements.txt ./
-COPY core core
-COPY datasets datasets
-COPY viz viz
-COPY views views
-RUN pip install -r requirements.txt
+# the whole project (less .dockerignore's list), then its dependencies as requirements.txt names them
+# (pyproject.toml declares them; requirements.txt installs the project)
 COPY . .
+RUN pip install --no-cache-dir -r requirements.txt
 # static/ receives plotly.js from the installed package when the app starts (views/scene_chart.py)
 RUN mkdir -p static && chown -R dbl:dbl static
 

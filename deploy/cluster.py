@@ -9,10 +9,10 @@ behind the campus NAT (where ``ip_hash`` would put everyone on one replica).
 
 Run ``python deploy/cluster.py --replicas 2 --port 8080`` and open http://127.0.0.1:8080; Ctrl-C stops
 everything. In containers, ``compose.yaml`` at the top of the project runs the same nginx configuration
-(``nginx.compose.conf``, written by ``python deploy/cluster.py --compose-config --replicas 3``) in front
-of three app containers built from the ``Dockerfile``. ``nginx.conf.template`` beside this file is the configuration (the same for a real server:
-replace the upstream addresses and listen address). Tests and ``bench/load.py --replicas`` use
-:func:`cluster`.
+(``nginx.compose.conf``, written by ``python deploy/cluster.py --compose-config`` for its services app1…appK)
+in front of app containers built from the ``Dockerfile``. ``nginx.conf.template`` beside this file is the
+configuration (the same for a real server: :func:`render_config` with its upstream addresses and listen
+address). Tests and ``bench/load.py --replicas`` use :func:`cluster`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -94,13 +95,25 @@ def render_config(listen: str, upstreams: list[str], workdir: str | Path) -> str
             .replace("{{UPSTREAMS}}", servers))
 
 
-COMPOSE_REPLICAS = 3  # compose.yaml's app services app1…app3
+COMPOSE_FILE = ROOT / "compose.yaml"
 COMPOSE_CONFIG = Path(__file__).with_name("nginx.compose.conf")
 
 
-def compose_config(replicas: int = COMPOSE_REPLICAS) -> str:
-    """nginx's configuration in compose.yaml: port 8080 of its container, in front of app1…appK on port 8501."""
-    return render_config("8080", [f"app{i}:8501" for i in range(1, replicas + 1)], "/tmp/nginx")
+def compose_replicas(compose: str | None = None) -> int:
+    """How many app services (``app1:``, ``app2:``…) ``compose.yaml`` (or the text ``compose``) defines."""
+    text = COMPOSE_FILE.read_text() if compose is None else compose
+    return len(re.findall(r"^  app\d+:", text, re.M))
+
+
+def compose_config(replicas: int | None = None) -> str:
+    """nginx's configuration in compose.yaml: port 8080 of its container, in front of app1…appK on port 8501.
+
+    ``replicas``: K, by default compose.yaml's count. nginx's errors go to the container's log
+    (``docker compose logs nginx``), its other files to /tmp/nginx.
+    """
+    k = compose_replicas() if replicas is None else replicas
+    conf = render_config("8080", [f"app{i}:8501" for i in range(1, k + 1)], "/tmp/nginx")
+    return conf.replace("error_log /tmp/nginx/error.log", "error_log stderr")
 
 
 @contextlib.contextmanager
@@ -145,15 +158,18 @@ def cluster(replicas: int = 2, port: int | None = None, env: dict | None = None)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--replicas", type=int, default=2)
+    ap.add_argument("--replicas", type=int, default=None, help="app servers (default 2; with --compose-config, "
+                    "compose.yaml's app services)")
     ap.add_argument("--port", type=int, default=8080)
     ap.add_argument("--compose-config", action="store_true",
-                    help=f"write {COMPOSE_CONFIG.name} for --replicas app services (compose.yaml) and stop")
+                    help=f"write {COMPOSE_CONFIG.name} for compose.yaml's app1…appK and stop")
     args = ap.parse_args()
     if args.compose_config:
-        COMPOSE_CONFIG.write_text(compose_config(args.replicas))
-        print(f"wrote {COMPOSE_CONFIG} for app1…app{args.replicas}")
+        k = args.replicas or compose_replicas()
+        COMPOSE_CONFIG.write_text(compose_config(k))
+        print(f"wrote {COMPOSE_CONFIG} for app1…app{k}")
         return
+    args.replicas = args.replicas or 2
     with cluster(args.replicas, args.port) as c:
         print(f"{args.replicas} replicas ({', '.join(c.replicas)}) behind nginx at {c.url}; Ctrl-C stops them")
         with contextlib.suppress(KeyboardInterrupt):

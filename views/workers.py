@@ -46,7 +46,12 @@ def usable_cores(cgroup: str = "/sys/fs/cgroup") -> int:
     A container limited to 2 CPUs on a 64-core host sees all 64 in its affinity; its quota is in the
     cgroup: v2 ``cpu.max`` ("200000 100000": 2 CPUs; "max 100000": none) or v1 ``cpu/cpu.cfs_quota_us``
     over ``cpu/cpu.cfs_period_us`` (−1: none). A quota of q periods counts as ⌈q⌉ cores, at least 1; a
-    file that is missing or unreadable means no quota.
+    file that is missing, unreadable or malformed means no quota.
+
+    Parameters
+    ----------
+    cgroup : str
+        Where the cgroup files are (tests pass a folder of fake ones).
     """
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     quota = cpu_quota(cgroup)
