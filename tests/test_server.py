@@ -125,7 +125,8 @@ def test_no_workers_builds_in_the_server_process(monkeypatch):
                                                ("-1", None)])
 def test_worker_count_reads_the_environment(monkeypatch, raw, expected):
     monkeypatch.setenv("DBL_WORKERS", raw)
-    assert workers.worker_count() == (expected if expected is not None else len(os.sched_getaffinity(0)))
+    # the default is the usable cores: the affinity within a container's CPU quota
+    assert workers.worker_count() == (expected if expected is not None else min(workers.usable_cores(), workers.MAX_WORKERS))
 
 
 def test_a_build_that_overruns_is_named_not_waited_for(monkeypatch):
