@@ -176,7 +176,8 @@ def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, sli
         animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
         html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
         make_html = lambda: standalone_html(figure_dict(fig), title)  # noqa: E731
-    # no icons: Streamlit fetches :material/…: icons from fonts.gstatic.com, and a lecture hall may be offline
+    # no :material/…: icons in the app (tests/test_e2e_offline.py): a page's icon becomes the tab's icon, fetched
+    # from fonts.gstatic.com, and a lecture hall may be offline; the labels say what each button does
     files = [(html_label, make_html, "html", "text/html")]
     if gif is not None:
         files.append(("Animation (GIF)", gif, "gif", "image/gif"))
