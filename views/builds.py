@@ -19,14 +19,13 @@ from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
 from viz.common import Chart, num, projector, serialized
 from viz.compare import compare_figure
-from viz.dual import agreement_text, cost_lines, dual_figure, dual_summary, dual_table
+from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, run_record
+from viz.scene import assemble, dual_scene, run_record
 from viz.svm import sgd_figure, sgd_summary, svm_figure
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
-DUAL_FRAMES = 500
 COMPARE_FRAMES = 300
 STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
 PATH_STEPS = 120  # states of the loss page's trajectory drawn (each a marker the b slider redraws)
@@ -104,13 +103,15 @@ def _gram(xbytes: bytes, n: int, kernel: str, kparams: tuple) -> np.ndarray:
     return gram(np.frombuffer(xbytes, dtype=float).reshape(n, -1), kernel, **dict(kparams))
 
 
-def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int, big: bool):
+def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the Dual page shows.
 
     Returns
     -------
     tuple
-        (figure as a :class:`~viz.common.Chart`, (kind, status), step table, cost lines, agreement or None).
+        (the scene record as bytes (:func:`viz.scene.dual_scene`; the page sets how it is shown with
+        :func:`viz.scene.with_view`), (kind, status), step table, cost lines, agreement or None,
+        {"n_steps": S, "gram_block": the Gram matrix's block size as drawn}).
     """
     X = np.ascontiguousarray(X, dtype=float)
     G = _gram(X.tobytes(), len(X), kernel, kparams)
@@ -121,9 +122,10 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, heigh
         primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
                                 seed=run["seed"])
         agreement = agreement_text(primal_agreement(traj, primal))
-    fig = serialized(sized(dual_figure(traj, primal=primal, max_frames=DUAL_FRAMES, mode=mode, height=height), big))
+    scene = dual_scene(traj, primal)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
-    return fig, dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement
+    return (scene.to_bytes(), dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement,
+            {"n_steps": traj.n_steps, "gram_block": scene.run["gram_block"]})
 
 
 def compare_page(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):

@@ -1,8 +1,9 @@
-"""Dual / Gram: read widgets -> cached Gram matrix and dual run -> figure -> render.
+"""Dual / Gram: read widgets -> cached Gram matrix and dual run -> scene -> the browser draws it.
 
-Stepping, scrubbing and playing happen in the browser (Plotly frames); only a
-parameter change reruns this script. The Gram matrix is cached per dataset
-and kernel, apart from the run, so changing η, the order or max steps reuses it.
+The run crosses the wire once, as a scene record of the core's states (:func:`viz.scene.dual_scene`);
+stepping, scrubbing, playing and the step mode happen in the browser; only a parameter change reruns this
+script. The Gram matrix is cached per dataset and kernel, apart from the run, so changing η, the order or
+max steps reuses it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.dual import max_steps_allowed
-from views.builds import dual_page
+from views.builds import SCALE, dual_page
 from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
@@ -27,21 +28,20 @@ from views.options import (
     TTL,
 )
 from views.present import part
+from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
     current_dataset,
-    open_at_step,
     plane_data,
     points_ready,
     presenting,
     run_or_last_good,
-    show_chart,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
 from views.workers import offload
-from viz.common import titled_axes
+from viz.scene import View, with_view
 
 LAST_GOOD = "_dual_last_good"
 CHART = "dual_chart"  # the data chart: clicks on it edit the points
@@ -52,14 +52,16 @@ ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
-def compute(X, y, kernel: str, kparams: tuple, params: tuple, mode: str, height: int, big: bool = False):
+def compute(X, y, kernel: str, kparams: tuple, params: tuple):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows
     (in a worker process, which keeps the Gram matrices of its last 2 datasets: views.builds._gram).
+    How it is shown (height, step mode, presentation mode) is not part of it.
     """
-    return offload(dual_page, X, y, kernel, kparams, params, mode, height, big)
+    return offload(dual_page, X, y, kernel, kparams, params)
 
 
 st.title("Dual perceptron and the Gram matrix")
+preload_renderer()  # plotly.js loads in the browser while the run is built
 first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
@@ -101,24 +103,24 @@ if steps < int(max_steps):
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
 result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
     LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
-        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params, mode, int(height),
-                 presenting()), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params), ds.label), CHART)
 if result is not None:
-    chart, (kind, status), table, cost, agreement, label = result
-    fig = open_at_step(chart, step0)  # a dict when the link names a step
+    blob, (kind, status), table, cost, agreement, facts, label = result
+    block = facts["gram_block"]
+    if step0 is not None and step0 > facts["n_steps"]:
+        st.info(f"The link asked for step {step0:,}; the run has {facts['n_steps']:,} steps, so the chart opens at "
+                f"step {facts['n_steps']:,}.")
+    view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
+    scene = with_view(blob, view)
     with first if presenting() else nullcontext():
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        show_chart(fig, CHART, f"Dual perceptron run on {label}: {status}")
+        show_scene(scene, CHART)
         getattr(st, kind)(status)
     with part("notes"):
         if agreement is not None:
             getattr(st, agreement[0])(agreement[1])
-        meta = chart.meta
-        if meta["thinned"]:
-            st.info(meta["thinned"])
-        if meta["gram_block"] > 1:
-            k = meta["gram_block"]
-            st.caption(f"The Gram matrix has {meta['n_points']:,}² entries; it is drawn in means of {k}×{k} blocks "
+        if block > 1:
+            st.caption(f"The Gram matrix has {n:,}² entries; it is drawn in means of {block}×{block} blocks "
                        "of consecutive points (the run itself uses every entry).")
         st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. A halo's area grows "
                    "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
@@ -129,6 +131,6 @@ if result is not None:
     for col, (name, value, help_text) in zip(cols, cost, strict=True):
         col.metric(f"{name} (kernel evaluations)", value, help=help_text)
     with part("tables"):
-        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), titled_axes(fig, ds.axes),
+        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), scene,
                 f"Dual perceptron: {label}")
         steps_table(f"Every step as a table ({len(table['step']):,} rows)", table)

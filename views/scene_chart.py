@@ -52,8 +52,11 @@ CSS = """
 .dbls-range { flex: 1 1 12rem; min-width: 10rem; accent-color: var(--st-primary-color, #0b57d0); }
 .dbls-at { min-width: 9.5em; font-variant-numeric: tabular-nums; }
 .dbls-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.dbls-panels { display: flex; flex-direction: column; gap: 16px; align-items: flex-start; }
+.dbls-two .dbls-panels { flex-direction: row; }
+.dbls-canvas { position: absolute; left: 0; top: 0; z-index: 0; pointer-events: none; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
-.dbls-failed .dbls-figure, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
+.dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }
 """
 

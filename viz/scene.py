@@ -31,13 +31,16 @@ import numpy as np
 from core.perceptron import Trajectory
 from core.snapshot import activation
 from viz.common import view_box
+from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies
 
 SCENE_VERSION = 1
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
-RENDERER_JS = (Path(__file__).with_name("js") / "scene.js").read_text(encoding="utf-8")
+# the renderer: one module, the Perceptron's part and what every kind shares first, then the Dual page's
+RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
+                         for name in ("scene.js", "dual.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -344,3 +347,173 @@ def perceptron_scene(trajs, bound=None, view: View | None = None, follow: str | 
         raise ValueError("the runs of one scene must be on the same points")
     shown = bound if bound is not None and bound_applies(trajs[0], bound)[0] else None
     return assemble(p.X, p.y, [run_record(t) for t in trajs], shown, view, follow)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the Dual / Gram page
+# ---------------------------------------------------------------------------------------------------
+
+GRAM_LEVELS = 255  # the Gram heatmap travels as bytes: G's drawn values in 256 levels between its least and most
+
+
+@dataclass(frozen=True)
+class DualScene:
+    """The Dual / Gram page's scene: the points once, the kernel, and the core's states of one dual run.
+
+    α is not sent: after k updates αᵢ = η·(updates on xᵢ among the first k), which the renderer counts from
+    ``update_points`` as the core does (``DualTrajectory.alphas``). Everything the core decided is sent as it
+    decided it: which step updated which point, f at the examined point as the run summed it, and M.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+    y : ndarray of shape (N,), int8
+    update_steps : ndarray of shape (K,), uint32
+        The steps that made an update, increasing.
+    update_points : ndarray of shape (K,), uint16 or uint32
+        The point each update was on.
+    B : ndarray of shape (K + 1,), float64
+        b after k updates.
+    order : ndarray of shape (S,), uint16 or uint32
+        The point examined at steps 1..S (random order); empty for cyclic (point (s − 1) mod N).
+    f_exam : ndarray of shape (S,), float64
+        f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b of the point examined at step s, at the state before it, as the run summed it
+        (the value its mistake y·f ≤ 0 was judged by).
+    errors : ndarray of shape (K + 1,), uint32
+        |M| after k updates.
+    m_ptr, m_idx : ndarray of shape (K + 2,) and (total,)
+        M, the mistakes y·f(x) ≤ 0 of each state as the core judged them: ``m_idx[m_ptr[0]:m_ptr[1]]`` is M of
+        the start, and ``m_idx[m_ptr[k]:m_ptr[k + 1]]`` the points whose membership changed with update k.
+    W : ndarray of shape (K + 1, 2) or (0, 2), float64
+        The linear kernel's w = Σᵢ αᵢyᵢxᵢ after k updates (``DualTrajectory.weights``); empty otherwise.
+    terms_ptr, terms : ndarray of shape (≤ S + 1,) and (T,)
+        The Gram entries Gⱼᵢ the arithmetic of step s writes out (j the points with αⱼ > 0 before it, increasing;
+        i the examined point), while at most :data:`MAX_TERMS` αⱼ are > 0: ``terms[terms_ptr[s − 1]:terms_ptr[s]]``
+        for s < len(terms_ptr) (the steps after that have more αⱼ > 0 or none).
+    p_steps, p_W, p_B : ndarray of shape (Kp,), (Kp + 1, 2), (Kp + 1,)
+        The linear kernel's primal perceptron run (τ = η, the same order): its update steps, w and b; empty otherwise.
+    gram : ndarray of shape (m, m), uint8
+        G as drawn (:func:`viz.dual.gram_display`: itself, or means of k×k blocks), in levels 0..255 between
+        ``run["gram_lo"]`` and ``run["gram_hi"]``.
+    run : dict
+        ``kernel``, ``kernel_params``, ``eta``, ``variant``, ``n_steps``, ``converged``, ``gram_block`` (k),
+        ``gram_lo``, ``gram_hi``, ``primal_steps`` (the primal run's S, or None).
+    box : tuple of 4 floats
+    view : View
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    update_steps: np.ndarray
+    update_points: np.ndarray
+    B: np.ndarray
+    order: np.ndarray
+    f_exam: np.ndarray
+    errors: np.ndarray
+    m_ptr: np.ndarray
+    m_idx: np.ndarray
+    W: np.ndarray
+    terms_ptr: np.ndarray
+    terms: np.ndarray
+    p_steps: np.ndarray
+    p_W: np.ndarray
+    p_B: np.ndarray
+    gram: np.ndarray
+    run: dict
+    box: tuple[float, float, float, float]
+    view: View = field(default_factory=View)
+
+    ARRAYS = ("X", "y", "update_steps", "update_points", "B", "order", "f_exam", "errors", "m_ptr", "m_idx", "W",
+              "terms_ptr", "terms", "p_steps", "p_W", "p_B", "gram")
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it (the wire format of this module)."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "dual", "run": self.run,
+                  "box": list(self.box), "view": asdict(self.view)}
+        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> DualScene:
+        """The scene a record holds (ValueError if it is not a Dual scene of this version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != "dual":
+            raise ValueError(f"not a Dual scene: kind {header.get('kind')!r}")
+        return cls(**{name: arrays[name] for name in cls.ARRAYS}, run=header["run"], box=tuple(header["box"]),
+                   view=_view(header["view"]))
+
+
+def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
+    """The scene of a dual perceptron run on 2-D points: the core's states, nothing drawn.
+
+    Parameters
+    ----------
+    traj : core.dual.DualTrajectory
+    primal : core.perceptron.Trajectory, optional
+        With the linear kernel, the primal run (τ = η, the same order) whose w the arithmetic sets beside the dual's.
+    view : View, optional
+    """
+    p = traj.problem
+    if p.X.shape[1] != 2:
+        raise ValueError(f"the dual chart draws 2-D data, got d = {p.X.shape[1]}")
+    N, K, S = p.n, traj.n_updates, traj.n_steps
+    ix = _index_dtype(N)
+    steps = np.arange(1, S + 1)
+    examined = (steps - 1) % N if traj.order is None else np.asarray(traj.order, dtype=np.int64)
+    prior = traj.state_index(steps - 1)  # the state each step was judged at
+    f_exam = np.zeros(S)
+    errors = np.zeros(K + 1, dtype=np.uint32)
+    flips, before = [], np.zeros(N, dtype=bool)
+    W = np.zeros((K + 1, 2)) if p.kernel == "linear" else np.zeros((0, 2))
+    chunk = max(1, 2_000_000 // max(N, 1))
+    for a in range(0, K + 1, chunk):
+        k = np.arange(a, min(a + chunk, K + 1))
+        F = traj.eta * traj.scores(k)  # f at every point after k updates, as the run summed it
+        M = p.y * F <= 0  # the mistakes y·f(x) ≤ 0 the core judges (DualTrajectory.mistakes)
+        errors[k] = M.sum(axis=1)
+        for row in M:
+            flips.append(np.flatnonzero(row ^ before))
+            before = row
+        at = (prior >= a) & (prior < a + k.size)
+        f_exam[at] = F[prior[at] - a, examined[at]]
+        if W.size:
+            A = traj.alphas(k)
+            for j in range(k.size):  # one state at a time, as DualTrajectory.weights sums one step's w
+                W[a + j] = (A[j:j + 1] * p.y) @ p.X
+    m_ptr = np.concatenate([[0], np.cumsum([f.size for f in flips])]).astype(np.uint32)
+    # the Gram entries the arithmetic writes out, while few αⱼ are > 0 (they are only ever added to)
+    t_ptr, t_val = np.zeros(S + 1, dtype=np.uint32), []
+    support, seen, u = [], np.zeros(N, dtype=bool), 0
+    for s in range(1, S + 1):
+        while u < K and traj.update_steps[u] < s:  # the updates made before step s
+            i = int(traj.update_points[u])
+            if not seen[i]:
+                seen[i] = True
+                support.append(i)
+            u += 1
+        if len(support) > MAX_TERMS:
+            t_ptr[s:] = t_ptr[s - 1]
+            break
+        t_val.extend(p.G[sorted(support), examined[s - 1]].tolist())
+        t_ptr[s] = len(t_val)
+    last = int(np.searchsorted(t_ptr, t_ptr[-1]))  # the steps after the last one written out need no entry
+    t_ptr = t_ptr[:last + 1] if t_val else t_ptr[:1]
+    Z, block = gram_display(p.G)
+    lo, hi = float(Z.min()), float(Z.max())
+    gram = np.round((Z - lo) / (hi - lo) * GRAM_LEVELS) if hi > lo else np.zeros(Z.shape)
+    empty2 = np.zeros((0, 2))
+    run = {"kernel": p.kernel, "kernel_params": {k: float(v) for k, v in p.kernel_params}, "eta": float(traj.eta),
+           "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged), "gram_block": int(block),
+           "gram_lo": lo, "gram_hi": hi, "primal_steps": None if primal is None else int(primal.n_steps)}
+    return DualScene(
+        X=np.ascontiguousarray(p.X, dtype=float), y=np.asarray(p.y).astype(np.int8),
+        update_steps=traj.update_steps.astype(np.uint32), update_points=traj.update_points.astype(ix),
+        B=np.ascontiguousarray(traj.B, dtype=float),
+        order=np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order).astype(ix),
+        f_exam=f_exam, errors=errors, m_ptr=m_ptr,
+        m_idx=(np.concatenate(flips) if flips else np.zeros(0)).astype(ix), W=W,
+        terms_ptr=t_ptr, terms=np.asarray(t_val, dtype=float),
+        p_steps=np.zeros(0, dtype=np.uint32) if primal is None else primal.update_steps.astype(np.uint32),
+        p_W=empty2 if primal is None else np.ascontiguousarray(primal.W, dtype=float),
+        p_B=np.zeros(0) if primal is None else np.ascontiguousarray(primal.B, dtype=float),
+        gram=gram.astype(np.uint8), run=run, box=view_box(p.X), view=view or View(),
+    )

@@ -374,8 +374,44 @@ let clipIds = 0;
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
-class PerceptronView {
+// what every view does alike: step, play and pause over its model's stops (m.nStops), and the room a
+// presentation-mode chart has in the window
+class Stepping {
+  go(delta) { this.pause(); this.show(this.i + delta); }
+  key(name) {
+    const last = this.m.nStops - 1;
+    const i = {ArrowLeft: this.i - 1, ArrowRight: this.i + 1, Home: 0, End: last}[name];
+    if (i === undefined) return false;
+    this.pause();
+    this.show(i);
+    return true;
+  }
+  play(ms) {
+    this.pause();
+    if (this.i >= this.m.nStops - 1) this.show(0);
+    this.timer = setInterval(() => {
+      if (this.i >= this.m.nStops - 1) return this.pause();
+      this.show(this.i + 1);
+    }, ms);
+    this.root.classList.add("dbls-playing");
+  }
+  pause() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.root.classList.remove("dbls-playing");
+  }
+
+  // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
+  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
+  room(below) {
+    const top = Math.max(0, this.root.getBoundingClientRect().top + window.scrollY);
+    return Math.round(window.innerHeight - Math.min(top, 0.45 * window.innerHeight) - below);
+  }
+}
+
+class PerceptronView extends Stepping {
   constructor(root, model, Plotly, scene) {
+    super();
     this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
     this.k = model.h.view.scale || 1;
     const q = (c) => root.querySelector(c);
@@ -565,13 +601,6 @@ class PerceptronView {
     const budget = Math.min(this.m.h.view.height, k > 1 ? this.room((4.3 * 17 + 95) * k) : Infinity) - Math.round(118 * k);
     const mainW = width - legendW, square = mainW - Math.round(56 * k) - 8 + 6 + Math.round(46 * k);  // a square panel
     return {wide, side: false, width, legendW, mainW, mainH: Math.max(300, Math.min(budget, square)), stripW: width};
-  }
-
-  // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
-  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
-  room(below) {
-    const top = Math.max(0, this.root.getBoundingClientRect().top + window.scrollY);
-    return Math.round(window.innerHeight - Math.min(top, 0.45 * window.innerHeight) - below);
   }
 
   // the presentation layout: the strip takes what the words and the legend leave of the panel's height
@@ -776,44 +805,13 @@ class PerceptronView {
     return this.Plotly.downloadImage(fig, {format, filename, width: fig.layout.width, height: fig.layout.height,
                                            scale: format === "png" ? 2 : 1});
   }
-
-  go(delta) { this.pause(); this.show(this.i + delta); }
-  key(name) {
-    const last = this.m.nStops - 1;
-    const i = {ArrowLeft: this.i - 1, ArrowRight: this.i + 1, Home: 0, End: last}[name];
-    if (i === undefined) return false;
-    this.pause();
-    this.show(i);
-    return true;
-  }
-  play(ms) {
-    this.pause();
-    if (this.i >= this.m.nStops - 1) this.show(0);
-    this.timer = setInterval(() => {
-      if (this.i >= this.m.nStops - 1) return this.pause();
-      this.show(this.i + 1);
-    }, ms);
-    this.root.classList.add("dbls-playing");
-  }
-  pause() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.root.classList.remove("dbls-playing");
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
 // mounting
 // ---------------------------------------------------------------------------------------------------
 
-const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
-<div class="dbls-figure">
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
-  <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
-</div>
-<div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>
-<div class="dbls-state"></div>
-<div class="dbls-controls" role="group" aria-label="Step through the run">
+const CONTROLS = `<div class="dbls-controls" role="group" aria-label="Step through the run">
   <button type="button" data-go="back" title="One step back (←)">◀ Back</button>
   <button type="button" data-go="next" title="One step on (→)">Next ▶</button>
   <button type="button" data-go="play" title="Play the run from here">Play ▶</button>
@@ -822,7 +820,16 @@ const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
   <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="Step">
   <span class="dbls-at"></span>
   <label class="dbls-tau" hidden>τ <select aria-label="Step size τ of the run shown"></select></label>
+</div>`;
+
+const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
+<div class="dbls-figure">
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 </div>
+<div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>
+<div class="dbls-state"></div>
+${CONTROLS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 // the τ the page's own control shows (header.follow is its label), or null
@@ -846,7 +853,7 @@ function runFor(header, old) {
 function syncTau() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
-    if (!v || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
+    if (!v || !v.m.h.follow || !v.setRun || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
     const j = runFor(v.m.h, v);
     if (v.m.h.runs[j].tau !== v.m.run.tau) v.setRun(j);
   }
@@ -881,33 +888,47 @@ function fail(root, message) {
   root.classList.add("dbls-failed");
 }
 
+// what each kind of scene is drawn with: its markup, its model (every run checked now) and its view
+const KINDS = {
+  perceptron: {
+    shell: SHELL,
+    model(scene, old) {
+      if (!scene.header.runs || !scene.header.runs.length) throw new Error("the scene holds no run");
+      const runs = scene.header.runs.map((_, j) => new PerceptronModel(scene, j));
+      return runs[runFor(scene.header, old && old.m.h.kind === "perceptron" ? old : null)];
+    },
+    View: PerceptronView,
+  },
+};
+
 async function mountScene(root, data, {standalone = false} = {}) {
   let bytes;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
   const id = fingerprint(bytes);
   if (root.__dblId === id && root.__dblView) return;
   root.__dblId = id;
-  let model, scene;
+  let model, scene, kind;
   try {
     scene = decode(bytes);
-    if (scene.header.kind !== "perceptron") throw new Error(`this renderer draws no ${scene.header.kind} scene`);
-    if (!scene.header.runs || !scene.header.runs.length) throw new Error("the scene holds no run");
-    const runs = scene.header.runs.map((_, j) => new PerceptronModel(scene, j));  // every run is checked now
-    model = runs[runFor(scene.header, root.__dblView)];
+    kind = KINDS[scene.header.kind];
+    if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
+    model = kind.model(scene, root.__dblView);
   } catch (e) { fail(root, e.message); return; }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
-  const old = root.__dblView;
+  let old = root.__dblView;
   if (old) old.pause();
   root.classList.remove("dbls-failed");
   const err = root.querySelector(".dbls-error");
   if (err) err.remove();
-  if (!root.querySelector(".dbls-plot")) {
-    root.innerHTML = SHELL;
+  if (root.__dblKind !== scene.header.kind || !root.querySelector(".dbls-plot")) {
+    root.innerHTML = kind.shell;
+    root.__dblKind = scene.header.kind;
+    if (old && old.m.h.kind !== scene.header.kind) old = null;
     wire(root);
   }
-  const view = new PerceptronView(root, model, Plotly, scene);
+  const view = new kind.View(root, model, Plotly, scene);
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run (τ moved…), the step the last run stood at
   const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : 0);
@@ -935,12 +956,16 @@ function wire(root) {
   root.querySelector(".dbls-range").addEventListener("input", (ev) => {
     if (v()) { v().pause(); v().show(Number(ev.target.value)); }
   });
-  root.querySelector(".dbls-tau select").addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
+  const tau = root.querySelector(".dbls-tau select");
+  if (tau) tau.addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
   root.querySelector(".dbls-legend").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-part]");
     if (b && v()) v().toggle(b.dataset.part);
   });
-  if (window.ResizeObserver) new ResizeObserver(() => v() && v().resize()).observe(root);
+  if (window.ResizeObserver && !root.__dblResize) {
+    root.__dblResize = new ResizeObserver(() => v() && v().resize());
+    root.__dblResize.observe(root);
+  }
 }
 
 export default function (component) {

@@ -1,0 +1,646 @@
+// ---------------------------------------------------------------------------------------------------
+// the Dual / Gram scene (viz/scene.py DualScene documents the record): the data with α as halos and the
+// boundary f(x) = 0, the Gram matrix with the examined point's row lit, α as bars. The core decided which
+// step updated which point, f at the examined point and M; here they are read, never decided again. The
+// boundary of a kernel is drawn from f sampled on a grid (a picture, not a decision), kept up to date
+// update by update: an update on xᵢ adds η·yᵢ·(K(xᵢ, g) + 1) to f at every grid node g.
+// ---------------------------------------------------------------------------------------------------
+
+const DUAL_TERMS = 4;  // viz.dual.MAX_TERMS: f(xᵢ) written term by term while at most this many αⱼ > 0
+const DUAL_NAMES = 4;  // viz.dual.STATE_NAMES: most points the state line names in one list
+const GRID_EVERY = 32;  // f on the grid is kept every this many updates, so a jump adds at most 31 rows
+const HALO = {pos: "rgba(0, 114, 178, 0.28)", neg: "rgba(213, 94, 0, 0.28)"};
+const LIT_ROW = "rgba(240, 228, 66, 0.45)";
+
+// Python's f"{v:.1e}" with "−" (viz.dual._tiny): "0" when exactly zero
+function tiny(v) {
+  if (v === 0) return "0";
+  const a = Math.abs(v), {digits, point} = exactDigits(a), r = roundDigits(digits, 2);
+  const e = point - 1 + (r.carry ? 1 : 0), d = r.digits.slice(0, 2);
+  return `${v < 0 ? "−" : ""}${d[0]}.${d[1]}e${e < 0 ? "−" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+const sign1 = (v) => (v > 0 ? "+1" : "−1");
+const paren = (v) => (num(v).startsWith("−") ? `(${num(v)})` : num(v));
+
+class DualModel {
+  constructor({header, arrays}) {
+    const a = arrays, need = (name) => {
+      if (!a[name]) throw new Error(`the scene has no ${name}`);
+      return a[name];
+    };
+    this.h = header; this.run = header.run; this.box = header.box;
+    this.X = need("X"); this.y = need("y"); this.N = this.y.length;
+    if (this.X.length !== 2 * this.N) throw new Error("the scene's points and labels differ in number");
+    this.US = need("update_steps"); this.UP = need("update_points"); this.K = this.US.length;
+    this.B = need("B"); this.order = need("order"); this.fExam = need("f_exam"); this.errors = need("errors");
+    this.mPtr = need("m_ptr"); this.mIdx = need("m_idx"); this.W = need("W");
+    this.tPtr = need("terms_ptr"); this.terms = need("terms");
+    this.pUS = need("p_steps"); this.pW = need("p_W"); this.pB = need("p_B"); this.gram = need("gram");
+    this.S = this.run.n_steps; this.eta = this.run.eta;
+    if (this.UP.length !== this.K || this.B.length !== this.K + 1 || this.errors.length !== this.K + 1 ||
+        this.mPtr.length !== this.K + 2 || this.fExam.length !== this.S || (this.W.length && this.W.length !== 2 * (this.K + 1)))
+      throw new Error("the scene's states do not match its update steps");
+    if (this.order.length && this.order.length !== this.S) throw new Error("the scene's order does not match its steps");
+    for (let u = 0; u < this.K; u++) if (this.UP[u] >= this.N) throw new Error("the scene updates a point it does not hold");
+    this.linear = this.run.kernel === "linear";
+    this.count = new Uint32Array(this.N);  // updates on each point after state `at` (α = η·count)
+    this.mask = new Uint8Array(this.N);  // M after state `at`
+    this.at = -1;
+    let cmax = 0;
+    const c = new Uint32Array(this.N);
+    for (let u = 0; u < this.K; u++) cmax = Math.max(cmax, ++c[this.UP[u]]);
+    this.amax = this.eta * cmax;  // the largest α of the run
+    this.stops = PerceptronModel.prototype.makeStops.call(this, header.view.mode);
+  }
+
+  get nStops() { return this.stops ? this.stops.length : this.S + 1; }
+  stepAt(i) { return this.stops ? this.stops[i] : i; }
+  stopOf(step) { return PerceptronModel.prototype.stopOf.call(this, step); }
+  stateOf(step) { return PerceptronModel.prototype.stateOf.call(this, step); }
+  epoch(step) { return Math.ceil(step / this.N); }
+  examined(step) { return step === 0 ? -1 : this.order.length ? this.order[step - 1] : (step - 1) % this.N; }
+  // the point whose α grew at `step`, or −1
+  updated(step) {
+    const k = this.stateOf(step);
+    return step > 0 && k > 0 && this.US[k - 1] === step ? this.UP[k - 1] : -1;
+  }
+  alpha(i) { return this.eta * this.count[i]; }  // αᵢ = η·cᵢ, as DualTrajectory.alphas
+
+  // count and mask become those of state k: M's changes (XOR) and the updates between, forward or back
+  goState(k) {
+    if (this.at < 0) {
+      for (let t = this.mPtr[0]; t < this.mPtr[1]; t++) this.mask[this.mIdx[t]] = 1;
+      this.at = 0;
+    }
+    for (; this.at < k; this.at++) {
+      this.count[this.UP[this.at]]++;
+      for (let t = this.mPtr[this.at + 1]; t < this.mPtr[this.at + 2]; t++) this.mask[this.mIdx[t]] ^= 1;
+    }
+    for (; this.at > k; this.at--) {
+      this.count[this.UP[this.at - 1]]--;
+      for (let t = this.mPtr[this.at]; t < this.mPtr[this.at + 1]; t++) this.mask[this.mIdx[t]] ^= 1;
+    }
+  }
+  support() {  // the points with αᵢ > 0 in the current state, increasing
+    const s = [];
+    for (let i = 0; i < this.N; i++) if (this.count[i]) s.push(i);
+    return s;
+  }
+  mistakes(limit = Infinity) {
+    const s = [];
+    for (let i = 0; i < this.N && s.length < limit; i++) if (this.mask[i]) s.push(i);
+    return s;
+  }
+  w(k) { return [this.W[2 * k], this.W[2 * k + 1]]; }
+  primalAt(step) {  // the primal run's (w, b) after `step`
+    let lo = 0, hi = this.pUS.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.pUS[mid] <= step) lo = mid + 1; else hi = mid; }
+    return [[this.pW[2 * lo], this.pW[2 * lo + 1]], this.pB[lo]];
+  }
+
+  // viz.dual._describe: the arithmetic of one step (HTML)
+  describe(step) {
+    const n = this.N, eta = this.eta, k = this.stateOf(step), upd = this.updated(step);
+    const kp = upd >= 0 ? k - 1 : k;
+    let txt;
+    if (step === 0) {
+      txt = `<b>Step 0</b>: α = 0, b = 0, so f(x) = 0 everywhere and every point counts as a mistake (y·f = 0 ≤ 0): |M| = ${this.errors[k]} of ${n}.`;
+    } else {
+      const i = this.examined(step), yi = this.y[i], si = sub(i + 1), bp = this.B[kp], b = this.B[k];
+      this.goState(kp);
+      const S = this.support(), ap = Array.from(S, (j) => this.alpha(j)), api = this.alpha(i);
+      const f = this.fExam[step - 1];  // f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b, the value the run judged xᵢ by
+      const head = `<b>Step ${step}</b> (epoch ${this.epoch(step)}, |M| = ${this.errors[k]} after it): x${si}, y = ${sign1(yi)}`;
+      let expr;
+      if (!S.length) expr = `f(x${si}) = b = ${num(bp)}`;
+      else if (S.length <= DUAL_TERMS && step < this.tPtr.length) {
+        const t0 = this.tPtr[step - 1];
+        const terms = S.map((j, q) => `${num(ap[q])}·(${sign1(this.y[j])})·${paren(this.terms[t0 + q])}`).join(" + ");
+        expr = `f(x${si}) = Σⱼ αⱼyⱼG<sub>j${i + 1}</sub> + b = ${terms} + (${num(bp)}) = ${num(f)}`;
+      } else {
+        expr = `f(x${si}) = Σⱼ αⱼyⱼG<sub>j${i + 1}</sub> + b over the ${S.length} points with αⱼ > 0 = ${num(f)}`;
+      }
+      if (upd >= 0)
+        txt = `${head}<br>${expr}<br>y·f = ${num(yi * f)} ≤ 0 → <b>x${si} misclassified</b>: ` +
+          `α${si} ← ${num(api)} + ${num(eta)} = ${num(eta * (this.count[i] + 1))}, b ← ${num(bp)} + ${num(eta)}·(${sign1(yi)}) = ${num(b)}`;
+      else txt = `${head}<br>${expr}<br>y·f = ${num(yi * f)} > 0 → correct, no update`;
+    }
+    if (this.linear) {
+      const w = this.w(k), b = this.B[k];
+      let line = `w = Σαᵢyᵢxᵢ = ${vec(w)}, b = ${num(b)}`;
+      if (this.run.primal_steps !== null && step <= this.run.primal_steps) {
+        const [pw, pb] = this.primalAt(step);
+        const dw = Math.max(Math.abs(w[0] - pw[0]), Math.abs(w[1] - pw[1]));
+        line += ` &nbsp;·&nbsp; primal (τ = η): w = ${vec(pw)}, b = ${num(pb)}` +
+          ` &nbsp;·&nbsp; difference ‖Δw‖∞ = ${tiny(dw)}, |Δb| = ${tiny(Math.abs(b - pb))}`;
+      }
+      txt += "<br>" + line;
+    }
+    if (this.run.converged && step === this.S)
+      txt += `<br>✓ Converged: y·f(x) > 0 at every point after ${this.K} updates (Σαᵢ = ${num(eta)}·${this.K}).`;
+    return txt;
+  }
+
+  // viz.dual.dual_state: α (the points with αᵢ > 0), b, w when linear, M after the state of `step`
+  stateLine(step) {
+    const k = this.stateOf(step), n = this.N;
+    this.goState(k);
+    const S = this.support();
+    const who = S.length <= DUAL_NAMES ? names(S, DUAL_NAMES) : `${names(S.slice(0, DUAL_NAMES))}, …`;
+    const mis = mistakesText(this.mistakes(DUAL_NAMES + 1), this.errors[k], n, DUAL_NAMES);
+    if (this.linear) {
+      const support = S.length ? `αᵢ > 0 for ${who} (${S.length} of ${n})` : "α = 0";
+      return `${afterUpdates(k)}: w = Σαᵢyᵢxᵢ = ${vec(this.w(k))}, b = ${num(this.B[k])}; ${support}; ${mis}`;
+    }
+    const support = S.length ? `${S.length} of ${n} αᵢ > 0 (${who})` : "α = 0";
+    return `${afterUpdates(k)}: ${support}, b = ${num(this.B[k])}; ${mis}`;
+  }
+}
+
+// K(xᵢ, g) at every node g of a grid×grid grid (row r: gy[r], column c: gx[c]), added to h times yᵢ·sgn
+function addKernelRow(h, model, i, gx, gy, sgn) {
+  const r = model.run, p = r.kernel_params, xi = model.X[2 * i], yi = model.X[2 * i + 1], G = gx.length;
+  const c = sgn * model.y[i];
+  if (r.kernel === "rbf") {  // exp(−γ‖x − g‖²) = exp(−γ(x₁ − g₁)²)·exp(−γ(x₂ − g₂)²)
+    const ex = gx.map((v) => Math.exp(-p.gamma * (xi - v) * (xi - v))), ey = gy.map((v) => Math.exp(-p.gamma * (yi - v) * (yi - v)));
+    for (let row = 0; row < G; row++) { const e = c * ey[row]; for (let col = 0; col < G; col++) h[row * G + col] += e * ex[col]; }
+  } else if (r.kernel === "poly") {  // (x·g + c)^d
+    const d = p.degree, c0 = p.coef0;
+    for (let row = 0; row < G; row++) for (let col = 0; col < G; col++) {
+      const base = xi * gx[col] + yi * gy[row] + c0;
+      let v = 1;
+      for (let t = 0; t < d; t++) v *= base;
+      h[row * G + col] += c * v;
+    }
+  } else {
+    for (let row = 0; row < G; row++) for (let col = 0; col < G; col++) h[row * G + col] += c * (xi * gx[col] + yi * gy[row]);
+  }
+}
+
+// the segments of the curve F = 0 on the grid (marching squares, linear along each cell's edges)
+function zeroSegments(F, gx, gy) {
+  const G = gx.length, out = [];
+  const cross = (xa, ya, fa, xb, yb, fb) => { const t = fa / (fa - fb); return [xa + t * (xb - xa), ya + t * (yb - ya)]; };
+  for (let r = 0; r + 1 < G; r++) for (let c = 0; c + 1 < G; c++) {
+    const f = [F[r * G + c], F[r * G + c + 1], F[(r + 1) * G + c + 1], F[(r + 1) * G + c]];
+    const p = [[gx[c], gy[r]], [gx[c + 1], gy[r]], [gx[c + 1], gy[r + 1]], [gx[c], gy[r + 1]]];
+    const hits = [];
+    for (let e = 0; e < 4; e++) {
+      const a = e, b = (e + 1) % 4;
+      if ((f[a] > 0) !== (f[b] > 0)) hits.push(cross(p[a][0], p[a][1], f[a], p[b][0], p[b][1], f[b]));
+    }
+    if (hits.length === 2) out.push(hits);
+    else if (hits.length === 4) {  // a saddle: pair the crossings by the value at the cell's centre
+      const mid = (f[0] + f[1] + f[2] + f[3]) / 4;
+      if ((mid > 0) === (f[0] > 0)) out.push([hits[0], hits[3]], [hits[1], hits[2]]);
+      else out.push([hits[0], hits[1]], [hits[2], hits[3]]);
+    }
+  }
+  return out;
+}
+
+class DualView extends Stepping {
+  constructor(root, model, Plotly, scene) {
+    super();
+    this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
+    this.k = model.h.view.scale || 1;
+    const q = (c) => root.querySelector(c);
+    this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.canvas = q(".dbls-canvas");
+    this.under = q(".dbls-under"); this.over = q(".dbls-over");
+    this.gramEl = q(".dbls-gram-plot"); this.gramOver = q(".dbls-gram-over");
+    this.barsEl = q(".dbls-bars-plot"); this.barsOver = q(".dbls-bars-over");
+    this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
+    this.range = q(".dbls-range"); this.label = q(".dbls-at");
+    this.hidden = root.__dblHidden || (root.__dblHidden = new Set());
+    this.i = 0;
+    this.timer = null;
+    const N = model.N, k = this.k;
+    const size = N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : 5;  // viz.dual: markers shrink as points crowd
+    this.size = size * k;
+    this.halo = [size + 6, Math.max(3.2 * size, size + 14)].map((v) => v * k);  // diameter at α → 0 and at max α
+    this.ring = (N <= 100 ? [2 * size, 2.5] : N <= 400 ? [size + 7, 1.5] : [size + 5, 1.3]).map((v) => v * k);
+    this.examSize = Math.max(26, 2 * size + 8) * k;
+    this.grid = null;  // f on a grid for a kernel's curved boundary (a line needs none: w is sent), made when drawn
+  }
+
+  // the grid over the data panel's axes (the box, or the ranges Plotly drew when it widened them)
+  makeGrid() {
+    const fl = this.plot._fullLayout, b = this.m.box, G = this.m.N <= 200 ? 121 : 81;
+    const xr = fl && fl.xaxis ? fl.xaxis.range : [b[0], b[1]], yr = fl && fl.yaxis ? fl.yaxis.range : [b[2], b[3]];
+    const key = [G, ...xr, ...yr].join(",");
+    if (this.grid === key) return;
+    this.grid = key;
+    this.gx = Array.from({length: G}, (_, j) => xr[0] + (xr[1] - xr[0]) * j / (G - 1));
+    this.gy = Array.from({length: G}, (_, j) => yr[0] + (yr[1] - yr[0]) * j / (G - 1));
+    this.saved = new Map([[0, new Float64Array(G * G)]]);  // h = Σ cᵢyᵢK(xᵢ, g) after 0, 32, 64, … updates
+    this.hAt = 0; this.h = this.saved.get(0).slice();
+  }
+
+  get step() { return this.m.stepAt(this.i); }
+
+  // f = η·h + b on the grid after k updates (h walked from the nearest kept state)
+  gridF(k) {
+    this.makeGrid();
+    if (this.hAt !== k) {
+      const m = this.m, G2 = this.gx.length ** 2;
+      if (!(this.hAt <= k && k - this.hAt < GRID_EVERY)) {
+        let base = Math.floor(k / GRID_EVERY) * GRID_EVERY;
+        while (!this.saved.has(base)) base -= GRID_EVERY;
+        this.h = this.saved.get(base).slice(); this.hAt = base;
+      }
+      for (; this.hAt < k; this.hAt++) {
+        addKernelRow(this.h, m, m.UP[this.hAt], this.gx, this.gy, 1);
+        if ((this.hAt + 1) % GRID_EVERY === 0 && !this.saved.has(this.hAt + 1)) this.saved.set(this.hAt + 1, this.h.slice());
+      }
+      if (this.h.length !== G2) throw new Error("the grid lost its size");
+    }
+    const f = new Float64Array(this.h.length), eta = this.m.eta, b = this.m.B[k];
+    for (let j = 0; j < f.length; j++) f[j] = eta * this.h[j] + b;
+    return f;
+  }
+
+  // ----- what a step shows, decided once: the geometry the live layers and an exported image draw
+  geometry(step) {
+    const m = this.m, k = m.stateOf(step), upd = m.updated(step), i = m.examined(step);
+    const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
+    const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];
+    const g = {step, k, updated: upd, exam: i, line: [], old: [], regPos: NONE, regNeg: NONE, F: null};
+    if (m.linear) {
+      const [w0, w1] = m.w(k), b = m.B[k];
+      const s = segment(clip, w0, w1, b);
+      if (s[0].length) g.line = [[[s[0][0], s[1][0]], [s[0][1], s[1][1]]]];
+      g.regPos = region(clip, w0, w1, b, 1); g.regNeg = region(clip, w0, w1, b, -1);
+      if (upd >= 0) {
+        const [p0, p1] = m.w(k - 1), o = segment(clip, p0, p1, m.B[k - 1]);
+        if (o[0].length) g.old = [[[o[0][0], o[1][0]], [o[0][1], o[1][1]]]];
+      }
+    } else {
+      if (upd >= 0) g.old = zeroSegments(this.gridF(k - 1), this.gx, this.gy);
+      g.F = this.gridF(k);
+      g.line = zeroSegments(g.F, this.gx, this.gy);
+      g.gx = this.gx; g.gy = this.gy;
+    }
+    m.goState(k);
+    g.alpha = Array.from(m.count, (cnt) => m.eta * cnt);
+    g.ring = m.mistakes();
+    return g;
+  }
+
+  legendItems() {
+    return [
+      ["exam", "examined this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
+      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
+      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ["halo", "halo: its area grows with αᵢ", `<circle cx="9" cy="9" r="8" fill="${HALO.pos}"/><circle cx="9" cy="9" r="3" fill="${POS}"/>`],
+      ["ring", "M: y·f(x) ≤ 0", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
+      ["line", "boundary f(x) = 0 (tinted by the sign of f)", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
+      ["old", "boundary before the update", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`],
+    ];
+  }
+  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
+  toggle(id) {
+    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    this.drawLegend();
+    const t = {pos: 0, neg: 1}[id];
+    if (t !== undefined) this.Plotly.restyle(this.plot, {visible: !this.hidden.has(id)}, [t]);
+    else this.drawStep();
+  }
+
+  mainTraces() { return PerceptronView.prototype.mainTraces.call(this).slice(0, 2); }
+  axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
+  mainLayout(width, height) {
+    const l = PerceptronView.prototype.mainLayout.call(this, width, height), m = this.m, r = m.run;
+    l.meta = {view: "dual", kernel: r.kernel, kernel_params: r.kernel_params, eta: r.eta, variant: r.variant, n_points: m.N,
+              n_steps: m.S, n_updates: m.K, converged: r.converged, gram_block: r.gram_block};
+    return l;
+  }
+
+  gramTraces() {
+    const m = this.m, r = m.run, kb = r.gram_block, side = Math.round(Math.sqrt(m.gram.length));
+    const z = [];
+    for (let a = 0; a < side; a++) {
+      const row = new Array(side);
+      for (let b = 0; b < side; b++) row[b] = r.gram_lo + (r.gram_hi - r.gram_lo) * m.gram[a * side + b] / 255;
+      z.push(row);
+    }
+    const hover = kb === 1 ? "G<sub>%{y}%{x}</sub> = K(x<sub>%{y}</sub>, x<sub>%{x}</sub>) ≈ %{z:.3g}<extra></extra>"
+      : `rows near x<sub>%{y:.0f}</sub>, columns near x<sub>%{x:.0f}</sub>: mean of a ${kb}×${kb} block of G ≈ %{z:.3g}<extra></extra>`;
+    return [{type: "heatmap", z, x0: (kb + 1) / 2, dx: kb, y0: (kb + 1) / 2, dy: kb, colorscale: "Greys", reversescale: true,
+             hovertemplate: hover, showscale: true, zmin: r.gram_lo, zmax: r.gram_hi,
+             colorbar: {title: {text: "G<sub>ij</sub>", side: "top", font: {size: 14 * this.k}}, thickness: 12 * this.k, len: 1,
+                        tickfont: {size: 12 * this.k, color: "#333"}, outlinewidth: 0}}];
+  }
+  gramLayout(width, height) {
+    const n = this.m.N, k = this.k, dt = n <= 12 ? {dtick: 1} : {};
+    return {
+      width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
+      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(44 * k), r: Math.round(8 * k), t: Math.round(28 * k), b: Math.round(40 * k)},
+      plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+      title: {text: "Gram matrix G<sub>ij</sub> = K(x<sub>i</sub>, x<sub>j</sub>)", font: {size: 15 * k, color: INK}, x: 0, xanchor: "left", y: 1, yanchor: "top", pad: {t: 4}},
+      xaxis: this.axis({range: [0.5, n + 0.5], zeroline: false, showgrid: false, constrain: "domain", title: {text: "column j", standoff: 2, font: {size: 14 * k, color: "#333"}}, ...dt}),
+      yaxis: this.axis({range: [n + 0.5, 0.5], zeroline: false, showgrid: false, scaleanchor: "x", scaleratio: 1, constrain: "domain",
+                        title: {text: "row i", standoff: 2, font: {size: 14 * k, color: "#333"}}, ...dt}),
+    };
+  }
+  barsLayout(width) {
+    const m = this.m, k = this.k;
+    return {
+      width, height: Math.round(120 * k), autosize: false, dragmode: false, hovermode: false, showlegend: false,
+      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: Math.round(10 * k), t: 6, b: Math.round(38 * k)},
+      plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+      xaxis: this.axis({range: [0.5, m.N + 0.5], zeroline: false, showgrid: false, ...(m.N <= 40 ? {dtick: 1} : {}),
+                        title: {text: "point i", standoff: 2, font: {size: 14 * k, color: "#333"}}}),
+      yaxis: this.axis({range: [0, Math.max(m.amax, 1e-12) * 1.15], nticks: 4, zeroline: false, title: {text: "αᵢ", font: {size: 16 * k, color: INK}}}),
+    };
+  }
+
+  // ----- sizes: the data panel and the Gram matrix side by side (stacked on a narrow screen), the bars under both
+  sizes() {
+    const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
+    const two = width >= 620;
+    const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
+    let side = two ? Math.floor((width - GAP) / 2) : width;
+    if (k > 1) {  // presentation mode: the panels, the bars, the words and the controls within the window
+      const below = Math.round(120 * k + 2 * 1.45 * fs + 3.2 * fs + 2.2 * fs + 4.3 * 1.45 * fs + 24);
+      side = Math.max(260, Math.min(side, this.room(below)));
+    }
+    side = Math.min(side, Math.max(260, this.m.h.view.height - Math.round(120 * k) - 160));
+    return {width, two, main: side, gram: two ? Math.min(side, width - side - GAP) : side, bars: width};
+  }
+
+  layoutClasses(sz) {
+    this.root.classList.toggle("dbls-two", sz.two);
+  }
+
+  async mount(startStep, old) {
+    const m = this.m;
+    this.range.max = String(m.nStops - 1);
+    this.i = m.stopOf(startStep);
+    const sz = this.sz = this.sizes();
+    this.layoutClasses(sz);
+    this.drawLegend();
+    const key = JSON.stringify([m.box, m.h.view.scale, m.h.view.axes, sz.main, m.X.length,
+                                fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
+                                fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
+    if (!old || old.mainKey !== key || !this.plot._fullLayout) {
+      await this.Plotly.react(this.plot, this.mainTraces(), this.mainLayout(sz.main, sz.main), CONFIG);
+    } else {
+      this.plot.layout.meta = this.mainLayout(sz.main, sz.main).meta;  // the points stay drawn
+    }
+    this.mainKey = key;
+    await this.Plotly.react(this.gramEl, this.gramTraces(), this.gramLayout(sz.gram, sz.gram), CONFIG);
+    await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
+    this.plot.__dbl = this;
+    if (!this.plot.__dblHooked) {
+      this.plot.__dblHooked = true;
+      this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+    }
+    this.show(this.i);
+  }
+
+  resize() {
+    const sz = this.sizes();
+    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return;
+    this.sz = sz;
+    this.layoutClasses(sz);
+    this.g = null;  // the axes' ranges may change: the step's geometry is made again
+    Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
+                 this.Plotly.relayout(this.gramEl, {width: sz.gram, height: sz.gram}),
+                 this.Plotly.relayout(this.barsEl, {width: sz.bars})]).then(() => this.drawStep());
+  }
+
+  // ----- one step on screen
+  drawStep() {
+    const fl = this.plot._fullLayout;
+    if (!fl || !fl.xaxis || !fl.xaxis._length) return;
+    const g = this.g || (this.g = this.geometry(this.step));
+    const m = this.m, k = this.k, on = (id) => !this.hidden.has(id);
+    const xa = fl.xaxis, ya = fl.yaxis, W = fl.width, H = fl.height;
+    const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
+    const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
+    const clip = (suffix) => `<clipPath id="${id}${suffix}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
+    const segs = (list) => list.map(([a, b]) => `M${f1(px(a[0]))},${f1(py(a[1]))}L${f1(px(b[0]))},${f1(py(b[1]))}`).join("");
+    const circles = (idx, rOf) => {
+      let d = "";
+      for (const i of idx) {
+        const r = rOf(i), x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]);
+        d += `M${f1(x - r)},${f1(y)}a${f1(r)},${f1(r)} 0 1,0 ${f1(2 * r)},0a${f1(r)},${f1(r)} 0 1,0 ${f1(-2 * r)},0`;
+      }
+      return d;
+    };
+    // the regions: f > 0 blue, f < 0 vermillion (a line's two half-planes, or a kernel's grid cells)
+    const cv = this.canvas, dpr = window.devicePixelRatio || 1;
+    cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
+    cv.style.width = `${W}px`; cv.style.height = `${H}px`;
+    const ctx = cv.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.save();
+    ctx.beginPath(); ctx.rect(xa._offset, ya._offset, xa._length, ya._length); ctx.clip();
+    if (on("line")) for (const [sgn, colour] of [[1, REGION.pos], [-1, REGION.neg]]) {
+      ctx.beginPath();
+      if (g.F) this.cells(ctx, g, sgn, px, py);
+      else {
+        const [xs, ys] = sgn > 0 ? g.regPos : g.regNeg;
+        xs.forEach((x, j) => (j ? ctx.lineTo(px(x), py(ys[j])) : ctx.moveTo(px(x), py(ys[j]))));
+      }
+      ctx.fillStyle = colour; ctx.fill();
+    }
+    ctx.restore();
+    // the halos under the points: area ∝ αᵢ
+    const [h0, h1] = this.halo, amax = m.amax || 1;
+    const rOf = (i) => Math.round(h0 + (h1 - h0) * Math.sqrt(g.alpha[i] / amax)) / 2;
+    let under = "";
+    if (on("halo")) for (const [sgn, colour] of [[1, HALO.pos], [-1, HALO.neg]]) {
+      const idx = [];
+      for (let i = 0; i < m.N; i++) if (g.alpha[i] > 0 && m.y[i] === sgn) idx.push(i);
+      if (idx.length) under += `<path class="dbls-halos" d="${circles(idx, rOf)}" fill="${colour}"/>`;
+    }
+    this.under.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    this.under.setAttribute("width", W); this.under.setAttribute("height", H);
+    this.under.innerHTML = `<defs>${clip("u")}</defs><g clip-path="url(#${id}u)">${under}</g>`;
+    let over = "";
+    if (on("ring") && g.ring.length)
+      over += `<path class="dbls-rings" d="${circles(g.ring, () => this.ring[0] / 2)}" fill="none" stroke="${m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
+    if (on("exam") && g.exam >= 0)
+      over += `<path d="${circles([g.exam], () => this.examSize / 2)}" fill="rgba(240, 228, 66, 0.3)" stroke="${HIGHLIGHT_LINE}" stroke-width="${3.5 * k}"/>`;
+    if (on("old") && g.old.length) over += `<path class="dbls-old" d="${segs(g.old)}" stroke="${OLD_INK}" stroke-width="${2.5 * k}" stroke-dasharray="${7 * k} ${5 * k}" fill="none"/>`;
+    if (on("line") && g.line.length) over += `<path class="dbls-line" d="${segs(g.line)}" stroke="${INK}" stroke-width="${3.5 * k}" stroke-linecap="round" fill="none"/>`;
+    let tag = "";
+    if (on("exam") && g.exam >= 0) {  // the examined point's tag: its new α after an update, a tick when it was correct
+      const i = g.exam, s = sub(i + 1), text = `x${s}` + (g.updated >= 0 ? `: α${s} = ${num(g.alpha[i])}` : " ✓");
+      const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]) - this.examSize / 2 - 8 * k, fs = 15 * k;
+      const wTxt = text.length * fs * 0.58 + 10 * k;
+      const x0 = Math.max(xa._offset, Math.min(x - wTxt / 2, xa._offset + xa._length - wTxt)), y0 = Math.max(ya._offset, y - fs - 6 * k);
+      tag = `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(fs + 8 * k)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
+        `<text x="${f1(x0 + wTxt / 2)}" y="${f1(y0 + fs + 1 * k)}" text-anchor="middle" font-size="${fs}" fill="${INK}">${esc(text)}</text></g>`;
+    }
+    this.over.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    this.over.setAttribute("width", W); this.over.setAttribute("height", H);
+    this.over.innerHTML = `<defs>${clip("o")}</defs><g clip-path="url(#${id}o)">${over}</g>${tag}`;
+    this.drawGramRow(g);
+    this.drawBars(g);
+  }
+
+  // the cells of the grid where sgn·f ≥ 0 (each cell cut along its edges where f changes sign), on ctx's path
+  cells(ctx, {F, gx, gy}, sgn, px, py) {
+    const G = gx.length;
+    for (let r = 0; r + 1 < G; r++) for (let c = 0; c + 1 < G; c++) {
+      const f = [sgn * F[r * G + c], sgn * F[r * G + c + 1], sgn * F[(r + 1) * G + c + 1], sgn * F[(r + 1) * G + c]];
+      if (f[0] < 0 && f[1] < 0 && f[2] < 0 && f[3] < 0) continue;
+      const p = [[gx[c], gy[r]], [gx[c + 1], gy[r]], [gx[c + 1], gy[r + 1]], [gx[c], gy[r + 1]]];
+      if (f[0] >= 0 && f[1] >= 0 && f[2] >= 0 && f[3] >= 0) {
+        ctx.rect(px(p[0][0]), py(p[2][1]), px(p[1][0]) - px(p[0][0]), py(p[0][1]) - py(p[2][1]));
+        continue;
+      }
+      const out = [];
+      for (let e = 0; e < 4; e++) {
+        const a = e, b = (e + 1) % 4;
+        if (f[a] >= 0) out.push(p[a]);
+        if ((f[a] >= 0) !== (f[b] >= 0)) {
+          const t = f[a] / (f[a] - f[b]);
+          out.push([p[a][0] + t * (p[b][0] - p[a][0]), p[a][1] + t * (p[b][1] - p[a][1])]);
+        }
+      }
+      out.forEach(([x, y], j) => (j ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+      ctx.closePath();
+    }
+  }
+
+  rowSpan(i) {  // viz.dual._row_rect: the Gram row (or block of rows) holding point i, in point numbers
+    const kb = this.m.run.gram_block, lo = Math.floor(i / kb) * kb + 0.5;
+    return [lo, Math.min(lo + kb, this.m.N + 0.5)];
+  }
+
+  drawGramRow(g) {
+    const gl = this.gramEl._fullLayout, el = this.gramOver;
+    if (!gl || !gl.xaxis || !gl.xaxis._length) return;
+    el.setAttribute("viewBox", `0 0 ${gl.width} ${gl.height}`);
+    el.setAttribute("width", gl.width); el.setAttribute("height", gl.height);
+    if (g.exam < 0) { el.innerHTML = ""; return; }
+    const [lo, hi] = this.rowSpan(g.exam), xa = gl.xaxis, ya = gl.yaxis;
+    const y0 = ya._offset + ya.l2p(lo), y1 = ya._offset + ya.l2p(hi);
+    el.innerHTML = `<rect class="dbls-row" x="${f1(xa._offset)}" y="${f1(Math.min(y0, y1))}" width="${f1(xa._length)}" height="${f1(Math.max(Math.abs(y1 - y0), 2))}" fill="${LIT_ROW}" stroke="${HIGHLIGHT_LINE}" stroke-width="${2 * this.k}"/>`;
+  }
+
+  drawBars(g) {
+    const bl = this.barsEl._fullLayout, el = this.barsOver, m = this.m, k = this.k;
+    if (!bl || !bl.xaxis || !bl.xaxis._length) return;
+    const xa = bl.xaxis, ya = bl.yaxis, px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
+    const w = Math.max(1, 0.8 * (px(2) - px(1))), base = py(0);
+    let pos = "", neg = "";
+    for (let i = 0; i < m.N; i++) {
+      if (!(g.alpha[i] > 0)) continue;
+      const d = `M${f1(px(i + 1) - w / 2)},${f1(base)}V${f1(py(g.alpha[i]))}h${f1(w)}V${f1(base)}Z`;
+      if (m.y[i] > 0) pos += d; else neg += d;
+    }
+    let svg = `<path class="dbls-bars-pos" d="${pos}" fill="${POS}"/><path class="dbls-bars-neg" d="${neg}" fill="${NEG}"/>`;
+    if (g.exam >= 0) {  // the examined point's bar, marked from above
+      const x = px(g.exam + 1), y = py(g.alpha[g.exam] + 0.04 * Math.max(m.amax, 1e-12)) - 2, s = 8 * k;
+      svg += `<path class="dbls-bar-mark" d="M${f1(x - s)},${f1(y - 1.6 * s)}L${f1(x + s)},${f1(y - 1.6 * s)}L${f1(x)},${f1(y)}Z" fill="#F0E442" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`;
+    }
+    el.setAttribute("viewBox", `0 0 ${bl.width} ${bl.height}`);
+    el.setAttribute("width", bl.width); el.setAttribute("height", bl.height);
+    el.innerHTML = svg;
+  }
+
+  show(i) {
+    const m = this.m;
+    this.i = Math.max(0, Math.min(m.nStops - 1, i));
+    const step = this.step;
+    this.g = this.geometry(step);
+    this.drawStep();
+    this.text.innerHTML = m.describe(step);
+    const line = m.stateLine(step);
+    this.stateEl.textContent = line;
+    this.range.value = String(this.i);
+    this.label.textContent = `Step ${grouped(step)} of ${grouped(m.S)}`;
+    this.root.dataset.step = String(step);
+    if (this.live) this.live.textContent = `Step ${step} of ${m.S}: ${line}`;
+    for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
+    for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+  }
+
+  // what the step shows, in data coordinates and point indices (for tests and the curious)
+  drawn() {
+    const g = this.g, m = this.m;
+    return {step: g.step, k: g.k, exam: g.exam, updated: g.updated, alpha: g.alpha, ring: g.ring,
+            line: g.line, old: g.old, row: g.exam >= 0 ? this.rowSpan(g.exam) : null,
+            halos: g.alpha.map((a) => (a > 0 ? Math.round(this.halo[0] + (this.halo[1] - this.halo[0]) * Math.sqrt(a / (m.amax || 1))) : 0))};
+  }
+
+  // one Plotly figure of the chart as it stands: the data panel, the Gram matrix and the bars, the words above
+  figure() {
+    const m = this.m, k = this.k, g = this.g, sz = this.sz, on = (id) => !this.hidden.has(id);
+    const xy = (segments) => {
+      const x = [], y = [];
+      for (const [a, b] of segments) x.push(a[0], b[0], null), y.push(a[1], b[1], null);
+      return [x.length ? x : [null], y.length ? y : [null]];
+    };
+    const pts = (idx) => [idx.map((i) => m.X[2 * i]), idx.map((i) => m.X[2 * i + 1])];
+    const data = [];
+    const support = [];
+    for (let i = 0; i < m.N; i++) if (g.alpha[i] > 0) support.push(i);
+    const hs = this.drawn().halos;
+    if (on("halo") && support.length) {
+      const [hx, hy] = pts(support);
+      data.push({type: "scatter", mode: "markers", name: "halo: area ∝ αᵢ", x: hx, y: hy, hoverinfo: "skip",
+                 marker: {size: support.map((i) => hs[i]), color: support.map((i) => (m.y[i] > 0 ? HALO.pos : HALO.neg)), line: {width: 0}}});
+    }
+    for (const t of this.mainTraces()) data.push({...t, showlegend: t.visible !== false});
+    const [lx, ly] = xy(g.line), [ox, oy] = xy(g.old);
+    if (on("line")) data.push({type: "scatter", mode: "lines", name: "boundary f(x) = 0", x: lx, y: ly, line: {color: INK, width: 3.5 * k}, hoverinfo: "skip"});
+    if (on("old") && g.old.length) data.push({type: "scatter", mode: "lines", name: "before the update", x: ox, y: oy, line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}, hoverinfo: "skip"});
+    if (on("ring") && g.ring.length) {
+      const [rx, ry] = pts(g.ring);
+      data.push({type: "scatter", mode: "markers", name: "M: y·f(x) ≤ 0", x: rx, y: ry, hoverinfo: "skip",
+                 marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}});
+    }
+    if (on("exam") && g.exam >= 0) {
+      const [ex, ey] = pts([g.exam]);
+      data.push({type: "scatter", mode: "markers", name: "examined", x: ex, y: ey, hoverinfo: "skip",
+                 marker: {size: this.examSize, color: "rgba(240, 228, 66, 0.3)", line: {color: HIGHLIGHT_LINE, width: 3.5 * k}}});
+    }
+    for (const t of this.gramTraces()) data.push({...t, xaxis: "x2", yaxis: "y2", showlegend: false, colorbar: {...t.colorbar, x: 1, len: 0.45, y: 1, yanchor: "top"}});
+    if (g.exam >= 0) {
+      const [lo, hi] = this.rowSpan(g.exam);
+      data.push({type: "scatter", mode: "lines", x: [0.5, m.N + 0.5, m.N + 0.5, 0.5, 0.5], y: [lo, lo, hi, hi, lo], fill: "toself",
+                 fillcolor: LIT_ROW, line: {color: HIGHLIGHT_LINE, width: 2 * k}, xaxis: "x2", yaxis: "y2", showlegend: false, hoverinfo: "skip"});
+    }
+    data.push({type: "bar", x: support.map((i) => i + 1), y: support.map((i) => g.alpha[i]), width: 0.8, xaxis: "x3", yaxis: "y3",
+               marker: {color: support.map((i) => (m.y[i] > 0 ? POS : NEG))}, showlegend: false, hoverinfo: "skip"});
+    const main = this.mainLayout(sz.main, sz.main), gram = this.gramLayout(sz.gram, sz.gram), bars = this.barsLayout(sz.bars);
+    const lines = (m.describe(g.step).match(/<br>/g) || []).length + 2, top = Math.round((lines * 22 + 16) * k);
+    const Wd = Math.max(sz.width, 2 * Math.max(sz.main, 320) + GAP), H = Math.max(sz.main, 320) + bars.height + top + 40;
+    const fb = bars.height / H, split = 0.48;
+    return {data, layout: {
+      ...main, width: Wd, height: H, showlegend: true, paper_bgcolor: "white", plot_bgcolor: "white",
+      margin: {...main.margin, t: top, r: 70},
+      legend: {x: 0, xanchor: "left", y: fb + 0.02, yanchor: "bottom", orientation: "h", font: {size: 12 * k}, bgcolor: "rgba(255,255,255,0.85)"},
+      xaxis: {...main.xaxis, domain: [0, split]},
+      yaxis: {...main.yaxis, domain: [fb + 0.16, 1]},
+      xaxis2: {...gram.xaxis, anchor: "y2", domain: [split + 0.08, 0.95]},
+      yaxis2: {...gram.yaxis, anchor: "x2", domain: [fb + 0.16, 1], scaleanchor: "x2"},
+      xaxis3: {...bars.xaxis, anchor: "y3", domain: [0, 1]},
+      yaxis3: {...bars.yaxis, anchor: "x3", domain: [0, fb - 0.03]},
+      annotations: [{text: m.describe(g.step).replace(/<(?!\/?(b|br|sub)>)[^>]*>/g, "").replace(/&nbsp;/g, " ") + "<br>" + m.stateLine(g.step),
+                     xref: "paper", yref: "paper", x: 0, y: 1, yshift: 8, xanchor: "left", yanchor: "bottom", align: "left",
+                     showarrow: false, font: {size: 14 * k, color: INK}}],
+    }};
+  }
+
+  image(format, filename) { return PerceptronView.prototype.image.call(this, format, filename); }
+}
+
+const DUAL_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
+<div class="dbls-panels">
+  <div class="dbls-stage"><canvas class="dbls-canvas" aria-hidden="true"></canvas><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage dbls-gram"><div class="dbls-gram-plot dbls-strip-plot"></div><svg class="dbls-gram-over dbls-strip-over" aria-hidden="true"></svg></div>
+</div>
+<div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
+<div class="dbls-strip"><div class="dbls-bars-plot dbls-strip-plot"></div><svg class="dbls-bars-over dbls-strip-over" aria-hidden="true"></svg></div>
+<div class="dbls-state"></div>
+${CONTROLS}
+<div class="dbls-live" aria-live="polite" role="status"></div>`;
+
+KINDS.dual = {shell: DUAL_SHELL, model: (scene) => new DualModel(scene), View: DualView};
