@@ -1,208 +1,79 @@
-"""The dual figure as data: halos follow α, the lit row follows the step, the boundary is f(x) = 0."""
+"""The Dual / Gram page's words and its scene record: the arithmetic and state line (the Python references the
+browser renderer is tested against, tests/test_e2e_scene.py), and a record that holds the core's run exactly."""
 
 from __future__ import annotations
 
-import base64
-import json
-
 import numpy as np
 import pytest
-from state_text import merged_layout, named_points
+from state_text import named_points
 
 from core.dual import decision_function, run_dual
 from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.dual import (
-    STATE_TRACES,
-    STEP_TRACES,
-    T_BAR_CUR,
-    T_BARS,
-    T_EXAM,
-    T_GRAM,
-    T_HALO,
-    T_LINE,
-    T_OLD,
-    T_RING,
-    T_ROW,
+    MAX_TERMS,
     cost_lines,
     describe_dual_step,
-    dual_figure,
+    dual_state,
     dual_summary,
     dual_table,
-    frame_cap,
     gram_display,
 )
+from viz.scene import GRAM_LEVELS, DualScene, dual_scene
 
 
-def size_of(fig: dict) -> int:
-    """Characters of the figure as Streamlit sends it (plotly's compact JSON)."""
-    return len(json.dumps(fig, separators=(",", ":")))
-
-
-def frames_by_name(fig) -> dict:
-    return {f["name"]: f for f in fig["frames"]}
-
-
-def state_data(fig, step: int) -> dict[int, dict]:
-    """Trace index -> data at a step, the state frame's data under the step frame's (as Plotly applies them)."""
-    fr = frames_by_name(fig)
-    sf = fr[f"s{step}"]
-    out = dict(zip(STATE_TRACES, fr[sf["baseframe"]]["data"], strict=True))
-    out.update(zip(STEP_TRACES, sf["data"], strict=True))
-    return out
-
-
-def loop_points(d: dict) -> np.ndarray:
-    xs, ys = d.get("x", []), d.get("y", [])
-    pts = [(x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None]
-    return np.array(pts).reshape(-1, 2)
-
-
-def halo_sizes(d: dict) -> np.ndarray:
-    """The halo trace's marker sizes, sent as bytes (Plotly's typed-array JSON)."""
-    size = d["marker"]["size"]
-    assert size["dtype"] == "u1"
-    return np.frombuffer(base64.b64decode(size["bdata"]), dtype=np.uint8).astype(float)
-
-
-def bar_heights(d: dict, n: int) -> np.ndarray:
-    """α per point from the bar trace's frame data (every bar, or only the nonzero ones with their x)."""
-    out = np.zeros(n)
-    x = np.asarray(d["x"], dtype=int) if "x" in d else np.arange(1, n + 1)
-    out[x - 1] = d["y"]
-    return out
+def state_line(traj, step: int) -> str:
+    """The Python reference of the state line at a step."""
+    k = int(traj.state_index(step))
+    (alpha,), (b,) = traj.states([step])
+    w = traj.weights([step])[0] if traj.problem.kernel == "linear" else None
+    return dual_state(traj, k, alpha, float(b), np.flatnonzero(traj.mistakes([step])[0]), w)
 
 
 @pytest.fixture(scope="module")
 def textbook():
     X, y = make_dataset("textbook", 3, 0)
-    traj = run_dual(X, y)
-    return traj, dual_figure(traj, primal=run_perceptron(X, y))
+    return run_dual(X, y)
 
 
 @pytest.fixture(scope="module")
 def circles_rbf():
     X, y = make_dataset("circles", 80, 0)
-    traj = run_dual(X, y, kernel="rbf", gamma=2.0, max_steps=400)
-    return traj, dual_figure(traj)
+    return run_dual(X, y, kernel="rbf", gamma=2.0, max_steps=400)
 
 
 def test_textbook_update_written_out(textbook):
-    traj, fig = textbook
-    text = frames_by_name(fig)["s15"]["layout"]["annotations[0].text"]
+    traj = textbook
+    primal = run_perceptron(traj.problem.X, traj.problem.y)
+    text = describe_dual_step(traj, 15, primal=primal)
     assert "x₃ misclassified</b>: α₃ ← 4 + 1 = 5, b ← −2 + 1·(−1) = −3" in text
     # f(x₃) written term by term from G's row: α₁y₁G₁₃ + α₃y₃G₃₃ + b = 2·(+1)·6 + 4·(−1)·2 + (−2) = 2
     assert "2·(+1)·6 + 4·(−1)·2 + (−2) = 2" in text
     assert "y·f = −2 ≤ 0" in text and "Converged" in text
-    assert text == describe_dual_step(traj, 15, primal=run_perceptron(traj.problem.X, traj.problem.y))
-    no_update = frames_by_name(fig)["s2"]["layout"]["annotations[0].text"]
-    assert "correct, no update" in no_update
-    # the examined point is labelled on the chart: its new α on an update, a tick when it was correct
-    tag = frames_by_name(fig)["s15"]["layout"]
-    assert tag["annotations[1].text"] == "x₃: α₃ = 5" and tag["annotations[1].visible"]
-    assert (tag["annotations[1].x"], tag["annotations[1].y"]) == (1.0, 1.0)  # at x₃ = (1, 1)
-    assert frames_by_name(fig)["s2"]["layout"]["annotations[1].text"] == "x₂ ✓"
-    assert frames_by_name(fig)["s0"]["layout"]["annotations[1].visible"] is False
+    assert "correct, no update" in describe_dual_step(traj, 2, primal=primal)
 
 
 def test_linear_kernel_shows_the_primal_w_and_a_zero_difference(textbook):
-    traj, fig = textbook
-    for f in fig["frames"]:
-        if f["name"].startswith("s"):
-            text = f["layout"]["annotations[0].text"]
-            step = int(f["name"][1:])
-            w = traj.weights([step])[0]
-            assert f"w = Σαᵢyᵢxᵢ = ({w[0]:g}, {w[1]:g})".replace("-", "−") in text
-            assert "primal (τ = η): w = " in text and "‖Δw‖∞ = 0, |Δb| = 0" in text
-
-
-def test_halo_sizes_follow_alpha(circles_rbf):
-    traj, fig = circles_rbf
-    for step in fig["layout"]["meta"]["frame_steps"]:
-        d = state_data(fig, step)
-        size = halo_sizes(d[T_HALO])
-        alpha = traj[step].alpha
-        assert ((size > 0) == (alpha > 0)).all()
-        order = np.argsort(alpha[alpha > 0], kind="stable")
-        assert (np.diff(size[alpha > 0][order]) >= 0).all()  # bigger α, bigger halo
-        np.testing.assert_allclose(bar_heights(d[T_BARS], traj.problem.n), alpha, atol=1e-9)  # bars are α
-        if "x" in d[T_BARS]:  # only the bars with α > 0: each carries its own point's class colour
-            idx = np.asarray(d[T_BARS]["x"], dtype=int) - 1
-            assert d[T_BARS]["marker"]["color"] == np.where(traj.problem.y[idx] > 0, 1, -1).tolist()
-        assert d[T_RING]["selectedpoints"] == np.flatnonzero(traj[step].misclassified).tolist()
-
-
-def test_lit_row_and_bar_marker_follow_the_step(circles_rbf):
-    traj, fig = circles_rbf
-    steps = fig["layout"]["meta"]["frame_steps"]
-    rows = set()
-    for step in steps[1:60]:
-        d = state_data(fig, step)
-        i = int(traj.examined(step)[0])
-        lo, hi = min(d[T_ROW]["y"]), max(d[T_ROW]["y"])
-        assert lo < i + 1 < hi and hi - lo == 1  # exactly row i + 1 (points are numbered from 1)
-        assert d[T_BAR_CUR]["x"] == [i + 1]
-        assert d[T_EXAM]["x"] == [pytest.approx(traj.problem.X[i, 0], abs=1e-3)]
-        rows.add(i)
-    assert len(rows) > 10
-    assert "x" not in state_data(fig, 0)[T_ROW] or state_data(fig, 0)[T_ROW]["x"] == [None]
-
-
-def test_boundary_is_the_zero_set_of_f(circles_rbf):
-    traj, fig = circles_rbf
-    p = traj.problem
-    x0, x1 = fig["layout"]["xaxis"]["range"]
-    y0, y1 = fig["layout"]["yaxis"]["range"]
-    checked = 0
-    for step in fig["layout"]["meta"]["frame_steps"][::25]:
-        pts = loop_points(state_data(fig, step)[T_LINE])
-        inner = pts[(pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1)]
-        if not inner.size:
-            continue
-        snap = traj[step]
-        f = decision_function(p.X, p.y, snap.alpha, snap.b, inner, "rbf", gamma=2.0)
-        scale = np.abs(decision_function(p.X, p.y, snap.alpha, snap.b, p.X, "rbf", gamma=2.0)).max()
-        assert np.abs(f).max() < 0.05 * scale  # on the curve, up to the grid's interpolation
-        checked += 1
-    assert checked >= 3
-
-
-def test_linear_boundary_is_straight_and_rbf_boundary_is_not(textbook, circles_rbf):
-    def straight(fig, step):
-        pts = loop_points(state_data(fig, step)[T_LINE])
-        x0, x1 = fig["layout"]["xaxis"]["range"]
-        y0, y1 = fig["layout"]["yaxis"]["range"]
-        eps = 1e-6 * (x1 - x0)
-        inner = pts[(pts[:, 0] >= x0 - eps) & (pts[:, 0] <= x1 + eps) & (pts[:, 1] >= y0 - eps) & (pts[:, 1] <= y1 + eps)]
-        inner = np.unique(inner, axis=0)
-        d = inner - inner[0]
-        return len(inner) >= 2 and np.abs(d[:, 0] * d[-1, 1] - d[:, 1] * d[-1, 0]).max() < 1e-6 * (x1 - x0) ** 2
-
-    _, lin = textbook
-    assert straight(lin, 15)
-    traj, rbf = circles_rbf
-    assert not straight(rbf, traj.n_steps)
-
-
-def test_old_boundary_only_on_update_steps(circles_rbf):
-    traj, fig = circles_rbf
-    for step in fig["layout"]["meta"]["frame_steps"][1:80]:
-        d = state_data(fig, step)[T_OLD]
-        # the dashed curve is the boundary of the state before an update (every step is a frame here)
-        if traj.updated(step).size:
-            before = frames_by_name(fig)[f"m{int(traj.state_index(step)) - 1}"]["data"][STATE_TRACES.index(T_LINE)]
-            assert (loop_points(d) == loop_points(before)).all() and len(loop_points(d)) == len(loop_points(before))
-        else:
-            assert len(loop_points(d)) == 0
+    traj = textbook
+    primal = run_perceptron(traj.problem.X, traj.problem.y)
+    for step in range(traj.n_steps + 1):
+        text = describe_dual_step(traj, step, primal=primal)
+        w = traj.weights([step])[0]
+        assert f"w = Σαᵢyᵢxᵢ = ({w[0]:g}, {w[1]:g})".replace("-", "−") in text
+        assert "primal (τ = η): w = " in text and "‖Δw‖∞ = 0, |Δb| = 0" in text
 
 
 def test_gram_heatmap_and_block_means():
     X, y = make_dataset("blobs", 30, 0)
     traj = run_dual(X, y, kernel="poly", degree=2, max_steps=50)
-    fig = dual_figure(traj)
-    z = fig["data"][T_GRAM]["z"]
-    Z = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.float32).reshape(30, 30)
-    np.testing.assert_allclose(Z, traj.problem.G, rtol=1e-6)
+    scene = dual_scene(traj)
+    lo, hi = scene.run["gram_lo"], scene.run["gram_hi"]
+    Z = lo + (hi - lo) * scene.gram.astype(float) / GRAM_LEVELS  # what the heatmap draws: G in 256 levels
+    G = traj.problem.G
+    assert lo == G.min() and hi == G.max() and scene.run["gram_block"] == 1
+    np.testing.assert_allclose(Z, G, atol=(hi - lo) / GRAM_LEVELS / 2 + 1e-12)
+    big = dual_scene(run_dual(*make_dataset("blobs", 450, 0), kernel="rbf", max_steps=30))
+    assert big.run["gram_block"] == 3 and big.gram.shape == (150, 150)
     G = np.arange(25.0).reshape(5, 5)
     Zb, k = gram_display(G, side=2)
     assert k == 3 and Zb.shape == (2, 2)
@@ -210,36 +81,8 @@ def test_gram_heatmap_and_block_means():
     assert gram_display(G, side=5)[1] == 1
 
 
-def test_frames_mode_updates_and_base_figure(circles_rbf):
-    traj, _ = circles_rbf
-    fig = dual_figure(traj, mode="updates")
-    steps = fig["layout"]["meta"]["frame_steps"]
-    assert steps == sorted({0, *traj.update_steps.tolist(), traj.n_steps})
-    base = fig["data"]
-    first = state_data(fig, 0)
-    assert (halo_sizes(base[T_HALO]) == halo_sizes(first[T_HALO])).all()
-    assert base[T_HALO]["marker"]["colorscale"]  # the base keeps its style where frames only set sizes
-    assert fig["layout"]["annotations"][0]["text"].startswith("<b>Step 0</b>")
-
-
-def test_figure_size_budget_for_a_kernel_run_on_500_points():
-    """200 steps of a kernel boundary on N = 500 points: at most 2 MB of JSON (the issue's budget)."""
-    X, y = make_dataset("circles", 500, 0)
-    for kernel, params in [("rbf", {"gamma": 3.0}), ("poly", {"degree": 3, "coef0": 1.0})]:
-        traj = run_dual(X, y, kernel=kernel, max_steps=200, **params)
-        assert size_of(dual_figure(traj)) <= 2_000_000, kernel
-    # worst cases: a bump around every point (γ = 30 on noisy XOR), every frame an update, as many frames as allowed
-    for n in (500, 2000):
-        X, y = make_dataset("xor", n, 0, noise=0.6)
-        traj = run_dual(X, y, kernel="rbf", gamma=30.0, max_steps=10_000)
-        fig = dual_figure(traj, mode="updates", max_frames=500)
-        assert len(fig["layout"]["meta"]["frame_steps"]) <= frame_cap(n) < 500
-        assert f"the cap is {frame_cap(n):,} frames here" in fig["layout"]["meta"]["thinned"]
-        assert size_of(fig) <= 2_000_000, (n, size_of(fig))
-
-
 def test_summary_cost_and_table(circles_rbf):
-    traj, _ = circles_rbf
+    traj = circles_rbf
     kind, text = dual_summary(traj, True)
     assert kind == "success" and "Converged" in text
     X, y = make_dataset("circles", 80, 0)
@@ -262,45 +105,18 @@ def test_refuses_non_2d_data():
     X = rng.normal(size=(10, 3))
     y = np.where(X[:, 0] > 0, 1, -1)
     with pytest.raises(ValueError, match="2-D"):
-        dual_figure(run_dual(X, y, max_steps=10))
+        dual_scene(run_dual(X, y, max_steps=10))
 
 
-def test_bars_every_point_when_many_have_alpha():
-    """Once more than N/4 points have α > 0 the figure sends every bar (y only); x and colours stay in the base."""
-    X, y = make_dataset("xor", 40, 0, noise=0.6)
-    traj = run_dual(X, y, kernel="rbf", gamma=30.0, max_steps=2000)
-    assert (traj[-1].alpha > 0).sum() * 4 > 40
-    fig = dual_figure(traj)
-    assert fig["data"][T_BARS]["x"] == list(range(1, 41))
-    assert fig["data"][T_BARS]["marker"]["color"] == np.where(y > 0, 1, -1).tolist()
-    for f in fig["frames"]:
-        if f["name"].startswith("m"):
-            d = f["data"][STATE_TRACES.index(T_BARS)]
-            assert set(d) == {"y"} and len(d["y"]) == 40
-
-
-def test_lit_row_spans_the_block_when_g_is_drawn_in_blocks():
-    X, y = make_dataset("blobs", 450, 0)
-    traj = run_dual(X, y, kernel="rbf", max_steps=30)
-    fig = dual_figure(traj)
-    k = fig["layout"]["meta"]["gram_block"]
-    assert k == 3
-    for step in (4, 5, 6, 7):
-        i = int(traj.examined(step)[0])
-        rows = state_data(fig, step)[T_ROW]["y"]
-        assert min(rows) == (i // k) * k + 0.5 and max(rows) == (i // k) * k + k + 0.5
-
-
-def test_negative_gram_entries_are_parenthesised_and_tiny_eta_keeps_its_bars():
+def test_negative_gram_entries_are_parenthesised_and_tiny_eta_keeps_its_alpha():
     X = np.array([[1.0, 0.0], [-1.0, 0.5], [0.5, 1.0]])
     y = np.array([1, 1, -1])
     traj = run_dual(X, y, eta=1e-6, max_steps=12)
     text = " ".join(describe_dual_step(traj, s) for s in range(1, len(traj)))
     assert "·(−1)" in text  # G₁₂ = −1 is written as a factor in parentheses
-    fig = dual_figure(traj)
-    last = state_data(fig, traj.n_steps)[T_BARS]
-    np.testing.assert_allclose(bar_heights(last, 3), traj[-1].alpha, rtol=1e-5)
-    assert max(bar_heights(last, 3)) > 0
+    scene = dual_scene(traj)
+    assert scene.run["eta"] == 1e-6 and 0 < max(traj[-1].alpha) < 1e-5  # α = η·count: the renderer's bars
+    assert -1.0 in scene.terms.tolist()  # the entry the arithmetic writes, as the core holds it
 
 
 def check_dual_state(text: str, traj, step: int) -> None:
@@ -339,26 +155,69 @@ def check_dual_state(text: str, traj, step: int) -> None:
 
 
 def test_state_line_names_the_mistakes_and_alpha_of_each_step(textbook, circles_rbf):
-    from viz.common import start_at
-
-    for traj, fig in (textbook, circles_rbf):
-        ann = fig["layout"]["annotations"]
-        assert len(ann) == 3 and ann[2]["name"] == "state" and ann[2]["font"]["size"] >= 15
-        assert ann[2]["text"] == merged_layout(fig, "s0")["annotations[2].text"]  # the base figure is at step 0
-        steps = fig["layout"]["meta"]["frame_steps"]
+    for traj in (textbook, circles_rbf):
+        steps = list(range(traj.n_steps + 1))
         for step in steps[:6] + steps[len(steps) // 2:len(steps) // 2 + 3] + steps[-3:]:
-            check_dual_state(merged_layout(fig, f"s{step}")["annotations[2].text"], traj, step)
-        # sent once per state: on the state frames only
-        for f in fig["frames"]:
-            assert ("annotations[2].text" in f.get("layout", {})) == f["name"].startswith("m")
-    traj, fig = textbook
-    assert merged_layout(fig, "s3")["annotations[2].text"] == (
+            check_dual_state(state_line(traj, step), traj, step)
+    assert state_line(textbook, 3) == (
         "After 2 updates: w = Σαᵢyᵢxᵢ = (2, 2), b = 0; αᵢ > 0 for x₁, x₃ (2 of 3); misclassified: x₃ (1 of 3)")
-    # opening the figure at a step writes that step's state at index 2; the tag (1) and arithmetic (0) stay put
-    at = start_at(fig, "s15")["layout"]["annotations"]
-    assert at[2]["text"].endswith("no point misclassified (0 of 3)") and at[0]["text"].startswith("<b>Step 15</b>")
-    assert at[1]["text"].startswith("x")  # the examined point's tag
-    # under the panels' x titles, above the legend
-    lay = fig["layout"]
-    st = lay["annotations"][2]
-    assert st["y"] == lay["yaxis"]["domain"][0] and st["yshift"] < 0 and st["y"] > lay["legend"]["y"]
+
+
+def ties_and_duplicates(seed: int, n: int = 24):
+    """Points on a small integer grid (exact ties y·f = 0 and repeated points), labels at random."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, 2)).astype(float)
+    X[n // 2:n // 2 + 3] = X[0]  # duplicates
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    y[:2] = [1, -1]
+    return X, y
+
+
+def replay_mistakes(scene: DualScene) -> np.ndarray:
+    """M of every state from the record: the start's M, then each update's changes."""
+    n, K = len(scene.y), len(scene.update_steps)
+    M = np.zeros((K + 1, n), dtype=bool)
+    cur = np.zeros(n, dtype=bool)
+    for k in range(K + 1):
+        cur[scene.m_idx[scene.m_ptr[k]:scene.m_ptr[k + 1]]] ^= True
+        M[k] = cur
+    return M
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_scene_holds_the_core_run_exactly(seed):
+    """Random runs with ties and duplicates, every kernel: the record round-trips and holds the core's own M, f at the
+    examined point, w, b and the Gram entries the arithmetic writes; nothing in it is approximated but the heatmap."""
+    X, y = ties_and_duplicates(seed)
+    kernel, params = [("linear", {}), ("poly", {"degree": 2, "coef0": 1.0}), ("rbf", {"gamma": 0.7})][seed % 3]
+    order = "random" if seed % 2 else "cyclic"
+    traj = run_dual(X, y, kernel=kernel, variant=order, eta=0.5, max_steps=300, seed=seed, **params)
+    primal = run_perceptron(X, y, variant=order, tau=0.5, max_steps=300, seed=seed) if kernel == "linear" else None
+    scene = DualScene.from_bytes(dual_scene(traj, primal).to_bytes())
+    K, S = traj.n_updates, traj.n_steps
+    states = np.arange(K + 1)
+    M = traj.problem.y * traj.eta * traj.scores(states) <= 0  # the core judges y·f ≤ 0 on f = η·g
+    assert (replay_mistakes(scene) == M).all()
+    assert (scene.errors == M.sum(axis=1)).all()
+    assert (scene.update_steps == traj.update_steps).all() and (scene.update_points == traj.update_points).all()
+    assert (scene.B == traj.B).all() and scene.run["n_steps"] == S and scene.run["converged"] == traj.converged
+    for s in range(1, S + 1):
+        i = int(traj.examined(s)[0])
+        assert scene.f_exam[s - 1] == traj.decisions([s - 1])[0, i]  # the value y·f ≤ 0 was judged by, bit for bit
+    if kernel == "linear":
+        for k, step in enumerate([0, *traj.update_steps.tolist()]):
+            assert (scene.W[k] == traj.weights([step])[0]).all()
+        assert (scene.p_W == primal.W).all() and (scene.p_steps == primal.update_steps).all()
+    else:
+        assert scene.W.shape == (0, 2) and scene.p_W.shape == (0, 2)
+    # the Gram entries written term by term: Gⱼᵢ for the points with αⱼ > 0 before step s, while there are ≤ MAX_TERMS
+    for s in range(1, len(scene.terms_ptr)):
+        (alpha,), _ = traj.states([s - 1])
+        support = np.flatnonzero(alpha)
+        got = scene.terms[scene.terms_ptr[s - 1]:scene.terms_ptr[s]]
+        if 0 < support.size <= MAX_TERMS:
+            assert (got == traj.problem.G[support, int(traj.examined(s)[0])]).all()
+        else:
+            assert got.size == 0
+    assert len(scene.terms_ptr) == S + 1 or all(
+        (traj.states([s - 1])[0][0] > 0).sum() > MAX_TERMS for s in range(len(scene.terms_ptr), S + 1))

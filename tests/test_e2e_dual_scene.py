@@ -1,0 +1,138 @@
+"""The Dual / Gram renderer in Chromium: what it draws at step k is the core's dual run at step k.
+
+The renderer (``viz/js/dual.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For random runs of
+every kernel and both orders, with ties and duplicate points, at random steps, the rings must be exactly the
+core's mistakes y·f(x) ≤ 0, α the core's α, the lit row and the examined point the core's, and the arithmetic and
+the state line exactly the Python references' (:func:`viz.dual.describe_dual_step`, :func:`viz.dual.dual_state`).
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
+from test_viz_dual import state_line, ties_and_duplicates
+
+from core.dual import decision_function, run_dual
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from viz.dual import describe_dual_step
+from viz.scene import View, dual_scene, with_view
+
+
+def drawn_at(page: Page, step: int) -> dict:
+    return page.evaluate("""(step) => {
+        const v = window.__dblView, m = v.m;
+        v.show(m.stopOf(step));
+        const d = v.drawn();
+        return {...d, text: document.querySelector('#scene .dbls-text').innerHTML,
+                state: document.querySelector('#scene .dbls-state').textContent,
+                live: document.querySelector('#scene .dbls-live').textContent,
+                rings_drawn: (document.querySelector('#scene .dbls-rings')?.getAttribute('d') || '').split('M').length - 1,
+                row_drawn: !!document.querySelector('#scene .dbls-row'),
+                meta: document.querySelector('#scene .dbls-plot')._fullLayout.meta};
+    }""", step)
+
+
+def check_dual(page: Page, traj, steps, primal=None) -> None:
+    mount(page, dual_scene(traj, primal).to_bytes())
+    p = traj.problem
+    olds = 0
+    for step in steps:
+        got = drawn_at(page, int(step))
+        assert got["step"] == step
+        (alpha,), (b,) = traj.states([step])
+        mis = np.flatnonzero(traj.mistakes([step])[0])
+        assert got["ring"] == mis.tolist(), step  # the core's M, ties included
+        assert got["rings_drawn"] == mis.size
+        assert got["alpha"] == alpha.tolist(), step  # α = η·count, bit for bit
+        halos = np.array(got["halos"])
+        assert ((halos > 0) == (alpha > 0)).all()
+        order = np.argsort(alpha[alpha > 0], kind="stable")
+        assert (np.diff(halos[alpha > 0][order]) >= 0).all()  # a larger α, a larger halo
+        i = int(traj.examined(step)[0]) if step else -1
+        assert got["exam"] == i and got["row_drawn"] == (step > 0)
+        if step:
+            kb = got["meta"]["gram_block"]
+            assert got["row"] == [(i // kb) * kb + 0.5, min((i // kb) * kb + kb, p.n) + 0.5]
+        assert got["updated"] == (int(traj.updated(step)[0]) if traj.updated(step).size else -1)
+        if got["old"]:  # the boundary before, on an update only
+            assert traj.updated(step).size > 0
+            olds += 1
+        assert html.unescape(got["text"]) == html.unescape(describe_dual_step(traj, int(step), primal)), step
+        assert got["state"] == state_line(traj, int(step)), step
+        assert got["live"] == f"Step {step} of {traj.n_steps}: {state_line(traj, int(step))}"
+        segs = np.array(got["line"], dtype=float).reshape(-1, 2)
+        if segs.size and alpha.any():  # the boundary lies on f(x) = 0, up to the grid's interpolation
+            f = decision_function(p.X, p.y, alpha, float(b), segs, p.kernel, **dict(p.kernel_params))
+            scale = np.abs(decision_function(p.X, p.y, alpha, float(b), p.X, p.kernel, **dict(p.kernel_params))).max()
+            assert np.abs(f).max() <= 0.05 * scale + 1e-9, step
+    return olds
+
+
+def picks(traj, k: int, rng) -> list[int]:
+    S = traj.n_steps
+    return sorted({0, 1, S, *traj.update_steps[:3].tolist(), *rng.integers(0, S + 1, size=k).tolist()})
+
+
+def test_the_textbook_run_step_by_step(renderer):  # noqa: F811
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_dual(X, y)
+    olds = check_dual(renderer, traj, range(traj.n_steps + 1), run_perceptron(X, y))
+    W = traj.weights([0, *traj.update_steps.tolist()])
+    assert olds == sum(W[k - 1].any() for k in range(1, traj.n_updates + 1))  # a line before every update but from w = 0
+    got = drawn_at(renderer, 15)
+    assert "2·(+1)·6 + 4·(−1)·2 + (−2) = 2" in got["text"] and "‖Δw‖∞ = 0, |Δb| = 0" in got["text"]
+    assert got["meta"]["view"] == "dual" and got["meta"]["n_updates"] == 7
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_runs_with_ties_and_duplicates_every_kernel(renderer, seed):  # noqa: F811
+    rng = np.random.default_rng(seed)
+    X, y = ties_and_duplicates(seed, 30)
+    order = "random" if seed % 2 else "cyclic"
+    for kernel, params in [("linear", {}), ("poly", {"degree": 2, "coef0": 1.0}), ("rbf", {"gamma": 0.8})]:
+        traj = run_dual(X, y, kernel=kernel, variant=order, eta=0.5, max_steps=250, seed=seed, **params)
+        primal = run_perceptron(X, y, variant=order, tau=0.5, max_steps=250, seed=seed) if kernel == "linear" else None
+        check_dual(renderer, traj, picks(traj, 10, rng), primal)
+
+
+def test_decimal_data_and_a_large_kernel_run(renderer):  # noqa: F811
+    rng = np.random.default_rng(5)
+    X, y = make_dataset("circles", 80, 0)
+    traj = run_dual(X, y, kernel="rbf", gamma=2.0, max_steps=400)
+    check_dual(renderer, traj, picks(traj, 8, rng))
+    X, y = make_dataset("xor", 2000, 0)
+    big = run_dual(X, y, kernel="rbf", gamma=1.0, variant="random", max_steps=1000)
+    check_dual(renderer, big, picks(big, 4, rng))
+
+
+def test_updates_mode_and_a_link_step(renderer):  # noqa: F811
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_dual(X, y)
+    mount(renderer, with_view(dual_scene(traj).to_bytes(), View(mode="updates", start=9)))
+    stops = renderer.evaluate("() => { const v = window.__dblView; const s = []; "
+                              "for (let i = 0; i < v.m.nStops; i++) s.push(v.m.stepAt(i)); return [v.step, s]; }")
+    assert stops[1] == sorted({0, *traj.update_steps.tolist(), traj.n_steps})
+    assert stops[0] == max(s for s in stops[1] if s <= 9)
+    renderer.evaluate("() => window.__dblView.key('End')")
+    assert renderer.evaluate("() => window.__dblView.step") == traj.n_steps
+
+
+def test_a_broken_dual_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F811
+    from viz.scene import pack, unpack
+
+    X, y = make_dataset("textbook", 3, 0)
+    good = dual_scene(run_dual(X, y)).to_bytes()
+    mount(renderer, good)
+    header, arrays = unpack(good)
+    for broken in ({**arrays, "B": arrays["B"][:-1]}, {**arrays, "update_points": arrays["update_points"] + 7}):
+        mount(renderer, pack(header, broken))
+        msg = renderer.locator("#scene .dbls-error")
+        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:")
+        assert renderer.locator("#scene .dbls-plot .scatterlayer .trace").count() >= 2  # the last chart stays, dimmed
+    mount(renderer, good)
+    assert renderer.locator("#scene .dbls-error").count() == 0
