@@ -6,16 +6,22 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from viz.scene import PerceptronRun, PerceptronScene
+from viz.scene import DualScene, PerceptronRun, PerceptronScene, unpack
 
 
-def scenes(at: AppTest) -> list[PerceptronScene]:
+def decoded(blob: bytes) -> PerceptronScene | DualScene:
+    """A scene record as the dataclass of its kind."""
+    kind = unpack(blob)[0]["kind"]
+    return {"perceptron": PerceptronScene, "dual": DualScene}[kind].from_bytes(blob)
+
+
+def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
     """The scene records sent to the browser renderer on this run, decoded."""
-    return [PerceptronScene.from_bytes(e.proto.bytes) for e in at.get("bidi_component")
+    return [decoded(e.proto.bytes) for e in at.get("bidi_component")
             if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
 
 
-def scene(at: AppTest) -> PerceptronScene:
+def scene(at: AppTest) -> PerceptronScene | DualScene:
     """The page's one scene."""
     found = scenes(at)
     assert len(found) == 1, f"expected one scene, found {len(found)}"
@@ -45,7 +51,14 @@ def run_meta(at: AppTest) -> dict:
     or, on a page still drawn by a Plotly figure, that meta itself."""
     if not scenes(at):
         return figure(at)["layout"]["meta"]
-    s, r = scene(at), scene_run(at)
+    s = scene(at)
+    if isinstance(s, DualScene):
+        r = s.run
+        return {"view": "dual", "kernel": r["kernel"], "kernel_params": r["kernel_params"], "eta": r["eta"],
+                "variant": r["variant"], "n_points": len(s.y), "n_steps": r["n_steps"],
+                "n_updates": len(s.update_steps), "converged": r["converged"], "gram_block": r["gram_block"],
+                "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode}
+    r = scene_run(at)
     return {"view": "perceptron", "variant": r.run["variant"], "tau": r.run["tau"], "n_points": len(s.y),
             "n_steps": r.run["n_steps"], "n_updates": len(r.update_steps), "converged": r.run["converged"],
             "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode,

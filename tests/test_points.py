@@ -193,21 +193,21 @@ def test_the_points_chart_keeps_a_steady_view_for_the_first_points():
 
 
 def test_start_at_merges_nested_updates_as_plotly_does():
-    from core.dual import run_dual
-    from viz.dual import dual_figure
-
-    traj = run_dual(X3, Y3)
-    fig = dual_figure(traj)
-    name = fig["layout"]["sliders"][0]["steps"][5]["args"][0][0]
-    at = start_at(fig, name)
-    frames = {f["name"]: f for f in fig["frames"]}
-    for fr in (frames[name], frames.get(frames[name].get("baseframe"))):
-        for t, upd in zip(fr["traces"], fr["data"], strict=True):
-            for key, value in upd.items():
-                if isinstance(value, dict) and isinstance(fig["data"][t].get(key), dict):
-                    # keys the frame does not name keep the base figure's values (colours, colour scales)
-                    for kept in set(fig["data"][t][key]) - set(value):
-                        assert at["data"][t][key][kept] == fig["data"][t][key][kept], (t, key, kept)
+    # a figure whose step frame names a state frame as its base, each setting part of a nested marker
+    fig = {"data": [{"type": "scatter", "x": [0], "y": [0],
+                     "marker": {"size": 4, "color": "#0072B2", "colorscale": "Greys", "line": {"width": 1}}}],
+           "layout": {"annotations": [{"text": "step 0"}], "sliders": [{"active": 0, "steps": [
+               {"args": [["s0"]], "label": "0"}, {"args": [["s1"]], "label": "1"}]}]},
+           "frames": [{"name": "m1", "traces": [0], "data": [{"marker": {"size": 9}}]},
+                      {"name": "s1", "baseframe": "m1", "traces": [0], "data": [{"x": [1], "marker": {"color": "#D55E00"}}],
+                       "layout": {"annotations[0].text": "step 1"}}]}
+    at = start_at(fig, "s1")
+    marker = at["data"][0]["marker"]
+    assert marker["size"] == 9 and marker["color"] == "#D55E00" and at["data"][0]["x"] == [1]
+    # keys the frames do not name keep the base figure's values (colour scales, line widths)
+    assert marker["colorscale"] == "Greys" and marker["line"] == {"width": 1}
+    assert at["layout"]["annotations"][0]["text"] == "step 1"
+    assert fig["data"][0]["marker"]["size"] == 4  # the figure itself is unchanged
 
 
 def test_standardize_gives_mean_0_and_deviation_1():

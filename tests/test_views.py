@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import figure, run_meta, scene, scene_run, scenes  # noqa: F401
+from apptest_helpers import chart_shown, figure, run_meta, scene, scene_run, scenes  # noqa: F401
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
@@ -234,7 +234,7 @@ def test_dual_poly_parameters_and_eta_reach_the_run():
     at = dual_page(ds="xor", kernel="polynomial", degree="2", coef0="1", eta="0.5", order="random")
     assert not any("Ignored URL" in w.value for w in at.warning)
     meta = run_meta(at)
-    assert meta["kernel"] == "poly" and meta["kernel_params"] == {"degree": 2, "coef0": 1.0}
+    assert meta["kernel"] == "poly" and meta["kernel_params"] == {"degree": 2.0, "coef0": 1.0}
     assert meta["eta"] == 0.5 and meta["variant"] == "random"
     at.select_slider(key="degree").set_value(3).run()
     assert run_meta(at)["kernel_params"]["degree"] == 3
@@ -244,19 +244,19 @@ def test_dual_poly_parameters_and_eta_reach_the_run():
                                     {"eta": "0"}, {"order": "minibatch"}])
 def test_dual_hand_edited_url_never_breaks_the_page(params):
     at = dual_page(**params)
-    assert at.get("plotly_chart")
+    assert chart_shown(at)
     assert any("Ignored URL parameters" in w.value for w in at.warning)
 
 
 def test_dual_bad_data_keeps_the_last_good_run():
     at = dual_page()
-    good = figure(at)
+    good = run_meta(at)
     X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
     at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), X, np.array([1, 0, -1]))
     at.radio(key="order").set_value("random").run()
     assert not at.exception
     assert "Cannot run the dual perceptron: labels must be -1 or +1" in at.error[0].value
-    assert run_meta(at) == good["layout"]["meta"]
+    assert run_meta(at) == good
 
 
 def test_dual_largest_dataset_and_longest_run_the_page_offers():
@@ -265,7 +265,8 @@ def test_dual_largest_dataset_and_longest_run_the_page_offers():
     assert not at.exception and not at.error
     assert not any("is capped at" in i.value for i in at.info)
     meta = run_meta(at)
-    assert meta["n_points"] == 2000 and len(meta["frame_steps"]) <= 72  # the frame cap for 2,000 points
+    assert meta["n_points"] == 2000 and meta["n_steps"] == 100_000  # every step reaches the browser: no frame cap
+    assert len(scene(at).to_bytes()) < 2_000_000
 
 
 def test_mistake_bound_beside_the_count():
