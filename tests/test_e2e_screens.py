@@ -58,7 +58,7 @@ def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_o
                                          ("dual", "random")])
 def test_at_1024_with_the_sidebar_the_controls_labels_are_whole(page: Page, app_server: str, path: str,
                                                                 label: str) -> None:
-    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor", 1024, 768, scene=path == "perceptron")
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor", 1024, 768, scene=path in ("perceptron", "dual"))
     cut = page.evaluate(
         """(label) => { const hits = [...document.querySelectorAll('[data-testid=stMain] label, [data-testid=stMain] p')]
              .filter(e => e.textContent.trim() === label);
@@ -86,11 +86,36 @@ def test_at_1024_with_the_sidebar_the_loss_page_stacks_its_charts(page: Page, ap
     assert title[0] >= 0 and title[1] >= 0, title  # the surface's title is whole
 
 
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_dual_chart_and_its_controls_on_the_first_screen(
+        page: Page, app_server: str, size: tuple[int, int]) -> None:
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/dual?ds=xor&kernel=rbf&present=true&step=5", w, h, scene=True)
+    root = page.evaluate(BOX, ".dbls")
+    data, gram, text = (page.evaluate(BOX, sel) for sel in (".dbls-data", ".dbls-gram", ".dbls-text"))
+    controls, bars = page.evaluate(BOX, ".dbls-controls"), page.evaluate(BOX, ".dbls-strip")
+    assert page.evaluate("() => document.querySelector('.dbls').classList.contains('dbls-dside')")  # the slide layout
+    assert 0 <= root["top"] and controls["bottom"] <= h, (root, controls)  # nothing to scroll for
+    assert data["width"] >= 220 and data["height"] >= 220, data
+    assert data["right"] <= gram["left"] and gram["right"] <= text["left"]  # three columns, none over another
+    assert bars["top"] >= max(data["bottom"], gram["bottom"]) - 1
+    assert "Step 5" in page.inner_text(".dbls-text")
+
+
+def test_at_1024_with_the_sidebar_the_dual_panels_keep_400_px_and_nothing_overlaps(page: Page, app_server: str) -> None:
+    _open(page, app_server.rstrip("/") + "/dual?ds=xor", 1024, 768, scene=True)
+    data, gram = page.evaluate(BOX, ".dbls-data .dbls-plot"), page.evaluate(BOX, ".dbls-gram")
+    legend, bars = page.evaluate(BOX, ".dbls-legend"), page.evaluate(BOX, ".dbls-strip")
+    assert data["width"] >= 400, data
+    assert gram["top"] >= data["bottom"] - 1  # stacked: each keeps its width
+    assert legend["top"] >= gram["bottom"] - 1 and bars["top"] >= legend["bottom"] - 1
+
+
 @pytest.mark.parametrize("path, setting", [("dual", "Kernel"), ("compare", "Compare")])
 def test_presentation_mode_puts_the_chart_before_the_settings(page: Page, app_server: str, path: str,
                                                               setting: str) -> None:
-    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=False)
-    chart = page.evaluate(BOX, "[data-testid=stPlotlyChart]")
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=path == "dual")
+    chart = page.evaluate(BOX, ".dbls" if path == "dual" else "[data-testid=stPlotlyChart]")
     box = page.get_by_test_id("stSelectbox").filter(has_text=setting).first.bounding_box()
     assert box is not None and chart["top"] < box["y"], (chart, box)
     assert chart["top"] < 720  # it starts on the first screen

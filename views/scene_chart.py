@@ -54,6 +54,15 @@ CSS = """
 .dbls-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .dbls-panels { display: flex; flex-direction: column; gap: 16px; align-items: flex-start; }
 .dbls-two .dbls-panels { flex-direction: row; }
+.dbls-dside { display: grid; grid-template-columns: var(--dbls-s) var(--dbls-g) minmax(0, 1fr); column-gap: 16px;
+  align-items: start; }
+.dbls-dside .dbls-panels { display: contents; }
+.dbls-dside .dbls-data { grid-column: 1; grid-row: 1; }
+.dbls-dside .dbls-gram { grid-column: 2; grid-row: 1; }
+.dbls-dside .dbls-text { grid-column: 3; grid-row: 1; }
+.dbls-dside-l .dbls-data, .dbls-dside-l .dbls-gram { grid-row: 1 / span 2; }
+.dbls-dside-l .dbls-legend { grid-column: 3; grid-row: 2; }
+.dbls-dside:not(.dbls-dside-l) .dbls-legend, .dbls-dside .dbls-strip, .dbls-dside .dbls-state, .dbls-dside .dbls-controls, .dbls-dside .dbls-error { grid-column: 1 / -1; }
 .dbls-canvas { position: absolute; left: 0; top: 0; z-index: 0; pointer-events: none; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,

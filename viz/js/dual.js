@@ -345,40 +345,51 @@ class DualView extends Stepping {
   barsLayout(width) {
     const m = this.m, k = this.k;
     return {
-      width, height: Math.round(120 * k), autosize: false, dragmode: false, hovermode: false, showlegend: false,
+      width, height: (this.sz && this.sz.barsH) || Math.round(120 * k), autosize: false, dragmode: false, hovermode: false, showlegend: false,
       font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: Math.round(10 * k), t: 6, b: Math.round(38 * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
-      xaxis: this.axis({range: [0.5, m.N + 0.5], zeroline: false, showgrid: false, ...(m.N <= 40 ? {dtick: 1} : {}),
+      xaxis: this.axis({range: [0.5, m.N + 0.5], zeroline: false, showgrid: false, ...(width / m.N >= 24 * k ? {dtick: 1} : {}),
                         title: {text: "point i", standoff: 2, font: {size: 14 * k, color: "#333"}}}),
-      yaxis: this.axis({range: [0, Math.max(m.amax, 1e-12) * 1.15], nticks: 4, zeroline: false, title: {text: "αᵢ", font: {size: 16 * k, color: INK}}}),
+      yaxis: this.axis({range: [0, Math.max(m.amax, 1e-12) * 1.15], nticks: k > 1 ? 3 : 4, zeroline: false, title: {text: "αᵢ", font: {size: 16 * k, color: INK}}}),
     };
   }
 
-  // ----- sizes: the data panel and the Gram matrix side by side (stacked on a narrow screen), the bars under both
+  // ----- sizes: the data panel and the Gram matrix side by side where each keeps 400 px (stacked otherwise), the
+  // bars under both; in presentation mode on a wide enough screen a slide: the two panels and the step's words in
+  // three columns, the bars, the state line and the controls under them, all within the window below the chart's top
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
-    const two = width >= 620;
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
-    let side = two ? Math.floor((width - GAP) / 2) : width;
-    if (k > 1) {  // presentation mode: the panels, the bars, the words and the controls within the window
-      const below = Math.round(120 * k + 2 * 1.45 * fs + 3.2 * fs + 2.2 * fs + 4.3 * 1.45 * fs + 24);
-      side = Math.max(260, Math.min(side, this.room(below)));
+    const barsH = Math.round((k > 1 ? 64 : 120) * k);
+    if (k > 1 && width >= 720) {
+      // under the panels: the legend and the controls (full width in every layout), the bars, the state line (two lines)
+      const legend = this.legendEl.offsetHeight || 2.4 * fs, controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
+      const beside = width >= 1100;  // the legend under the step's words, where that column is wide enough
+      const below = Math.round((beside ? 0 : legend) + barsH + 2 * 1.45 * fs + controls + 20);
+      const S = Math.max(220, Math.min(this.room(below), Math.floor((width - 2 * GAP - 18 * fs) / 2)));
+      return {width, two: true, side: true, beside, main: S, gram: S, bars: width, barsH};
     }
-    side = Math.min(side, Math.max(260, this.m.h.view.height - Math.round(120 * k) - 160));
-    return {width, two, main: side, gram: two ? Math.min(side, width - side - GAP) : side, bars: width};
+    const two = width >= 2 * 400 + GAP;  // side by side only where each panel keeps 400 px
+    let side = two ? Math.floor((width - GAP) / 2) : width;
+    side = Math.min(side, Math.max(260, this.m.h.view.height - barsH - 160));
+    return {width, two, side: false, main: side, gram: two ? Math.min(side, width - side - GAP) : side, bars: width, barsH};
   }
 
   layoutClasses(sz) {
-    this.root.classList.toggle("dbls-two", sz.two);
+    this.root.classList.toggle("dbls-two", sz.two && !sz.side);
+    this.root.classList.toggle("dbls-dside", sz.side);
+    this.root.classList.toggle("dbls-dside-l", Boolean(sz.side && sz.beside));
+    this.root.style.setProperty("--dbls-s", `${sz.main}px`);
+    this.root.style.setProperty("--dbls-g", `${sz.gram}px`);
   }
 
   async mount(startStep, old) {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(startStep);
+    this.drawLegend();
     const sz = this.sz = this.sizes();
     this.layoutClasses(sz);
-    this.drawLegend();
     const key = JSON.stringify([m.box, m.h.view.scale, m.h.view.axes, sz.main, m.X.length,
                                 fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
                                 fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
@@ -406,7 +417,7 @@ class DualView extends Stepping {
     this.g = null;  // the axes' ranges may change: the step's geometry is made again
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
                  this.Plotly.relayout(this.gramEl, {width: sz.gram, height: sz.gram}),
-                 this.Plotly.relayout(this.barsEl, {width: sz.bars})]).then(() => this.drawStep());
+                 this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.drawStep());
   }
 
   // ----- one step on screen
@@ -634,7 +645,7 @@ class DualView extends Stepping {
 
 const DUAL_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-panels">
-  <div class="dbls-stage"><canvas class="dbls-canvas" aria-hidden="true"></canvas><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage dbls-data"><canvas class="dbls-canvas" aria-hidden="true"></canvas><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
   <div class="dbls-stage dbls-gram"><div class="dbls-gram-plot dbls-strip-plot"></div><svg class="dbls-gram-over dbls-strip-over" aria-hidden="true"></svg></div>
 </div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
