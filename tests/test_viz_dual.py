@@ -19,7 +19,7 @@ from viz.dual import (
     dual_table,
     gram_display,
 )
-from viz.scene import GRAM_LEVELS, DualScene, dual_scene
+from viz.scene import GRAM_LEVELS, DualScene, dual_scene, rule_mistakes
 
 
 def state_line(traj, step: int) -> str:
@@ -174,11 +174,14 @@ def ties_and_duplicates(seed: int, n: int = 24):
 
 
 def replay_mistakes(scene: DualScene) -> np.ndarray:
-    """M of every state from the record: the start's M, then each update's changes."""
+    """M of every state from the record: the linear rule on the sent w and b with its exceptions, or the start's M
+    and then each update's changes."""
     n, K = len(scene.y), len(scene.update_steps)
     M = np.zeros((K + 1, n), dtype=bool)
     cur = np.zeros(n, dtype=bool)
     for k in range(K + 1):
+        if scene.run["m_rule"] == "linear":
+            cur = rule_mistakes(scene.X, scene.y, scene.W[k:k + 1], scene.B[k:k + 1], "nonpositive")[0]
         cur[scene.m_idx[scene.m_ptr[k]:scene.m_ptr[k + 1]]] ^= True
         M[k] = cur
     return M
@@ -198,6 +201,7 @@ def test_the_scene_holds_the_core_run_exactly(seed):
     states = np.arange(K + 1)
     M = traj.problem.y * traj.eta * traj.scores(states) <= 0  # the core judges y·f ≤ 0 on f = η·g
     assert (replay_mistakes(scene) == M).all()
+    assert scene.run["m_rule"] == ("linear" if kernel == "linear" else "changes")
     assert (scene.errors == M.sum(axis=1)).all()
     assert (scene.update_steps == traj.update_steps).all() and (scene.update_points == traj.update_points).all()
     assert (scene.B == traj.B).all() and scene.run["n_steps"] == S and scene.run["converged"] == traj.converged

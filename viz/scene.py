@@ -382,8 +382,12 @@ class DualScene:
     errors : ndarray of shape (K + 1,), uint32
         |M| after k updates.
     m_ptr, m_idx : ndarray of shape (K + 2,) and (total,)
-        M, the mistakes y·f(x) ≤ 0 of each state as the core judged them: ``m_idx[m_ptr[0]:m_ptr[1]]`` is M of
-        the start, and ``m_idx[m_ptr[k]:m_ptr[k + 1]]`` the points whose membership changed with update k.
+        M, the mistakes y·f(x) ≤ 0 of each state as the core judged them, as ``run["m_rule"]`` says. "changes"
+        (a kernel): ``m_idx[m_ptr[0]:m_ptr[1]]`` is M of the start, and ``m_idx[m_ptr[k]:m_ptr[k + 1]]`` the points
+        whose membership changed with update k. "linear": as the Perceptron scene sends M, the rule
+        yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) ≤ 0 on the sent w and b, evaluated in that IEEE order, and
+        ``m_idx[m_ptr[k]:m_ptr[k + 1]]`` the points of state k where the core's M differs from it (a line swings
+        over many points at each update, so its changes would be many; the exceptions are few or none).
     W : ndarray of shape (K + 1, 2) or (0, 2), float64
         The linear kernel's w = Σᵢ αᵢyᵢxᵢ after k updates (``DualTrajectory.weights``); empty otherwise.
     terms_ptr, terms : ndarray of shape (≤ S + 1,) and (T,)
@@ -397,7 +401,7 @@ class DualScene:
         ``run["gram_lo"]`` and ``run["gram_hi"]``.
     run : dict
         ``kernel``, ``kernel_params``, ``eta``, ``variant``, ``n_steps``, ``converged``, ``gram_block`` (k),
-        ``gram_lo``, ``gram_hi``, ``primal_steps`` (the primal run's S, or None).
+        ``gram_lo``, ``gram_hi``, ``primal_steps`` (the primal run's S, or None), ``m_rule``.
     box : tuple of 4 floats
     view : View
     """
@@ -470,15 +474,17 @@ def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
         F = traj.eta * traj.scores(k)  # f at every point after k updates, as the run summed it
         M = p.y * F <= 0  # the mistakes y·f(x) ≤ 0 the core judges (DualTrajectory.mistakes)
         errors[k] = M.sum(axis=1)
-        for row in M:
-            flips.append(np.flatnonzero(row ^ before))
-            before = row
         at = (prior >= a) & (prior < a + k.size)
         f_exam[at] = F[prior[at] - a, examined[at]]
         if W.size:
             A = traj.alphas(k)
             for j in range(k.size):  # one state at a time, as DualTrajectory.weights sums one step's w
                 W[a + j] = (A[j:j + 1] * p.y) @ p.X
+            flips.extend(np.flatnonzero(row) for row in M ^ rule_mistakes(p.X, p.y, W[k], traj.B[k], "nonpositive"))
+        else:
+            for row in M:
+                flips.append(np.flatnonzero(row ^ before))
+                before = row
     m_ptr = np.concatenate([[0], np.cumsum([f.size for f in flips])]).astype(np.uint32)
     # the Gram entries the arithmetic writes out, while few αⱼ are > 0 (they are only ever added to)
     t_ptr, t_val = np.zeros(S + 1, dtype=np.uint32), []
@@ -503,7 +509,8 @@ def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
     empty2 = np.zeros((0, 2))
     run = {"kernel": p.kernel, "kernel_params": {k: float(v) for k, v in p.kernel_params}, "eta": float(traj.eta),
            "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged), "gram_block": int(block),
-           "gram_lo": lo, "gram_hi": hi, "primal_steps": None if primal is None else int(primal.n_steps)}
+           "gram_lo": lo, "gram_hi": hi, "primal_steps": None if primal is None else int(primal.n_steps),
+           "m_rule": "linear" if W.size else "changes"}
     return DualScene(
         X=np.ascontiguousarray(p.X, dtype=float), y=np.asarray(p.y).astype(np.int8),
         update_steps=traj.update_steps.astype(np.uint32), update_points=traj.update_points.astype(ix),

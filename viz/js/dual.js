@@ -66,19 +66,28 @@ class DualModel {
   }
   alpha(i) { return this.eta * this.count[i]; }  // αᵢ = η·cᵢ, as DualTrajectory.alphas
 
-  // count and mask become those of state k: M's changes (XOR) and the updates between, forward or back
+  // count and mask become those of state k: the updates between, forward or back, and M as the record sends it
+  // (viz/scene.py DualScene): a kernel's changes (XOR) update by update, or the linear rule and its exceptions
   goState(k) {
     if (this.at < 0) {
-      for (let t = this.mPtr[0]; t < this.mPtr[1]; t++) this.mask[this.mIdx[t]] = 1;
+      if (this.run.m_rule !== "linear") for (let t = this.mPtr[0]; t < this.mPtr[1]; t++) this.mask[this.mIdx[t]] = 1;
       this.at = 0;
+      this.ruleAt = -1;
     }
+    const changes = this.run.m_rule !== "linear";
     for (; this.at < k; this.at++) {
       this.count[this.UP[this.at]]++;
-      for (let t = this.mPtr[this.at + 1]; t < this.mPtr[this.at + 2]; t++) this.mask[this.mIdx[t]] ^= 1;
+      if (changes) for (let t = this.mPtr[this.at + 1]; t < this.mPtr[this.at + 2]; t++) this.mask[this.mIdx[t]] ^= 1;
     }
     for (; this.at > k; this.at--) {
       this.count[this.UP[this.at - 1]]--;
-      for (let t = this.mPtr[this.at]; t < this.mPtr[this.at + 1]; t++) this.mask[this.mIdx[t]] ^= 1;
+      if (changes) for (let t = this.mPtr[this.at]; t < this.mPtr[this.at + 1]; t++) this.mask[this.mIdx[t]] ^= 1;
+    }
+    if (!changes && this.ruleAt !== k) {  // y·((x₁w₁ + x₂w₂) + b) ≤ 0 in the core's order, then its exceptions
+      const X = this.X, y = this.y, w1 = this.W[2 * k], w2 = this.W[2 * k + 1], b = this.B[k], m = this.mask;
+      for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) <= 0 ? 1 : 0;
+      for (let t = this.mPtr[k]; t < this.mPtr[k + 1]; t++) m[this.mIdx[t]] ^= 1;
+      this.ruleAt = k;
     }
   }
   support() {  // the points with αᵢ > 0 in the current state, increasing

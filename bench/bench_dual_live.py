@@ -1,0 +1,117 @@
+"""Does the Dual / Gram page feel live? Its controls and steps in Chromium, against a bare Streamlit rerun.
+
+Serves bench/bare_app.py (one select_slider, one 3-point chart: the yardstick) and the app side by side and, in
+one Chromium, times for the Dual page at N points (XOR; the linear kernel, and RBF with γ = 1):
+
+- the first chart in a new tab, against the bare app's;
+- a move of η (the page reruns, the run is built again and sent as a scene record): the key press until the
+  renderer has drawn the new run, plus one frame, and the bytes the server sent (websocket frames);
+- Next ▶ / Back ◀ in the renderer: the click until the frame after the step is drawn (no server message);
+- End and Home (a jump over the whole run, f on the grid walked from its kept states).
+
+Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
+Run by hand (2-core machine: about two minutes):
+
+    python bench/bench_dual_live.py [--n 2000] [--moves 6] [--steps 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_live import IDLE, bare_page, bare_rerun, line, served, step_times  # noqa: E402
+
+
+def eta_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
+    """Move η down and up: the key press until the renderer has drawn the new run (plus a frame); bytes sent."""
+    slider = page.get_by_test_id("stSlider").filter(has_text="Step η").get_by_role("slider")
+    eta = "() => document.querySelector('.dbls-plot').layout.meta.eta"
+    times, sizes = [], []
+    for i in range(moves):
+        key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
+        before = page.evaluate(eta)
+        page.wait_for_selector(IDLE, state="attached")
+        n0 = len(received)
+        slider.focus()
+        t = time.perf_counter()
+        page.keyboard.press(key)
+        page.wait_for_function(f"(b) => {{ try {{ return ({eta})() !== b && document.querySelector('.dbls').dataset.ready; }}"
+                               " catch (e) { return false; } }", arg=before, polling="raf", timeout=60_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return times, sizes
+
+
+def jumps(page, k: int) -> list[float]:
+    """End then Home, k times: the key until the frame after the step is drawn."""
+    return page.evaluate("""(k) => new Promise((done) => {
+        const v = document.querySelector('.dbls').__dblView, out = [];
+        let i = 0;
+        const one = () => {
+            if (i >= 2 * k) return done(out);
+            const t0 = performance.now();
+            v.key(i % 2 ? 'Home' : 'End');
+            requestAnimationFrame(() => { out.push(performance.now() - t0); i++; setTimeout(one, 30); });
+        };
+        one();
+    })""", k)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--moves", type=int, default=6)
+    ap.add_argument("--steps", type=int, default=60)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
+                                                                      "--disable-dev-shm-usage"])
+        warm = browser.new_page()
+        bare_page(warm, bare)  # warm both servers, as a lecturer's would be
+        warm.goto(f"{app}/dual")
+        warm.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
+        warm.close()
+        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        ref, bare_first, _ = bare_rerun(page, bare, 2 * args.moves)
+        ref50 = statistics.median(ref)
+        print(line("bare Streamlit: slider → chart redrawn", ref))
+        for name, query in [("XOR, linear", f"ds=XOR&n_xor={args.n}"),
+                            ("XOR, RBF γ = 1", f"ds=XOR&n_xor={args.n}&kernel=RBF&gamma=1.0")]:
+            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+            tab = ctx.new_page()
+            received: list[int] = []
+            tab.on("websocket", lambda ws, received=received: ws.on(
+                "framereceived", lambda payload: received.append(len(payload))))
+            t0 = time.perf_counter()
+            tab.goto(f"{app}/dual?{query}")
+            tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
+            tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+            first = (time.perf_counter() - t0) * 1000
+            print(f"\nDual / Gram, {name}, N = {args.n}:")
+            print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
+                  f"{first / bare_first:.2f}×)")
+            times, sizes = eta_moves(tab, args.moves, received)
+            print("  " + line("move η → the new run drawn (server rerun)", times, ref50))
+            print(f"  bytes received per η move: median {statistics.median(sizes) / 1000:.1f} KB")
+            st = step_times(tab, args.steps)
+            print("  " + line("Next / Back → step drawn", st))
+            print("  " + line("End / Home → step drawn", jumps(tab, 5)))
+            ctx.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
