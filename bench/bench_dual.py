@@ -1,13 +1,14 @@
-"""Speed and size of the Dual / Gram page: the Gram matrix, the dual run and the figure.
+"""Speed and size of the Dual / Gram page: the Gram matrix, the dual run and the scene record it sends.
 
 Prints medians of several runs and ratios against references measured in the
 same run. Run by hand:
 
     python bench/bench_dual.py [--repeat 5]
 
-Targets (issue 3): 200 steps of a kernel boundary on N = 500 points stay
-<= 2 MB of figure JSON and build in <= 300 ms; the Gram matrix is computed
-once per dataset (the page caches it).
+Targets: the record of a new run at N = 2,000 and 1,000 steps stays near 100 KB (issue 16; it was a
+500-frame Plotly figure of up to 2 MB, issue 3) and builds in well under a bare Streamlit rerun; the Gram
+matrix is computed once per dataset (the page caches it). How long the browser takes to draw a step:
+bench/bench_dual_live.py.
 
 References:
 - Gram matrix: scikit-learn's ``pairwise_kernels`` on the same points.
@@ -19,7 +20,6 @@ References:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_ms  # noqa: E402
 from core.dual import gram, kernel_matrix, run_dual  # noqa: E402
+from core.perceptron import run_perceptron  # noqa: E402
 from datasets import make_dataset  # noqa: E402
-from viz.dual import dual_figure  # noqa: E402
+from viz.scene import dual_scene  # noqa: E402
 
 
 def naive_run(X, y, order, kernel, params, G=None):
@@ -100,25 +101,22 @@ def main() -> None:
         print(f"{name:22s} {traj.n_steps:7,d} {traj.n_updates:5,d} {ours:8.2f} {naive:9.1f} {with_g:8.1f}"
               f" {naive / ours:8.1f}× {with_g / ours:5.1f}× {saved:14,d}")
 
-    print("\nfigure: build time (median ms) and size (compact JSON, as Streamlit sends it)")
-    print(f"{'case':46s} {'frames':>6s} {'ms':>7s} {'/300ms':>7s} {'MB':>6s} {'/2MB':>6s}")
-    fig_cases = [
-        ("circles N=500 rbf γ=3, 200 steps", make_dataset("circles", 500, 0), "rbf", {"gamma": 3.0}, 200, "all"),
-        ("circles N=500 poly d=3, 200 steps", make_dataset("circles", 500, 0), "poly", {"degree": 3}, 200, "all"),
-        ("moons N=500 rbf γ=10, 200 steps", make_dataset("moons", 500, 0), "rbf", {"gamma": 10.0}, 200, "all"),
-        ("xor σ=0.6 N=500 rbf γ=30, updates only (worst)", make_dataset("xor", 500, 0, noise=0.6), "rbf",
-         {"gamma": 30.0}, 10_000, "updates"),
-        ("xor σ=0.6 N=2000 rbf γ=30, updates only (worst)", make_dataset("xor", 2000, 0, noise=0.6), "rbf",
-         {"gamma": 30.0}, 10_000, "updates"),
+    print("\nscene record: build time (median ms) and size (the bytes sent for a new run)")
+    print(f"{'case':46s} {'steps':>6s} {'ms':>7s} {'KB':>7s} {'/100KB':>7s}")
+    rec_cases = [
+        ("xor N=2000 linear, 1000 steps", make_dataset("xor", 2000, 0), "linear", {}, 1000),
+        ("blobs N=2000 linear, 1000 steps", make_dataset("blobs", 2000, 0), "linear", {}, 1000),
+        ("xor N=2000 rbf γ=1, 1000 steps", make_dataset("xor", 2000, 0), "rbf", {"gamma": 1.0}, 1000),
+        ("circles N=500 poly d=3, 200 steps", make_dataset("circles", 500, 0), "poly", {"degree": 3}, 200),
+        ("xor σ=0.6 N=2000 rbf γ=30, 10,000 steps (worst)", make_dataset("xor", 2000, 0, noise=0.6), "rbf",
+         {"gamma": 30.0}, 10_000),
     ]
-    for name, (X, y), kernel, params, steps, mode in fig_cases:
+    for name, (X, y), kernel, params, steps in rec_cases:
         traj = run_dual(X, y, kernel=kernel, max_steps=steps, **params)
-        ms = median_ms(lambda t=traj, m=mode: dual_figure(t, mode=m), r)
-        fig = dual_figure(traj, mode=mode)
-        mb = len(json.dumps(fig, separators=(",", ":"))) / 1e6
-        print(f"{name:46s} {len(fig['layout']['meta']['frame_steps']):6d} {ms:7.1f} {ms / 300:6.2f}× {mb:6.2f}"
-              f" {mb / 2:5.2f}×")
-
+        primal = run_perceptron(X, y, max_steps=steps) if kernel == "linear" else None
+        ms = median_ms(lambda t=traj, p=primal: dual_scene(t, p).to_bytes(), r)
+        kb = len(dual_scene(traj, primal).to_bytes()) / 1000
+        print(f"{name:46s} {traj.n_steps:6,d} {ms:7.1f} {kb:7.1f} {kb / 100:6.2f}×")
 
 if __name__ == "__main__":
     main()
