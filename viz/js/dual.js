@@ -378,7 +378,7 @@ class DualView extends Stepping {
       const S = Math.max(220, Math.min(this.room(below), Math.floor((width - 2 * GAP - 18 * fs) / 2)));
       return {width, two: true, side: true, beside, main: S, gram: S, bars: width, barsH};
     }
-    const two = width >= 2 * 400 + GAP;  // side by side only where each panel keeps 400 px
+    const two = width >= 720;  // side by side where each panel keeps 350 px (at 1024 px with the sidebar: stacked, each 620)
     let side = two ? Math.floor((width - GAP) / 2) : width;
     side = Math.min(side, Math.max(260, this.m.h.view.height - barsH - 160));
     return {width, two, side: false, main: side, gram: two ? Math.min(side, width - side - GAP) : side, bars: width, barsH};
