@@ -454,7 +454,7 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
             notes.append(f"line {linenos[0]} read as the header")
     width = len(columns)
     if width < 3:
-        where = "the header" if header else f"line {linenos[0]}"
+        where = "the header" if header else "it"
         raise CsvError(f"line {linenos[0]}: {where} has {_plural(width, 'field')}; expected 3 or more: "
                        "two numeric features and a label")
     rows = cells[start:]

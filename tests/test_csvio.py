@@ -165,7 +165,8 @@ BAD = [
     ("only-blank-lines", "\n\n   \n\t\n\r\n", ["no data rows"]),
     ("two-columns", HDR + "1,2,1\n3,4,-1\n5,6\n", ["line 4 has 2 fields", "expected 3", "as the header: x1, x2, label"]),
     ("four-columns", "1,2,1\n3,4,-1,9\n", ["line 2 has 4 fields", "expected 3"]),
-    ("one-column", "1\n2\n", ["line 1 has 1 field;", "expected 3"]),
+    ("one-column", "1\n2\n", ["line 1: it has 1 field;", "expected 3"]),
+    ("two-columns-no-header", "1,2\n3,4\n", ["line 1: it has 2 fields;", "expected 3 or more"]),  # the line named once
     ("header-two-columns", "\nx1,x2\n1,2\n", ["line 2", "header has 2 fields", "expected 3 or more"]),
     ("header-four-columns", "a,b,c,d\n1,2,3,1\n", ["only one class", "column 'd'"]),
     ("decimal-comma-in-comma-file", '3,4,0\n"1,5",2,1\n', ["line 2", "'1,5'", "not a number", "decimal mark"]),

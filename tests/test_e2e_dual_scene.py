@@ -136,3 +136,17 @@ def test_a_broken_dual_record_is_named_and_the_last_chart_stays(renderer):  # no
         assert renderer.locator("#scene .dbls-plot .scatterlayer .trace").count() >= 2  # the last chart stays, dimmed
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0
+
+
+def test_the_chart_as_an_image_holds_the_three_panels_and_the_words(renderer):  # noqa: F811
+    X, y = make_dataset("circles", 60, 0)
+    traj = run_dual(X, y, kernel="rbf", gamma=1.0, max_steps=200)
+    mount(renderer, dual_scene(traj).to_bytes())
+    svg = renderer.evaluate("""async () => {
+        const v = window.__dblView;
+        v.show(v.m.stopOf(30));
+        const url = await Plotly.toImage(v.figure(), {format: 'svg'});
+        return decodeURIComponent(url.slice(url.indexOf(',') + 1));
+    }""")
+    assert "Step 30" in svg and "Gram matrix" in svg and "point i" in svg  # the words, the heatmap and the bars
+    assert "M: y·f(x) ≤ 0" in svg and "boundary f(x) = 0" in svg  # the legend names what is drawn

@@ -408,7 +408,13 @@ class DualView extends Stepping {
       this.plot.layout.meta = this.mainLayout(sz.main, sz.main).meta;  // the points stay drawn
     }
     this.mainKey = key;
-    await this.Plotly.react(this.gramEl, this.gramTraces(), this.gramLayout(sz.gram, sz.gram), CONFIG);
+    // the Gram matrix is drawn again only when it changed (the points, the kernel, the size): η, the order and
+    // max steps keep it
+    const gkey = JSON.stringify([m.run.kernel, m.run.kernel_params, m.run.gram_lo, m.run.gram_hi, m.h.view.scale, sz.gram,
+                                 fingerprint(m.gram)]);
+    if (!old || old.gramKey !== gkey || !this.gramEl._fullLayout)
+      await this.Plotly.react(this.gramEl, this.gramTraces(), this.gramLayout(sz.gram, sz.gram), CONFIG);
+    this.gramKey = gkey;
     await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
     this.plot.__dbl = this;
     if (!this.plot.__dblHooked) {
@@ -645,7 +651,9 @@ class DualView extends Stepping {
       yaxis3: {...bars.yaxis, anchor: "x3", domain: [0, fb - 0.03]},
       annotations: [{text: m.describe(g.step).replace(/<(?!\/?(b|br|sub)>)[^>]*>/g, "").replace(/&nbsp;/g, " ") + "<br>" + m.stateLine(g.step),
                      xref: "paper", yref: "paper", x: 0, y: 1, yshift: 8, xanchor: "left", yanchor: "bottom", align: "left",
-                     showarrow: false, font: {size: 14 * k, color: INK}}],
+                     showarrow: false, font: {size: 14 * k, color: INK}},
+                    {text: gram.title.text, xref: "x2 domain", yref: "y2 domain", x: 0, y: 1, yshift: 4, xanchor: "left",
+                     yanchor: "bottom", showarrow: false, font: {size: 14 * k, color: INK}}],
     }};
   }
 
