@@ -17,13 +17,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import streamlit as st  # noqa: E402
 
 from views.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
-from views.scene_chart import serve_plotly  # noqa: E402
+from views.scene_chart import serve_assets  # noqa: E402
 from views.server import tune_once  # noqa: E402
 from views.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
 from views.userdata import points_table  # noqa: E402
 
 tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (views/server.py)
-serve_plotly()  # the plotly.js the scene renderer draws with, served by this app (static/)
+serve_assets()  # plotly.js and the scene renderer, served by this app (static/)
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 pages = [
         st.Page("views/home.py", title="Home", default=True),

@@ -1,13 +1,16 @@
 """The scene renderer as a Streamlit component: the page sends a scene's bytes, the browser draws it.
 
-:data:`SCENE` is a components-v2 component around ``viz/js/scene.js`` (the renderer) and the plotly.js
-the installed ``plotly`` package ships, served by this app from ``static/`` (:func:`serve_plotly`), so
-no page asks another host for anything. Stepping, scrubbing, Play and the keys move in the browser with
+:data:`SCENE` is a components-v2 component around the renderer (``viz/js/scene.js`` and ``dual.js``) and the
+plotly.js the installed ``plotly`` package ships, both served by this app from ``static/`` (:func:`serve_assets`),
+so no page asks another host for anything. The component's own code is a few lines that import the renderer
+from there: a component's code travels inside every message that draws it, and a new run would otherwise carry
+the renderer's 92 KB again each time. Stepping, scrubbing, Play and the keys move in the browser with
 no message to the server; a new scene (a new run) is one message of typed arrays.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -69,24 +72,44 @@ CSS = """
 .dbls-failed .dbls-state { opacity: 0.25; }
 """
 
-SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>', css=CSS, js=RENDERER_JS,
+RENDERER_FILE = "dbl-scene.js"
+RENDERER_VERSION = hashlib.sha256(RENDERER_JS.encode()).hexdigest()[:12]  # a changed renderer is fetched anew
+LOADER_JS = f"""const url = new URL("app/static/{RENDERER_FILE}?v={RENDERER_VERSION}", window.location.href).toString();
+export default function (component) {{
+  import(url).then((m) => m.default(component)).catch(() => {{
+    const box = component.parentElement.querySelector(".dbls") || component.parentElement;
+    if (component.data === null || component.data === undefined) return;
+    box.innerHTML = '<div class="dbls-error" role="alert">This chart cannot be drawn: its renderer could not be ' +
+      'loaded from this server ({RENDERER_FILE}).</div>';
+  }});
+}}
+"""
+
+SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>', css=CSS, js=LOADER_JS,
                                    isolate_styles=False)
 
 
-def serve_plotly() -> None:
-    """Put the installed plotly.js in ``static/`` (once per server; again when the package's copy changes)."""
+def _place(target: Path, write) -> None:
+    """Write ``target`` through a temporary file (another server starting at once never reads half of it)."""
+    STATIC.mkdir(exist_ok=True)
+    tmp = target.with_suffix(f".tmp{id(target)}")
+    write(tmp)
+    tmp.replace(target)
+
+
+def serve_assets() -> None:
+    """Put the installed plotly.js and the scene renderer in ``static/`` (once per server; again when they change)."""
     import plotly
 
     source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    target = STATIC / "plotly.min.js"
+    target, renderer = STATIC / "plotly.min.js", STATIC / RENDERER_FILE
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
-            STATIC.mkdir(exist_ok=True)
-            tmp = target.with_suffix(".tmp")
-            shutil.copyfile(source, tmp)
-            tmp.replace(target)
-    except OSError as exc:  # a read-only install: the charts then say that plotly.js could not be loaded
-        st.warning(f"Could not place plotly.js in {STATIC} ({exc}); the step-through charts need it.")
+            _place(target, lambda tmp: shutil.copyfile(source, tmp))
+        if not renderer.exists() or renderer.read_text(encoding="utf-8") != RENDERER_JS:
+            _place(renderer, lambda tmp: tmp.write_text(RENDERER_JS, encoding="utf-8"))
+    except OSError as exc:  # a read-only install: the charts then say that they could not be loaded
+        st.warning(f"Could not place the chart scripts in {STATIC} ({exc}); the step-through charts need them.")
 
 
 def preload_renderer() -> None:
