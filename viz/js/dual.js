@@ -245,8 +245,6 @@ class DualView extends Stepping {
     this.hAt = 0; this.h = this.saved.get(0).slice();
   }
 
-  get step() { return this.m.stepAt(this.i); }
-
   // f = η·h + b on the grid after k updates (h walked from the nearest kept state)
   gridF(k) {
     this.makeGrid();
@@ -570,23 +568,6 @@ class DualView extends Stepping {
     el.innerHTML = svg;
   }
 
-  show(i) {
-    const m = this.m;
-    this.i = Math.max(0, Math.min(m.nStops - 1, i));
-    const step = this.step;
-    this.g = this.geometry(step);
-    this.drawStep();
-    this.text.innerHTML = m.describe(step);
-    const line = m.stateLine(step);
-    this.stateEl.textContent = line;
-    this.range.value = String(this.i);
-    this.label.textContent = `Step ${grouped(step)} of ${grouped(m.S)}`;
-    this.root.dataset.step = String(step);
-    if (this.live) this.live.textContent = `Step ${step} of ${m.S}: ${line}`;
-    for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
-    for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
-  }
-
   // what the step shows, in data coordinates and point indices (for tests and the curious)
   drawn() {
     const g = this.g, m = this.m;
@@ -657,7 +638,6 @@ class DualView extends Stepping {
     }};
   }
 
-  image(format, filename) { return PerceptronView.prototype.image.call(this, format, filename); }
 }
 
 const DUAL_SHELL = `<div class="dbls-text" aria-hidden="true"></div>

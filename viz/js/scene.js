@@ -377,6 +377,33 @@ const f1 = (v) => (Math.round(v * 10) / 10).toString();
 // what every view does alike: step, play and pause over its model's stops (m.nStops), and the room a
 // presentation-mode chart has in the window
 class Stepping {
+  get step() { return this.m.stepAt(this.i); }
+
+  // one step on screen: the view's drawing (geometry, drawStep), the words, the controls
+  show(i) {
+    const m = this.m;
+    this.i = Math.max(0, Math.min(m.nStops - 1, i));
+    const step = this.step;
+    this.g = this.geometry(step);
+    this.drawStep();
+    this.text.innerHTML = m.describe(step);
+    const line = m.stateLine(step);
+    this.stateEl.textContent = line;
+    this.range.value = String(this.i);
+    this.label.textContent = `Step ${grouped(step)} of ${grouped(m.S)}`;
+    this.root.dataset.step = String(step);
+    if (this.live) this.live.textContent = `Step ${step} of ${m.S}: ${line}`;
+    for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
+    for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+  }
+
+  // PNG or SVG of the chart as it stands, with the step's arithmetic and state line written above it
+  image(format, filename) {
+    const fig = this.figure();
+    return this.Plotly.downloadImage(fig, {format, filename, width: fig.layout.width, height: fig.layout.height,
+                                           scale: format === "png" ? 2 : 1});
+  }
+
   go(delta) { this.pause(); this.show(this.i + delta); }
   key(name) {
     const last = this.m.nStops - 1;
@@ -429,8 +456,6 @@ class PerceptronView extends Stepping {
       .map((v) => v * k);
     this.examSize = Math.max(26, 2 * size + 8) * k;
   }
-
-  get step() { return this.m.stepAt(this.i); }
 
   // ----- what a step shows, decided once: the geometry both the live layer and an exported image draw
   geometry(step) {
@@ -736,23 +761,6 @@ class PerceptronView extends Stepping {
     }
   }
 
-  show(i) {
-    const m = this.m;
-    this.i = Math.max(0, Math.min(m.nStops - 1, i));
-    const step = this.step;
-    this.g = this.geometry(step);
-    this.drawStep();
-    this.text.innerHTML = m.describe(step);
-    const line = m.stateLine(step);
-    this.stateEl.textContent = line;
-    this.range.value = String(this.i);
-    this.label.textContent = `Step ${grouped(step)} of ${grouped(m.S)}`;
-    this.root.dataset.step = String(step);
-    if (this.live) this.live.textContent = `Step ${step} of ${m.S}: ${line}`;
-    for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
-    for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
-  }
-
   // what the step shows, by part, in data coordinates (for tests and the curious)
   drawn() {
     const g = this.g, arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)});
@@ -799,12 +807,6 @@ class PerceptronView extends Stepping {
     }};
   }
 
-  // PNG or SVG of the chart as it stands, with the step's arithmetic and state line written above it
-  image(format, filename) {
-    const fig = this.figure();
-    return this.Plotly.downloadImage(fig, {format, filename, width: fig.layout.width, height: fig.layout.height,
-                                           scale: format === "png" ? 2 : 1});
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
