@@ -24,13 +24,17 @@ def open_dual(page: Page, base: str) -> None:
 
 
 def test_step_moves_the_alpha_bars_and_the_lit_row(page: Page, app_server: str) -> None:
+    sent = []  # what the browser sends the server (listened to before the page opens its websocket)
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     open_dual(page, app_server)
+    wait_for_rerun(page)
+    page.wait_for_timeout(500)
+    assert sent  # the listener hears the page (its rerun requests)
+    before = len(sent)
     meta = chart_meta(page)
     assert meta["view"] == "dual" and meta["kernel"] == "linear" and meta["n_points"] == 3
     d = scene_drawn(page)
     assert d["alpha"] == [0, 0, 0] and d["row"] is None  # step 0 examines nothing
-    sent = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     scene_button(page, "next")
     wait_for_step(page, 1)
     d = scene_drawn(page)
@@ -45,7 +49,7 @@ def test_step_moves_the_alpha_bars_and_the_lit_row(page: Page, app_server: str) 
     assert "x₃ misclassified</b>: α₃ ← 0 + 1 = 1" in text
     assert "‖Δw‖∞ = 0" in text  # w from α equals the primal w
     page.wait_for_timeout(300)
-    assert not sent  # stepping happens in the browser
+    assert len(sent) == before  # stepping happens in the browser: nothing sent to the server
     assert_no_exception(page)
 
 

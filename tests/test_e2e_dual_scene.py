@@ -129,10 +129,17 @@ def test_a_broken_dual_record_is_named_and_the_last_chart_stays(renderer):  # no
     good = dual_scene(run_dual(X, y)).to_bytes()
     mount(renderer, good)
     header, arrays = unpack(good)
-    for broken in ({**arrays, "B": arrays["B"][:-1]}, {**arrays, "update_points": arrays["update_points"] + 7}):
-        mount(renderer, pack(header, broken))
+    bad_run = [("kernel", "sigmoid"), ("eta", 0.0), ("m_rule", "changes"), ("primal_steps", 15), ("gram_block", 0)]
+    cases = [(header, {**arrays, "B": arrays["B"][:-1]}), (header, {**arrays, "update_points": arrays["update_points"] + 7}),
+             (header, {**arrays, "W": arrays["W"][:0]}), (header, {**arrays, "terms": arrays["terms"][:1]}),
+             (header, {**arrays, "m_ptr": arrays["m_ptr"] + 1}), (header, {**arrays, "update_steps": arrays["update_steps"][::-1]}),
+             (header, {**arrays, "gram": arrays["gram"][:2]}), (header, {**arrays, "f_exam": arrays["f_exam"] * np.nan}),
+             *(({**header, "run": {**header["run"], key: value}}, arrays) for key, value in bad_run)]
+    for j, (head, broken) in enumerate(cases):
+        mount(renderer, pack(head, broken))
         msg = renderer.locator("#scene .dbls-error")
-        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:")
+        assert msg.count() == 1, j  # named, whatever is wrong
+        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), j
         assert renderer.locator("#scene .dbls-plot .scatterlayer .trace").count() >= 2  # the last chart stays, dimmed
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0

@@ -234,7 +234,7 @@ def test_dual_poly_parameters_and_eta_reach_the_run():
     at = dual_page(ds="xor", kernel="polynomial", degree="2", coef0="1", eta="0.5", order="random")
     assert not any("Ignored URL" in w.value for w in at.warning)
     meta = run_meta(at)
-    assert meta["kernel"] == "poly" and meta["kernel_params"] == {"degree": 2.0, "coef0": 1.0}
+    assert meta["kernel"] == "poly" and meta["kernel_params"] == {"degree": 2, "coef0": 1.0}
     assert meta["eta"] == 0.5 and meta["variant"] == "random"
     at.select_slider(key="degree").set_value(3).run()
     assert run_meta(at)["kernel_params"]["degree"] == 3

@@ -225,3 +225,25 @@ def test_the_scene_holds_the_core_run_exactly(seed):
             assert got.size == 0
     assert len(scene.terms_ptr) == S + 1 or all(
         (traj.states([s - 1])[0][0] > 0).sum() > MAX_TERMS for s in range(len(scene.terms_ptr), S + 1))
+
+
+def test_a_run_that_never_settles_is_cut_to_the_record_budget_and_says_so():
+    """A kernel run whose mistakes change at every update would make a record of tens of MB: the record holds the
+    run's first steps, the same as the core's, and says from how many it was cut."""
+    X = np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    y = np.array([1, -1, 1, -1])  # two copies of a point with both labels: no kernel separates them
+    traj = run_dual(X, y, kernel="rbf", max_steps=100_000)
+    assert dual_scene(traj).run["cut_from"] == 100_000  # 5.8 MB whole: over the page's budget
+    whole = dual_scene(traj, max_bytes=10**9)
+    assert whole.run["cut_from"] is None and whole.run["n_steps"] == 100_000
+    cut = DualScene.from_bytes(dual_scene(traj, max_bytes=20_000).to_bytes())
+    S = cut.run["n_steps"]
+    assert 1 <= S < 100_000 and cut.run["cut_from"] == 100_000 and not cut.run["converged"]
+    assert len(cut.to_bytes()) <= 20_000
+    K = int(traj.state_index(S))
+    assert (cut.update_steps == traj.update_steps[:K]).all() and (cut.B == traj.B[:K + 1]).all()
+    assert (replay_mistakes(cut) == replay_mistakes(whole)[:K + 1]).all() and (cut.f_exam == whole.f_exam[:S]).all()
+    assert cut.terms_ptr.size <= S + 1 and cut.terms.size == cut.terms_ptr[-1]
+    X, y = make_dataset("xor", 500, 0)
+    big = dual_scene(run_dual(X, y, kernel="poly", degree=1, max_steps=100_000))  # 20 MB uncut
+    assert big.run["cut_from"] == 100_000 and len(big.to_bytes()) <= 4_000_000

@@ -111,7 +111,8 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
     tuple
         (the scene record as bytes (:func:`viz.scene.dual_scene`; the page sets how it is shown with
         :func:`viz.scene.with_view`), (kind, status), step table, cost lines, agreement or None,
-        {"n_steps": S, "gram_block": the Gram matrix's block size as drawn}).
+        {"n_steps": S, "shown": the steps the record holds (S, or fewer: viz.scene.DUAL_BYTES),
+        "gram_block": the Gram matrix's block size as drawn}).
     """
     X = np.ascontiguousarray(X, dtype=float)
     G = _gram(X.tobytes(), len(X), kernel, kparams)
@@ -125,7 +126,7 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
     scene = dual_scene(traj, primal)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
     return (scene.to_bytes(), dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement,
-            {"n_steps": traj.n_steps, "gram_block": scene.run["gram_block"]})
+            {"n_steps": traj.n_steps, "shown": scene.run["n_steps"], "gram_block": scene.run["gram_block"]})
 
 
 def compare_page(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):

@@ -41,11 +41,11 @@ from views.shared import (
 )
 from views.userdata import escape_md
 from views.workers import offload
-from viz.scene import View, with_view
+from viz.scene import DUAL_BYTES, View, with_view
 
 LAST_GOOD = "_dual_last_good"
 CHART = "dual_chart"  # the data chart: clicks on it edit the points
-MIN_HEIGHT = 780  # below this the data panel and the Gram matrix shrink to thumbnails
+MIN_HEIGHT = 780  # the data panel and the Gram matrix side by side, the bars and the controls under them
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
                "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
@@ -107,9 +107,13 @@ result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_
 if result is not None:
     blob, (kind, status), table, cost, agreement, facts, label = result
     block = facts["gram_block"]
-    if step0 is not None and step0 > facts["n_steps"]:
-        st.info(f"The link asked for step {step0:,}; the run has {facts['n_steps']:,} steps, so the chart opens at "
-                f"step {facts['n_steps']:,}.")
+    if facts["shown"] < facts["n_steps"]:
+        st.info(f"This run has {facts['n_steps']:,} steps and never settles: its mistakes change at every update, so "
+                f"the chart holds its first {facts['shown']:,} steps ({DUAL_BYTES / 1e6:g} MB). Lower max steps to "
+                "see where it ends, or try another kernel or parameter.")
+    if step0 is not None and step0 > facts["shown"]:
+        st.info(f"The link asked for step {step0:,}; the chart holds {facts['shown']:,} steps, so it opens at "
+                f"step {facts['shown']:,}.")
     view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
     scene = with_view(blob, view)
     with first if presenting() else nullcontext():

@@ -11,6 +11,7 @@ no message to the server; a new scene (a new run) is one message of typed arrays
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 
@@ -92,7 +93,7 @@ SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>',
 def _place(target: Path, write) -> None:
     """Write ``target`` through a temporary file (another server starting at once never reads half of it)."""
     STATIC.mkdir(exist_ok=True)
-    tmp = target.with_suffix(f".tmp{id(target)}")
+    tmp = target.with_suffix(f".tmp{os.getpid()}")  # one per process: two servers starting at once never share it
     write(tmp)
     tmp.replace(target)
 

@@ -354,6 +354,9 @@ def perceptron_scene(trajs, bound=None, view: View | None = None, follow: str | 
 # ---------------------------------------------------------------------------------------------------
 
 GRAM_LEVELS = 255  # the Gram heatmap travels as bytes: G's drawn values in 256 levels between its least and most
+DUAL_BYTES = 4_000_000  # a Dual record holds at most this much: a kernel run that never converges changes M at
+# every update, and 100,000 such steps would be tens of MB; the record then holds the run's first steps
+# (the old animated figure stopped at 2 MB and 500 frames)
 
 
 @dataclass(frozen=True)
@@ -401,7 +404,8 @@ class DualScene:
         ``run["gram_lo"]`` and ``run["gram_hi"]``.
     run : dict
         ``kernel``, ``kernel_params``, ``eta``, ``variant``, ``n_steps``, ``converged``, ``gram_block`` (k),
-        ``gram_lo``, ``gram_hi``, ``primal_steps`` (the primal run's S, or None), ``m_rule``.
+        ``gram_lo``, ``gram_hi``, ``gram_levels``, ``primal_steps`` (the primal run's S, or None), ``m_rule``,
+        ``cut_from`` (the run's own S when the record holds only its first steps, else None: :func:`dual_scene`).
     box : tuple of 4 floats
     view : View
     """
@@ -446,7 +450,7 @@ class DualScene:
                    view=_view(header["view"]))
 
 
-def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
+def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES) -> DualScene:
     """The scene of a dual perceptron run on 2-D points: the core's states, nothing drawn.
 
     Parameters
@@ -455,6 +459,9 @@ def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
     primal : core.perceptron.Trajectory, optional
         With the linear kernel, the primal run (τ = η, the same order) whose w the arithmetic sets beside the dual's.
     view : View, optional
+    max_bytes : int
+        The most the record may hold: past it, the record holds the run's first S' steps (the most that fit;
+        ``run["n_steps"]`` = S', ``run["cut_from"]`` = S, ``run["converged"]`` false) and the page says so.
     """
     p = traj.problem
     if p.X.shape[1] != 2:
@@ -485,7 +492,6 @@ def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
             for row in M:
                 flips.append(np.flatnonzero(row ^ before))
                 before = row
-    m_ptr = np.concatenate([[0], np.cumsum([f.size for f in flips])]).astype(np.uint32)
     # the Gram entries the arithmetic writes out, while few αⱼ are > 0 (they are only ever added to)
     t_ptr, t_val = np.zeros(S + 1, dtype=np.uint32), []
     support, seen, u = [], np.zeros(N, dtype=bool), 0
@@ -503,24 +509,42 @@ def dual_scene(traj, primal=None, view: View | None = None) -> DualScene:
         t_ptr[s] = len(t_val)
     last = int(np.searchsorted(t_ptr, t_ptr[-1]))  # the steps after the last one written out need no entry
     t_ptr = t_ptr[:last + 1] if t_val else t_ptr[:1]
+    # the bytes each step adds to the record (its f, order, Gram entries; its update's state and M's changes)
+    isz = np.dtype(ix).itemsize
+    step_bytes = np.full(S, 8.0 + (isz if traj.order is not None else 0))
+    step_bytes[:t_ptr.size - 1] += 8.0 * np.diff(t_ptr) + 4.0
+    m_ptr = np.concatenate([[0], np.cumsum([f.size for f in flips])]).astype(np.uint32)
+    upd_bytes = 4 + isz + 8 + 4 + 4 + (16 if W.size else 0) + isz * np.diff(m_ptr)[1:].astype(float)
+    np.add.at(step_bytes, traj.update_steps - 1, upd_bytes)
+    fixed = N * (16 + 1) + min(N, 200) ** 2 + isz * float(m_ptr[1]) + 4096
+    cut = None
+    if fixed + step_bytes.sum() > max_bytes:
+        S_cut = max(1, int(np.searchsorted(np.cumsum(step_bytes), max_bytes - fixed, side="right")))
+        cut, S, K = S, S_cut, int(traj.state_index(S_cut))
+        examined, f_exam, errors, W = examined[:S], f_exam[:S], errors[:K + 1], W[:K + 1] if W.size else W
+        flips, t_ptr, m_ptr = flips[:K + 1], t_ptr[:S + 1], m_ptr[:K + 2]
+        t_val = t_val[:int(t_ptr[-1])]
     Z, block = gram_display(p.G)
     lo, hi = float(Z.min()), float(Z.max())
     gram = np.round((Z - lo) / (hi - lo) * GRAM_LEVELS) if hi > lo else np.zeros(Z.shape)
     empty2 = np.zeros((0, 2))
-    run = {"kernel": p.kernel, "kernel_params": {k: float(v) for k, v in p.kernel_params}, "eta": float(traj.eta),
-           "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged), "gram_block": int(block),
-           "gram_lo": lo, "gram_hi": hi, "primal_steps": None if primal is None else int(primal.n_steps),
-           "m_rule": "linear" if W.size else "changes"}
+    keep_p = None if primal is None else int(primal.state_index(S))  # the primal run up to the same step
+    run = {"kernel": p.kernel, "kernel_params": {k: int(v) if k == "degree" else float(v) for k, v in p.kernel_params},
+           "eta": float(traj.eta), "gram_levels": GRAM_LEVELS,
+           "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged and cut is None),
+           "gram_block": int(block), "gram_lo": lo, "gram_hi": hi,
+           "primal_steps": None if primal is None else min(int(primal.n_steps), S),
+           "m_rule": "linear" if p.kernel == "linear" else "changes", "cut_from": cut}
     return DualScene(
         X=np.ascontiguousarray(p.X, dtype=float), y=np.asarray(p.y).astype(np.int8),
-        update_steps=traj.update_steps.astype(np.uint32), update_points=traj.update_points.astype(ix),
-        B=np.ascontiguousarray(traj.B, dtype=float),
-        order=np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order).astype(ix),
+        update_steps=traj.update_steps[:K].astype(np.uint32), update_points=traj.update_points[:K].astype(ix),
+        B=np.ascontiguousarray(traj.B[:K + 1], dtype=float),
+        order=np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order[:S]).astype(ix),
         f_exam=f_exam, errors=errors, m_ptr=m_ptr,
         m_idx=(np.concatenate(flips) if flips else np.zeros(0)).astype(ix), W=W,
         terms_ptr=t_ptr, terms=np.asarray(t_val, dtype=float),
-        p_steps=np.zeros(0, dtype=np.uint32) if primal is None else primal.update_steps.astype(np.uint32),
-        p_W=empty2 if primal is None else np.ascontiguousarray(primal.W, dtype=float),
-        p_B=np.zeros(0) if primal is None else np.ascontiguousarray(primal.B, dtype=float),
+        p_steps=np.zeros(0, dtype=np.uint32) if primal is None else primal.update_steps[:keep_p].astype(np.uint32),
+        p_W=empty2 if primal is None else np.ascontiguousarray(primal.W[:keep_p + 1], dtype=float),
+        p_B=np.zeros(0) if primal is None else np.ascontiguousarray(primal.B[:keep_p + 1], dtype=float),
         gram=gram.astype(np.uint8), run=run, box=view_box(p.X), view=view or View(),
     )

@@ -6,9 +6,7 @@
 // update by update: an update on xᵢ adds η·yᵢ·(K(xᵢ, g) + 1) to f at every grid node g.
 // ---------------------------------------------------------------------------------------------------
 
-const DUAL_TERMS = 4;  // viz.dual.MAX_TERMS: f(xᵢ) written term by term while at most this many αⱼ > 0
 const DUAL_NAMES = 4;  // viz.dual.STATE_NAMES: most points the state line names in one list
-const GRID_EVERY = 32;  // f on the grid is kept every this many updates, so a jump adds at most 31 rows
 const HALO = {pos: "rgba(0, 114, 178, 0.28)", neg: "rgba(213, 94, 0, 0.28)"};
 const LIT_ROW = "rgba(240, 228, 66, 0.45)";
 
@@ -40,8 +38,28 @@ class DualModel {
     if (this.UP.length !== this.K || this.B.length !== this.K + 1 || this.errors.length !== this.K + 1 ||
         this.mPtr.length !== this.K + 2 || this.fExam.length !== this.S || (this.W.length && this.W.length !== 2 * (this.K + 1)))
       throw new Error("the scene's states do not match its update steps");
-    if (this.order.length && this.order.length !== this.S) throw new Error("the scene's order does not match its steps");
-    for (let u = 0; u < this.K; u++) if (this.UP[u] >= this.N) throw new Error("the scene updates a point it does not hold");
+    const r = this.run, N = this.N, K = this.K, S = this.S, bad = (what) => { throw new Error(`the scene's ${what}`); };
+    if (!["linear", "poly", "rbf"].includes(r.kernel)) bad(`kernel ${r.kernel} is unknown`);
+    const p = r.kernel_params || {};
+    if (r.kernel === "rbf" && !(p.gamma > 0)) bad("RBF kernel has no γ > 0");
+    if (r.kernel === "poly" && !(Number.isInteger(p.degree) && p.degree >= 1 && Number.isFinite(p.coef0))) bad("polynomial kernel has no degree and offset");
+    if (!(this.eta > 0 && Number.isFinite(this.eta))) bad("η is not a positive number");
+    if (this.order.length !== (r.variant === "random" ? S : 0)) bad("order does not match its steps");
+    for (let s = 0; s < this.order.length; s++) if (this.order[s] >= N) bad("order examines a point it does not hold");
+    for (let u = 0; u < K; u++) {
+      if (this.UP[u] >= N) bad("updates hit a point it does not hold");
+      if (this.US[u] < 1 || this.US[u] > S || (u && this.US[u] <= this.US[u - 1])) bad("update steps are not increasing within the run");
+    }
+    for (let s = 0; s < S; s++) if (!Number.isFinite(this.fExam[s])) bad("f values are not numbers");
+    if (this.mPtr[0] !== 0 || this.mPtr[K + 1] !== this.mIdx.length) bad("mistakes do not match their pointers");
+    for (let k = 0; k <= K; k++) if (this.mPtr[k + 1] < this.mPtr[k]) bad("mistakes do not match their pointers");
+    for (let t = 0; t < this.mIdx.length; t++) if (this.mIdx[t] >= N) bad("mistakes name a point it does not hold");
+    if ((r.m_rule === "linear") !== (this.W.length === 2 * (K + 1)) || (r.m_rule !== "linear" && r.m_rule !== "changes")) bad("w does not match its rule for M");
+    if (this.tPtr.length > S + 1 || (this.tPtr.length && (this.tPtr[0] !== 0 || this.tPtr[this.tPtr.length - 1] > this.terms.length))) bad("Gram entries do not match their pointers");
+    for (let s = 1; s < this.tPtr.length; s++) if (this.tPtr[s] < this.tPtr[s - 1]) bad("Gram entries do not match their pointers");
+    if (r.primal_steps !== null && (this.pW.length !== 2 * (this.pUS.length + 1) || this.pB.length !== this.pUS.length + 1)) bad("primal run does not match its update steps");
+    const side = Math.ceil(N / r.gram_block);
+    if (!(r.gram_block >= 1) || this.gram.length !== side * side || !(r.gram_levels > 0)) bad("Gram matrix does not match its points");
     this.linear = this.run.kernel === "linear";
     this.count = new Uint32Array(this.N);  // updates on each point after state `at` (α = η·count)
     this.mask = new Uint8Array(this.N);  // M after state `at`
@@ -122,7 +140,7 @@ class DualModel {
       const head = `<b>Step ${step}</b> (epoch ${this.epoch(step)}, |M| = ${this.errors[k]} after it): x${si}, y = ${sign1(yi)}`;
       let expr;
       if (!S.length) expr = `f(x${si}) = b = ${num(bp)}`;
-      else if (S.length <= DUAL_TERMS && step < this.tPtr.length) {
+      else if (step < this.tPtr.length && this.tPtr[step] - this.tPtr[step - 1] === S.length) {  // as the record writes it
         const t0 = this.tPtr[step - 1];
         const terms = S.map((j, q) => `${num(ap[q])}·(${sign1(this.y[j])})·${paren(this.terms[t0 + q])}`).join(" + ");
         expr = `f(x${si}) = Σⱼ αⱼyⱼG<sub>j${i + 1}</sub> + b = ${terms} + (${num(bp)}) = ${num(f)}`;
@@ -167,6 +185,7 @@ class DualModel {
 }
 
 // K(xᵢ, g) at every node g of a grid×grid grid (row r: gy[r], column c: gx[c]), added to h times yᵢ·sgn
+// (sgn: +1 or −1 for one update on xᵢ, or cᵢ, the updates on it)
 function addKernelRow(h, model, i, gx, gy, sgn) {
   const r = model.run, p = r.kernel_params, xi = model.X[2 * i], yi = model.X[2 * i + 1], G = gx.length;
   const c = sgn * model.y[i];
@@ -241,25 +260,27 @@ class DualView extends Stepping {
     this.grid = key;
     this.gx = Array.from({length: G}, (_, j) => xr[0] + (xr[1] - xr[0]) * j / (G - 1));
     this.gy = Array.from({length: G}, (_, j) => yr[0] + (yr[1] - yr[0]) * j / (G - 1));
-    this.saved = new Map([[0, new Float64Array(G * G)]]);  // h = Σ cᵢyᵢK(xᵢ, g) after 0, 32, 64, … updates
-    this.hAt = 0; this.h = this.saved.get(0).slice();
+    this.h = new Float64Array(G * G);  // h = Σ cᵢyᵢK(xᵢ, g), cᵢ the updates on xᵢ, after hAt updates
+    this.hAt = 0;
   }
 
-  // f = η·h + b on the grid after k updates (h walked from the nearest kept state)
+  // f = η·h + b on the grid after k updates: h walked update by update from the state drawn last, or summed
+  // afresh over the points with αᵢ > 0 when that is fewer rows (a jump), so no copies of the grid are kept
   gridF(k) {
     this.makeGrid();
     if (this.hAt !== k) {
-      const m = this.m, G2 = this.gx.length ** 2;
-      if (!(this.hAt <= k && k - this.hAt < GRID_EVERY)) {
-        let base = Math.floor(k / GRID_EVERY) * GRID_EVERY;
-        while (!this.saved.has(base)) base -= GRID_EVERY;
-        this.h = this.saved.get(base).slice(); this.hAt = base;
+      const m = this.m;
+      m.goState(k);
+      let support = 0;
+      for (let i = 0; i < m.N; i++) if (m.count[i]) support++;
+      if (Math.abs(k - this.hAt) <= support) {
+        for (; this.hAt < k; this.hAt++) addKernelRow(this.h, m, m.UP[this.hAt], this.gx, this.gy, 1);
+        for (; this.hAt > k; this.hAt--) addKernelRow(this.h, m, m.UP[this.hAt - 1], this.gx, this.gy, -1);
+      } else {
+        this.h.fill(0);
+        for (let i = 0; i < m.N; i++) if (m.count[i]) addKernelRow(this.h, m, i, this.gx, this.gy, m.count[i]);
+        this.hAt = k;
       }
-      for (; this.hAt < k; this.hAt++) {
-        addKernelRow(this.h, m, m.UP[this.hAt], this.gx, this.gy, 1);
-        if ((this.hAt + 1) % GRID_EVERY === 0 && !this.saved.has(this.hAt + 1)) this.saved.set(this.hAt + 1, this.h.slice());
-      }
-      if (this.h.length !== G2) throw new Error("the grid lost its size");
     }
     const f = new Float64Array(this.h.length), eta = this.m.eta, b = this.m.B[k];
     for (let j = 0; j < f.length; j++) f[j] = eta * this.h[j] + b;
@@ -327,7 +348,7 @@ class DualView extends Stepping {
     const z = [];
     for (let a = 0; a < side; a++) {
       const row = new Array(side);
-      for (let b = 0; b < side; b++) row[b] = r.gram_lo + (r.gram_hi - r.gram_lo) * m.gram[a * side + b] / 255;
+      for (let b = 0; b < side; b++) row[b] = r.gram_lo + (r.gram_hi - r.gram_lo) * m.gram[a * side + b] / r.gram_levels;
       z.push(row);
     }
     const hover = kb === 1 ? "G<sub>%{y}%{x}</sub> = K(x<sub>%{y}</sub>, x<sub>%{x}</sub>) ≈ %{z:.3g}<extra></extra>"
@@ -461,7 +482,8 @@ class DualView extends Stepping {
     ctx.clearRect(0, 0, W, H);
     ctx.save();
     ctx.beginPath(); ctx.rect(xa._offset, ya._offset, xa._length, ya._length); ctx.clip();
-    if (on("line")) for (const [sgn, colour] of [[1, REGION.pos], [-1, REGION.neg]]) {
+    const flat = g.F ? !g.F.some((v) => v !== 0) : false;  // f ≡ 0 (α = 0, b = 0): neither side, as for a line
+    if (on("line") && !flat) for (const [sgn, colour] of [[1, REGION.pos], [-1, REGION.neg]]) {
       ctx.beginPath();
       if (g.F) this.cells(ctx, g, sgn, px, py);
       else {
