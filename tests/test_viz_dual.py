@@ -1,5 +1,5 @@
 """The Dual / Gram page's words and its scene record: the arithmetic and state line (the Python references the
-browser renderer is tested against, tests/test_e2e_scene.py), and a record that holds the core's run exactly."""
+browser renderer is tested against, tests/test_e2e_dual_scene.py), and a record that holds the core's run exactly."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def dual_state(traj: DualTrajectory, k: int, alpha: np.ndarray, b: float, mistak
 
     E.g. ``"After 2 updates: w = Σαᵢyᵢxᵢ = (2, 2), b = 0; αᵢ > 0 for x₁, x₃ (2 of 3); misclassified: x₃ (1 of 3)"``;
     for the other kernels (no w to write) ``"After 2 updates: 2 of 3 αᵢ > 0 (x₁, x₃), b = 0; misclassified: …"``
-    (``"α = 0"`` while no αᵢ is). It depends on the state only: a state frame carries it.
+    (``"α = 0"`` while no αᵢ is). It depends on the state only (the same on every step between two updates).
 
     Parameters
     ----------

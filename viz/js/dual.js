@@ -3,7 +3,7 @@
 // boundary f(x) = 0, the Gram matrix with the examined point's row lit, α as bars. The core decided which
 // step updated which point, f at the examined point and M; here they are read, never decided again. The
 // boundary of a kernel is drawn from f sampled on a grid (a picture, not a decision), kept up to date
-// update by update: an update on xᵢ adds η·yᵢ·(K(xᵢ, g) + 1) to f at every grid node g.
+// update by update: an update on xᵢ adds yᵢ·K(xᵢ, g) to h = Σ cᵢyᵢK(xᵢ, g), and f = η·h + b with the core's b.
 // ---------------------------------------------------------------------------------------------------
 
 const DUAL_NAMES = 4;  // viz.dual.STATE_NAMES: most points the state line names in one list
@@ -125,7 +125,7 @@ class DualModel {
     return [[this.pW[2 * lo], this.pW[2 * lo + 1]], this.pB[lo]];
   }
 
-  // viz.dual._describe: the arithmetic of one step (HTML)
+  // viz.dual.describe_dual_step: the arithmetic of one step (HTML)
   describe(step) {
     const n = this.N, eta = this.eta, k = this.stateOf(step), upd = this.updated(step);
     const kp = upd >= 0 ? k - 1 : k;
@@ -553,7 +553,7 @@ class DualView extends Stepping {
     }
   }
 
-  rowSpan(i) {  // viz.dual._row_rect: the Gram row (or block of rows) holding point i, in point numbers
+  rowSpan(i) {  // the Gram row (or block of rows, viz.dual.gram_display) holding point i, in point numbers
     const kb = this.m.run.gram_block, lo = Math.floor(i / kb) * kb + 0.5;
     return [lo, Math.min(lo + kb, this.m.N + 0.5)];
   }
