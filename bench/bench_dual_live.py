@@ -18,7 +18,6 @@ Run by hand (2-core machine: about two minutes):
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import IDLE, bare_page, bare_rerun, line, served, step_times  # noqa: E402
+from bench.bench_live import IDLE, against_bare, line, open_tab, step_times  # noqa: E402
 
 
 def eta_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
@@ -73,33 +72,12 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=6)
     ap.add_argument("--steps", type=int, default=60)
     args = ap.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
-                                                                      "--disable-dev-shm-usage"])
-        warm = browser.new_page()
-        bare_page(warm, bare)  # warm both servers, as a lecturer's would be
-        warm.goto(f"{app}/dual")
-        warm.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
-        warm.close()
-        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        ref, bare_first, _ = bare_rerun(page, bare, 2 * args.moves)
+    with against_bare("dual", args.moves) as (browser, app, ref, _, bare_first):
         ref50 = statistics.median(ref)
         print(line("bare Streamlit: slider → chart redrawn", ref))
         for name, query in [("XOR, linear", f"ds=XOR&n_xor={args.n}"),
                             ("XOR, RBF γ = 1", f"ds=XOR&n_xor={args.n}&kernel=RBF&gamma=1.0")]:
-            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-            tab = ctx.new_page()
-            received: list[int] = []
-            tab.on("websocket", lambda ws, received=received: ws.on(
-                "framereceived", lambda payload: received.append(len(payload))))
-            t0 = time.perf_counter()
-            tab.goto(f"{app}/dual?{query}")
-            tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
-            tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-            first = (time.perf_counter() - t0) * 1000
+            ctx, tab, received, first = open_tab(browser, f"{app}/dual?{query}")
             print(f"\nDual / Gram, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×)")
@@ -110,8 +88,6 @@ def main() -> None:
             print("  " + line("Next / Back → step drawn", st))
             print("  " + line("End / Home → step drawn", jumps(tab, 5)))
             ctx.close()
-        browser.close()
-
 
 if __name__ == "__main__":
     main()

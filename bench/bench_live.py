@@ -210,34 +210,13 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=8)
     ap.add_argument("--steps", type=int, default=60)
     args = ap.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
-                                                                      "--disable-dev-shm-usage"])
-        warm = browser.new_page()
-        bare_page(warm, bare)  # warm both servers, as a lecturer's would be
-        warm.goto(f"{app}/perceptron")
-        warm.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
-        warm.close()
-        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        ref, bare_first, ref_in = bare_rerun(page, bare, 2 * args.moves)
+    with against_bare("perceptron", args.moves) as (browser, app, ref, ref_in, bare_first):
         ref50, ref_in50 = statistics.median(ref), statistics.median(ref_in)
         print(line("bare Streamlit: slider → chart redrawn", ref))
         print(line("  the same, timed in the page", ref_in))
         for name, query in [("XOR, cyclic", f"ds=XOR&n_xor={args.n}"),
                             ("blobs, mini-batch B = N/4", f"ds=Blobs&n_blobs={args.n}&variant=mini-batch&B={args.n // 4}")]:
-            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-            tab = ctx.new_page()
-            received: list[int] = []
-            tab.on("websocket", lambda ws, received=received: ws.on(
-                "framereceived", lambda payload: received.append(len(payload))))
-            t0 = time.perf_counter()
-            tab.goto(f"{app}/perceptron?{query}")
-            tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
-            tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-            first = (time.perf_counter() - t0) * 1000
+            ctx, tab, received, first = open_tab(browser, f"{app}/perceptron?{query}")
             times, sizes, reruns, inpage = tau_moves(tab, args.moves, received)
             print(f"\nPerceptron, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
@@ -256,7 +235,41 @@ def main() -> None:
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))
             ctx.close()
-        browser.close()
+
+@contextlib.contextmanager
+def against_bare(page_path: str, moves: int):
+    """The bare app and the app served, a Chromium with both warm (the app at ``page_path``, as a lecturer's would
+    be), and the bare rerun measured: yields (browser, app URL, bare reruns, bare in-page times, bare first chart)."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
+                                                                      "--disable-dev-shm-usage"])
+        warm = browser.new_page()
+        bare_page(warm, bare)
+        warm.goto(f"{app}/{page_path}")
+        warm.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
+        warm.close()
+        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        ref, bare_first, ref_in = bare_rerun(page, bare, 2 * moves)
+        try:
+            yield browser, app, ref, ref_in, bare_first
+        finally:
+            browser.close()
+
+
+def open_tab(browser, url: str):
+    """A new tab at ``url`` until its scene is drawn, counting the bytes it receives: (ctx, tab, received, ms)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = ctx.new_page()
+    received: list[int] = []
+    tab.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(len(payload))))
+    t0 = time.perf_counter()
+    tab.goto(url)
+    tab.wait_for_selector(".dbls[data-ready]", state="attached", timeout=90_000)
+    tab.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    return ctx, tab, received, (time.perf_counter() - t0) * 1000
 
 
 def bare_page(page, base: str) -> None:

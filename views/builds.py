@@ -110,7 +110,7 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
     -------
     tuple
         (the scene record as bytes (:func:`viz.scene.dual_scene`; the page sets how it is shown with
-        :func:`viz.scene.with_view`), (kind, status), step table, cost lines, agreement or None,
+        :func:`viz.scene.with_view`), (kind, status), cost lines, agreement or None,
         {"n_steps": S, "shown": the steps the record holds (S, or fewer: viz.scene.DUAL_BYTES),
         "gram_block": the Gram matrix's block size as drawn}).
     """
@@ -125,8 +125,15 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
         agreement = agreement_text(primal_agreement(traj, primal))
     scene = dual_scene(traj, primal)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
-    return (scene.to_bytes(), dual_summary(traj, separable), dual_table(traj), cost_lines(traj), agreement,
+    return (scene.to_bytes(), dual_summary(traj, separable), cost_lines(traj), agreement,
             {"n_steps": traj.n_steps, "shown": scene.run["n_steps"], "gram_block": scene.run["gram_block"]})
+
+
+def dual_steps(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
+    """The Dual page's run as a table, one row per step (made when its expander is opened; G reused per worker)."""
+    X = np.ascontiguousarray(X, dtype=float)
+    G = _gram(X.tobytes(), len(X), kernel, kparams)
+    return dual_table(run_dual(X, y, kernel=kernel, G=G, **dict(params), **dict(kparams)))
 
 
 def compare_page(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):

@@ -13,7 +13,7 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.dual import max_steps_allowed
-from views.builds import SCALE, dual_page
+from views.builds import SCALE, dual_page, dual_steps
 from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
@@ -58,6 +58,20 @@ def compute(X, y, kernel: str, kparams: tuple, params: tuple):
     How it is shown (height, step mode, presentation mode) is not part of it.
     """
     return offload(dual_page, X, y, kernel, kparams, params)
+
+
+@st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
+def table_of(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
+    """The run's steps as a table (made when the table is opened)."""
+    return offload(dual_steps, X, y, kernel, kparams, params)
+
+
+def steps_of() -> dict:
+    """The table of the run shown; empty while the points cannot be run (the error above the chart names why)."""
+    try:
+        return table_of(*plane_data(ds, N_UI_MAX), kernel, kparams, params)
+    except ValueError:
+        return {}
 
 
 st.title("Dual perceptron and the Gram matrix")
@@ -105,7 +119,7 @@ result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_
     LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
         *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params), ds.label), CHART)
 if result is not None:
-    blob, (kind, status), table, cost, agreement, facts, label = result
+    blob, (kind, status), cost, agreement, facts, label = result
     block = facts["gram_block"]
     if facts["shown"] < facts["n_steps"]:
         st.info(f"This run has {facts['n_steps']:,} steps and never settles: its mistakes change at every update, so "
@@ -137,4 +151,5 @@ if result is not None:
     with part("tables"):
         exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), scene,
                 f"Dual perceptron: {label}")
-        steps_table(f"Every step as a table ({len(table['step']):,} rows)", table)
+        rows = min(facts["n_steps"] + 1, 2000)  # viz.dual.dual_table's cap
+        steps_table(f"Every step as a table ({rows:,} rows)", steps_of)

@@ -435,12 +435,7 @@ class DualView extends Stepping {
       await this.Plotly.react(this.gramEl, this.gramTraces(), this.gramLayout(sz.gram, sz.gram), CONFIG);
     this.gramKey = gkey;
     await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
-    this.plot.__dbl = this;
-    if (!this.plot.__dblHooked) {
-      this.plot.__dblHooked = true;
-      this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
-    }
-    this.show(this.i);
+    this.attach();
   }
 
   resize() {

@@ -379,6 +379,17 @@ const f1 = (v) => (Math.round(v * 10) / 10).toString();
 class Stepping {
   get step() { return this.m.stepAt(this.i); }
 
+  // once drawn: the plot knows its view (the page's keys and exports find it there), the layers follow the plot
+  // when it is drawn again (resize, legend), and the step is shown
+  attach() {
+    this.plot.__dbl = this;
+    if (!this.plot.__dblHooked) {
+      this.plot.__dblHooked = true;
+      this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+    }
+    this.show(this.i);
+  }
+
   // one step on screen: the view's drawing (geometry, drawStep), the words, the controls
   show(i) {
     const m = this.m;
@@ -664,12 +675,7 @@ class PerceptronView extends Stepping {
     }
     this.mainKey = key;
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
-    this.plot.__dbl = this;
-    if (!this.plot.__dblHooked) {  // the layer follows the plot when it is drawn again (resize, legend)
-      this.plot.__dblHooked = true;
-      this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
-    }
-    this.show(this.i);
+    this.attach();
   }
 
   resize() {
