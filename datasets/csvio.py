@@ -377,7 +377,7 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
     Parameters
     ----------
     data : bytes or str
-        The file's content. Bytes must be UTF-8 (a BOM is dropped).
+        The file's content. Bytes are read as UTF-8 (a BOM dropped), UTF-16 with its BOM, or else Windows-1252.
     max_rows : int
         Most data rows accepted (a header or description line is not counted).
     max_bytes : int
@@ -575,7 +575,7 @@ def parse_csv(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = M
     Parameters
     ----------
     data : bytes or str
-        The file's content. Bytes must be UTF-8 (a BOM is dropped).
+        The file's content. Bytes are read as UTF-8 (a BOM dropped), UTF-16 with its BOM, or else Windows-1252.
     max_rows : int
         Most data rows accepted (the header is not counted).
     max_bytes : int
