@@ -17,13 +17,13 @@ from core.losses import grid_around, surface, theta_grid
 from core.perceptron import run_perceptron
 from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
-from viz.common import Chart, num, projector, serialized
+from viz.common import num, projector, serialized
 from viz.compare import compare_figure
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, dual_scene, run_record
-from viz.svm import sgd_figure, sgd_summary, svm_figure
+from viz.scene import assemble, dual_scene, run_record, svm_scene
+from viz.svm import sgd_figure, sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
 COMPARE_FRAMES = 300
@@ -155,22 +155,23 @@ def svm_solutions(X, y, kernel: str, kparams: tuple):
     return svm_grid(X, y, C_GRID, kernel, **dict(kparams))
 
 
-def svm_page(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool, grid) -> Chart:
-    """The SVM page's figure (a :class:`~viz.common.Chart`): every C of the grid as a frame (``grid``, opened at ``C``), or one solution.
+def svm_page(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool, grid, follow: str) -> bytes:
+    """The SVM page's scene record (:func:`viz.scene.svm_scene`, no view): every C of the grid, or one solution.
 
-    ``grid`` is :func:`svm_solutions` for these points, or None (then C alone is solved; C = ∞ is the
-    hard margin, drawn beside the grid's C path when there is one).
+    ``C`` is None for the grid (``grid``, :func:`svm_solutions` for these points; the chart follows the page's
+    C control, labelled ``follow``), else the one C solved (``math.inf``: the hard margin, drawn beside the grid's
+    C path when there is a grid).
     """
-    if np.isfinite(C) and grid is not None:
-        sols, start = grid, C_GRID.index(C)
+    if C is None:
+        sols = grid
     else:
-        sols, start = [fit_svm(X, y, C=C, kernel=kernel, **dict(kparams))], 0
+        sols = [fit_svm(X, y, C=C, kernel=kernel, **dict(kparams))]
     perceptron = None
     if overlay:
         run = run_perceptron(X, y, max_steps=1000)
         perceptron = (run.W[-1], float(run.B[-1]))
     path = path_of(grid) if grid is not None else None
-    return serialized(sized(svm_figure(X, y, sols, start=start, perceptron=perceptron, path=path, height=height), big))
+    return svm_scene(X, y, sols, path=path, perceptron=perceptron, follow=follow if C is None else None).to_bytes()
 
 
 def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool):

@@ -68,6 +68,11 @@ CSS = """
 .dbls-dside-l .dbls-legend { grid-column: 3; grid-row: 2; }
 .dbls-dside:not(.dbls-dside-l) .dbls-legend, .dbls-dside .dbls-strip, .dbls-dside .dbls-state, .dbls-dside .dbls-controls, .dbls-dside .dbls-error { grid-column: 1 / -1; }
 .dbls-canvas { position: absolute; left: 0; top: 0; z-index: 0; pointer-events: none; }
+.dbls-canvas-over { z-index: 2; }
+.dbls-tip { position: absolute; z-index: 3; pointer-events: none; background: rgba(255,255,255,0.96); border: 1px solid #999;
+  border-radius: 0.3rem; padding: 0.2rem 0.45rem; font-size: 0.85em; line-height: 1.35; white-space: nowrap; color: #222; }
+.dbls-lines { white-space: pre-line; }
+.dbls-one .dbls-controls { display: none; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }

@@ -1,18 +1,21 @@
-"""SVM margin and slack: read widgets -> cached exact SVM (and its C path) -> figures -> render.
+"""SVM margin and slack: read widgets -> cached exact SVM (and its C path) -> scene -> render.
 
 The SVM is solved once for every C of the grid (cached per dataset and
-kernel) and each C is a frame of one figure, so dragging C under the chart
-redraws in the browser with no round trip (bench/bench_svm_page.py).
+kernel) and the page sends one scene record of every solution (viz.scene.svm_scene), so C moves
+in the browser with no round trip: on the chart (its slider, Back/Next, Sweep, the keys) and from
+the page's own Penalty C control, which the chart follows (bench/bench_svm_page.py).
 """
 
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
+from dataclasses import replace
 
 import streamlit as st
 
 from core.svm import C_GRID
-from views.builds import sgd_page, svm_page, svm_solutions
+from views.builds import SCALE, sgd_page, svm_page, svm_solutions
 from views.chart_tools import exports, file_stem
 from views.options import (
     COEF0S,
@@ -28,6 +31,7 @@ from views.options import (
     c_label,
 )
 from views.present import part
+from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
     current_dataset,
@@ -40,11 +44,13 @@ from views.shared import (
 from views.userdata import escape_md
 from views.workers import offload
 from viz.common import titled_axes
+from viz.scene import View, with_view
 
 LAST_GOOD = "_svm_last_good"
 CHART = "svm_chart"  # the data chart: clicks on it edit the points
 LAST_SGD = "_svm_sgd_last_good"
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
+C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
           "The objective is ½‖w‖² + C Σξ.")
 
@@ -56,15 +62,15 @@ def cached_grid(X, y, kernel: str, kparams: tuple):
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
-def compute(X, y, C: float, kernel: str, kparams: tuple, overlay: bool, height: int, big: bool = False):
-    """The page's figure (cached on the inputs; built in a worker process): every C of the grid as a frame, or
-    one solution.
+def compute(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool) -> bytes:
+    """The page's scene record (cached on the inputs; built in a worker process): every C of the grid (``C`` None),
+    or the one C given (the hard margin, or a kernel on more points than the grid is solved for).
 
     The grid is solved for the linear kernel and for the others up to PATH_KERNEL_MAX_N points; the hard
     margin (C = ∞) is one solution, drawn beside the linear grid's C path.
     """
     grid = cached_grid(X, y, kernel, kparams) if kernel == "linear" or len(y) <= PATH_KERNEL_MAX_N else None
-    return offload(svm_page, X, y, C, kernel, kparams, overlay, height, big, grid)
+    return offload(svm_page, X, y, C, kernel, kparams, overlay, grid, C_LABEL)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
@@ -74,6 +80,8 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 
 st.title("SVM: margin and slack")
+preload_renderer()  # plotly.js loads in the browser while the SVM is solved
+first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 with part("settings"):
     c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
@@ -82,7 +90,7 @@ with part("settings"):
     hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
                  disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
     hard = hard and kernel == "linear"
-    C = bound(c1.select_slider, "Penalty C (log scale)", list(C_GRID), value=1.0, key="C", help=C_HELP,
+    C = bound(c1.select_slider, C_LABEL, list(C_GRID), value=1.0, key="C", help=C_HELP,
               format_func=c_label, fmt=c_label, disabled=hard)
     kparams: tuple = ()
     if kernel == "poly":
@@ -100,22 +108,25 @@ with part("settings"):
         height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
 
 C_used = math.inf if hard else float(C)
+live = not hard and (kernel == "linear" or len(ds.y) <= PATH_KERNEL_MAX_N)  # every C solved: C moves in the browser
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
 exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
 with exact_tab:
     ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
     result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
-        compute(*plane_data(ds, N_UI_MAX), C_used, kernel, kparams, bool(overlay) and kernel == "linear",
-                int(height), presenting()), ds.label), CHART)
+        compute(*plane_data(ds, N_UI_MAX), None if live else C_used, kernel, kparams,
+                bool(overlay) and kernel == "linear"), ds.label), CHART)
     if result is not None:
-        fig, label = result
-        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        show_chart(fig, CHART, f"SVM on {label}: margin, slack and support vectors")
+        blob, label = result
+        view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
+        with first if presenting() else nullcontext():
+            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+            show_scene(with_view(blob, view), CHART)  # C is not in it: moving C sends the same bytes
         with part("notes"):
-            if fig.meta["live"]:
-                st.caption("Drag the C slider under the chart: the margin, the slack, the bar and "
-                           "the mark on the C path follow in the browser. The Penalty C control above sets where it "
-                           "starts, and goes into the link.")
+            if live:
+                st.caption("C moves in your browser: drag the slider under the chart, use ◀ Smaller C / Larger C ▶ or "
+                           "the ← → keys, or move the Penalty C control above, which the chart follows and which "
+                           "goes into the link. Sweep C ▶ plays C from small to large.")
             elif kernel != "linear":
                 st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
                            f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
@@ -123,10 +134,11 @@ with exact_tab:
             st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
                        "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
                        "point inside the margin or misclassified is joined to its own margin line by a segment "
-                       "labelled ξᵢ.")
+                       "labelled ξᵢ. Point at a point for its y·f(x) and ξ.")
         with part("tables"):
-            exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), titled_axes(fig, ds.axes), f"SVM margin and slack: {label}",
-                    slider_name="C")
+            start = C_GRID.index(float(C)) if live else 0
+            exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), with_view(blob, replace(view, start=start)),
+                    f"SVM margin and slack: {label}", slider_name="C")
 
 with sgd_tab:
     st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "

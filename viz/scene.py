@@ -30,9 +30,11 @@ import numpy as np
 
 from core.perceptron import Trajectory
 from core.snapshot import activation
+from core.svm import SVMSolution
 from viz.common import view_box
 from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies
+from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
 SCENE_VERSION = 1
 MAGIC = b"DBLS"
@@ -40,7 +42,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the Dual page's
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js"))
+                         for name in ("scene.js", "dual.js", "svm.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -547,4 +549,169 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
         p_W=empty2 if primal is None else np.ascontiguousarray(primal.W[:keep_p + 1], dtype=float),
         p_B=np.zeros(0) if primal is None else np.ascontiguousarray(primal.B[:keep_p + 1], dtype=float),
         gram=gram.astype(np.uint8), run=run, box=view_box(p.X), view=view or View(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# the SVM page
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SvmScene:
+    """The SVM page's scene: the points once, and the exact SVM for every C of the grid (or for one C).
+
+    The renderer draws any C from it, so the C slider, Back/Next, Sweep and the page's own C control move
+    the chart in the browser. What the solver decided travels as it decided it: each point's category
+    (:func:`viz.svm.categories` at :func:`viz.svm.margin_tol`), the support vectors, the points with
+    ξᵢ > ``viz.svm.ON_MARGIN`` and the ξ of those labelled; the boundary, the margin curves, the slack
+    segments and their feet are drawn from w, b (the linear kernel) or the expansion Σⱼ αⱼyⱼK(xⱼ, x) + b.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+    y : ndarray of shape (N,), int8
+    Cs : ndarray of shape (K,), float64
+        C of each solution, increasing (``inf`` for the hard margin, then the only one).
+    W : ndarray of shape (K, 2) or (0, 2), float64
+        w of each solution (the linear kernel; empty otherwise).
+    B : ndarray of shape (K,), float64
+        b of each solution.
+    coef : ndarray of shape (K, N) or (0, N), float64
+        αᵢyᵢ of each solution (a kernel: f(x) = Σᵢ αᵢyᵢK(xᵢ, x) + b; empty for the linear kernel).
+    flags : ndarray of shape (K, N), uint8
+        Per point: bits 0–1 its category (0 outside the margin, 1 on it, 2 inside, 3 misclassified: yᵢf(xᵢ) ≤ 0),
+        bit 2 a support vector (αᵢ > 0), bit 3 ξᵢ > ON_MARGIN (joined to its margin line by a segment).
+    margin, objective, slack_sum : ndarray of shape (K,), float64
+        γ = 1/‖w‖ (``inf`` when w = 0), ½‖w‖² + C Σξᵢ, and Σξᵢ.
+    iterations : ndarray of shape (K,), uint32
+    converged : ndarray of shape (K,), uint8
+    kernel_max, kernel_max_std : ndarray of shape (K,), float64
+        Where SMO stopped at its cap: the largest K(xᵢ, xᵢ) as the points are and standardized (its message
+        says which); 0 elsewhere.
+    lab_ptr, lab_idx, lab_xi : ndarray of shape (K + 1,), (L,), (L,)
+        The ξ labels' candidates of solution k, ``[lab_ptr[k]:lab_ptr[k + 1]]``: the MAX_SLACK_LABELS largest ξᵢ
+        of each class, in the order of decreasing ξ (ties by index), and their ξᵢ. The chart writes the first
+        MAX_SLACK_LABELS of them whose margin line is in view (the largest ξ overall).
+    path_C, path_width, path_support, path_slack : ndarray of shape (P,), float64
+        The C path beside the chart (:func:`core.svm.path_of` of the grid; empty for none).
+    run : dict
+        ``kernel``, ``kernel_params``, ``perceptron`` ([w₁, w₂, b] of the faint perceptron boundary, or None).
+    box : tuple of 4 floats
+    follow : str or None
+        The label of the page's C control: the chart shows the C it shows and follows it as it moves.
+    view : View
+        ``start`` is the index of the C to open at.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    Cs: np.ndarray
+    W: np.ndarray
+    B: np.ndarray
+    coef: np.ndarray
+    flags: np.ndarray
+    margin: np.ndarray
+    objective: np.ndarray
+    slack_sum: np.ndarray
+    iterations: np.ndarray
+    converged: np.ndarray
+    kernel_max: np.ndarray
+    kernel_max_std: np.ndarray
+    lab_ptr: np.ndarray
+    lab_idx: np.ndarray
+    lab_xi: np.ndarray
+    path_C: np.ndarray
+    path_width: np.ndarray
+    path_support: np.ndarray
+    path_slack: np.ndarray
+    run: dict
+    box: tuple[float, float, float, float]
+    follow: str | None = None
+    view: View = field(default_factory=View)
+
+    ARRAYS = ("X", "y", "Cs", "W", "B", "coef", "flags", "margin", "objective", "slack_sum", "iterations", "converged",
+              "kernel_max", "kernel_max_std", "lab_ptr", "lab_idx", "lab_xi", "path_C", "path_width", "path_support",
+              "path_slack")
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it (the wire format of this module)."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "svm", "run": self.run,
+                  "box": list(self.box), "follow": self.follow, "view": asdict(self.view)}
+        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> SvmScene:
+        """The scene a record holds (ValueError if it is not an SVM scene of this version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != "svm":
+            raise ValueError(f"not an SVM scene: kind {header.get('kind')!r}")
+        return cls(**{name: arrays[name] for name in cls.ARRAYS}, run=header["run"], box=tuple(header["box"]),
+                   follow=header["follow"], view=_view(header["view"]))
+
+
+def svm_scene(X, y, sols, *, path: dict | None = None, perceptron=None, view: View | None = None,
+              follow: str | None = None) -> SvmScene:
+    """The scene of the exact SVM on 2-D points for each C given: the solver's decisions, nothing drawn.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,)
+    sols : SVMSolution or sequence of SVMSolution
+        One per C of a grid (increasing C), or one (the hard margin, or C where no grid is solved).
+    path : dict, optional
+        :func:`core.svm.path_of` of the grid, drawn beside the chart with the current C marked.
+    perceptron : tuple (w, b), optional
+        A perceptron's boundary on the same points, drawn faint.
+    view : View, optional
+    follow : str, optional
+        The label of the page's C control.
+    """
+    X = np.ascontiguousarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.shape[1] != 2:
+        raise ValueError(f"the SVM chart draws 2-D data, got d = {X.shape[1]}")
+    sols = [sols] if isinstance(sols, SVMSolution) else list(sols)
+    if not sols:
+        raise ValueError("the SVM scene needs at least one solution")
+    box = view_box(X)
+    K, N = len(sols), len(y)
+    kernel = sols[0].kernel
+    linear = kernel == "linear"
+    flags = np.zeros((K, N), dtype=np.uint8)
+    kmax, kstd = np.zeros(K), np.zeros(K)
+    lab_ptr, lab_idx, lab_xi = np.zeros(K + 1, dtype=np.uint32), [], []
+    for k, s in enumerate(sols):
+        viol = s.slack > ON_MARGIN
+        flags[k] = categories(y, s.decision, margin_tol(s, box)) | (s.support << 2) | (viol << 3)
+        scale = kernel_scale(X, s)
+        kmax[k], kstd[k] = scale.get("kernel_max", 0.0), scale.get("kernel_max_standardized", 0.0)
+        # each class's largest ξ (a class's margin curve may be out of view), merged largest first, ties by index
+        cand = np.concatenate([np.flatnonzero(viol & (y == c))[np.argsort(-s.slack[viol & (y == c)],
+                                                                          kind="stable")][:MAX_SLACK_LABELS]
+                               for c in (1, -1)])
+        cand = cand[np.lexsort((cand, -s.slack[cand]))]
+        lab_idx.extend(cand.tolist())
+        lab_xi.extend(s.slack[cand].tolist())
+        lab_ptr[k + 1] = len(lab_idx)
+    path = path or {"C": [], "width": [], "support": [], "slack": []}
+    run = {"kernel": kernel,
+           "kernel_params": {k: int(v) if k == "degree" else float(v) for k, v in sols[0].kernel_params},
+           "perceptron": None if perceptron is None or not np.any(perceptron[0]) else
+           [float(perceptron[0][0]), float(perceptron[0][1]), float(perceptron[1])]}
+    return SvmScene(
+        X=X, y=y.astype(np.int8), Cs=np.array([s.C for s in sols], dtype=float),
+        W=np.array([s.w for s in sols], dtype=float).reshape(K, 2) if linear else np.zeros((0, 2)),
+        B=np.array([s.b for s in sols], dtype=float),
+        coef=np.zeros((0, N)) if linear else np.array([s.alpha * y for s in sols], dtype=float),
+        flags=flags, margin=np.array([s.margin for s in sols], dtype=float),
+        objective=np.array([s.objective for s in sols], dtype=float),
+        slack_sum=np.array([float(s.slack.sum()) for s in sols]),
+        iterations=np.array([s.iterations for s in sols], dtype=np.uint32),
+        converged=np.array([s.converged for s in sols], dtype=np.uint8), kernel_max=kmax, kernel_max_std=kstd,
+        lab_ptr=lab_ptr, lab_idx=np.asarray(lab_idx, dtype=_index_dtype(N)), lab_xi=np.asarray(lab_xi, dtype=float),
+        path_C=np.asarray(path["C"], dtype=float), path_width=np.asarray(path["width"], dtype=float),
+        path_support=np.asarray(path["support"], dtype=float), path_slack=np.asarray(path["slack"], dtype=float),
+        run=run, box=box, follow=follow, view=view or View(),
     )

@@ -249,7 +249,7 @@ def _panel(X, y, sol: SVMSolution, box, size: int) -> tuple[list[dict], list[dic
                  "textfont": {"size": 15}, "cliponaxis": False,
                  "showlegend": False, "hoverinfo": "skip", "xaxis": "x2", "yaxis": "y2"})
     width = 2 * sol.margin
-    meta = {"view": "svm", "C": sol.C, "kernel": sol.kernel, **_kernel_scale(X, sol), "width": width, "support": int(sv.size),
+    meta = {"view": "svm", "C": sol.C, "kernel": sol.kernel, **kernel_scale(X, sol), "width": width, "support": int(sv.size),
             "categories": {name: int((cat == k).sum()) for k, name in enumerate(CATEGORIES)},
             "slack_labels": lab_t, "objective": sol.objective}
     # the width 2/‖w‖: a double arrow across the margin at the middle of the boundary in view, and its value
@@ -503,7 +503,7 @@ def svm_status(sol: SVMSolution, meta: dict) -> str:
     return status
 
 
-def _kernel_scale(X: np.ndarray, sol: SVMSolution) -> dict[str, float]:
+def kernel_scale(X: np.ndarray, sol: SVMSolution) -> dict[str, float]:
     """When SMO stopped at its cap: the largest K(xᵢ, xᵢ) over the points, as they are and standardized
     (``kernel_max``, ``kernel_max_standardized``; only its message uses them); nothing otherwise."""
     if sol.converged or sol.kernel == "linear":

@@ -857,11 +857,13 @@ function runFor(header, old) {
   return best;
 }
 
-// every chart that follows a control of the page shows the run of the τ that control reads
+// every chart that follows a control of the page shows the run of the τ that control reads (or the C)
 function syncTau() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
-    if (!v || !v.m.h.follow || !v.setRun || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
+    if (!v || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
+    if (v.sync) { v.sync(); continue; }  // a view that follows a control its own way (the SVM's C)
+    if (!v.setRun) continue;
     const j = runFor(v.m.h, v);
     if (v.m.h.runs[j].tau !== v.m.run.tau) v.setRun(j);
   }
