@@ -6,18 +6,24 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from viz.scene import DualScene, PerceptronRun, PerceptronScene, unpack
+from viz.scene import DualScene, PerceptronRun, PerceptronScene, SvmScene, unpack
 
 
-def decoded(blob: bytes) -> PerceptronScene | DualScene:
+def decoded(blob: bytes) -> PerceptronScene | DualScene | SvmScene:
     """A scene record as the dataclass of its kind."""
     kind = unpack(blob)[0]["kind"]
-    return {"perceptron": PerceptronScene, "dual": DualScene}[kind].from_bytes(blob)
+    return {"perceptron": PerceptronScene, "dual": DualScene, "svm": SvmScene}[kind].from_bytes(blob)
 
 
 def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
     """The scene records sent to the browser renderer on this run, decoded."""
     return [decoded(e.proto.bytes) for e in at.get("bidi_component")
+            if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
+
+
+def scenes_bytes(at: AppTest) -> list[bytes]:
+    """The scene records sent on this run, as bytes (the same bytes twice: nothing new travelled)."""
+    return [e.proto.bytes for e in at.get("bidi_component")
             if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
 
 
@@ -52,6 +58,12 @@ def run_meta(at: AppTest) -> dict:
     if not scenes(at):
         return figure(at)["layout"]["meta"]
     s = scene(at)
+    if isinstance(s, SvmScene):  # the C shown: the page's C control's, which the chart follows (one C: that one)
+        C = float(at.session_state["C"]) if "C" in at.session_state else 1.0
+        k = s.Cs.tolist().index(C) if len(s.Cs) > 1 else 0
+        return {"view": "svm", "kernel": s.run["kernel"], "C": float(s.Cs[k]), "live": len(s.Cs) > 1,
+                "width": 2 * float(s.margin[k]), "support": int((s.flags[k] >> 2 & 1).sum()),
+                "follow": s.follow, "scale": s.view.scale, "height": s.view.height}
     if isinstance(s, DualScene):
         r = s.run
         return {"view": "dual", "kernel": r["kernel"], "kernel_params": r["kernel_params"], "eta": r["eta"],
