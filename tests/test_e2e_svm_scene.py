@@ -1,0 +1,167 @@
+"""The SVM renderer in Chromium: what it draws at each C is the solver's solution at that C.
+
+The renderer (``viz/js/svm.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For every kernel,
+at several C of the grid (and the hard margin), the points' categories and the support vectors must be exactly
+the solver's, the status and the state line exactly the Python references' (:func:`viz.svm.svm_status`,
+:func:`viz.svm.svm_state`), the ξ labels the largest ξ, and the curves drawn must lie where f = 0 and f = ±1,
+each slack segment ending on its point's own margin line.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
+from test_viz_svm import label_order
+
+from core.dual import decision_function
+from core.svm import C_GRID, fit_svm, path_of, svm_grid
+from datasets import make_dataset
+from viz.common import num, sub, view_box
+from viz.scene import View, svm_scene, with_view
+from viz.svm import MAX_SLACK_LABELS, categories, margin_tol, svm_state, svm_status
+
+
+def drawn_at(page: Page, k: int) -> dict:
+    return page.evaluate("""(k) => {
+        const v = window.__dblView;
+        v.show(k);
+        return {...v.drawn(), i: v.i, text: document.querySelector('#scene .dbls-text').innerHTML,
+                state_shown: document.querySelector('#scene .dbls-state').textContent,
+                live: document.querySelector('#scene .dbls-live').textContent,
+                at: document.querySelector('#scene .dbls-at').textContent,
+                labels_drawn: document.querySelectorAll('#scene .dbls-xi').length,
+                marks_drawn: document.querySelectorAll('#scene .dbls-mark').length,
+                meta: document.querySelector('#scene .dbls-plot').layout.meta};
+    }""", k)
+
+
+def f_of(sol, X, y, P):
+    """f at the points P, from the solution itself."""
+    P = np.asarray(P, dtype=float).reshape(-1, 2)
+    if sol.kernel == "linear":
+        return P @ sol.w + sol.b
+    return decision_function(X, y, sol.alpha, sol.b, P, sol.kernel, **dict(sol.kernel_params))
+
+
+def check_svm(page: Page, X, y, sols, ks, path=None) -> None:
+    mount(page, svm_scene(X, y, sols, path=path).to_bytes())
+    box = view_box(X)
+    for k in ks:
+        s = sols[k]
+        got = drawn_at(page, k)
+        assert got["i"] == k and got["C"] == (s.C if np.isfinite(s.C) else None) or not np.isfinite(s.C)
+        assert got["cat"] == categories(y, s.decision, margin_tol(s, box)).tolist(), k
+        assert got["sv"] == np.flatnonzero(s.support).tolist()
+        assert html.unescape(got["text"]) == svm_status(s, X, y), k
+        state = svm_state(s, y)
+        assert got["state"] == got["state_shown"] == state.replace("<br>", "\n")
+        assert got["live"] == state.replace("<br>", "; ")
+        assert got["at"] == (f"C = {s.C:g}" if np.isfinite(s.C) else "Hard margin (C = ∞)")
+        assert got["meta"]["C"] == (s.C if np.isfinite(s.C) else None)
+        # the curves: f = 0 and f = ±1 (exact for a line; up to the grid's interpolation for a kernel)
+        scale = np.abs(f_of(s, X, y, X)).max() + 1
+        tol = 1e-9 * scale if s.kernel == "linear" else 0.03 * scale
+        for level in ("-1", "0", "1"):
+            segs = np.array(got["lines"][level], dtype=float).reshape(-1, 2)
+            if segs.size:
+                assert np.abs(f_of(s, X, y, segs) - float(level)).max() <= tol, (k, level)
+        # slack: each segment from a violator to its own margin line f(x) = yᵢ; with a line, every violator, and
+        # the segment's length·‖w‖ is ξᵢ
+        viol = np.flatnonzero(s.slack > 1e-3)
+        starts = [i for i, _ in got["slack"]]
+        assert set(starts) <= set(viol.tolist())
+        for i, foot in got["slack"]:
+            assert f_of(s, X, y, foot)[0] == pytest.approx(y[i], abs=tol if s.kernel == "linear" else 0.06 * scale)
+            if s.kernel == "linear":
+                assert np.linalg.norm(np.array(foot) - X[i]) * np.linalg.norm(s.w) == pytest.approx(s.slack[i], abs=1e-9)
+        if s.kernel == "linear" and np.any(s.w):
+            assert sorted(starts) == viol.tolist()
+            top = label_order(s)[:MAX_SLACK_LABELS]
+            assert got["labels"] == [f"ξ{sub(i + 1)}={num(s.slack[i], 2)}" for i in top]
+        assert got["labels_drawn"] == len(got["labels"]) <= MAX_SLACK_LABELS
+        # the width arrow: from the boundary's middle in view, 1/‖w‖ each way along w
+        if s.kernel == "linear" and np.isfinite(s.margin) and got["arrow"]:
+            a = got["arrow"]
+            mid = np.array(a["mid"])
+            assert box[0] - 1e-9 <= mid[0] <= box[1] + 1e-9 and box[2] - 1e-9 <= mid[1] <= box[3] + 1e-9
+            assert f_of(s, X, y, mid)[0] == pytest.approx(0, abs=1e-9 * scale)
+            for end in ("tip", "tail"):
+                v = np.array(a[end]) - mid
+                assert np.linalg.norm(v) == pytest.approx(s.margin)
+                assert abs(v @ s.w) == pytest.approx(np.linalg.norm(v) * np.linalg.norm(s.w))
+            assert a["text"] == f"width 2/‖w‖ = {num(2 * s.margin)}"
+        # the objective's bar: ½‖w‖² and C Σξ (from w and the slacks), J the solver's
+        J = got["J"]
+        if s.kernel == "linear" and np.isfinite(s.C):
+            assert J["reg"] == pytest.approx(0.5 * s.w @ s.w)
+            assert J["slack"] == pytest.approx(s.C * np.maximum(0, 1 - y * (X @ s.w + s.b)).sum(), rel=1e-6, abs=1e-9)
+        assert J["total"] == s.objective
+        on_path = path is not None and s.C in path["C"]
+        assert got["mark"] == (path["C"].index(s.C) if on_path else -1)
+        assert got["marks_drawn"] == (3 if on_path else 0)
+
+
+@pytest.mark.parametrize("name,n,kernel,params", [
+    ("blobs", 60, "linear", {}), ("outlier", 40, "linear", {}), ("xor", 80, "linear", {}),
+    ("circles", 80, "rbf", {"gamma": 1.0}), ("moons", 60, "poly", {"degree": 3, "coef0": 1.0}),
+])
+def test_every_c_draws_the_solvers_solution(renderer: Page, name, n, kernel, params):  # noqa: F811
+    X, y = make_dataset(name, n, 0)
+    sols = svm_grid(X, y, kernel=kernel, **params)
+    check_svm(renderer, X, y, sols, [0, 3, 12, 20, 24], path_of(sols))
+
+
+def test_ties_and_duplicate_points(renderer: Page):  # noqa: F811
+    rng = np.random.default_rng(5)
+    X = rng.integers(-3, 4, size=(40, 2)).astype(float)
+    X[20:30] = X[:10]  # duplicates, some with the other label
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    y[25:28] *= -1
+    sols = svm_grid(X, y)
+    check_svm(renderer, X, y, sols, [0, 6, 12, 24], path_of(sols))
+
+
+def test_the_hard_margin_and_one_c(renderer: Page):  # noqa: F811
+    X, y = make_dataset("blobs", 40, 0)
+    path = path_of(svm_grid(X, y))
+    check_svm(renderer, X, y, [fit_svm(X, y, C=float("inf"))], [0], path)
+    # one solution: nothing to move, no C in a copied link
+    assert renderer.evaluate("() => [window.__dblView.cLabel, document.querySelector('#scene').classList.contains('dbls-one')]") == [None, True]
+    check_svm(renderer, X, y, [fit_svm(X, y, C=3.0)], [0], path)  # a C off the grid: not marked
+
+
+def test_keys_sweep_and_the_view_start(renderer: Page):  # noqa: F811
+    X, y = make_dataset("blobs", 50, 1)
+    sols = svm_grid(X, y)
+    blob = svm_scene(X, y, sols, path=path_of(sols)).to_bytes()
+    mount(renderer, with_view(blob, View(start=C_GRID.index(10.0))))
+    assert renderer.evaluate("() => window.__dblView.cLabel") == "10"  # the link's (the export's) C
+    assert renderer.evaluate("() => [window.__dblView.key('End'), window.__dblView.i]") == [True, 24]
+    assert renderer.evaluate("() => [window.__dblView.key('Home'), window.__dblView.key('ArrowRight'), window.__dblView.cLabel]") == [True, True, "0.001778"]
+    renderer.evaluate("() => window.__dblView.play()")
+    renderer.wait_for_function("() => window.__dblView.i === 24 && !window.__dblView.timer", timeout=20_000)
+    # the PNG/SVG figure holds the panels and the words
+    fig = renderer.evaluate("() => { const f = window.__dblView.figure(); return {names: f.data.map(t => t.name || ''), "
+                            "texts: f.layout.annotations.map(a => a.text), axes: Object.keys(f.layout).filter(k => k.startsWith('xaxis'))}; }")
+    assert "support vectors" in fig["names"] and "boundary f(x) = 0" in fig["names"]
+    assert fig["texts"][0] == svm_status(sols[24], X, y)
+    assert svm_state(sols[24], y) in fig["texts"][1]
+    assert set(fig["axes"]) == {"xaxis", "xaxis2", "xaxis3", "xaxis4", "xaxis5"}
+
+
+def test_a_broken_record_is_named_and_the_chart_stays(renderer: Page):  # noqa: F811
+    X, y = make_dataset("blobs", 30, 0)
+    sols = svm_grid(X, y)
+    good = svm_scene(X, y, sols).to_bytes()
+    mount(renderer, good)
+    bad = good.replace(b'"kernel":"linear"', b'"kernel":"sigmoi"', 1)
+    mount(renderer, bad)
+    msg = renderer.evaluate("() => document.querySelector('#scene .dbls-error').textContent")
+    assert "kernel sigmoi" in msg
+    assert renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-failed') && !!document.querySelector('#scene .dbls-plot')._fullLayout")
+    mount(renderer, good)
+    assert renderer.evaluate("() => !document.querySelector('#scene .dbls-error')")
