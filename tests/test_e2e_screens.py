@@ -58,7 +58,7 @@ def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_o
                                          ("dual", "random")])
 def test_at_1024_with_the_sidebar_the_controls_labels_are_whole(page: Page, app_server: str, path: str,
                                                                 label: str) -> None:
-    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor", 1024, 768, scene=path in ("perceptron", "dual"))
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor", 1024, 768, scene=True)
     cut = page.evaluate(
         """(label) => { const hits = [...document.querySelectorAll('[data-testid=stMain] label, [data-testid=stMain] p')]
              .filter(e => e.textContent.trim() === label);
@@ -111,11 +111,37 @@ def test_at_1024_with_the_sidebar_the_dual_panels_keep_400_px_and_nothing_overla
     assert legend["top"] >= gram["bottom"] - 1 and bars["top"] >= legend["bottom"] - 1
 
 
-@pytest.mark.parametrize("path, setting", [("dual", "Kernel"), ("compare", "Compare")])
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_svm_chart_and_its_controls_on_the_first_screen(
+        page: Page, app_server: str, size: tuple[int, int]) -> None:
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/svm?ds=outlier&present=true&C=0.1", w, h, scene=True)
+    root = page.evaluate(BOX, ".dbls")
+    data, side, text = (page.evaluate(BOX, sel) for sel in (".dbls-data", ".dbls-gram", ".dbls-text"))
+    controls, state = page.evaluate(BOX, ".dbls-controls"), page.evaluate(BOX, ".dbls-state")
+    assert page.evaluate("() => document.querySelector('.dbls').classList.contains('dbls-dside')")  # the slide layout
+    assert 0 <= root["top"] and controls["bottom"] <= h, (root, controls)  # nothing to scroll for
+    assert data["width"] >= 260 and side["width"] >= 240, (data, side)
+    assert data["right"] <= side["left"] and side["right"] <= text["left"]  # three columns, none over another
+    assert state["top"] >= max(data["bottom"], side["bottom"]) - 1
+    assert page.inner_text(".dbls-text").startswith("C = 0.1: margin width")
+
+
+def test_at_1024_with_the_sidebar_the_svm_chart_stacks_and_nothing_overlaps(page: Page, app_server: str) -> None:
+    _open(page, app_server.rstrip("/") + "/svm?ds=outlier", 1024, 768, scene=True)
+    data, side = page.evaluate(BOX, ".dbls-data .dbls-plot"), page.evaluate(BOX, ".dbls-gram")
+    legend, state = page.evaluate(BOX, ".dbls-legend"), page.evaluate(BOX, ".dbls-state")
+    assert data["width"] >= 400 and side["width"] >= 400, (data, side)
+    assert side["top"] >= data["bottom"] - 1  # stacked: each keeps its width
+    assert legend["top"] >= side["bottom"] - 1 and state["top"] >= legend["bottom"] - 1
+
+
+@pytest.mark.parametrize("path, setting", [("dual", "Kernel"), ("svm", "Kernel"), ("compare", "Compare")])
 def test_presentation_mode_puts_the_chart_before_the_settings(page: Page, app_server: str, path: str,
                                                               setting: str) -> None:
-    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=path == "dual")
-    chart = page.evaluate(BOX, ".dbls" if path == "dual" else "[data-testid=stPlotlyChart]")
+    scene = path != "compare"
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=scene)
+    chart = page.evaluate(BOX, ".dbls" if scene else "[data-testid=stPlotlyChart]")
     box = page.get_by_test_id("stSelectbox").filter(has_text=setting).first.bounding_box()
     assert box is not None and chart["top"] < box["y"], (chart, box)
     assert chart["top"] < 720  # it starts on the first screen

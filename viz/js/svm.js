@@ -395,6 +395,22 @@ class SvmView extends Stepping {
       this.plot.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hover(null));
     }
     this.attach();
+    await this.fit();
+  }
+
+  // presentation mode: what lies under the panels (the legend, the state line, the controls, as they wrapped) is
+  // measured once drawn, and the panels shrink by what the window lacks
+  async fit() {
+    const sz = this.sz;
+    if (!sz.side) return;
+    const below = this.root.offsetHeight - Math.max(sz.main, sz.sideH);
+    const S = Math.max(260, Math.min(sz.main, this.room(below + 4)));
+    if (S >= sz.main - 2) return;
+    Object.assign(sz, {main: S, sideW: Math.max(Math.round(0.75 * S), 250), sideH: S});
+    this.layoutClasses(sz);
+    this.g = null;
+    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}),
+                       this.Plotly.relayout(this.sideEl, {width: sz.sideW, height: S})]);
   }
 
   resize() {
@@ -404,7 +420,7 @@ class SvmView extends Stepping {
     this.layoutClasses(sz);
     this.g = null;
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
-                 this.Plotly.relayout(this.sideEl, {width: sz.sideW, height: sz.sideH})]).then(() => this.drawStep());
+                 this.Plotly.relayout(this.sideEl, {width: sz.sideW, height: sz.sideH})]).then(() => this.fit()).then(() => this.drawStep());
   }
 
   // ----- one C on screen
