@@ -323,16 +323,20 @@ class SvmView extends Stepping {
     const k = this.k, P = this.m.path, has = P.C.length > 0, tick = {size: 12 * k, color: "#333"};
     const l = {
       width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
-      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(66 * k), r: Math.round(10 * k), t: Math.round(66 * k), b: Math.round(44 * k)},
+      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(48 * k), r: Math.round(10 * k), t: Math.round(66 * k), b: Math.round(44 * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
       xaxis: {domain: [0, 0.22], range: [-0.5, 0.5], fixedrange: true, showticklabels: false, showgrid: false, zeroline: false},
       yaxis: {domain: [has ? 0.62 : 0, 1], range: [0, 1.6], tickvals: [0, 0.5, 1], ticktext: ["0", "½J", "J"], gridcolor: "#eeeeee",
               tickfont: tick, fixedrange: true},
     };
-    if (has) PATH_ROWS.forEach(([, label], r) => {
+    l.annotations = [];
+    if (has) PATH_ROWS.forEach(([, label, colour], r) => {
       const lo = (2 - r) * 0.2;
       l[`yaxis${r + 2}`] = {domain: [lo, lo + 0.16], anchor: `x${r + 2}`, fixedrange: true, rangemode: "tozero", gridcolor: "#eeeeee",
-                            tickfont: tick, nticks: 3, title: {text: label, font: {size: 13 * k, color: "#333"}, standoff: 6}};
+                            tickfont: tick, nticks: height < 420 ? 2 : 3};
+      // each row named over its curve, across (a vertical title would run into the next row's on a short panel)
+      l.annotations.push({text: label, xref: `x${r + 2} domain`, yref: `y${r + 2} domain`, x: 1, y: 1, xanchor: "right", yanchor: "bottom",
+                          showarrow: false, font: {size: 13 * k, color: colour}});
       l[`xaxis${r + 2}`] = {type: "log", domain: [0, 1], anchor: `y${r + 2}`, fixedrange: true, gridcolor: "#eeeeee",
                             showticklabels: r === 2, tickfont: tick, ...(r === 2 ? {title: {text: "C (log)", font: {size: 13 * k, color: "#333"}, standoff: 2}} : {}),
                             ...(r ? {matches: "x2"} : {})};
@@ -699,6 +703,8 @@ class SvmView extends Stepping {
       layout[`xaxis${r + 3}`] = {...side[`xaxis${r + 2}`], anchor: `y${r + 3}`, domain: [lo, 1], ...(r ? {matches: "x3"} : {})};
       layout[`yaxis${r + 3}`] = {...side[`yaxis${r + 2}`], anchor: `x${r + 3}`};
     });
+    for (const a of side.annotations)  // the rows' names, on the figure's axes (one number up)
+      layout.annotations.push({...a, xref: a.xref.replace(/\d+/, (d) => String(Number(d) + 1)), yref: a.yref.replace(/\d+/, (d) => String(Number(d) + 1))});
     layout.annotations.push({text: ["J = ½‖w‖² + C Σξ", `= ${num(g.J.reg)} + ${num(g.J.slack)}`, `= <b>${num(g.J.total)}</b>`].join("<br>"),
                              xref: "x2", yref: "y2", x: 0.45, y: 1.02, xanchor: "left", yanchor: "bottom", align: "left", showarrow: false,
                              font: {size: 14 * k, color: INK}});
