@@ -142,7 +142,7 @@ def test_keys_sweep_and_the_view_start(renderer: Page):  # noqa: F811
     assert renderer.evaluate("() => window.__dblView.cLabel") == "10"  # the link's (the export's) C
     assert renderer.evaluate("() => [window.__dblView.key('End'), window.__dblView.i]") == [True, 24]
     assert renderer.evaluate("() => [window.__dblView.key('Home'), window.__dblView.key('ArrowRight'), window.__dblView.cLabel]") == [True, True, "0.001778"]
-    renderer.evaluate("() => window.__dblView.play()")
+    renderer.evaluate("() => window.__dblView.play(120)")
     renderer.wait_for_function("() => window.__dblView.i === 24 && !window.__dblView.timer", timeout=20_000)
     # the PNG/SVG figure holds the panels and the words
     fig = renderer.evaluate("() => { const f = window.__dblView.figure(); return {names: f.data.map(t => t.name || ''), "

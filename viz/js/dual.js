@@ -227,6 +227,16 @@ function zeroSegments(F, gx, gy) {
   return out;
 }
 
+// two panels (the data, and a second: the Gram matrix, the SVM's objective and C path) side by side, stacked, or
+// in presentation mode a slide of three columns with the words (sz from a view's sizes(); ``second`` its width)
+function panelClasses(root, sz, second) {
+  root.classList.toggle("dbls-two", sz.two && !sz.side);
+  root.classList.toggle("dbls-dside", sz.side);
+  root.classList.toggle("dbls-dside-l", Boolean(sz.side && sz.beside));
+  root.style.setProperty("--dbls-s", `${sz.main}px`);
+  root.style.setProperty("--dbls-g", `${second}px`);
+}
+
 class DualView extends Stepping {
   constructor(root, model, Plotly, scene) {
     super();
@@ -403,13 +413,7 @@ class DualView extends Stepping {
     return {width, two, side: false, main: side, gram: two ? Math.min(side, width - side - GAP) : side, bars: width, barsH};
   }
 
-  layoutClasses(sz) {
-    this.root.classList.toggle("dbls-two", sz.two && !sz.side);
-    this.root.classList.toggle("dbls-dside", sz.side);
-    this.root.classList.toggle("dbls-dside-l", Boolean(sz.side && sz.beside));
-    this.root.style.setProperty("--dbls-s", `${sz.main}px`);
-    this.root.style.setProperty("--dbls-g", `${sz.gram}px`);
-  }
+  layoutClasses(sz) { panelClasses(this.root, sz, sz.gram); }
 
   async mount(startStep, old) {
     const m = this.m;

@@ -10,7 +10,6 @@ const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const MARGIN_INK = "#555555", SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
-const SVM_SPEED = 400;  // ms per C while sweeping
 
 class SvmModel {
   constructor({header, arrays}) {
@@ -362,13 +361,7 @@ class SvmView extends Stepping {
     main = Math.min(main, Math.max(300, this.m.h.view.height - 150));
     return {width, two, side: false, main, sideW, sideH: two ? main : Math.round(340 * k)};
   }
-  layoutClasses(sz) {
-    this.root.classList.toggle("dbls-two", sz.two && !sz.side);
-    this.root.classList.toggle("dbls-dside", sz.side);
-    this.root.classList.toggle("dbls-dside-l", Boolean(sz.side && sz.beside));
-    this.root.style.setProperty("--dbls-s", `${sz.main}px`);
-    this.root.style.setProperty("--dbls-g", `${sz.sideW}px`);
-  }
+  layoutClasses(sz) { panelClasses(this.root, sz, sz.sideW); }
 
   async mount(at, old) {
     const m = this.m;
@@ -604,16 +597,6 @@ class SvmView extends Stepping {
     el.setAttribute("viewBox", `0 0 ${sl.width} ${sl.height}`);
     el.setAttribute("width", sl.width); el.setAttribute("height", sl.height);
     el.innerHTML = svg;
-  }
-
-  play() {
-    this.pause();
-    if (this.i >= this.m.K - 1) this.show(0);
-    this.timer = setInterval(() => {
-      if (this.i >= this.m.K - 1) return this.pause();
-      this.show(this.i + 1);
-    }, SVM_SPEED);
-    this.root.classList.add("dbls-playing");
   }
 
   // what the C shows, in data coordinates and point indices (for tests and the curious)
