@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import IDLE, against_bare, line, open_tab, step_times  # noqa: E402
+from bench.bench_live import IDLE, against_bare, frame_times, line, open_tab, step_times  # noqa: E402
 
 
 def eta_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
@@ -53,17 +53,7 @@ def eta_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[
 
 def jumps(page, k: int) -> list[float]:
     """End then Home, k times: the key until the frame after the step is drawn."""
-    return page.evaluate("""(k) => new Promise((done) => {
-        const v = document.querySelector('.dbls').__dblView, out = [];
-        let i = 0;
-        const one = () => {
-            if (i >= 2 * k) return done(out);
-            const t0 = performance.now();
-            v.key(i % 2 ? 'Home' : 'End');
-            requestAnimationFrame(() => { out.push(performance.now() - t0); i++; setTimeout(one, 30); });
-        };
-        one();
-    })""", k)
+    return frame_times(page, "(root, v, i) => v.key(i % 2 ? 'Home' : 'End')", 2 * k)
 
 
 def main() -> None:

@@ -117,22 +117,23 @@ def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float, list[fl
     return times, first, inpage
 
 
-def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int], list[float], list[float]]:
-    """Move τ down and up: the key press until the chart shows the run of the new τ, plus one frame; the bytes
-    the server sent for the move (its rerun of the page); and the key press until that rerun has finished."""
-    slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
+def followed_moves(page, label: str, read: str, moves: int, received: list[int]
+                   ) -> tuple[list[float], list[int], list[float], list[float]]:
+    """Move the page's slider labelled ``label``, which the chart follows (τ, C), down and up: the key press until
+    ``read`` (JS) changes, plus one frame; the bytes the server sent for the move (its rerun of the page); the key
+    press until that rerun has finished; and the first, timed in the page itself."""
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
     times, sizes, reruns, inpage = [], [], [], []
-    tau = "() => document.querySelector('.dbls-plot').__dbl.m.run.tau"
     for i in range(moves):
         key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
-        before = page.evaluate(tau)
+        before = page.evaluate(read)
         page.wait_for_timeout(200)
         n0 = len(received)
-        arm(page, tau)
+        arm(page, read)
         slider.focus()
         t = time.perf_counter()
         page.keyboard.press(key)
-        page.wait_for_function(f"(b) => ({tau})() !== b", arg=before, polling="raf", timeout=60_000)
+        page.wait_for_function(f"(b) => ({read})() !== b", arg=before, polling="raf", timeout=60_000)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         times.append((time.perf_counter() - t) * 1000)
         inpage.append(armed_ms(page))
@@ -142,6 +143,12 @@ def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[
         page.wait_for_timeout(300)
         sizes.append(sum(received[n0:]))
     return times, sizes, reruns, inpage
+
+
+def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int], list[float], list[float]]:
+    """Move τ down and up (:func:`followed_moves`): the chart shows the run of the new τ."""
+    return followed_moves(page, "Step size", "() => document.querySelector('.dbls-plot').__dbl.m.run.tau", moves,
+                          received)
 
 
 def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int]]:
@@ -188,20 +195,25 @@ def variant_changes(page, received: list[int]) -> tuple[list[float], list[float]
     return built, cached, sizes
 
 
-def step_times(page, steps: int) -> list[float]:
-    """Next and Back clicked in the page: the click until the frame after the step is drawn."""
-    return page.evaluate("""(n) => new Promise((done) => {
-        const root = document.querySelector('.dbls'), out = [];
-        const next = root.querySelector('[data-go=next]'), back = root.querySelector('[data-go=back]');
+def frame_times(page, act: str, n: int) -> list[float]:
+    """``act`` (JS, called with the chart's root, its view and i) n times in the page: each until the frame after it."""
+    return page.evaluate("""([src, n]) => new Promise((done) => {
+        const act = eval(src), root = document.querySelector('.dbls'), out = [];
         let i = 0;
         const one = () => {
             if (i >= n) return done(out);
-            const b = i % 10 < 5 ? next : back, t0 = performance.now();
-            b.click();
+            const t0 = performance.now();
+            act(root, root.__dblView, i);
             requestAnimationFrame(() => { out.push(performance.now() - t0); i++; setTimeout(one, 30); });
         };
         one();
-    })""", steps)
+    })""", [act, n])
+
+
+def step_times(page, steps: int) -> list[float]:
+    """Next and Back clicked in the page: the click until the frame after the step is drawn."""
+    return frame_times(page, "(root, v, i) => root.querySelector(i % 10 < 5 ? '[data-go=next]' : '[data-go=back]').click()",
+                       steps)
 
 
 def main() -> None:

@@ -23,12 +23,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import IDLE, against_bare, arm, armed_ms, line, open_tab  # noqa: E402
+from bench.bench_live import against_bare, arm, armed_ms, followed_moves, line, open_tab  # noqa: E402
 
 C_SHOWN = "() => document.querySelector('.st-key-svm_chart .dbls').dataset.c"
 
@@ -47,28 +46,6 @@ def chart_moves(page, moves: int) -> list[float]:
     return times
 
 
-def control_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[float], list[int]]:
-    """The Penalty C control, a notch at a time: keydown until the chart shows the new C (in the page), the key
-    press until the page's rerun has finished (from Playwright), and the bytes received for the move."""
-    slider = page.get_by_test_id("stSlider").filter(has_text="Penalty C").get_by_role("slider")
-    follow, rerun, sizes = [], [], []
-    for i in range(moves):
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(200)
-        n0 = len(received)
-        arm(page, C_SHOWN)
-        slider.focus()
-        t = time.perf_counter()
-        page.keyboard.press("ArrowLeft" if (i // 4) % 2 == 0 else "ArrowRight")
-        follow.append(armed_ms(page))
-        page.wait_for_timeout(50)
-        page.wait_for_selector(IDLE, state="attached")
-        rerun.append((time.perf_counter() - t) * 1000)
-        page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))
-    return follow, rerun, sizes
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000)
@@ -85,7 +62,7 @@ def main() -> None:
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×); {sum(received) / 1000:.0f} KB received")
             print("  " + line("C on the chart → drawn (in the browser)", chart_moves(tab, 2 * args.moves)))
-            follow, rerun, sizes = control_moves(tab, args.moves, received)
+            _, sizes, rerun, follow = followed_moves(tab, "Penalty C", C_SHOWN, args.moves, received)
             print("  " + line("Penalty C control → chart drawn", follow, statistics.median(ref_in)))
             print("  " + line("Penalty C control → page's rerun done", rerun, ref50))
             print(f"  bytes received per Penalty C move: median {statistics.median(sizes) / 1000:.1f} KB")

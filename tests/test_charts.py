@@ -8,30 +8,30 @@ import numpy as np
 import plotly.io as pio
 from streamlit.testing.v1 import AppTest
 
-from core.perceptron import run_perceptron
+from core.svm import fit_svm, hinge_sgd
 from viz.common import Chart, readable, serialized
-from viz.compare import compare_figure
+from viz.svm import sgd_figure
 
 X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
 Y = np.array([1, 1, -1, -1, -1])
 
 
 def _figure() -> dict:
-    return compare_figure(run_perceptron(X, Y), run_perceptron(X, Y, variant="random"), max_frames=50)
+    return sgd_figure(hinge_sgd(X, Y, C=1.0, max_steps=60), fit_svm(X, Y, C=1.0), max_frames=50)
 
 
 def _sent_specs() -> list[str]:
     def app():
         import numpy as np
 
-        from core.perceptron import run_perceptron
+        from core.svm import fit_svm, hinge_sgd
         from views.shared import show_chart
         from viz.common import serialized
-        from viz.compare import compare_figure
+        from viz.svm import sgd_figure
 
         X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
         y = np.array([1, 1, -1, -1, -1])
-        fig = compare_figure(run_perceptron(X, y), run_perceptron(X, y, variant="random"), max_frames=50)
+        fig = sgd_figure(hinge_sgd(X, y, C=1.0, max_steps=60), fit_svm(X, y, C=1.0), max_frames=50)
         show_chart(fig, "as_dict", "the figure")
         show_chart(serialized(fig), "as_chart", "the figure")
 

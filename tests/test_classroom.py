@@ -7,24 +7,25 @@ import json
 
 import numpy as np
 import pytest
-from apptest_helpers import figure, run_meta  # noqa: F401
+from apptest_helpers import figure, run_meta, scene  # noqa: F401
 from test_views import page_from_url
 
 from core.perceptron import run_perceptron
-from core.svm import hinge_sgd
+from core.svm import fit_svm, hinge_sgd
 from datasets import make_dataset
 from datasets.csvio import paired_runs_csv
 from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
 from views.quiz import QUIZ, SCORE
 from viz.common import num, projector
-from viz.compare import compare_figure
 from viz.export import standalone_html
 from viz.quiz import grade, question, quiz_figure
+from viz.svm import sgd_figure
 
 
 def _figure() -> dict:
-    """An animated figure of a page still drawn by Plotly figures (Compare)."""
-    return compare_figure(_run(), _run(variant="random"), max_frames=50)
+    """An animated figure of a page still drawn by Plotly figures (the SVM page's hinge-SGD tab)."""
+    X, y = make_dataset("separable", 40, 0)
+    return sgd_figure(hinge_sgd(X, y, C=1.0, max_steps=100), fit_svm(X, y, C=1.0), max_frames=50)
 
 
 def _run(name="separable", n=40, **kw):
@@ -81,7 +82,7 @@ def test_projector_scales_type_markers_and_lines_but_not_data():
     pts = next(i for i, t in enumerate(f["data"]) if t.get("name") == "y = +1")
     assert g["data"][pts]["marker"]["size"] == pytest.approx(1.5 * f["data"][pts]["marker"]["size"])
     assert g["data"][pts]["x"] == f["data"][pts]["x"]
-    line = next(i for i, t in enumerate(f["data"]) if t.get("name", "").startswith("boundary"))
+    line = next(i for i, t in enumerate(f["data"]) if t.get("name", "").startswith("SGD boundary"))
     assert g["data"][line]["line"]["width"] == pytest.approx(1.5 * f["data"][line]["line"]["width"])
     assert [fr["name"] for fr in g["frames"]] == [fr["name"] for fr in f["frames"]]
     assert g["layout"]["sliders"][0]["steps"] == f["layout"]["sliders"][0]["steps"]  # frame names untouched
@@ -197,19 +198,21 @@ def test_the_quiz_page_keeps_the_score_and_moves_on():
 @pytest.mark.parametrize("what", ["order", "tau", "batch", "svm"])
 def test_every_comparison_runs_on_the_same_points(what):
     at = page_from_url({"ds": "separable", "cmp": what}, "views/compare.py")
-    assert not at.error
-    fig = figure(at)
-    meta = fig["layout"]["meta"]
-    assert meta["view"] == "compare" and len(meta["titles"]) == 2
-    assert meta["kinds"] == (["perceptron", "hinge"] if what == "svm" else ["perceptron", "perceptron"])
-    left = [t for t in fig["data"][:8] if t.get("name") == "y = +1"][0]
-    right = [t for t in fig["data"][8:16] if t.get("name") == "y = +1"][0]
-    assert left["x"] == right["x"] and left["y"] == right["y"]
+    assert not at.error and not at.exception
+    sc = scene(at)  # one record: the points once and both runs' states
+    X, y = make_dataset("separable", 40, 0)
+    assert np.array_equal(sc.X, X) and np.array_equal(sc.y, y)
+    assert [r.run["kind"] for r in sc.runs] == (["perceptron", "hinge"] if what == "svm" else ["perceptron", "perceptron"])
+    assert (sc.reference is not None) == (what == "svm")
+    assert not at.get("plotly_chart")  # no figure travels
 
 
 def test_a_compare_link_opens_at_its_step():
     at = page_from_url({"ds": "separable", "cmp": "tau", "tau_a": "0.1", "tau_b": "1", "step": "7"},
                        "views/compare.py")
-    fig = figure(at)
-    assert fig["layout"]["meta"]["titles"][0].startswith("cyclic, τ = 0.1")
-    assert fig["layout"]["sliders"][0]["active"] == fig["layout"]["meta"]["frame_steps"].index(7)
+    sc = scene(at)
+    assert sc.titles[0].startswith("cyclic, τ = 0.1") and sc.titles[1].startswith("cyclic, τ = 1")
+    assert sc.view.start == 7
+    far = page_from_url({"ds": "separable", "cmp": "tau", "step": "99999"}, "views/compare.py")
+    assert scene(far).view.start == 99999  # the renderer opens at the last step, and the page says so
+    assert any("asked for step 99,999" in i.value for i in far.info)

@@ -184,27 +184,33 @@ def test_the_quiz_scores_a_right_and_a_wrong_answer(page: Page, app_server: str)
 
 
 def test_compare_steps_both_runs_with_one_slider(page: Page, app_server: str) -> None:
+    sent = []  # what the browser sends the server (listened to before the page opens its websocket)
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     _open(page, f"{app_server}/compare?ds=separable&cmp=order")
     assert_no_exception(page)
-    gd = "document.querySelector('.st-key-compare_chart .js-plotly-plot')"
-    states = f"""() => {gd}.layout.annotations.filter(a => a.name && a.name.startsWith('state'))
-                       .map(a => a.text.replace(/<[^>]*>/g, ' '))"""
-    assert all("Step 0 of" in s for s in page.evaluate(states))
-    nxt = page.locator(".st-key-compare_chart .updatemenu-button").filter(has_text="Next")
+    root = ".st-key-compare_chart .dbls"
+    page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
+    states = f"() => [...document.querySelectorAll('{root} .dbls-cmp-state')].map(e => e.textContent)"
+    assert all(s.startswith("Step 0 of") for s in page.evaluate(states))
+    page.wait_for_timeout(500)
+    assert sent  # the listener hears the page
+    before = len(sent)
+    nxt = page.locator(f"{root} [data-go=next]")
     for _ in range(3):
         nxt.click()
-        page.wait_for_timeout(100)
-    page.wait_for_function(f"() => {gd}._fullLayout.sliders[0].active === 3")
+    page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '3'")
     left, right = page.evaluate(states)
-    assert "Step 3 of" in left and "Step 3 of" in right, (left, right)
-    expect(page.locator(".dbl-live")).to_contain_text("Step 3 of")  # both panels' lines, for a screen reader
-    assert page.locator(".dbl-live").text_content().count("Step 3 of") == 2
+    assert left.startswith("Step 3 of") and right.startswith("Step 3 of"), (left, right)
+    live = page.locator(f"{root} .dbls-live")
+    expect(live).to_contain_text("Step 3 of")  # both panels' lines, for a screen reader
+    assert live.text_content().count("Step 3 of") == 3  # the common step, then each panel's
     page.get_by_role("button", name="PNG", exact=True).wait_for()
     page.get_by_role("heading", name="Compare two runs").click()
-    # the last frame: the shorter run holds its last state and says so
-    _press_until(page, "End", f"{gd}._fullLayout.sliders[0].active === {gd}._fullLayout.sliders[0].steps.length - 1")
+    # the last step: the shorter run holds its last state and says so
+    _press_until(page, "End", f"document.querySelector('{root}').dataset.step === document.querySelector('{root} .dbls-range').max")
     left, right = page.evaluate(states)
-    meta = page.evaluate(f"() => {gd}.layout.meta")
-    s_left, s_right = meta["n_steps"]
+    s_left, s_right = page.evaluate(f"() => [...document.querySelectorAll('{root} .dbls-plot')].map(gd => gd.layout.meta.n_steps)")
     assert s_left != s_right  # cyclic and random order on these points end at different steps
-    assert "finished at step" in (left if s_left < s_right else right)
+    assert (left if s_left < s_right else right).startswith(f"finished at step {min(s_left, s_right)}")
+    page.wait_for_timeout(300)
+    assert len(sent) == before  # stepping, End included, sent nothing to the server

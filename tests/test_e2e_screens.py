@@ -139,9 +139,52 @@ def test_at_1024_with_the_sidebar_the_svm_chart_stacks_and_nothing_overlaps(page
 @pytest.mark.parametrize("path, setting", [("dual", "Kernel"), ("svm", "Kernel"), ("compare", "Compare")])
 def test_presentation_mode_puts_the_chart_before_the_settings(page: Page, app_server: str, path: str,
                                                               setting: str) -> None:
-    scene = path != "compare"
-    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=scene)
-    chart = page.evaluate(BOX, ".dbls" if scene else "[data-testid=stPlotlyChart]")
+    _open(page, app_server.rstrip("/") + f"/{path}?ds=xor&present=true", 1280, 720, scene=True)
+    chart = page.evaluate(BOX, ".dbls")
     box = page.get_by_test_id("stSelectbox").filter(has_text=setting).first.bounding_box()
     assert box is not None and chart["top"] < box["y"], (chart, box)
     assert chart["top"] < 720  # it starts on the first screen
+
+
+def _compare_boxes(page: Page) -> dict:
+    return page.evaluate("""() => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height}; };
+        const all = (c) => [...document.querySelectorAll('.st-key-compare_chart ' + c)].map(box);
+        return {plots: all('.dbls-plot'), titles: all('.dbls-cmp-title'), states: all('.dbls-cmp-state'),
+                legend: all('.dbls-legend')[0], controls: all('.dbls-controls')[0], buttons: all('.dbls-controls button')};
+    }""")
+
+
+def _apart(a: dict, b: dict) -> bool:
+    return a["right"] <= b["left"] + 0.5 or b["right"] <= a["left"] + 0.5 or a["bottom"] <= b["top"] + 0.5 \
+        or b["bottom"] <= a["top"] + 0.5
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_compare_chart_on_the_first_screen(page: Page, app_server: str,
+                                                                       size: tuple[int, int]) -> None:
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/compare?ds=xor&cmp=svm&present=true", w, h, scene=True)
+    b = _compare_boxes(page)
+    left, right = b["plots"]
+    assert left["right"] <= right["left"] and abs(left["top"] - right["top"]) < 1  # side by side
+    assert min(left["width"], left["height"]) >= 240, left
+    assert b["controls"]["bottom"] <= h, b["controls"]  # the chart, its words and its controls: nothing to scroll
+    for j in (0, 1):
+        assert b["titles"][j]["bottom"] <= b["plots"][j]["top"] + 1 and b["states"][j]["top"] >= b["plots"][j]["bottom"] - 1
+
+
+def test_at_1024_with_the_sidebar_the_compare_panels_sit_side_by_side_and_nothing_overlaps(
+        page: Page, app_server: str) -> None:
+    _open(page, app_server.rstrip("/") + "/compare?ds=xor&cmp=svm", 1024, 768, scene=True)
+    b = _compare_boxes(page)
+    left, right = b["plots"]
+    assert left["right"] <= right["left"] and left["width"] >= 280, (left, right)
+    parts = [*b["titles"], *b["plots"], *b["states"], b["legend"], b["controls"]]
+    for i, x in enumerate(parts):
+        for y in parts[i + 1:]:
+            assert _apart(x, y), (x, y)
+    for i, x in enumerate(b["buttons"]):
+        for y in b["buttons"][i + 1:]:
+            assert _apart(x, y), (x, y)
+    assert b["legend"]["top"] >= max(s["bottom"] for s in b["states"]) - 1

@@ -1,4 +1,4 @@
-"""The user's points: a click's edit and the link form of a point set (datasets.points), and start_at."""
+"""The user's points: a click's edit and the link form of a point set (datasets.points)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.perceptron import run_perceptron
 from datasets import make_dataset
 from datasets.points import URL_MAX_POINTS, click_decimals, click_edit, decode_points, encode_points
-from viz.common import start_at
-from viz.compare import compare_figure
 
 X3 = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])
 Y3 = np.array([1, 1, -1])
@@ -149,31 +146,6 @@ def test_only_finite_labelled_points_are_encoded():
         encode_points(np.array([[0.0, 0.0]]), np.array([0]))
 
 
-# ----------------------------------------------------------------------------
-# opening a figure at a step (a link's ?step=)
-# ----------------------------------------------------------------------------
-
-def test_start_at_the_first_frame_is_the_figure_itself_and_later_steps_show_their_state():
-    traj = run_perceptron(X3, Y3)
-    fig = compare_figure(traj, run_perceptron(X3, Y3, variant="random"))  # a page still drawn by frames
-    first = fig["layout"]["sliders"][0]["steps"][0]["args"][0][0]
-    same = start_at(fig, first)
-    assert same["data"] == fig["data"]
-    assert same["layout"]["annotations"][0]["text"] == fig["layout"]["annotations"][0]["text"]
-    k = 5
-    at = start_at(fig, f"s{k}")
-    assert at["layout"]["sliders"][0]["active"] == fig["layout"]["meta"]["frame_steps"].index(k)
-    # the boundary drawn is w·x + b = 0 for the state after step k
-    W, B = traj.states([k])
-    w, b = W[0], B[0]
-    line = next(i for i, t in enumerate(at["data"]) if t.get("name", "").startswith("boundary"))  # the left run's
-    xs, ys = np.array(at["data"][line]["x"], float), np.array(at["data"][line]["y"], float)
-    assert np.allclose(w[0] * xs + w[1] * ys + b, 0.0, atol=0.05)
-    assert fig["layout"]["sliders"][0]["active"] == 0  # the cached figure is left as it was
-    with pytest.raises(ValueError, match="no frame"):
-        start_at(fig, "s999")
-
-
 def test_a_cut_link_is_named_as_damaged():
     X, y = make_dataset("blobs", 40, 0)
     code = encode_points(X, y)
@@ -190,24 +162,6 @@ def test_the_points_chart_keeps_a_steady_view_for_the_first_points():
         assert lay["xaxis"]["range"] == [-5.0, 5.0] and lay["yaxis"]["range"] == [-5.0, 5.0]
     lay = points_figure(np.array([[9.0, 0.0]]), np.array([1]))["layout"]
     assert lay["xaxis"]["range"][1] >= 10.0
-
-
-def test_start_at_merges_nested_updates_as_plotly_does():
-    # a figure whose step frame names a state frame as its base, each setting part of a nested marker
-    fig = {"data": [{"type": "scatter", "x": [0], "y": [0],
-                     "marker": {"size": 4, "color": "#0072B2", "colorscale": "Greys", "line": {"width": 1}}}],
-           "layout": {"annotations": [{"text": "step 0"}], "sliders": [{"active": 0, "steps": [
-               {"args": [["s0"]], "label": "0"}, {"args": [["s1"]], "label": "1"}]}]},
-           "frames": [{"name": "m1", "traces": [0], "data": [{"marker": {"size": 9}}]},
-                      {"name": "s1", "baseframe": "m1", "traces": [0], "data": [{"x": [1], "marker": {"color": "#D55E00"}}],
-                       "layout": {"annotations[0].text": "step 1"}}]}
-    at = start_at(fig, "s1")
-    marker = at["data"][0]["marker"]
-    assert marker["size"] == 9 and marker["color"] == "#D55E00" and at["data"][0]["x"] == [1]
-    # keys the frames do not name keep the base figure's values (colour scales, line widths)
-    assert marker["colorscale"] == "Greys" and marker["line"] == {"width": 1}
-    assert at["layout"]["annotations"][0]["text"] == "step 1"
-    assert fig["data"][0]["marker"]["size"] == 4  # the figure itself is unchanged
 
 
 def test_standardize_gives_mean_0_and_deviation_1():

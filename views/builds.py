@@ -18,15 +18,13 @@ from core.perceptron import run_perceptron
 from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
 from viz.common import num, projector, serialized
-from viz.compare import compare_figure
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, dual_scene, run_record, svm_scene
+from viz.scene import assemble, compare_scene, dual_scene, run_record, svm_scene
 from viz.svm import sgd_figure, sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
-COMPARE_FRAMES = 300
 STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
 PATH_STEPS = 120  # states of the loss page's trajectory drawn (each a marker the b slider redraws)
 
@@ -136,18 +134,18 @@ def dual_steps(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
     return dual_table(run_dual(X, y, kernel=kernel, G=G, **dict(params), **dict(kparams)))
 
 
-def compare_page(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):
-    """Both runs of the Compare page (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and the figure.
+def compare_page(X, y, left: tuple, right: tuple, C: float | None):
+    """Both runs of the Compare page (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and their
+    scene record (:func:`viz.scene.compare_scene`, no view).
 
     Returns
     -------
-    (Chart, [run, run])
+    (bytes, [run, run])
     """
     runs = [run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
             for kind, kw in (left, right)]
     reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
-    fig = compare_figure(*runs, max_frames=COMPARE_FRAMES, height=height, reference=reference)
-    return serialized(sized(fig, big)), runs
+    return compare_scene(*runs, reference=reference).to_bytes(), runs
 
 
 def svm_solutions(X, y, kernel: str, kparams: tuple):

@@ -44,14 +44,9 @@ _CSS = """
 # a chart drawn by the scene renderer (views.scene_chart) says its step itself (gd.__dbl)
 SLIDER_JS = r"""
 function sliderAt(gd) {
-  if (gd && gd.__dbl && "cLabel" in gd.__dbl) {  // the SVM's C, moved on the chart (null: one C, nothing moves)
-    const c = gd.__dbl.cLabel;
-    return c === null ? {slider: null, stop: null, step: null}
-      : {slider: {currentvalue: {prefix: "C = "}}, stop: {label: c}, step: null};
-  }
-  if (gd && gd.__dbl) {
-    const step = String(gd.__dbl.step);
-    return {slider: {currentvalue: {prefix: "Step "}}, stop: {label: step}, step};
+  if (gd && gd.__dbl) {  // a scene's view: its step, or the SVM's C (null: nothing moves)
+    const p = gd.__dbl.position();
+    return p ? {slider: {currentvalue: {prefix: p.prefix}}, stop: {label: p.label}, step: p.step} : {slider: null, stop: null, step: null};
   }
   const slider = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
   const stop = slider && slider.steps && slider.steps[slider.active];

@@ -1,6 +1,7 @@
 """Compare: two runs side by side on the same data, the same start and the same seed, one step slider for both.
 
-read widgets -> cached core runs -> viz.compare -> render. Stepping happens in the browser.
+read widgets -> cached core runs -> scene record (viz.scene.compare_scene) -> the browser draws it. Stepping,
+scrubbing and Play happen in the browser, with no message to the server and no frame cap.
 """
 
 from __future__ import annotations
@@ -12,38 +13,41 @@ import streamlit as st
 from core.perceptron import max_steps_allowed
 from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
-from views.builds import compare_page
+from views.builds import SCALE, compare_page
 from views.chart_tools import exports, file_stem
 from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
 from views.present import part
+from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
     current_dataset,
-    open_at_step,
     plane_data,
     points_ready,
     presenting,
     run_or_last_good,
-    show_chart,
     take_start_step,
 )
 from views.userdata import escape_md
 from views.workers import offload
-from viz.common import titled_axes
+from viz.scene import View, with_view
 
 CHART = "compare_chart"
 LAST_GOOD = "_compare_last_good"
 BATCHES = [1, 2, 4, 8, 16, 32, 64]
 
 
+HEIGHT = 760  # the chart's height: two square panels with their titles, state lines, legend and controls
+
+
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
-def compute(X, y, left: tuple, right: tuple, C: float | None, height: int, big: bool):
-    """Both runs (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and the figure, cached (built
-    in a worker process)."""
-    return offload(compare_page, X, y, left, right, C, height, big)
+def compute(X, y, left: tuple, right: tuple, C: float | None):
+    """Both runs (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and their scene record, cached
+    (built in a worker process)."""
+    return offload(compare_page, X, y, left, right, C)
 
 
 st.title("Compare two runs")
+preload_renderer()  # plotly.js loads in the browser while the runs are built
 first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()
@@ -92,20 +96,23 @@ if common["max_steps"] < max_steps:
 result = None
 if points_ready(ds, CHART, "the comparison", need_both=True):
     result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), left, right, C, 720, presenting()), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), left, right, C), ds.label), CHART)
 if result is not None:
-    chart, runs, label = result
-    fig = open_at_step(chart, step0)  # a dict when the link names a step
+    blob, runs, label = result
+    last = max(r.n_steps for r in runs)
+    if step0 is not None and step0 > last:
+        st.info(f"The link asked for step {step0:,}; the longer run has {last:,} steps, so the chart opens at step "
+                f"{last:,}.")
+    view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes)
+    scene = with_view(blob, view)
     with first if presenting() else nullcontext():
         st.markdown(f"**{escape_md(label)}**")
-        show_chart(fig, CHART, f"Two runs side by side on {label}: " + " against ".join(chart.meta["titles"]))
+        show_scene(scene, CHART)
     with part("notes"):
-        if chart.meta["thinned"]:
-            st.info(chart.meta["thinned"])
-        st.caption("One slider, Back / Next and the ← → keys step both runs together; a run that has ended holds its "
-                   "last state. Both start at w = 0, b = 0 with the same seed, on the same points."
-                   + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the exact "
-                      "SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else ""))
+        st.caption("One slider, Back / Next, Play and the ← → keys step both runs together, in your browser; a run "
+                   "that has ended holds its last state. Both start at w = 0, b = 0 with the same seed, on the same "
+                   "points." + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the "
+                                "exact SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else ""))
     with part("tables"):
-        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), titled_axes(fig, ds.axes), f"Compare: {label}",
+        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), scene, f"Compare: {label}",
                 csv=("Both runs (CSV)", lambda r=runs: paired_runs_csv(*r)))

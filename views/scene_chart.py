@@ -1,6 +1,6 @@
 """The scene renderer as a Streamlit component: the page sends a scene's bytes, the browser draws it.
 
-:data:`SCENE` is a components-v2 component around the renderer (``viz/js/scene.js`` and ``dual.js``) and the
+:data:`SCENE` is a components-v2 component around the renderer (``viz/js/scene.js`` and the other pages' ``viz/js/*.js``) and the
 plotly.js the installed ``plotly`` package ships, both served by this app from ``static/`` (:func:`serve_assets`),
 so no page asks another host for anything. The component's own code is a few lines that import the renderer
 from there: a component's code travels inside every message that draws it, and a new run would otherwise carry
@@ -73,6 +73,12 @@ CSS = """
   border-radius: 0.3rem; padding: 0.2rem 0.45rem; font-size: 0.85em; line-height: 1.35; white-space: nowrap; color: #222; }
 .dbls-lines { white-space: pre-line; }
 .dbls-one .dbls-controls { display: none; }
+.dbls-cmp { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px 16px; }
+.dbls-cmp-two .dbls-cmp { grid-template-columns: var(--dbls-p) var(--dbls-p); }
+.dbls-cmp-title { text-align: center; white-space: pre-line; line-height: 1.3; min-height: 2.6em; }
+.dbls-cmp-title::first-line { font-weight: 600; }
+.dbls-cmp-state { white-space: pre-line; font-size: 0.92em; line-height: 1.4; min-height: 4.2em; overflow-wrap: anywhere; }
+.dbls-failed .dbls-cmp { opacity: 0.25; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }

@@ -40,10 +40,8 @@ from viz.common import (
     JSONSpec,
     PrebuiltFigure,
     PrebuiltJSON,
-    figure_dict,
     points_figure,
     readable,
-    start_at_step,
     titled_axes,
 )
 
@@ -406,19 +404,6 @@ def take_start_step() -> int | None:
                    "Starting at step 0.")
         return None
     return step
-
-
-def open_at_step(fig: dict | Chart, step: int | None) -> dict | Chart:
-    """``fig`` opened at a link's ``step`` (None: as it is); says so when the chart opens at another step."""
-    if step is None:
-        return fig
-    fig = figure_dict(fig)
-    opened, at = start_at_step(fig, step)
-    last = fig["layout"]["meta"].get("frame_steps", [at])[-1]
-    if at != step:
-        st.info(f"The link asked for step {step:,}; " + (f"the run has {last:,} steps shown, " if step > last
-                else "that step is not shown as a frame, ") + f"so the chart opens at step {at:,}.")
-    return opened
 
 
 def steps_table(label: str, table: dict | Callable[[], dict]) -> None:

@@ -55,6 +55,12 @@ C_HELP = ("The penalty on slack: small C buys a wide margin with many violations
           "The objective is ½‖w‖² + C Σξ.")
 
 
+def every_c(kernel: str, n: int) -> bool:
+    """Whether the page solves every C of the grid (C then moves in the browser): the linear kernel, or n ≤
+    PATH_KERNEL_MAX_N."""
+    return kernel == "linear" or n <= PATH_KERNEL_MAX_N
+
+
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Solving the SVM for every C on the slider…")
 def cached_grid(X, y, kernel: str, kparams: tuple):
     """The exact SVM for each C of C_GRID (independent of the current C): the frames of the live C slider."""
@@ -69,7 +75,7 @@ def compute(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool) -
     The grid is solved for the linear kernel and for the others up to PATH_KERNEL_MAX_N points; the hard
     margin (C = ∞) is one solution, drawn beside the linear grid's C path.
     """
-    grid = cached_grid(X, y, kernel, kparams) if kernel == "linear" or len(y) <= PATH_KERNEL_MAX_N else None
+    grid = cached_grid(X, y, kernel, kparams) if every_c(kernel, len(y)) else None
     return offload(svm_page, X, y, C, kernel, kparams, overlay, grid, C_LABEL)
 
 
@@ -108,7 +114,7 @@ with part("settings"):
         height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
 
 C_used = math.inf if hard else float(C)
-live = not hard and (kernel == "linear" or len(ds.y) <= PATH_KERNEL_MAX_N)  # every C solved: C moves in the browser
+live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser
 # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
 exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
 with exact_tab:

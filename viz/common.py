@@ -7,7 +7,6 @@ slower to build). No Streamlit here.
 from __future__ import annotations
 
 import base64
-import copy
 import json
 import math
 from dataclasses import dataclass, replace
@@ -484,73 +483,6 @@ class PrebuiltJSON(go.Figure):
 
     def to_dict(self) -> dict:  # noqa: D102 - see class docstring
         return self._spec
-
-
-def start_at(fig: dict, name: str) -> dict:
-    """``fig`` opened at the frame ``name`` instead of its first (a link's step): a new dict, ``fig`` unchanged.
-
-    The frame's ``baseframe`` chain is applied onto the base traces, then the
-    frame itself; layout updates written as attribute paths
-    (``"annotations[0].text"``) are applied too, and every slider that has a
-    stop for the frame is set to it.
-    """
-    frames = {f["name"]: f for f in fig.get("frames", [])}
-    chain, f = [], frames.get(name)
-    while f is not None and len(chain) <= len(frames):  # bounded: a baseframe cycle cannot loop
-        chain.append(f)
-        f = frames.get(f.get("baseframe"))
-    if not chain:
-        raise ValueError(f"the figure has no frame {name!r}")
-    data = list(fig["data"])
-    layout = copy.deepcopy({k: v for k, v in fig["layout"].items() if k != "template"})
-    if "template" in fig["layout"]:
-        layout["template"] = fig["layout"]["template"]
-    for fr in reversed(chain):
-        for t, upd in zip(fr["traces"], fr["data"], strict=True):
-            data[t] = _merged(data[t], upd)
-        for path, value in fr.get("layout", {}).items():
-            _set_path(layout, path, value)
-    for slider in layout.get("sliders", []):
-        for i, stop in enumerate(slider.get("steps", [])):
-            if stop.get("args") and stop["args"][0] == [name]:
-                slider["active"] = i
-    return {**fig, "data": data, "layout": layout}
-
-
-def start_at_step(fig: dict, step: int) -> tuple[dict, int]:
-    """``fig`` opened at ``step``, or at the nearest step before it that is a frame (``s<step>``); and that step.
-
-    Uses ``layout.meta["frame_steps"]``; a figure without it comes back as it is (at step 0).
-    """
-    shown = [int(s) for s in fig["layout"].get("meta", {}).get("frame_steps", [])]
-    if not shown:
-        return fig, 0
-    at = max((s for s in shown if s <= step), default=shown[0])
-    return start_at(fig, f"s{at}"), at
-
-
-def _merged(base: dict, update: dict) -> dict:
-    """``base`` with ``update`` merged in as Plotly animates a frame: nested objects key by key, arrays whole."""
-    out = dict(base)
-    for k, v in update.items():
-        old = out.get(k)
-        if isinstance(v, dict) and isinstance(old, dict) and "bdata" not in v and "bdata" not in old:
-            out[k] = _merged(old, v)
-        else:
-            out[k] = v
-    return out
-
-
-def _set_path(obj: dict, path: str, value) -> None:
-    """Set ``obj["annotations"][0]["text"]`` for the path ``"annotations[0].text"`` (Plotly's attribute strings)."""
-    keys: list = []
-    for part in path.split("."):
-        head, *idx = part.replace("]", "").split("[")
-        keys.append(head)
-        keys += [int(i) for i in idx]
-    for k in keys[:-1]:
-        obj = obj[k]
-    obj[keys[-1]] = value
 
 
 def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "") -> dict:

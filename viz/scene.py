@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import json
 import struct
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
 
 from core.perceptron import Trajectory
 from core.snapshot import activation
-from core.svm import SVMSolution
+from core.svm import HingeRun, SVMSolution
 from viz.common import view_box
+from viz.compare import check_pair, reference_of, run_label, run_summary
 from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
@@ -40,9 +41,9 @@ SCENE_VERSION = 1
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
-# the renderer: one module, the Perceptron's part and what every kind shares first, then the Dual page's
+# the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js"))
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -97,6 +98,35 @@ def with_view(blob: bytes, view: View) -> bytes:
     head = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
     head += b" " * (-(len(MAGIC) + 4 + len(head)) % _ALIGN)
     return MAGIC + struct.pack("<I", len(head)) + head + blob[8 + h:]
+
+
+class _FlatRecord:
+    """A scene whose record is its named arrays (``ARRAYS``) and its other fields in the header, kind ``KIND``.
+
+    ``box`` travels as a list and comes back a tuple; ``view`` as a dict and comes back a :class:`View`.
+    """
+
+    KIND = ""
+    NAME = ""  # in its message: "a Dual", "an SVM"
+    ARRAYS: tuple[str, ...] = ()
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it (the wire format of this module)."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": self.KIND}
+        for f in fields(self):
+            if f.name not in self.ARRAYS:
+                v = getattr(self, f.name)
+                header[f.name] = asdict(v) if f.name == "view" else list(v) if f.name == "box" else v
+        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
+
+    @classmethod
+    def from_bytes(cls, blob: bytes):
+        """The scene a record holds (ValueError if it is not a scene of this kind and version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != cls.KIND:
+            raise ValueError(f"not {cls.NAME} scene: kind {header.get('kind')!r}")
+        rest = {f.name: header[f.name] for f in fields(cls) if f.name not in cls.ARRAYS}
+        return cls(**{name: arrays[name] for name in cls.ARRAYS}, **rest | {"box": tuple(rest["box"]), "view": _view(rest["view"])})
 
 
 def _view(fields: dict) -> View:
@@ -266,11 +296,29 @@ def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, up
     -------
     ndarray of shape (k, N), bool
     """
+    m = rule_margins(X, y, W, B)
+    return m < 0 if update_on == "negative" else m <= 0
+
+
+def rule_margins(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) for each state, one IEEE operation at a time, as the renderer evaluates it.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,)
+    W : ndarray of shape (k, 2)
+    B : ndarray of shape (k,)
+
+    Returns
+    -------
+    ndarray of shape (k, N), float64
+    """
     m = W[:, 0, None] * X[None, :, 0]  # the same operations in the same order, in place (no temporaries)
     m += W[:, 1, None] * X[None, :, 1]
     m += B[:, None]
     m *= y.astype(np.float64)[None, :]
-    return m < 0 if update_on == "negative" else m <= 0
+    return m
 
 
 def run_record(traj: Trajectory) -> PerceptronRun:
@@ -362,7 +410,7 @@ DUAL_BYTES = 4_000_000  # a Dual record holds at most this much: a kernel run th
 
 
 @dataclass(frozen=True)
-class DualScene:
+class DualScene(_FlatRecord):
     """The Dual / Gram page's scene: the points once, the kernel, and the core's states of one dual run.
 
     α is not sent: after k updates αᵢ = η·(updates on xᵢ among the first k), which the renderer counts from
@@ -433,23 +481,9 @@ class DualScene:
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
 
+    KIND, NAME = "dual", "a Dual"
     ARRAYS = ("X", "y", "update_steps", "update_points", "B", "order", "f_exam", "errors", "m_ptr", "m_idx", "W",
               "terms_ptr", "terms", "p_steps", "p_W", "p_B", "gram")
-
-    def to_bytes(self) -> bytes:
-        """The scene as the renderer reads it (the wire format of this module)."""
-        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "dual", "run": self.run,
-                  "box": list(self.box), "view": asdict(self.view)}
-        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
-
-    @classmethod
-    def from_bytes(cls, blob: bytes) -> DualScene:
-        """The scene a record holds (ValueError if it is not a Dual scene of this version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != "dual":
-            raise ValueError(f"not a Dual scene: kind {header.get('kind')!r}")
-        return cls(**{name: arrays[name] for name in cls.ARRAYS}, run=header["run"], box=tuple(header["box"]),
-                   view=_view(header["view"]))
 
 
 def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES) -> DualScene:
@@ -558,7 +592,7 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
 
 
 @dataclass(frozen=True)
-class SvmScene:
+class SvmScene(_FlatRecord):
     """The SVM page's scene: the points once, and the exact SVM for every C of the grid (or for one C).
 
     The renderer draws any C from it, so the C slider, Back/Next, Sweep and the page's own C control move
@@ -630,24 +664,10 @@ class SvmScene:
     follow: str | None = None
     view: View = field(default_factory=View)
 
+    KIND, NAME = "svm", "an SVM"
     ARRAYS = ("X", "y", "Cs", "W", "B", "coef", "flags", "margin", "objective", "slack_sum", "iterations", "converged",
               "kernel_max", "kernel_max_std", "lab_ptr", "lab_idx", "lab_xi", "path_C", "path_width", "path_support",
               "path_slack")
-
-    def to_bytes(self) -> bytes:
-        """The scene as the renderer reads it (the wire format of this module)."""
-        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "svm", "run": self.run,
-                  "box": list(self.box), "follow": self.follow, "view": asdict(self.view)}
-        return pack(header, {name: getattr(self, name) for name in self.ARRAYS})
-
-    @classmethod
-    def from_bytes(cls, blob: bytes) -> SvmScene:
-        """The scene a record holds (ValueError if it is not an SVM scene of this version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != "svm":
-            raise ValueError(f"not an SVM scene: kind {header.get('kind')!r}")
-        return cls(**{name: arrays[name] for name in cls.ARRAYS}, run=header["run"], box=tuple(header["box"]),
-                   follow=header["follow"], view=_view(header["view"]))
 
 
 def svm_scene(X, y, sols, *, path: dict | None = None, perceptron=None, view: View | None = None,
@@ -715,3 +735,183 @@ def svm_scene(X, y, sols, *, path: dict | None = None, perceptron=None, view: Vi
         path_support=np.asarray(path["support"], dtype=float), path_slack=np.asarray(path["slack"], dtype=float),
         run=run, box=box, follow=follow, view=view or View(),
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# the Compare page
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HingeRunRecord:
+    """One hinge-SGD run of a Compare scene: its state after every step (arrays named ``<field>.<j>``).
+
+    Every step of hinge SGD moves w (the shrink by 1 − ηλ), so every step is a state: state s is the one after
+    step s, and no update steps travel.
+
+    Attributes
+    ----------
+    W : ndarray of shape (S + 1, 2), float64
+    B : ndarray of shape (S + 1,), float64
+        w and b after each step (s = 0: w = 0, b = 0).
+    order : ndarray of shape (S,), uint16 or uint32
+        The point drawn at steps 1..S.
+    active : ndarray of shape (S,), uint8
+        1 where step s's hinge was active, yᵢ(w·xᵢ + b) < 1 (its data term entered: the chart draws the
+        boundary before it, dashed).
+    m_ptr, m_idx : ndarray of shape (S + 2,) and (total,)
+        The ringed points of each state (the active hinges, yᵢ(w·xᵢ + b) < 1) as the rule evaluated in the
+        renderer's order (:func:`rule_margins`) plus the states' exceptions, where the core's own sums
+        (``core.snapshot.activation``) decide otherwise, as for the Perceptron's M.
+    e_ptr, e_idx : ndarray of shape (S + 2,) and (total,)
+        The same for the misclassified points, yᵢ(w·xᵢ + b) ≤ 0 (the state line names them).
+    run : dict
+        ``kind`` ("hinge"), ``n_steps`` S, ``C``, ``lam``, ``schedule``, ``order_of``.
+    """
+
+    W: np.ndarray
+    B: np.ndarray
+    order: np.ndarray
+    active: np.ndarray
+    m_ptr: np.ndarray
+    m_idx: np.ndarray
+    e_ptr: np.ndarray
+    e_idx: np.ndarray
+    run: dict
+
+    ARRAYS = ("W", "B", "order", "active", "m_ptr", "m_idx", "e_ptr", "e_idx")
+
+
+def _exceptions(core: np.ndarray, rule: np.ndarray, ptr: np.ndarray, start: int, total: int) -> tuple[np.ndarray, int]:
+    """Where the core's masks (k, N) differ from the rule's, as the points of each state; ``ptr`` filled from
+    ``start + 1`` on. Returns the points and the new total."""
+    rows, cols = np.nonzero(core ^ rule)
+    counts = np.bincount(rows, minlength=core.shape[0])
+    ptr[start + 1:start + 1 + core.shape[0]] = total + np.cumsum(counts)
+    return cols, total + int(counts.sum())
+
+
+def hinge_record(run: HingeRun) -> HingeRunRecord:
+    """A hinge-SGD run's record: its states, the rings and the mistakes as rule plus exceptions."""
+    X, y = run.X, run.y
+    N, S = len(y), run.n_steps
+    ix = _index_dtype(N)
+    m_ptr, e_ptr = np.zeros(S + 2, dtype=np.uint32), np.zeros(S + 2, dtype=np.uint32)
+    rings, wrong, m_tot, e_tot = [], [], 0, 0
+    chunk = max(1, 2_000_000 // max(N, 1))
+    for a in range(0, S + 1, chunk):
+        k = np.arange(a, min(a + chunk, S + 1))
+        core = y * activation(X, run.W[k], run.B[k])  # yᵢ(w·xᵢ + b), as the core sums it
+        rule = rule_margins(X, y, run.W[k], run.B[k])
+        cols, m_tot = _exceptions(core < 1.0, rule < 1.0, m_ptr, a, m_tot)
+        rings.append(cols)
+        cols, e_tot = _exceptions(core <= 0.0, rule <= 0.0, e_ptr, a, e_tot)
+        wrong.append(cols)
+    return HingeRunRecord(
+        W=np.ascontiguousarray(run.W, dtype=float), B=np.ascontiguousarray(run.B, dtype=float),
+        order=np.asarray(run.order).astype(ix), active=np.asarray(run.active).astype(np.uint8),
+        m_ptr=m_ptr, m_idx=np.concatenate(rings).astype(ix), e_ptr=e_ptr, e_idx=np.concatenate(wrong).astype(ix),
+        run={"kind": "hinge", "n_steps": S, "C": float(run.C), "lam": float(run.lam), "schedule": run.schedule,
+             "order_of": 0})
+
+
+@dataclass(frozen=True)
+class CompareScene:
+    """The Compare page's scene: the points once and two runs on them, stepped together by one slider.
+
+    The common step goes from 0 to the longer run's last step; the run that ends first holds its last state.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+    y : ndarray of shape (N,), int8
+    runs : (PerceptronRun or HingeRunRecord, PerceptronRun or HingeRunRecord)
+        The left and the right run; each ``run["kind"]`` says which ("perceptron" or "hinge"). A perceptron's
+        M travels as on the Perceptron page (:class:`PerceptronRun`). Runs that examine the same points share
+        one ``order`` (``run["order_of"]``).
+    titles : (str, str)
+        Each panel's title and how its run ended (:func:`viz.compare.run_label`, :func:`viz.compare.run_summary`).
+    reference : dict or None
+        The exact SVM for the hinge run's C (``w``, ``b``, ``C``), drawn dashed on the hinge panel.
+    box : tuple of 4 floats
+    view : View
+        ``start`` is the common step to open at.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    runs: tuple
+    titles: tuple[str, str]
+    reference: dict | None
+    box: tuple[float, float, float, float]
+    view: View = field(default_factory=View)
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it (the wire format of this module)."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "compare",
+                  "runs": [r.run for r in self.runs], "titles": list(self.titles), "reference": self.reference,
+                  "box": list(self.box), "bound": None, "view": asdict(self.view)}
+        arrays = {"X": self.X, "y": self.y}
+        for j, r in enumerate(self.runs):
+            for name in r.ARRAYS:
+                if name != "order" or r.run["order_of"] == j:
+                    arrays[f"{name}.{j}"] = getattr(r, name)
+        return pack(header, arrays)
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> CompareScene:
+        """The scene a record holds (ValueError if it is not a Compare scene of this version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != "compare":
+            raise ValueError(f"not a Compare scene: kind {header.get('kind')!r}")
+        runs = []
+        for j, run in enumerate(header["runs"]):
+            rec = HingeRunRecord if run["kind"] == "hinge" else PerceptronRun
+            runs.append(rec(**{name: arrays[f"{name}.{run['order_of'] if name == 'order' else j}"]
+                               for name in rec.ARRAYS}, run=run))
+        return cls(X=arrays["X"], y=arrays["y"], runs=tuple(runs), titles=tuple(header["titles"]),
+                   reference=header["reference"], box=tuple(header["box"]), view=_view(header["view"]))
+
+
+def compare_scene(left, right, *, reference=None, view: View | None = None) -> CompareScene:
+    """The scene of two runs on the same 2-D points (the Compare page): the core's states, nothing drawn.
+
+    Parameters
+    ----------
+    left, right : core.perceptron.Trajectory or core.svm.HingeRun
+        The runs, on the same X of shape (N, 2) and y of shape (N,).
+    reference : SVMSolution or (w, b), optional
+        The exact soft-margin SVM for the hinge run's C, drawn dashed on the hinge panel (an error with no
+        hinge run, or for a solution of another C).
+    view : View, optional
+
+    Raises
+    ------
+    ValueError
+        When the runs are on different or not 2-D data, or the reference does not fit.
+    TypeError
+        When a run is neither a Trajectory nor a HingeRun.
+    """
+    runs = (left, right)
+    X, y = check_pair(left, right)
+    hinge = [r for r in runs if isinstance(r, HingeRun)]
+    ref = None
+    if reference is not None:
+        if not hinge:
+            raise ValueError("reference (the exact SVM) is drawn on a hinge-SGD panel, but neither run is a HingeRun")
+        w, b = reference_of(reference)
+        ref_C = getattr(reference, "C", None)
+        if ref_C is not None and any(not np.isclose(float(ref_C), r.C) for r in hinge):
+            raise ValueError(f"reference was fitted with C = {ref_C:g}, but the hinge-SGD run has C = {hinge[0].C:g}: "
+                             "fit the exact SVM with the run's C")
+        ref = {"w": [float(v) for v in w], "b": float(b), "C": float(hinge[0].C)}
+    records = [hinge_record(r) if isinstance(r, HingeRun) else run_record(r) for r in runs]
+    records = [replace(r, run={**r.run, "kind": r.run.get("kind", "perceptron")}) for r in records]
+    shared = []
+    for j, r in enumerate(records):
+        first = next(i for i in range(j + 1) if records[i].order.shape == r.order.shape
+                     and np.array_equal(records[i].order, r.order))
+        shared.append(replace(r, run={**r.run, "order_of": first}))
+    return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(shared),
+                        titles=tuple(f"{run_label(r)}\n{run_summary(r)}" for r in runs), reference=ref,
+                        box=view_box(X), view=view or View())

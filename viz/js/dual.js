@@ -239,19 +239,11 @@ function panelClasses(root, sz, second) {
 
 class DualView extends Stepping {
   constructor(root, model, Plotly, scene) {
-    super();
-    this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
-    this.k = model.h.view.scale || 1;
+    super(root, model, Plotly, scene);
     const q = (c) => root.querySelector(c);
-    this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.canvas = q(".dbls-canvas");
-    this.under = q(".dbls-under"); this.over = q(".dbls-over");
+    this.canvas = q(".dbls-canvas"); this.under = q(".dbls-under");
     this.gramEl = q(".dbls-gram-plot"); this.gramOver = q(".dbls-gram-over");
     this.barsEl = q(".dbls-bars-plot"); this.barsOver = q(".dbls-bars-over");
-    this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
-    this.range = q(".dbls-range"); this.label = q(".dbls-at");
-    this.hidden = root.__dblHidden || (root.__dblHidden = new Set());
-    this.i = 0;
-    this.timer = null;
     const N = model.N, k = this.k;
     const size = N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : 5;  // viz.dual: markers shrink as points crowd
     this.size = size * k;
@@ -422,15 +414,7 @@ class DualView extends Stepping {
     this.drawLegend();
     const sz = this.sz = this.sizes();
     this.layoutClasses(sz);
-    const key = JSON.stringify([m.box, m.h.view.scale, m.h.view.axes, sz.main, m.X.length,
-                                fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
-                                fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
-    if (!old || old.mainKey !== key || !this.plot._fullLayout) {
-      await this.Plotly.react(this.plot, this.mainTraces(), this.mainLayout(sz.main, sz.main), CONFIG);
-    } else {
-      this.plot.layout.meta = this.mainLayout(sz.main, sz.main).meta;  // the points stay drawn
-    }
-    this.mainKey = key;
+    await this.drawData(old, sz.main, sz.main);
     // the Gram matrix is drawn again only when it changed (the points, the kernel, the size): η, the order and
     // max steps keep it
     const gkey = JSON.stringify([m.run.kernel, m.run.kernel_params, m.run.gram_lo, m.run.gram_hi, m.h.view.scale, sz.gram,
@@ -443,10 +427,8 @@ class DualView extends Stepping {
   }
 
   resize() {
-    const sz = this.sizes();
-    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return;
-    this.sz = sz;
-    this.layoutClasses(sz);
+    const sz = this.resized();
+    if (!sz) return;
     this.g = null;  // the axes' ranges may change: the step's geometry is made again
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
                  this.Plotly.relayout(this.gramEl, {width: sz.gram, height: sz.gram}),
@@ -459,7 +441,7 @@ class DualView extends Stepping {
     if (!fl || !fl.xaxis || !fl.xaxis._length) return;
     const g = this.g || (this.g = this.geometry(this.step));
     const m = this.m, k = this.k, on = (id) => !this.hidden.has(id);
-    const xa = fl.xaxis, ya = fl.yaxis, W = fl.width, H = fl.height;
+    const xa = fl.xaxis, ya = fl.yaxis;
     const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
     const clip = (suffix) => `<clipPath id="${id}${suffix}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
@@ -473,14 +455,7 @@ class DualView extends Stepping {
       return d;
     };
     // the regions: f > 0 blue, f < 0 vermillion (a line's two half-planes, or a kernel's grid cells)
-    const cv = this.canvas, dpr = window.devicePixelRatio || 1;
-    cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
-    cv.style.width = `${W}px`; cv.style.height = `${H}px`;
-    const ctx = cv.getContext("2d");
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, W, H);
-    ctx.save();
-    ctx.beginPath(); ctx.rect(xa._offset, ya._offset, xa._length, ya._length); ctx.clip();
+    const ctx = plotCanvas(this.canvas, fl);
     const flat = g.F ? !g.F.some((v) => v !== 0) : false;  // f ≡ 0 (α = 0, b = 0): neither side, as for a line
     if (on("line") && !flat) for (const [sgn, colour] of [[1, REGION.pos], [-1, REGION.neg]]) {
       ctx.beginPath();
@@ -501,9 +476,7 @@ class DualView extends Stepping {
       for (let i = 0; i < m.N; i++) if (g.alpha[i] > 0 && m.y[i] === sgn) idx.push(i);
       if (idx.length) under += `<path class="dbls-halos" d="${circles(idx, rOf)}" fill="${colour}"/>`;
     }
-    this.under.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    this.under.setAttribute("width", W); this.under.setAttribute("height", H);
-    this.under.innerHTML = `<defs>${clip("u")}</defs><g clip-path="url(#${id}u)">${under}</g>`;
+    layer(this.under, fl, `<defs>${clip("u")}</defs><g clip-path="url(#${id}u)">${under}</g>`);
     let over = "";
     if (on("ring") && g.ring.length)
       over += `<path class="dbls-rings" d="${circles(g.ring, () => this.ring[0] / 2)}" fill="none" stroke="${m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
@@ -520,9 +493,7 @@ class DualView extends Stepping {
       tag = `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(fs + 8 * k)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
         `<text x="${f1(x0 + wTxt / 2)}" y="${f1(y0 + fs + 1 * k)}" text-anchor="middle" font-size="${fs}" fill="${INK}">${esc(text)}</text></g>`;
     }
-    this.over.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    this.over.setAttribute("width", W); this.over.setAttribute("height", H);
-    this.over.innerHTML = `<defs>${clip("o")}</defs><g clip-path="url(#${id}o)">${over}</g>${tag}`;
+    layer(this.over, fl, `<defs>${clip("o")}</defs><g clip-path="url(#${id}o)">${over}</g>${tag}`);
     this.drawGramRow(g);
     this.drawBars(g);
   }
@@ -560,12 +531,10 @@ class DualView extends Stepping {
   drawGramRow(g) {
     const gl = this.gramEl._fullLayout, el = this.gramOver;
     if (!gl || !gl.xaxis || !gl.xaxis._length) return;
-    el.setAttribute("viewBox", `0 0 ${gl.width} ${gl.height}`);
-    el.setAttribute("width", gl.width); el.setAttribute("height", gl.height);
-    if (g.exam < 0) { el.innerHTML = ""; return; }
+    if (g.exam < 0) { layer(el, gl, ""); return; }
     const [lo, hi] = this.rowSpan(g.exam), xa = gl.xaxis, ya = gl.yaxis;
     const y0 = ya._offset + ya.l2p(lo), y1 = ya._offset + ya.l2p(hi);
-    el.innerHTML = `<rect class="dbls-row" x="${f1(xa._offset)}" y="${f1(Math.min(y0, y1))}" width="${f1(xa._length)}" height="${f1(Math.max(Math.abs(y1 - y0), 2))}" fill="${LIT_ROW}" stroke="${HIGHLIGHT_LINE}" stroke-width="${2 * this.k}"/>`;
+    layer(el, gl, `<rect class="dbls-row" x="${f1(xa._offset)}" y="${f1(Math.min(y0, y1))}" width="${f1(xa._length)}" height="${f1(Math.max(Math.abs(y1 - y0), 2))}" fill="${LIT_ROW}" stroke="${HIGHLIGHT_LINE}" stroke-width="${2 * this.k}"/>`);
   }
 
   drawBars(g) {
@@ -584,9 +553,7 @@ class DualView extends Stepping {
       const x = px(g.exam + 1), y = py(g.alpha[g.exam] + 0.04 * Math.max(m.amax, 1e-12)) - 2, s = 8 * k;
       svg += `<path class="dbls-bar-mark" d="M${f1(x - s)},${f1(y - 1.6 * s)}L${f1(x + s)},${f1(y - 1.6 * s)}L${f1(x)},${f1(y)}Z" fill="#F0E442" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`;
     }
-    el.setAttribute("viewBox", `0 0 ${bl.width} ${bl.height}`);
-    el.setAttribute("width", bl.width); el.setAttribute("height", bl.height);
-    el.innerHTML = svg;
+    layer(el, bl, svg);
   }
 
   // what the step shows, in data coordinates and point indices (for tests and the curious)

@@ -371,13 +371,71 @@ const CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, respo
 const FONT = "Inter, Segoe UI, Helvetica, Arial, sans-serif";
 let clipIds = 0;
 
+// an SVG layer over a plot (fl: its _fullLayout), sized to it and holding ``svg``
+function layer(el, fl, svg) {
+  el.setAttribute("viewBox", `0 0 ${fl.width} ${fl.height}`);
+  el.setAttribute("width", fl.width); el.setAttribute("height", fl.height);
+  el.innerHTML = svg;
+}
+
+// a canvas's 2-D context sized to a plot (fl) at the screen's pixel density, cleared and clipped to its data panel
+// (restore() it when done)
+function plotCanvas(cv, fl) {
+  const W = fl.width, H = fl.height, dpr = window.devicePixelRatio || 1, xa = fl.xaxis, ya = fl.yaxis;
+  cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
+  cv.style.width = `${W}px`; cv.style.height = `${H}px`;
+  const ctx = cv.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  ctx.save();
+  ctx.beginPath(); ctx.rect(xa._offset, ya._offset, xa._length, ya._length); ctx.clip();
+  return ctx;
+}
+
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
 // what every view does alike: step, play and pause over its model's stops (m.nStops), and the room a
 // presentation-mode chart has in the window
 class Stepping {
+  // what every view holds: its root, model and plotly.js; the elements every shell has; the parts hidden in the legend
+  // (kept on the root, so a new run keeps them; ``hidden`` the first time)
+  constructor(root, model, Plotly, scene, hidden = []) {
+    this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
+    this.k = model.h.view.scale || 1;
+    const q = (c) => root.querySelector(c);
+    this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.over = q(".dbls-over");
+    this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
+    this.range = q(".dbls-range"); this.label = q(".dbls-at");
+    this.hidden = root.__dblHidden || (root.__dblHidden = new Set(hidden));
+    this.i = 0;
+    this.timer = null;
+  }
+
   get step() { return this.m.stepAt(this.i); }
+
+  // where the chart stands, for a copied link and a file's name: the step (the SVM: its C; null: nothing moves)
+  position() { return {prefix: "Step ", label: String(this.step), step: String(this.step)}; }
+
+  // the data panel (its points), drawn again only when what it shows changed: a new run on the same points keeps it;
+  // its meta (read by tests and exports) is the new run's either way
+  async drawData(old, width, height) {
+    const m = this.m, h = m.h, bytes = (a) => fingerprint(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    const key = JSON.stringify([h.box, h.bound ?? null, h.view.scale, h.view.axes, width, height, m.X.length, bytes(m.X), bytes(m.y)]);
+    const layout = this.mainLayout(width, height);
+    if (!old || old.mainKey !== key || !this.plot._fullLayout) await this.Plotly.react(this.plot, this.mainTraces(), layout, CONFIG);
+    else this.plot.layout.meta = layout.meta;  // not drawn: a relayout would redraw every point
+    this.mainKey = key;
+  }
+
+  // the view's step changes move with each step: is the window another width? (then its new sizes, laid out)
+  resized() {
+    const sz = this.sizes();
+    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return null;
+    this.sz = sz;
+    this.layoutClasses(sz);
+    return sz;
+  }
 
   // once drawn: the plot knows its view (the page's keys and exports find it there), the layers follow the plot
   // when it is drawn again (resize, legend), and the step is shown
@@ -449,17 +507,9 @@ class Stepping {
 
 class PerceptronView extends Stepping {
   constructor(root, model, Plotly, scene) {
-    super();
-    this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
-    this.k = model.h.view.scale || 1;
-    const q = (c) => root.querySelector(c);
-    this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.stripEl = q(".dbls-strip-plot");
-    this.under = q(".dbls-under"); this.over = q(".dbls-over"); this.stripOver = q(".dbls-strip-over");
-    this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
-    this.range = q(".dbls-range"); this.label = q(".dbls-at");
-    this.hidden = root.__dblHidden || (root.__dblHidden = new Set(["R", "gamma"]));
-    this.i = 0;
-    this.timer = null;
+    super(root, model, Plotly, scene, ["R", "gamma"]);
+    this.stripEl = root.querySelector(".dbls-strip-plot");
+    this.under = root.querySelector(".dbls-under"); this.stripOver = root.querySelector(".dbls-strip-over");
     const N = model.N, k = this.k;
     const size = N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : N <= 3000 ? 5 : 4;
     this.size = size * k;  // markers shrink as points crowd, so rings mark M without burying the classes
@@ -663,29 +713,24 @@ class PerceptronView extends Stepping {
     this.drawLegend();
     this.fitStrip(sz);
     this.drawTaus();
-    // the data panel is drawn again only when what it shows changed (the points, the view, R and γ);
-    // a new run on the same points (τ, the variant, the rule…) keeps it and redraws the strip
-    const key = JSON.stringify([m.h.box, m.h.bound, m.h.view.scale, m.h.view.axes, sz.mainW, sz.mainH, m.X.length,
-                                fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
-                                fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
-    if (!old || old.mainKey !== key || !this.plot._fullLayout) {
-      await this.Plotly.react(this.plot, this.mainTraces(), this.mainLayout(sz.mainW, sz.mainH), CONFIG);
-    } else {
-      this.plot.layout.meta = this.mainLayout(sz.mainW, sz.mainH).meta;  // not drawn: a relayout would redraw every point
-    }
-    this.mainKey = key;
+    // a new run on the same points (τ, the variant, the rule…) keeps the data panel and redraws the strip
+    await this.drawData(old, sz.mainW, sz.mainH);
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
     this.attach();
   }
 
   resize() {
-    const sz = this.sizes();
-    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return;
-    this.sz = sz;
-    this.layoutClasses(sz);
+    const sz = this.resized();
+    if (!sz) return;
     this.fitStrip(sz);
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
     this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => this.drawStep());
+  }
+
+  // the page's τ control moved: its run
+  sync() {
+    const j = runFor(this.m.h, this);
+    if (this.m.h.runs[j].tau !== this.m.run.tau) this.setRun(j);
   }
 
   // ----- another τ: its run, at the same step (clamped); the points stay drawn, the strip is drawn again
@@ -722,7 +767,7 @@ class PerceptronView extends Stepping {
     const fl = this.plot._fullLayout, sl = this.stripEl._fullLayout;
     if (!fl || !fl.xaxis || !fl.xaxis._length) return;
     const g = this.g || (this.g = this.geometry(this.step));
-    const xa = fl.xaxis, ya = fl.yaxis, W = fl.width, H = fl.height, k = this.k;
+    const xa = fl.xaxis, ya = fl.yaxis, k = this.k;
     const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
     const on = (id) => !this.hidden.has(id);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
@@ -744,9 +789,7 @@ class PerceptronView extends Stepping {
       for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
       return d;
     };
-    this.under.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    this.under.setAttribute("width", W); this.under.setAttribute("height", H);
-    this.under.innerHTML = `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(g.regPos, REGION.pos)}${poly(g.regNeg, REGION.neg)}</g>`;
+    layer(this.under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(g.regPos, REGION.pos)}${poly(g.regNeg, REGION.neg)}</g>`);
     let over = "";
     if (on("ring") && g.ring[0].length)
       over += `<path class="dbls-rings" d="${circles(g.ring, this.ring[0] / 2)}" fill="none" stroke="${this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
@@ -756,14 +799,10 @@ class PerceptronView extends Stepping {
     if (on("line")) over += seg(g.line, INK, 4 * k);
     if (on("w")) over += arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + arrow(g.w, INK, 3.5 * k, 15 * k);
     if (on("upd")) over += arrow(g.upd, UPDATE, 3.5 * k, 15 * k);
-    this.over.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    this.over.setAttribute("width", W); this.over.setAttribute("height", H);
-    this.over.innerHTML = `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`;
+    layer(this.over, fl, `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`);
     if (sl && sl.xaxis && sl.xaxis._length) {  // the current step on the strip
       const xs = sl.xaxis._offset + sl.xaxis.l2p(g.step), y0 = sl.yaxis._offset, y1 = y0 + sl.yaxis._length;
-      this.stripOver.setAttribute("viewBox", `0 0 ${sl.width} ${sl.height}`);
-      this.stripOver.setAttribute("width", sl.width); this.stripOver.setAttribute("height", sl.height);
-      this.stripOver.innerHTML = `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`;
+      layer(this.stripOver, sl, `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`);
     }
   }
 
@@ -840,12 +879,18 @@ const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 ${CONTROLS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
+// what the page's slider labelled ``label`` shows (its text), or null where the page has none (the offline file)
+function controlValue(label) {
+  if (!label) return null;
+  for (const el of document.querySelectorAll("input[type=range][aria-valuetext]"))
+    if (el.getAttribute("aria-label") === label) return el.getAttribute("aria-valuetext");
+  return null;
+}
+
 // the τ the page's own control shows (header.follow is its label), or null
 function followedTau(header) {
-  if (!header.follow) return null;
-  for (const el of document.querySelectorAll("input[type=range][aria-valuetext]"))
-    if (el.getAttribute("aria-label") === header.follow) return Number(el.getAttribute("aria-valuetext"));
-  return null;
+  const text = controlValue(header.follow);
+  return text === null ? null : Number(text);
 }
 
 // which run to show: the τ of the page's control; else the τ shown before; else the view's τ; else the first
@@ -857,15 +902,12 @@ function runFor(header, old) {
   return best;
 }
 
-// every chart that follows a control of the page shows the run of the τ that control reads (or the C)
+// every chart that follows a control of the page shows what that control reads (the Perceptron's τ, the SVM's C)
 function syncTau() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
-    if (!v || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
-    if (v.sync) { v.sync(); continue; }  // a view that follows a control its own way (the SVM's C)
-    if (!v.setRun) continue;
-    const j = runFor(v.m.h, v);
-    if (v.m.h.runs[j].tau !== v.m.run.tau) v.setRun(j);
+    if (!v || !v.sync || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
+    v.sync();
   }
 }
 

@@ -137,18 +137,10 @@ class SvmModel {
 
 class SvmView extends Stepping {
   constructor(root, model, Plotly, scene) {
-    super();
-    this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
-    this.k = model.h.view.scale || 1;
+    super(root, model, Plotly, scene);
     const q = (c) => root.querySelector(c);
-    this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.canvas = q(".dbls-canvas");
-    this.canvasOver = q(".dbls-canvas-over"); this.over = q(".dbls-over"); this.tip = q(".dbls-tip");
+    this.canvas = q(".dbls-canvas"); this.canvasOver = q(".dbls-canvas-over"); this.tip = q(".dbls-tip");
     this.sideEl = q(".dbls-side-plot"); this.sideOver = q(".dbls-side-over");
-    this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
-    this.range = q(".dbls-range"); this.label = q(".dbls-at");
-    this.hidden = root.__dblHidden || (root.__dblHidden = new Set());
-    this.i = 0;
-    this.timer = null;
     const N = model.N, size = N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : 5;  // viz.svm: markers shrink as points crowd
     this.size = (size + 1) * this.k;
     this.svSize = (2 * size + 6) * this.k;
@@ -156,16 +148,11 @@ class SvmView extends Stepping {
   }
 
   get step() { return this.i; }
-  get cLabel() { return this.m.K > 1 ? this.m.cText(this.i) : null; }  // what a copied link and a file name say of C
+  position() { return this.m.K > 1 ? {prefix: "C = ", label: this.m.cText(this.i), step: null} : null; }  // C; one C: none
+  get cLabel() { const p = this.position(); return p ? p.label : null; }  // the C a copied link and a file name say
 
   // ----- the page's C control: the chart follows it when it moves (and opens at it)
-  followed() {
-    const h = this.m.h;
-    if (!h.follow || this.m.K < 2) return null;
-    for (const el of document.querySelectorAll("input[type=range][aria-valuetext]"))
-      if (el.getAttribute("aria-label") === h.follow) return el.getAttribute("aria-valuetext");
-    return null;
-  }
+  followed() { return this.m.K < 2 ? null : controlValue(this.m.h.follow); }
   indexOf(text) {
     const want = Number(text);
     if (!Number.isFinite(want)) return null;
@@ -377,14 +364,7 @@ class SvmView extends Stepping {
     this.drawLegend();
     const sz = this.sz = this.sizes();
     this.layoutClasses(sz);
-    const key = JSON.stringify([m.box, m.h.view.scale, m.h.view.axes, sz.main, m.X.length,
-                                fingerprint(new Uint8Array(m.X.buffer, m.X.byteOffset, m.X.byteLength)),
-                                fingerprint(new Uint8Array(m.y.buffer, m.y.byteOffset, m.y.byteLength))]);
-    if (!old || old.mainKey !== key || !this.plot._fullLayout) {
-      await this.Plotly.react(this.plot, this.mainTraces(), this.mainLayout(sz.main, sz.main), CONFIG);
-    }
-    this.plot.layout.meta = this.meta();
-    this.mainKey = key;
+    await this.drawData(old, sz.main, sz.main);
     await this.Plotly.react(this.sideEl, this.sideTraces(), this.sideLayout(sz.sideW, sz.sideH), CONFIG);
     if (!this.plot.__dblHover) {
       this.plot.__dblHover = true;
@@ -411,10 +391,8 @@ class SvmView extends Stepping {
   }
 
   resize() {
-    const sz = this.sizes();
-    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return;
-    this.sz = sz;
-    this.layoutClasses(sz);
+    const sz = this.resized();
+    if (!sz) return;
     this.g = null;
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
                  this.Plotly.relayout(this.sideEl, {width: sz.sideW, height: sz.sideH})]).then(() => this.fit()).then(() => this.drawStep());
@@ -462,21 +440,10 @@ class SvmView extends Stepping {
     if (!fl || !fl.xaxis || !fl.xaxis._length) return;
     const g = this.g || (this.g = this.geometry(this.i));
     const m = this.m, k = this.k, on = (id) => !this.hidden.has(id);
-    const xa = fl.xaxis, ya = fl.yaxis, W = fl.width, H = fl.height;
+    const xa = fl.xaxis, ya = fl.yaxis;
     const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
-    const dpr = window.devicePixelRatio || 1;
-    const ctxOf = (cv) => {
-      cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
-      cv.style.width = `${W}px`; cv.style.height = `${H}px`;
-      const ctx = cv.getContext("2d");
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, W, H);
-      ctx.save();
-      ctx.beginPath(); ctx.rect(xa._offset, ya._offset, xa._length, ya._length); ctx.clip();
-      return ctx;
-    };
     // under the plot: the two sides of f tinted
-    const under = ctxOf(this.canvas);
+    const under = plotCanvas(this.canvas, fl);
     const flat = g.grid ? !g.grid.F.some((v) => v !== 0) : false;
     if (on("line") && !flat) for (const [sgn, colour] of [[1, REGION.pos], [-1, REGION.neg]]) {
       under.beginPath();
@@ -489,7 +456,7 @@ class SvmView extends Stepping {
     }
     under.restore();
     // over it: the lines, the slack, the support vectors' rings and the points by where they lie
-    const ctx = ctxOf(this.canvasOver);
+    const ctx = plotCanvas(this.canvasOver, fl);
     const stroke = (segments, colour, width, dash) => {
       if (!segments.length) return;
       ctx.beginPath();
@@ -528,9 +495,7 @@ class SvmView extends Stepping {
       const tx = Math.max(xa._offset + 90 * k, Math.min(px(a.tip[0]), xa._offset + xa._length - 90 * k));
       svg += `<text class="dbls-width-text" x="${f1(tx)}" y="${f1(Math.max(ya._offset + 17 * k, py(a.tip[1]) - 8 * k))}" text-anchor="middle" font-size="${17 * k}" fill="${INK}" ${halo}>${esc(a.text)}</text>`;
     }
-    this.over.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    this.over.setAttribute("width", W); this.over.setAttribute("height", H);
-    this.over.innerHTML = svg;
+    layer(this.over, fl, svg);
     this.drawSide(g);
   }
 
@@ -594,9 +559,7 @@ class SvmView extends Stepping {
       const cx = ax._offset + ax.l2p(Math.log10(m.path.C[at])), cy = ay._offset + ay.l2p(m.path[key][at]);
       svg += `<circle class="dbls-mark" cx="${f1(cx)}" cy="${f1(cy)}" r="${f1(7 * k)}" fill="${colour}" stroke="${INK}" stroke-width="2"/>`;
     });
-    el.setAttribute("viewBox", `0 0 ${sl.width} ${sl.height}`);
-    el.setAttribute("width", sl.width); el.setAttribute("height", sl.height);
-    el.innerHTML = svg;
+    layer(el, sl, svg);
   }
 
   // what the C shows, in data coordinates and point indices (for tests and the curious)

@@ -1,0 +1,149 @@
+"""The Compare renderer in Chromium: what each panel draws at common step t is its run's core state at that step.
+
+The renderer (``viz/js/compare.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For random
+runs with ties and duplicate points, perceptron against perceptron and perceptron against hinge SGD, at
+random steps: each panel's rings are exactly the core's M (or the active hinges, y·(w·x+b) < 1), its boundary
+the core's (w, b), the examined points the core's (none once a run has ended), the previous boundary drawn
+exactly on the steps that moved it by a data term, and the state lines exactly the Python reference's
+(:func:`viz.compare.compare_state`). A record it cannot draw is named, and the last chart stays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
+from test_viz_compare import tied
+
+from core.perceptron import run_perceptron
+from core.snapshot import activation
+from core.svm import HingeRun, fit_svm, hinge_sgd
+from datasets import make_dataset
+from viz.common import boundary_segment, view_box
+from viz.compare import compare_state
+from viz.scene import compare_scene, pack, unpack
+
+
+def drawn_at(page: Page, t: int) -> dict:
+    return page.evaluate("""(t) => {
+        const v = window.__dblView;
+        v.show(t);
+        return {step: v.step, panels: v.drawn(),
+                states: [...document.querySelectorAll('#scene .dbls-cmp-state')].map((e) => e.textContent),
+                titles: [...document.querySelectorAll('#scene .dbls-cmp-title')].map((e) => e.textContent),
+                live: document.querySelector('#scene .dbls-live').textContent,
+                at: document.querySelector('#scene .dbls-at').textContent,
+                rings: [...document.querySelectorAll('#scene .dbls-over')].map((s) =>
+                    ((s.querySelector('.dbls-rings') || {getAttribute: () => ''}).getAttribute('d') || '').split('M').length - 1)};
+    }""", t)
+
+
+def state_of(run, s: int):
+    """(w, b, the ringed mask, the examined points, whether step s moved the boundary by a data term)."""
+    if isinstance(run, HingeRun):
+        X, y = run.X, run.y
+        w, b = run.W[s], float(run.B[s])
+        ring = y * activation(X, w, b) < 1.0
+        ex = [int(run.order[s - 1])] if s else []
+        return w, b, ring, ex, bool(s and run.active[s - 1])
+    snap = run[s]
+    ex = [] if run.variant == "batch" else snap.examined.tolist()
+    return snap.w, snap.b, snap.misclassified, ex, snap.updated.size > 0
+
+
+def check_pair(page: Page, left, right, steps, reference=None) -> None:
+    mount(page, compare_scene(left, right, reference=reference).to_bytes())
+    X = left.X if isinstance(left, HingeRun) else left.problem.X
+    box = view_box(X)
+    span = box[1] - box[0]
+    cx, cy = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    clip = (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)
+    T = max(left.n_steps, right.n_steps)
+    for t in steps:
+        got = drawn_at(page, int(t))
+        assert got["step"] == t and got["at"] == f"Step {t:,} of {T:,}"
+        for j, run in enumerate((left, right)):
+            s = min(int(t), run.n_steps)
+            w, b, ring, ex, moved = state_of(run, s)
+            live = s == t
+            p = got["panels"][j]
+            assert p["s"] == s
+            assert points(p["ring"]) == {tuple(x) for x in X[ring].tolist()}, (j, t)
+            assert got["rings"][j] == int(ring.sum()), (j, t)
+            assert (p["line"]["x"], p["line"]["y"]) == tuple(boundary_segment(clip, w, b)), (j, t)
+            assert points(p["exam"]) == ({tuple(x) for x in X[ex].tolist()} if live else set()), (j, t)
+            if live and moved:
+                wp, bp = state_of(run, s - 1)[:2]
+                assert (p["old"]["x"], p["old"]["y"]) == tuple(boundary_segment(clip, wp, float(bp))), (j, t)
+            else:
+                assert p["old"]["x"] == [], (j, t)
+            assert got["states"][j] == compare_state(run, int(t)), (j, t)
+        words = [compare_state(r, int(t)).replace("\n", "; ") for r in (left, right)]
+        assert got["live"] == (f"Step {t} of {T}. Left, {got['titles'][0].split(chr(10))[0]}: {words[0]}. "
+                               f"Right, {got['titles'][1].split(chr(10))[0]}: {words[1]}.")
+
+
+def some_steps(T: int, rng, k: int = 12) -> list[int]:
+    return sorted({0, 1, T, *rng.integers(0, T + 1, size=k).tolist()})
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_perceptron_against_hinge_sgd_with_ties_and_duplicates(renderer, seed):  # noqa: F811
+    X, y = tied(seed)
+    rng = np.random.default_rng(seed)
+    left = run_perceptron(X, y, variant="random", seed=seed, max_steps=150)
+    right = hinge_sgd(X, y, C=1.0, max_steps=200, seed=seed)
+    check_pair(renderer, left, right, some_steps(200, rng), reference=fit_svm(X, y, C=1.0))
+    # the exact SVM is drawn on the hinge panel only, where its w·x + b = 0 lies
+    ref = renderer.evaluate("() => window.__dblView.plots.map((gd) => gd.data.length)")
+    assert ref == [2, 3]
+
+
+@pytest.mark.parametrize("kw", [{"variant": "cyclic"}, {"variant": "minibatch", "batch_size": 8},
+                                {"variant": "batch", "tau": 0.5}, {"variant": "random", "update_on": "negative"}])
+def test_perceptron_against_perceptron_every_variant(renderer, kw):  # noqa: F811
+    X, y = tied(3)
+    rng = np.random.default_rng(3)
+    left = run_perceptron(X, y, max_steps=90, **kw)
+    right = run_perceptron(X, y, variant="random", tau=0.1, max_steps=60, seed=1)
+    check_pair(renderer, left, right, some_steps(max(left.n_steps, right.n_steps), rng))
+
+
+def test_the_shorter_run_holds_and_says_so(renderer):  # noqa: F811
+    X, y = make_dataset("outlier", 40, 0)  # no line separates them: each run goes to its max steps
+    left = run_perceptron(X, y, max_steps=100)
+    right = run_perceptron(X, y, variant="random", tau=0.1, max_steps=400)
+    assert left.n_steps < right.n_steps
+    check_pair(renderer, left, right, [left.n_steps, left.n_steps + 1, right.n_steps])
+    got = drawn_at(renderer, right.n_steps)
+    assert got["states"][0].startswith(f"finished at step {left.n_steps} (holds its last state)\n")
+
+
+def test_two_thousand_points(renderer):  # noqa: F811
+    X, y = make_dataset("xor", 2000, 0)
+    left, right = run_perceptron(X, y, variant="random"), hinge_sgd(X, y, C=1.0, max_steps=1000)
+    check_pair(renderer, left, right, [0, 1, 333, 999, 1000])
+
+
+def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F811
+    X, y = make_dataset("separable", 40, 0)
+    good = compare_scene(run_perceptron(X, y), hinge_sgd(X, y, C=1.0, max_steps=50)).to_bytes()
+    mount(renderer, good)
+    header, arrays = unpack(good)
+    broken = [
+        ({**header, "runs": header["runs"][:1]}, arrays),
+        ({**header, "runs": [header["runs"][0], {**header["runs"][1], "kind": "svm"}]}, arrays),
+        (header, {**arrays, "W.1": arrays["W.1"][:-2]}),
+        (header, {**arrays, "order.1": np.full_like(arrays["order.1"], 999)}),
+        ({**header, "reference": {"w": [1.0], "b": 0.0, "C": 1.0}}, arrays),
+        ({**header, "titles": ["one"]}, arrays),
+    ]
+    for h, a in broken:
+        mount(renderer, pack({k: v for k, v in h.items() if k != "arrays"}, a))
+        msg = renderer.locator("#scene .dbls-error")
+        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), h
+        # the last good chart is still there, dimmed
+        assert renderer.locator("#scene .dbls-cmp-state").first.text_content().split("\n")[-1].startswith("Step ")
+    mount(renderer, good)
+    assert renderer.locator("#scene .dbls-error").count() == 0

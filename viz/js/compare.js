@@ -1,0 +1,349 @@
+// ---------------------------------------------------------------------------------------------------
+// the Compare scene (viz/scene.py: CompareScene): two runs on the same points, one slider for both
+// ---------------------------------------------------------------------------------------------------
+// A perceptron run is read by PerceptronModel (its M as on the Perceptron page); a hinge-SGD run by HingeModel
+// below. The common step t goes from 0 to the longer run's end; a run that has ended holds its last state.
+// What each panel shows is decided once, in CompareView.geometry; the words are viz.compare.compare_state's.
+
+const REFERENCE = "#CC79A7";  // Okabe–Ito reddish purple: the exact SVM (viz.compare)
+
+class HingeModel {
+  // run j of a Compare scene: hinge SGD, a state after every step
+  constructor({header, arrays}, j) {
+    const a = arrays, run = header.runs[j], at = (name) => {
+      const v = a[`${name}.${name === "order" ? run.order_of : j}`];
+      if (!v) throw new Error(`the scene has no ${name} for run ${j}`);
+      return v;
+    };
+    this.h = header; this.j = j; this.run = run;
+    this.X = a.X; this.y = a.y; this.N = a.y.length;
+    const S = this.S = run.n_steps;
+    if (!Number.isInteger(S) || S < 0) throw new Error(`run ${j} has ${S} steps`);
+    this.K = S;
+    this.W = at("W"); this.B = at("B"); this.order = at("order"); this.active = at("active");
+    this.mPtr = at("m_ptr"); this.mIdx = at("m_idx"); this.ePtr = at("e_ptr"); this.eIdx = at("e_idx");
+    if (this.W.length !== 2 * (S + 1) || this.B.length !== S + 1 || this.order.length !== S || this.active.length !== S ||
+        this.mPtr.length !== S + 2 || this.ePtr.length !== S + 2 || this.mPtr[S + 1] !== this.mIdx.length ||
+        this.ePtr[S + 1] !== this.eIdx.length)
+      throw new Error(`the hinge run's states do not match its ${S} steps`);
+    for (const idx of [this.order, this.mIdx, this.eIdx]) for (const i of idx) if (i >= this.N) throw new Error(`the hinge run names point ${i + 1} of ${this.N}`);
+    this.mask = new Uint8Array(this.N); this.maskAt = -1;
+    this.wrong = new Uint8Array(this.N); this.wrongAt = -1;
+  }
+  stateOf(step) { return step; }
+  w(k) { return [this.W[2 * k], this.W[2 * k + 1]]; }
+  examined(step) { return step ? [this.order[step - 1]] : []; }
+  // the mask of state k under ``cmp`` (y·((x₁w₁ + x₂w₂) + b) < 1 or ≤ 0, in the core's order), then the exceptions
+  fill(m, k, ptr, idx, below) {
+    const X = this.X, y = this.y, w1 = this.W[2 * k], w2 = this.W[2 * k + 1], b = this.B[k];
+    if (below) for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) < 1 ? 1 : 0;
+    else for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) <= 0 ? 1 : 0;
+    for (let t = ptr[k]; t < ptr[k + 1]; t++) m[idx[t]] ^= 1;
+  }
+  goState(k) { if (k !== this.maskAt) { this.fill(this.mask, k, this.mPtr, this.mIdx, true); this.maskAt = k; } }  // rings: y·a < 1
+  members(k, limit = Infinity) {  // the misclassified points of state k, y·a ≤ 0: the first `limit`, and how many
+    if (k !== this.wrongAt) { this.fill(this.wrong, k, this.ePtr, this.eIdx, false); this.wrongAt = k; }
+    const list = [];
+    let count = 0;
+    for (let i = 0; i < this.N; i++) if (this.wrong[i]) { count++; if (list.length < limit) list.push(i); }
+    return {list, count};
+  }
+}
+
+class CompareModel {
+  constructor(scene) {
+    const h = this.h = scene.header;
+    if (!Array.isArray(h.runs) || h.runs.length !== 2) throw new Error("a Compare scene holds two runs");
+    if (!Array.isArray(h.titles) || h.titles.length !== 2) throw new Error("a Compare scene has two titles");
+    if (!scene.arrays.X || !scene.arrays.y) throw new Error("the scene has no points");
+    this.panels = h.runs.map((r, j) => {
+      if (r.kind === "hinge") return new HingeModel(scene, j);
+      if (r.kind === "perceptron") return new PerceptronModel(scene, j);
+      throw new Error(`a compared run of kind ${r.kind}`);
+    });
+    if (h.reference && !(h.reference.w.length === 2 && [...h.reference.w, h.reference.b].every(Number.isFinite)))
+      throw new Error("the exact SVM's w and b are not numbers");
+    const p = this.panels[0];
+    this.X = p.X; this.y = p.y; this.N = p.N; this.box = h.box;
+    this.S = Math.max(this.panels[0].S, this.panels[1].S);
+    this.run = {};  // (no τ of its own: a Compare scene follows no control)
+  }
+  get nStops() { return this.S + 1; }
+  stepAt(i) { return i; }
+  stopOf(step) { return Math.max(0, Math.min(this.S, step)); }
+
+  // viz.compare.compare_state: panel j's state at the common step t, in plain words
+  stateLine(j, t) {
+    const p = this.panels[j], s = Math.min(t, p.S), k = p.stateOf(s);
+    const {list, count} = p.members(k, 7);
+    let line = `Step ${s} of ${p.S}: w = ${vec(p.w(k))}, b = ${num(p.B[k])}; ${mistakesText(list, count, this.N, 6)}`;
+    if (p.run.kind === "hinge") {
+      p.goState(k);
+      let r = 0;
+      for (let i = 0; i < this.N; i++) r += p.mask[i];
+      line += `; margin < 1 (ringed): ${r} of ${this.N}`;
+    }
+    return (t > p.S ? `finished at step ${grouped(p.S)} (holds its last state)\n` : "") + line;
+  }
+}
+
+class CompareView extends Stepping {
+  constructor(root, model, Plotly, scene) {
+    super(root, model, Plotly, scene);
+    const all = (c) => Array.from(root.querySelectorAll(c));
+    this.plots = all(".dbls-plot"); this.unders = all(".dbls-under"); this.overs = all(".dbls-over");
+    this.states = all(".dbls-cmp-state"); this.titles = all(".dbls-cmp-title");
+    const N = model.N, k = this.k, size = N <= 100 ? 10 : N <= 400 ? 8 : N <= 1000 ? 6 : 4;  // viz.compare's sizes
+    this.size = size * k;
+    this.ring = (N <= 100 ? [2 * size + 2, 2.2] : N <= 400 ? [size + 7, 1.5] : [size + 5, 1.2]).map((v) => v * k);
+    this.exam = this.m.panels.map((p) => (p.run.variant === "minibatch" && p.run.batch_size > 1 ? 2 * size + 2 : Math.max(22, 2 * size + 6)) * k);
+  }
+
+  // ----- what a step shows in each panel, decided once: the geometry the live layers and an exported image draw
+  geometry(t) {
+    const m = this.m, span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
+    const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];  // lines reach past the view
+    return m.panels.map((p) => {
+      const s = Math.min(t, p.S), k = p.stateOf(s), live = s === t, hinge = p.run.kind === "hinge";
+      // the state before the step, where the step moved the boundary by a data term (an update; an active hinge)
+      const kp = live && s > 0 && (hinge ? p.active[s - 1] === 1 : k > 0 && p.US[k - 1] === s) ? k - 1 : k;
+      const [w0, w1] = p.w(k), b = p.B[k];
+      p.goState(k);
+      const rx = [], ry = [];
+      for (let i = 0; i < m.N; i++) if (p.mask[i]) { rx.push(m.X[2 * i]); ry.push(m.X[2 * i + 1]); }
+      const ex = live && p.run.variant !== "batch" ? p.examined(s) : [];  // a finished run examines nothing
+      const [o0, o1] = p.w(kp);
+      return {s, k, regPos: region(clip, w0, w1, b, 1), regNeg: region(clip, w0, w1, b, -1), ring: [rx, ry],
+              exam: [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])], line: segment(clip, w0, w1, b),
+              old: kp !== k ? segment(clip, o0, o1, p.B[kp]) : NONE, ringId: hinge ? "hinge" : "ring"};
+    });
+  }
+
+  // ----- the legend (HTML, under the panels): a click hides that part in both
+  legendItems() {
+    const m = this.m, items = [
+      ["exam", "examined this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
+      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
+      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+    ];
+    const ring = `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`;
+    const perc = m.panels.find((p) => p.run.kind === "perceptron");
+    if (perc) items.push(["ring", `M: misclassified, y·(w·x+b) ${perc.run.update_on === "negative" ? "<" : "≤"} 0`, ring]);
+    if (m.panels.some((p) => p.run.kind === "hinge")) items.push(["hinge", "margin < 1 (active hinge): y·(w·x+b) < 1", ring]);
+    items.push(["line", "boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
+               ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`]);
+    if (m.h.reference)
+      items.push(["ref", `exact SVM (C = ${num(m.h.reference.C)}): w*·x + b* = 0`,
+                  `<line x1="1" y1="9" x2="17" y2="9" stroke="${REFERENCE}" stroke-width="3" stroke-dasharray="6 3"/>`]);
+    return items;
+  }
+  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
+
+  toggle(id) {
+    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    this.drawLegend();
+    const t = {pos: 0, neg: 1, ref: 2}[id];
+    if (t === undefined) { this.drawStep(); return; }
+    for (const gd of this.plots) if (t < gd.data.length) this.Plotly.restyle(gd, {visible: !this.hidden.has(id)}, [t]);
+  }
+
+  // ----- plotly.js: the points of each panel, and the exact SVM on the hinge panel
+  panelTraces(j) {
+    const m = this.m, data = PerceptronView.prototype.mainTraces.call(this).slice(0, 2);
+    const ref = m.h.reference;
+    if (ref && m.panels[j].run.kind === "hinge") {
+      const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
+      const [x, y] = segment([c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span], ref.w[0], ref.w[1], ref.b);
+      data.push({type: "scatter", mode: "lines", name: this.legendItems().find((e) => e[0] === "ref")[1], x, y,
+                 hoverinfo: "skip", visible: !this.hidden.has("ref"), line: {color: REFERENCE, width: 3 * this.k, dash: "longdash"}});
+    }
+    return data;
+  }
+  axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
+  panelLayout(j, width, height) {
+    const layout = PerceptronView.prototype.mainLayout.call(this, width, height);
+    const p = this.m.panels[j];
+    layout.meta = {view: "compare", side: j ? "right" : "left", kind: p.run.kind, n_points: this.m.N, n_steps: p.S,
+                   steps: this.m.S, title: this.m.h.titles[j]};
+    return layout;
+  }
+
+  // ----- sizes: the two panels side by side (one over the other below 560 px), square, within the figure height
+  // (and in presentation mode within the window) once what lies above and below them is counted
+  sizes() {
+    const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), two = width >= 560;
+    const P = two ? Math.floor((width - GAP) / 2) : width;
+    const ml = Math.round(56 * k), mb = Math.round(46 * k);
+    const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
+    const around = this.around || Math.round((2 + 3) * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, states, legend, controls
+    let budget = this.m.h.view.height - around;
+    if (k > 1) budget = Math.min(budget, this.room(around));
+    const H = Math.max(240, Math.min(P - ml - 8 + 6 + mb, budget));  // a square data area when there is room
+    return {width, two, P, H};
+  }
+  layoutClasses(sz) {
+    this.root.classList.toggle("dbls-cmp-two", sz.two);
+    this.root.style.setProperty("--dbls-p", `${sz.P}px`);
+  }
+
+  async drawPanels(old) {
+    const m = this.m, sz = this.sz, h = m.h, bytes = (a) => fingerprint(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+    const base = [h.box, h.view.scale, h.view.axes, sz.P, sz.H, m.X.length, bytes(m.X), bytes(m.y)];
+    this.keys = [];
+    for (let j = 0; j < 2; j++) {
+      const key = JSON.stringify([...base, m.panels[j].run.kind === "hinge" ? h.reference : null]);
+      const layout = this.panelLayout(j, sz.P, sz.H), gd = this.plots[j];
+      if (!old || !old.keys || old.keys[j] !== key || !gd._fullLayout) await this.Plotly.react(gd, this.panelTraces(j), layout, CONFIG);
+      else gd.layout.meta = layout.meta;  // the same points: not drawn again
+      this.keys.push(key);
+    }
+  }
+
+  async mount(at, old) {
+    const m = this.m;
+    this.range.max = String(m.nStops - 1);
+    this.i = m.stopOf(at);
+    this.titles.forEach((el, j) => { el.textContent = m.h.titles[j]; });
+    this.drawLegend();
+    this.sz = this.sizes();
+    this.layoutClasses(this.sz);
+    await this.drawPanels(old);
+    for (const gd of this.plots) {
+      gd.__dbl = this;
+      if (!gd.__dblHooked) {
+        gd.__dblHooked = true;
+        gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+      }
+    }
+    this.show(this.i);
+    await this.fit();
+  }
+
+  // what lies around the panels (titles, state lines, legend, controls, as they wrapped) is measured once drawn,
+  // and the panels shrink where the figure height (or the window) is short of it
+  async fit() {
+    this.around = Math.max(0, this.root.offsetHeight - this.sz.H);
+    const sz = this.sizes();
+    if (sz.H >= this.sz.H - 2) return;
+    this.sz = sz;
+    this.layoutClasses(sz);
+    await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.P, height: sz.H})));
+  }
+
+  resize() {
+    const sz = this.resized();
+    if (!sz) return;
+    Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.P, height: sz.H}))).then(() => this.drawStep());
+  }
+
+  show(i) {
+    const m = this.m;
+    this.i = Math.max(0, Math.min(m.nStops - 1, i));
+    const t = this.step;
+    this.g = this.geometry(t);
+    this.drawStep();
+    const lines = [0, 1].map((j) => m.stateLine(j, t));
+    this.states.forEach((el, j) => { el.textContent = lines[j]; });
+    this.range.value = String(this.i);
+    this.label.textContent = `Step ${grouped(t)} of ${grouped(m.S)}`;
+    this.root.dataset.step = String(t);
+    if (this.live) this.live.textContent = `Step ${t} of ${m.S}. Left, ${m.h.titles[0].split("\n")[0]}: ${lines[0].replace("\n", "; ")}. ` +
+      `Right, ${m.h.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
+    for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
+    for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+  }
+
+  // ----- one step on screen: each panel's SVG layers
+  drawStep() {
+    const g = this.g || (this.g = this.geometry(this.step)), k = this.k, on = (id) => !this.hidden.has(id);
+    this.plots.forEach((gd, j) => {
+      const fl = gd._fullLayout;
+      if (!fl || !fl.xaxis || !fl.xaxis._length) return;
+      const xa = fl.xaxis, ya = fl.yaxis, p = g[j];
+      const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
+      const id = `dbls-cmp-clip-${this.clipId || (this.clipId = ++clipIds)}-${j}`;
+      const clip = `<clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
+      const poly = ([xs, ys], fill) => xs.length
+        ? `<path d="M${xs.map((x, i) => `${f1(px(x))},${f1(py(ys[i]))}`).join("L")}Z" fill="${fill}"/>` : "";
+      const seg = ([xs, ys], stroke, width, dash = "") => xs.length
+        ? `<line x1="${f1(px(xs[0]))}" y1="${f1(py(ys[0]))}" x2="${f1(px(xs[1]))}" y2="${f1(py(ys[1]))}" stroke="${stroke}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ""}/>` : "";
+      const circles = ([xs, ys], r) => {
+        let d = "";
+        for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
+        return d;
+      };
+      layer(this.unders[j], fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(p.regPos, REGION.pos)}${poly(p.regNeg, REGION.neg)}</g>`);
+      let over = "";
+      if (on(p.ringId) && p.ring[0].length)
+        over += `<path class="dbls-rings" d="${circles(p.ring, this.ring[0] / 2)}" fill="none" stroke="${this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
+      if (on("exam") && p.exam[0].length)
+        over += `<path d="${circles(p.exam, this.exam[j] / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
+      if (on("old")) over += seg(p.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
+      if (on("line")) over += seg(p.line, INK, 4 * k);
+      layer(this.overs[j], fl, `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`);
+    });
+  }
+
+  // what each panel shows, in data coordinates (for tests and the curious)
+  drawn() {
+    const arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)});
+    return this.g.map((p) => ({s: p.s, k: p.k, ring: arr(p.ring), exam: arr(p.exam), old: arr(p.old), line: arr(p.line),
+                               regPos: arr(p.regPos), regNeg: arr(p.regNeg)}));
+  }
+
+  // one Plotly figure of the chart as it stands: both panels with the step's geometry, titles and state lines
+  figure() {
+    const m = this.m, k = this.k, g = this.g, sz = this.sz, data = [];
+    const names = Object.fromEntries(this.legendItems().map(([id, label]) => [id, label]));
+    const seen = new Set();
+    const lines = [0, 1].map((j) => m.stateLine(j, this.step));
+    const W = 2 * sz.P + GAP, top = Math.round(64 * k), bottom = Math.round((5 * 22 + 16) * k);
+    g.forEach((p, j) => {
+      const ax = j ? {xaxis: "x2", yaxis: "y2"} : {xaxis: "x", yaxis: "y"};
+      const tr = (id, xy, extra) => {
+        const first = !seen.has(id);
+        seen.add(id);
+        return {type: "scatter", name: names[id], x: xy[0].length ? Array.from(xy[0]) : [null], y: xy[1].length ? Array.from(xy[1]) : [null],
+                hoverinfo: "skip", visible: !this.hidden.has(id), legendgroup: id, showlegend: first && extra.mode !== "none", ...ax, ...extra};
+      };
+      data.push(tr("pos", p.regPos, {fill: "toself", fillcolor: REGION.pos, mode: "none"}),
+                tr("neg", p.regNeg, {fill: "toself", fillcolor: REGION.neg, mode: "none"}));
+      for (const t of this.panelTraces(j)) {
+        const id = t.name === "y = +1" ? "pos" : t.name === "y = −1" ? "neg" : "ref";
+        data.push({...t, ...ax, legendgroup: id, showlegend: !seen.has(id) && t.visible !== false});
+        seen.add(id);
+      }
+      data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}}),
+                tr("exam", p.exam, {mode: "markers", marker: {size: this.exam[j], color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
+                tr("old", p.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),
+                tr("line", p.line, {mode: "lines", line: {color: INK, width: 4 * k}}));
+    });
+    const main = this.panelLayout(0, sz.P, sz.H), half = sz.P / W;
+    const note = (text, x, y, anchor, size) => ({text: esc(text).replace(/\n/g, "<br>"), xref: "paper", yref: "paper", x, y,
+                                                xanchor: "center", yanchor: anchor, align: "center", showarrow: false,
+                                                font: {size: size * k, color: INK}});
+    return {data, layout: {
+      ...main, width: W, height: sz.H + top + bottom + Math.round(60 * k), showlegend: true, paper_bgcolor: "white",
+      plot_bgcolor: "white", margin: {...main.margin, t: top, b: bottom, r: 10},
+      legend: {orientation: "h", x: 0, y: 0, yanchor: "top", yref: "container", font: {size: 13 * k}},
+      xaxis: {...main.xaxis, domain: [0, half - 0.02]}, yaxis: {...main.yaxis, anchor: "x"},
+      xaxis2: {...main.xaxis, domain: [half + 0.02, 1], anchor: "y2"}, yaxis2: {...main.yaxis, scaleanchor: "x2", anchor: "x2"},
+      annotations: [note(m.h.titles[0], half / 2, 1, "bottom", 16), note(m.h.titles[1], (1 + half) / 2, 1, "bottom", 16),
+                    {...note(lines[0], half / 2, 0, "top", 13), yshift: -Math.round(50 * k)},
+                    {...note(lines[1], (1 + half) / 2, 0, "top", 13), yshift: -Math.round(50 * k)}],
+    }};
+  }
+}
+
+const CMP_PANEL = (j) => `<div class="dbls-cmp-panel" data-side="${j}">
+  <div class="dbls-cmp-title"></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-cmp-state"></div>
+</div>`;
+
+const CMP_SHELL = `<div class="dbls-cmp">${CMP_PANEL(0)}${CMP_PANEL(1)}</div>
+<div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
+${CONTROLS}
+<div class="dbls-live" aria-live="polite" role="status"></div>`;
+
+KINDS.compare = {shell: CMP_SHELL, model: (scene) => new CompareModel(scene), View: CompareView};
