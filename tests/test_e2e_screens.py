@@ -179,7 +179,7 @@ def test_at_1024_with_the_sidebar_the_compare_panels_sit_side_by_side_and_nothin
     _open(page, app_server.rstrip("/") + "/compare?ds=xor&cmp=svm", 1024, 768, scene=True)
     b = _compare_boxes(page)
     left, right = b["plots"]
-    assert left["right"] <= right["left"] and left["width"] >= 280, (left, right)
+    assert left["right"] <= right["left"] and left["width"] >= 250, (left, right)
     parts = [*b["titles"], *b["plots"], *b["states"], b["legend"], b["controls"]]
     for i, x in enumerate(parts):
         for y in parts[i + 1:]:

@@ -75,6 +75,7 @@ CSS = """
 .dbls-one .dbls-controls { display: none; }
 .dbls-cmp { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px 16px; }
 .dbls-cmp-two .dbls-cmp { grid-template-columns: var(--dbls-p) var(--dbls-p); }
+.dbls-cmp-panel .dbls-stage { width: fit-content; margin: 0 auto; }
 .dbls-cmp-title { text-align: center; white-space: pre-line; line-height: 1.3; min-height: 2.6em; }
 .dbls-cmp-title::first-line { font-weight: 600; }
 .dbls-cmp-state { white-space: pre-line; font-size: 0.92em; line-height: 1.4; min-height: 4.2em; overflow-wrap: anywhere; }

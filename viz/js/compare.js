@@ -168,18 +168,18 @@ class CompareView extends Stepping {
     return layout;
   }
 
-  // ----- sizes: the two panels side by side (one over the other below 560 px), square, within the figure height
-  // (and in presentation mode within the window) once what lies above and below them is counted
+  // ----- sizes: the two panels side by side (one over the other below 460 px: a phone), square, within the figure
+  // height (and in presentation mode within the window) once what lies above and below them is counted
   sizes() {
-    const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), two = width >= 560;
+    const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), two = width >= 460;
     const P = two ? Math.floor((width - GAP) / 2) : width;
     const ml = Math.round(56 * k), mb = Math.round(46 * k);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round((2 + 3) * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, states, legend, controls
-    let budget = this.m.h.view.height - around;
+    let budget = two ? this.m.h.view.height - around : Infinity;  // stacked, each panel keeps its square
     if (k > 1) budget = Math.min(budget, this.room(around));
-    const H = Math.max(240, Math.min(P - ml - 8 + 6 + mb, budget));  // a square data area when there is room
-    return {width, two, P, H};
+    const H = Math.max(200, Math.min(P - ml - 8 + 6 + mb, budget));  // a square data area when there is room
+    return {width, two, P, H, W: Math.min(P, H - mb - 6 + ml + 8)};  // a short panel narrows to keep it square
   }
   layoutClasses(sz) {
     this.root.classList.toggle("dbls-cmp-two", sz.two);
@@ -188,11 +188,11 @@ class CompareView extends Stepping {
 
   async drawPanels(old) {
     const m = this.m, sz = this.sz, h = m.h, bytes = (a) => fingerprint(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-    const base = [h.box, h.view.scale, h.view.axes, sz.P, sz.H, m.X.length, bytes(m.X), bytes(m.y)];
+    const base = [h.box, h.view.scale, h.view.axes, sz.W, sz.H, m.X.length, bytes(m.X), bytes(m.y)];
     this.keys = [];
     for (let j = 0; j < 2; j++) {
       const key = JSON.stringify([...base, m.panels[j].run.kind === "hinge" ? h.reference : null]);
-      const layout = this.panelLayout(j, sz.P, sz.H), gd = this.plots[j];
+      const layout = this.panelLayout(j, sz.W, sz.H), gd = this.plots[j];
       if (!old || !old.keys || old.keys[j] !== key || !gd._fullLayout) await this.Plotly.react(gd, this.panelTraces(j), layout, CONFIG);
       else gd.layout.meta = layout.meta;  // the same points: not drawn again
       this.keys.push(key);
@@ -227,13 +227,13 @@ class CompareView extends Stepping {
     if (sz.H >= this.sz.H - 2) return;
     this.sz = sz;
     this.layoutClasses(sz);
-    await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.P, height: sz.H})));
+    await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H})));
   }
 
   resize() {
     const sz = this.resized();
     if (!sz) return;
-    Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.P, height: sz.H}))).then(() => this.drawStep());
+    Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H}))).then(() => this.drawStep());
   }
 
   show(i) {
@@ -297,7 +297,7 @@ class CompareView extends Stepping {
     const names = Object.fromEntries(this.legendItems().map(([id, label]) => [id, label]));
     const seen = new Set();
     const lines = [0, 1].map((j) => m.stateLine(j, this.step));
-    const W = 2 * sz.P + GAP, top = Math.round(64 * k), bottom = Math.round((5 * 22 + 16) * k);
+    const W = 2 * sz.W + GAP, top = Math.round(64 * k), bottom = Math.round((5 * 22 + 16) * k);
     g.forEach((p, j) => {
       const ax = j ? {xaxis: "x2", yaxis: "y2"} : {xaxis: "x", yaxis: "y"};
       const tr = (id, xy, extra) => {
@@ -318,7 +318,7 @@ class CompareView extends Stepping {
                 tr("old", p.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),
                 tr("line", p.line, {mode: "lines", line: {color: INK, width: 4 * k}}));
     });
-    const main = this.panelLayout(0, sz.P, sz.H), half = sz.P / W;
+    const main = this.panelLayout(0, sz.W, sz.H), half = sz.W / W;
     const note = (text, x, y, anchor, size) => ({text: esc(text).replace(/\n/g, "<br>"), xref: "paper", yref: "paper", x, y,
                                                 xanchor: "center", yanchor: anchor, align: "center", showarrow: false,
                                                 font: {size: size * k, color: INK}});
