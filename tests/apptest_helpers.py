@@ -6,13 +6,14 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from viz.scene import CompareScene, DualScene, PerceptronRun, PerceptronScene, SvmScene, unpack
+from viz.scene import CompareScene, DualScene, PerceptronRun, PerceptronScene, SgdScene, SvmScene, unpack
 
 
 def decoded(blob: bytes) -> PerceptronScene | DualScene | SvmScene | CompareScene:
     """A scene record as the dataclass of its kind."""
     kind = unpack(blob)[0]["kind"]
-    return {"perceptron": PerceptronScene, "dual": DualScene, "svm": SvmScene, "compare": CompareScene}[kind].from_bytes(blob)
+    return {"perceptron": PerceptronScene, "dual": DualScene, "svm": SvmScene, "compare": CompareScene,
+            "sgd": SgdScene}[kind].from_bytes(blob)
 
 
 def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:

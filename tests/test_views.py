@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
 from views.shared import DATASET_KEY, Dataset
+from viz.scene import SgdScene
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -333,8 +334,9 @@ def test_svm_sgd_tab_runs():
     assert not at.get("plotly_chart")  # the closed tab did not run
     at.session_state["svm_tab"] = "Hinge-loss SGD"
     at.run()
-    charts = [json.loads(c.proto.spec)["layout"].get("meta", {}).get("view") for c in at.get("plotly_chart")]
-    assert "hinge_sgd" in charts
+    sgd = scene(at)  # the SGD tab's record: every step of the run, the exact SVM beside it
+    assert isinstance(sgd, SgdScene) and sgd.run.run["n_steps"] == 500 and len(sgd.objective) == 501
+    assert not at.get("plotly_chart")
     assert any("the exact optimum J*" in i.value for i in at.info)
 
 

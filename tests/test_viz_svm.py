@@ -10,7 +10,7 @@ from state_text import named_points
 
 from core.svm import C_GRID, c_path, fit_svm, path_of, svm_grid
 from datasets import make_dataset
-from viz.common import num, view_box
+from viz.common import num, sub, view_box
 from viz.scene import SvmScene, svm_scene, unpack
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, margin_tol, svm_state, svm_status
 
@@ -92,27 +92,29 @@ def test_c_path_width_shrinks_and_slack_falls_as_c_grows():
     assert path_of(sols) == path
 
 
-def test_sgd_figure_frames_follow_the_run():
+def test_the_sgd_record_holds_the_run_and_its_words_follow_each_step():
     from core.svm import hinge_sgd
-    from viz.svm import sgd_figure
+    from viz.scene import SgdScene, sgd_scene
+    from viz.svm import sgd_step_text
 
     X, y = make_dataset("blobs", 40, 0)
     run = hinge_sgd(X, y, C=1.0, max_steps=500, seed=1)
     exact = fit_svm(X, y, C=1.0)
-    fig = sgd_figure(run, exact, max_frames=100)
-    steps = fig["layout"]["meta"]["frame_steps"]
-    assert steps[0] == 0 and steps[-1] == 500 and len(steps) <= 100
-    frames = {f["name"]: f for f in fig["frames"]}
-    for s in steps[1:10]:
-        fr = frames[f"s{s}"]
-        line = np.array([(a, b) for a, b in zip(fr["data"][0]["x"], fr["data"][0]["y"], strict=True)])
-        assert np.allclose(line @ run.W[s] + run.B[s], 0, atol=1e-6)  # the SGD boundary at that step
+    sc = SgdScene.from_bytes(sgd_scene(run, exact).to_bytes())
+    assert np.array_equal(sc.run.W, run.W) and np.array_equal(sc.run.B, run.B)
+    assert np.array_equal(sc.run.order, run.order) and np.array_equal(sc.run.active, run.active)
+    assert np.array_equal(sc.objective, run.objective) and np.array_equal(sc.etas, run.etas)
+    assert sc.exact == {"w": exact.w.tolist(), "b": exact.b, "objective": exact.objective}
+    assert sc.run.run["C"] == 1.0 and sc.run.run["n_steps"] == 500  # every step travels: no frame cap
+    for s in (1, 2, 3, 50, 500):
+        text = sgd_step_text(run, exact.objective, s)
         i = int(run.order[s - 1])
-        assert fr["data"][2]["x"] == [float(X[i, 0])]
-        text = fr["layout"]["annotations[0].text"]
-        assert f"<b>Step {s}</b>" in text and "gap to the exact J*" in text
-        assert ("hinge active" in text) == bool(run.active[s - 1])
-    assert fig["layout"]["meta"]["J_star"] == pytest.approx(exact.objective)
+        assert text.startswith(f"<b>Step {s}</b>: x{sub(i + 1)}, y = ") and "gap to the exact J*" in text
+        assert ("hinge active" in text) == bool(run.active[s - 1])  # the core's decision, not a float's
+        assert text.endswith(f"<b>{num(run.objective[s] - exact.objective)}</b>")
+    assert sgd_step_text(run, exact.objective, 0).startswith("<b>Step 0</b>: w = 0, b = 0; λ = 1/(N·C) = ")
+    with pytest.raises(ValueError, match="C = 1"):
+        sgd_scene(run, fit_svm(X, y, C=10.0))
 
 
 def check_svm_state(text: str, sol, X, y) -> None:
@@ -172,19 +174,15 @@ def test_state_line_with_a_kernel_and_a_hard_margin():
     assert text.endswith("ξ = 0 at every point")
 
 
-def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_frame():
+def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_step():
     from core.svm import hinge_sgd
     from viz.common import vec
-    from viz.svm import sgd_figure
+    from viz.svm import sgd_state
 
     X, y = make_dataset("blobs", 30, 2)
     run = hinge_sgd(X, y, C=1.0, max_steps=300, seed=1)
-    fig = sgd_figure(run, fit_svm(X, y, C=1.0), max_frames=60)
-    state = fig["layout"]["annotations"][1]
-    assert state["name"] == "state"
-    for fr in fig["frames"][::7]:
-        s = int(fr["name"][1:])
-        text = fr["layout"]["annotations[1].text"]
+    for s in range(0, 301, 7):
+        text = sgd_state(run, s)
         w, b = run.W[s], float(run.B[s])
         m = y * (X @ w + b)  # yᵢ(w·xᵢ + b), computed here
         assert text.startswith(f"Step {s} of {run.n_steps}: w = {vec(w)}, b = {num(b)}; ")

@@ -21,8 +21,8 @@ from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, compare_scene, dual_scene, run_record, svm_scene
-from viz.svm import sgd_figure, sgd_summary
+from viz.scene import assemble, compare_scene, dual_scene, run_record, sgd_scene, svm_scene
+from viz.svm import sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
 STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
@@ -172,12 +172,12 @@ def svm_page(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool, 
     return svm_scene(X, y, sols, path=path, perceptron=perceptron, follow=follow if C is None else None).to_bytes()
 
 
-def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool):
-    """Hinge SGD and the exact SVM for the same C: the step-through figure (a :class:`~viz.common.Chart`) and its
-    summary."""
+def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
+    """Hinge SGD and the exact SVM for the same C: the SGD tab's scene record (:func:`viz.scene.sgd_scene`, no
+    view) and the summary of where the run ended."""
     run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
     exact = fit_svm(X, y, C=C)
-    return serialized(sized(sgd_figure(run, exact, height=900), big)), sgd_summary(run, exact)
+    return sgd_scene(run, exact).to_bytes(), sgd_summary(run, exact)
 
 
 def loss_grid(X, y, side: int, scale: float):

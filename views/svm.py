@@ -39,15 +39,14 @@ from views.shared import (
     points_ready,
     presenting,
     run_or_last_good,
-    show_chart,
 )
 from views.userdata import escape_md
 from views.workers import offload
-from viz.common import titled_axes
 from viz.scene import View, with_view
 
 LAST_GOOD = "_svm_last_good"
 CHART = "svm_chart"  # the data chart: clicks on it edit the points
+SGD_CHART = "sgd_chart"
 LAST_SGD = "_svm_sgd_last_good"
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
@@ -80,9 +79,9 @@ def compute(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool) -
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
-def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int, big: bool = False):
-    """Hinge SGD and the exact SVM for the same C, and the step-through figure (built in a worker process)."""
-    return offload(sgd_page, X, y, C, schedule, eta, steps, seed, big)
+def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
+    """Hinge SGD and the exact SVM for the same C: the scene record and the summary (built in a worker process)."""
+    return offload(sgd_page, X, y, C, schedule, eta, steps, seed)
 
 
 st.title("SVM: margin and slack")
@@ -163,17 +162,16 @@ with sgd_tab:
                 "linear kernel to compare it with the exact SVM.")
     else:
         sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: compute_sgd(
-            *plane_data(ds, N_UI_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed),
-            presenting()))
+            *plane_data(ds, N_UI_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
         if sgd is not None:
-            sfig, gap = sgd
-            show_chart(sfig, "sgd_chart", "Hinge-loss SGD step by step beside the exact SVM")
+            sblob, gap = sgd
+            sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
+            show_scene(with_view(sblob, sview), SGD_CHART)
+            with part("notes", "sgd"):
+                st.caption("Every step can be reached, in your browser: ◀ Back / Next ▶, the slider, Play and the ← → "
+                           "keys. Rings mark the points with margin y·(w·x+b) < 1 (the hinge is active there); the "
+                           "yellow disc marks the point drawn at the step.")
             with part("tables", "sgd"):
-                exports("sgd_chart", file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"), titled_axes(sfig, ds.axes),
-                        f"Hinge-loss SGD: {ds.label}")
-            shown = sfig.meta["frame_steps"]
-            if len(shown) < sfig.meta["n_steps"] + 1:
-                st.caption(f"The slider shows {len(shown):,} of the {sfig.meta['n_steps']:,} steps, "
-                           f"evenly spaced (about one in {round(shown[-1] / (len(shown) - 1))}); with fewer steps "
-                           "every one is shown.")
+                exports(SGD_CHART, file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"),
+                        with_view(sblob, sview), f"Hinge-loss SGD: {ds.label}")
             st.info(gap)

@@ -43,7 +43,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js"))
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -915,3 +915,78 @@ def compare_scene(left, right, *, reference=None, view: View | None = None) -> C
     return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(shared),
                         titles=tuple(f"{run_label(r)}\n{run_summary(r)}" for r in runs), reference=ref,
                         box=view_box(X), view=view or View())
+
+
+# ---------------------------------------------------------------------------------------------------
+# the SVM page's hinge-SGD tab
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SgdScene:
+    """The hinge-SGD tab's scene: the points once, one hinge-SGD run and the exact SVM it approaches.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+    y : ndarray of shape (N,), int8
+    run : HingeRunRecord
+        The run's states, rings (yᵢ(w·xᵢ + b) < 1) and mistakes (≤ 0) as on the Compare page; its arrays are
+        named ``<field>.0`` and ``run.run`` travels as ``runs[0]``.
+    objective : ndarray of shape (S + 1,), float64
+        J = ½‖w‖² + C Σξᵢ after each step (the core's ``HingeRun.objective``).
+    etas : ndarray of shape (S,), float64
+        The step size ηₜ of each step.
+    exact : dict
+        The exact SVM for the run's C: ``w``, ``b`` and ``objective`` J*.
+    box : tuple of 4 floats
+    view : View
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    run: HingeRunRecord
+    objective: np.ndarray
+    etas: np.ndarray
+    exact: dict
+    box: tuple[float, float, float, float]
+    view: View = field(default_factory=View)
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it (the wire format of this module)."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "sgd", "runs": [self.run.run],
+                  "exact": self.exact, "box": list(self.box), "bound": None, "view": asdict(self.view)}
+        arrays = {"X": self.X, "y": self.y, "objective": self.objective, "etas": self.etas}
+        arrays.update({f"{name}.0": getattr(self.run, name) for name in HingeRunRecord.ARRAYS})
+        return pack(header, arrays)
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> SgdScene:
+        """The scene a record holds (ValueError if it is not a hinge-SGD scene of this version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != "sgd":
+            raise ValueError(f"not a hinge-SGD scene: kind {header.get('kind')!r}")
+        run = HingeRunRecord(**{name: arrays[f"{name}.0"] for name in HingeRunRecord.ARRAYS}, run=header["runs"][0])
+        return cls(X=arrays["X"], y=arrays["y"], run=run, objective=arrays["objective"], etas=arrays["etas"],
+                   exact=header["exact"], box=tuple(header["box"]), view=_view(header["view"]))
+
+
+def sgd_scene(run: HingeRun, exact: SVMSolution, view: View | None = None) -> SgdScene:
+    """The scene of a hinge-SGD run on 2-D points and the exact SVM for its C (linear kernel): nothing drawn.
+
+    Raises
+    ------
+    ValueError
+        When the data are not 2-D, or ``exact`` is not the linear SVM for the run's C.
+    """
+    X = np.ascontiguousarray(run.X, dtype=float)
+    if X.shape[1] != 2:
+        raise ValueError(f"the hinge-SGD chart draws 2-D data, got d = {X.shape[1]}")
+    if exact.w is None or not np.isclose(exact.C, run.C):
+        raise ValueError(f"the exact SVM must be the linear one for the run's C = {run.C:g}, got "
+                         f"{exact.kernel} with C = {exact.C:g}")
+    return SgdScene(X=X, y=np.asarray(run.y).astype(np.int8), run=hinge_record(run),
+                    objective=np.ascontiguousarray(run.objective, dtype=float),
+                    etas=np.ascontiguousarray(run.etas, dtype=float),
+                    exact={"w": [float(v) for v in exact.w], "b": float(exact.b), "objective": float(exact.objective)},
+                    box=view_box(X), view=view or View())

@@ -18,22 +18,13 @@ from core.snapshot import activation
 from core.svm import SVMSolution
 from datasets.points import standardize
 from viz.common import (
-    FONT,
-    INK,
-    NEG_COLOUR,
-    POS_COLOUR,
-    back_next,
-    boundary_segment,
     names,
     num,
     state_line,
     state_text,
-    step_menus,
-    step_slider,
     sub,
     vec,
     view_box,
-    widened,
 )
 
 ON_MARGIN = 1e-3  # |y·f − 1| below this counts as on the margin line
@@ -174,132 +165,45 @@ def sgd_summary(run, exact: SVMSolution) -> str:
             "η stalls at a noise floor.")
 
 
-def sgd_figure(run, exact: SVMSolution, *, max_frames: int = 300, height: int = 760) -> dict:
-    """Hinge-loss SGD stepping in the browser: its boundary and margin lines against the exact SVM's, and J per step.
+def sgd_step_text(run, jstar: float, s: int) -> str:
+    """What hinge SGD's step ``s`` did, in the seeds' notation (HTML): the Python reference of the SGD chart's words.
+
+    E.g. "<b>Step 3</b>: x₇, y = +1, y·(w·x+b) = 0.4 < 1 → hinge active:<br>w ← (1 − ηλ)·w + η·y·x = (…), b ← b + η·y
+    = …<br>η = …, λ = 1/(N·C) = … · J = …, gap to the exact J* = …: <b>…</b>". Whether the hinge was active is
+    the core's decision (``run.active``); y·(w·x+b) is summed in the core's order.
 
     Parameters
     ----------
     run : core.svm.HingeRun
-    exact : SVMSolution
-        The exact optimum for the same C (linear kernel), drawn faint; J* is its objective.
-    max_frames : int
-        Steps shown (evenly spaced, the first and last included).
-    height : int
-
-    Returns
-    -------
-    dict
-        A Plotly figure with frames ``s{step}``; ``layout.meta`` holds the frame steps and J*.
+    jstar : float
+        The exact optimum J* for the run's C.
+    s : int
+        The step, 0..S.
     """
     X, y = run.X, run.y
-    box = view_box(X)
-    big = widened(box)
-    S = run.n_steps
-    steps = np.unique(np.linspace(0, S, min(S + 1, max(2, max_frames))).round().astype(np.int64))
-    jstar = exact.objective
-    common = {"xaxis": "x", "yaxis": "y"}
-
-    def lines(w, b):
-        out = {}
-        for c in (-1, 0, 1):
-            out[c] = boundary_segment(big, w, b - c) if np.any(w) else ([], [])
-        return out
-
-    ex = lines(exact.w, exact.b)
-    pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
-    data = [
-        {"type": "scatter", "name": "exact SVM boundary", "mode": "lines", "x": ex[0][0], "y": ex[0][1],
-         "line": {"color": "rgba(34,34,34,0.35)", "width": 3}, "hoverinfo": "skip", **common},
-        {"type": "scatter", "name": "exact margin f = ±1", "mode": "lines", "x": ex[-1][0] + [None] + ex[1][0],
-         "y": ex[-1][1] + [None] + ex[1][1], "line": {"color": "rgba(34,34,34,0.3)", "width": 2, "dash": "dot"},
-         "hoverinfo": "skip", **common},
-        {"type": "scatter", "name": "y = +1", "mode": "markers", "x": X[pos, 0].round(4).tolist(),
-         "y": X[pos, 1].round(4).tolist(), "marker": {"color": POS_COLOUR, "symbol": "circle", "size": 10},
-         "hoverinfo": "skip", **common},
-        {"type": "scatter", "name": "y = −1", "mode": "markers", "x": X[neg, 0].round(4).tolist(),
-         "y": X[neg, 1].round(4).tolist(), "marker": {"color": NEG_COLOUR, "symbol": "diamond", "size": 11},
-         "hoverinfo": "skip", **common},
-        # frame-driven: SGD boundary, SGD margin, the drawn point, the current step on the curve
-        {"type": "scatter", "name": "SGD boundary w·x + b = 0", "mode": "lines", "x": [], "y": [],
-         "line": {"color": INK, "width": 4}, "hoverinfo": "skip", **common},
-        {"type": "scatter", "name": "SGD margin w·x + b = ±1", "mode": "lines", "x": [], "y": [],
-         "line": {"color": MARGIN_COLOUR, "width": 2.5, "dash": "dash"}, "hoverinfo": "skip", **common},
-        {"type": "scatter", "name": "point drawn", "mode": "markers", "x": [], "y": [], "hoverinfo": "skip",
-         "marker": {"size": 26, "color": "rgba(240, 228, 66, 0.45)", "line": {"color": "#8A7D00", "width": 3}},
-         **common},
-        {"type": "scatter", "name": "J = ½‖w‖² + C Σξ", "mode": "lines", "x": list(range(S + 1)),
-         "y": np.round(run.objective, 6).tolist(), "line": {"color": "#0072B2", "width": 2.5}, "xaxis": "x2",
-         "yaxis": "y2", "hovertemplate": "step %{x}: J = %{y:.4g}<extra></extra>"},
-        {"type": "scatter", "name": f"J* = {num(jstar)} (exact)", "mode": "lines", "x": [0, S], "y": [jstar, jstar],
-         "line": {"color": SLACK_COLOUR, "width": 2, "dash": "dash"}, "xaxis": "x2", "yaxis": "y2",
-         "hoverinfo": "skip"},
-        {"type": "scatter", "name": "current step", "mode": "lines", "x": [0, 0], "y": [0, 1], "showlegend": False,
-         "line": {"color": INK, "width": 2, "dash": "dot"}, "xaxis": "x2", "yaxis": "y3", "hoverinfo": "skip"},
-    ]
-    traces = [4, 5, 6, 9]
-    fnames = [f"s{s}" for s in steps.tolist()]
-    frames = []
-    for f, s in enumerate(steps.tolist()):
-        w, b = run.W[s], float(run.B[s])
-        ln = lines(w, b)
-        if s:
-            i = int(run.order[s - 1])
-            wp, bp = run.W[s - 1], float(run.B[s - 1])
-            m = float(y[i] * (X[i] @ wp + bp))
-            eta = float(run.etas[s - 1])
-            head = f"<b>Step {s}</b>: x{sub(i + 1)}, y = {'+1' if y[i] > 0 else '−1'}, y·(w·x+b) = {num(m)}"
-            if run.active[s - 1]:
-                head += (f" < 1 → hinge active:<br>w ← (1 − ηλ)·w + η·y·x = ({num(w[0])}, {num(w[1])}), "
-                         f"b ← b + η·y = {num(b)}")
-            else:
-                head += f" ≥ 1 → only the shrink:<br>w ← (1 − ηλ)·w = ({num(w[0])}, {num(w[1])}), b stays {num(b)}"
-            head += f"<br>η = {num(eta)}, λ = 1/(N·C) = {num(run.lam)}"
-            ex_pt = {"x": [float(X[i, 0])], "y": [float(X[i, 1])]}
+    w, b = run.W[s], float(run.B[s])
+    if s:
+        i = int(run.order[s - 1])
+        m = float(y[i] * activation(X[i:i + 1], run.W[s - 1], float(run.B[s - 1]))[0])  # y·(w·x + b) before the step
+        head = f"<b>Step {s}</b>: x{sub(i + 1)}, y = {'+1' if y[i] > 0 else '−1'}, y·(w·x+b) = {num(m)}"
+        if run.active[s - 1]:
+            head += (f" < 1 → hinge active:<br>w ← (1 − ηλ)·w + η·y·x = ({num(w[0])}, {num(w[1])}), "
+                     f"b ← b + η·y = {num(b)}")
         else:
-            head = f"<b>Step 0</b>: w = 0, b = 0; λ = 1/(N·C) = {num(run.lam)}"
-            ex_pt = {"x": [None]}
-        head += (f" · J = {num(run.objective[s])}, gap to the exact J* = {num(jstar)}: "
-                 f"<b>{num(run.objective[s] - jstar)}</b>")
-        margins = y * activation(X, w, b)  # yᵢ(w·xᵢ + b) after the step
-        state = state_line(s, S, w, b, np.flatnonzero(margins <= 0), len(y),
-                           extra=f"margin < 1 (hinge active) for {int((margins < 1).sum())}")
-        frames.append({"name": fnames[f], "group": "steps", "traces": traces, "data": [
-            {"x": ln[0][0], "y": ln[0][1]},
-            {"x": ln[-1][0] + [None] + ln[1][0], "y": ln[-1][1] + [None] + ln[1][1]},
-            ex_pt,
-            {"x": [s, s]},
-        ], "layout": {"annotations[0].text": head, "annotations[1].text": state,
-                      "updatemenus[1].buttons": back_next(fnames[max(f - 1, 0)],
-                                                          fnames[min(f + 1, len(fnames) - 1)])}})
-    first = frames[0]
-    for t, d in zip(traces, first["data"], strict=True):
-        data[t].update(d)
-    jlo = max(min(jstar, float(run.objective.min())) * 0.9, 1e-12)
-    jhi = max(float(run.objective.max()), jstar) * 1.1
-    layout = {
-        "height": height, "font": FONT, "margin": {"l": 70, "r": 20, "t": 110, "b": 45},
-        "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
-        "legend": {"x": 1.0, "y": 1.0, "xanchor": "right", "yanchor": "top", "font": {"size": 14},
-                   "bgcolor": "rgba(255,255,255,0.85)"},
-        "xaxis": {"range": [box[0], box[1]], "domain": [0, 1], "fixedrange": True, "constrain": "domain",
-                  "gridcolor": "#eeeeee", "title": {"text": "x₁"}},
-        "yaxis": {"range": [box[2], box[3]], "domain": [0.5, 1.0], "fixedrange": True, "scaleanchor": "x",
-                  "constrain": "domain", "gridcolor": "#eeeeee", "title": {"text": "x₂"}},
-        "xaxis2": {"domain": [0, 1], "anchor": "y2", "range": [-0.5, S + 0.5], "fixedrange": True,
-                   "title": {"text": "step"}, "gridcolor": "#eeeeee"},
-        "yaxis2": {"domain": [0, 0.2], "anchor": "x2", "type": "log", "range": [math.log10(jlo), math.log10(jhi)],
-                   "fixedrange": True, "title": {"text": "J (log)"}, "gridcolor": "#eeeeee", "nticks": 4,
-                   "tickfont": {"size": 14}},
-        "yaxis3": {"overlaying": "y2", "range": [0, 1], "visible": False, "fixedrange": True},
-        "annotations": [{"text": first["layout"]["annotations[0].text"], "xref": "paper", "yref": "paper", "x": 0,
-                         "y": 1.0, "yshift": 6, "xanchor": "left", "yanchor": "bottom", "align": "left",
-                         "showarrow": False, "font": {"size": 15}, "bgcolor": "rgba(255,255,255,0.95)"},
-                        {"name": "state", "text": first["layout"]["annotations[1].text"], "xref": "paper",
-                         "yref": "paper", "x": 0, "y": 0.415, "xanchor": "left", "yanchor": "top", "align": "left",
-                         "showarrow": False, "font": {"size": 14}}],
-        "sliders": [step_slider(steps, fnames, y=0.3)],
-        "updatemenus": step_menus(first["layout"]["updatemenus[1].buttons"], y=0.31, play_x=1.0),
-        "meta": {"view": "hinge_sgd", "frame_steps": steps.tolist(), "J_star": jstar, "C": run.C, "n_steps": S,
-                 "final_gap": float(run.objective[-1] - jstar)},
-    }
-    return {"data": data, "layout": layout, "frames": frames}
+            head += f" ≥ 1 → only the shrink:<br>w ← (1 − ηλ)·w = ({num(w[0])}, {num(w[1])}), b stays {num(b)}"
+        head += f"<br>η = {num(float(run.etas[s - 1]))}, λ = 1/(N·C) = {num(run.lam)}"
+    else:
+        head = f"<b>Step 0</b>: w = 0, b = 0; λ = 1/(N·C) = {num(run.lam)}"
+    return head + (f" · J = {num(run.objective[s])}, gap to the exact J* = {num(jstar)}: "
+                   f"<b>{num(run.objective[s] - jstar)}</b>")
+
+
+def sgd_state(run, s: int) -> str:
+    """Hinge SGD's state after step ``s`` in one plain line: "Step 7 of 2000: w = …, b = …; misclassified: …;
+    margin < 1 (hinge active) for 10" (y·(w·x+b) ≤ 0 and < 1 as the core sums them)."""
+    w, b = run.W[s], float(run.B[s])
+    margins = run.y * activation(run.X, w, b)  # yᵢ(w·xᵢ + b) after the step
+    return state_line(s, run.n_steps, w, b, np.flatnonzero(margins <= 0), len(run.y),
+                      extra=f"margin < 1 (hinge active) for {int((margins < 1).sum())}")
+
+

@@ -366,6 +366,7 @@ function loadPlotly() {
 const NONE = [[], []];
 const REGION = {pos: "rgba(0, 114, 178, 0.10)", neg: "rgba(213, 94, 0, 0.10)"};
 const HIGHLIGHT = "rgba(240, 228, 66, 0.55)", HIGHLIGHT_LINE = "#8A7D00", OLD_INK = "rgba(34,34,34,0.45)";
+const MARGIN_INK = "#555555";  // viz.svm.MARGIN_COLOUR
 const PURPLE = "#6a3d9a";
 const CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false, displayModeBar: false};
 const FONT = "Inter, Segoe UI, Helvetica, Arial, sans-serif";
@@ -797,6 +798,7 @@ class PerceptronView extends Stepping {
       over += `<path d="${circles(g.exam, this.examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
     if (on("old")) over += seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
     if (on("line")) over += seg(g.line, INK, 4 * k);
+    if (g.margins && on("margin")) for (const ml of g.margins) over += seg(ml, MARGIN_INK, 2.5 * k, `${8 * k} ${5 * k}`);  // hinge SGD's ±1
     if (on("w")) over += arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + arrow(g.w, INK, 3.5 * k, 15 * k);
     if (on("upd")) over += arrow(g.upd, UPDATE, 3.5 * k, 15 * k);
     layer(this.over, fl, `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`);

@@ -8,7 +8,7 @@ const SVM_LABELS = 12;  // viz.svm.MAX_SLACK_LABELS
 const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
-const MARGIN_INK = "#555555", SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
+const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
 
 class SvmModel {

@@ -1,0 +1,85 @@
+"""Does the Compare page feel live? Its controls and steps in Chromium, against a bare Streamlit rerun.
+
+Serves bench/bare_app.py (one select_slider, one 3-point chart: the yardstick) and the app side by side and, in
+one Chromium, times for the Compare page at N points (XOR; τ left against τ right, cyclic; and the perceptron
+against hinge SGD):
+
+- the first chart in a new tab, against the bare app's;
+- a move of the right run's τ (or of C): the page reruns, both runs are built and sent as one scene record;
+  the key press until the renderer has drawn the new record, plus one frame, and the bytes the server sent
+  (websocket frames);
+- Next ▶ / Back ◀ in the renderer: the click until the frame after both panels' step is drawn (no server
+  message);
+- End and Home (a jump over the whole common step axis).
+
+Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
+Run by hand (2-core machine: about two minutes):
+
+    python bench/bench_compare_live.py [--n 2000] [--moves 6] [--steps 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_live import IDLE, against_bare, frame_times, line, open_tab, step_times  # noqa: E402
+
+READY = "() => document.querySelector('.dbls').dataset.ready || ''"
+
+
+def new_runs(page, label: str, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
+    """Move the slider labelled ``label`` down and up: the key press until the new record is drawn; bytes sent."""
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    times, sizes = [], []
+    for i in range(moves):
+        key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(200)
+        before = page.evaluate(READY)
+        n0 = len(received)
+        slider.focus()
+        t = time.perf_counter()
+        page.keyboard.press(key)
+        page.wait_for_function(f"(b) => {{ const r = ({READY})(); return r && r !== b; }}", arg=before, polling="raf",
+                               timeout=60_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return times, sizes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--moves", type=int, default=6)
+    ap.add_argument("--steps", type=int, default=60)
+    args = ap.parse_args()
+    with against_bare("compare", args.moves) as (browser, app, ref, _, bare_first):
+        ref50 = statistics.median(ref)
+        print(line("bare Streamlit: slider → chart redrawn", ref))
+        for name, query, label in [
+                ("τ left vs τ right (cyclic)", f"ds=XOR&n_xor={args.n}&cmp=tau&tau_a=0.1&tau_b=1.0", "τ right"),
+                ("perceptron vs hinge SGD", f"ds=XOR&n_xor={args.n}&cmp=svm&C=1.0", "SVM penalty C")]:
+            ctx, tab, received, first = open_tab(browser, f"{app}/compare?{query}")
+            print(f"\nCompare, {name}, N = {args.n}:")
+            print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
+                  f"{first / bare_first:.2f}×); {sum(received) / 1000:.0f} KB received")
+            times, sizes = new_runs(tab, label, args.moves, received)
+            print("  " + line(f"move {label.split()[0]} → both runs drawn (server rerun)", times, ref50))
+            print(f"  bytes received per move: median {statistics.median(sizes) / 1000:.1f} KB")
+            print("  " + line("Next / Back → both panels drawn", step_times(tab, args.steps)))
+            print("  " + line("End / Home → both panels drawn",
+                              frame_times(tab, "(root, v, i) => v.key(i % 2 ? 'Home' : 'End')", 10)))
+            ctx.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""The hinge-SGD renderer in Chromium: what it draws at step s is the core's run at step s.
+
+The renderer (``viz/js/sgd.js`` over ``compare.js`` and ``scene.js``) runs as in the offline HTML export. At
+random steps of runs with ties and duplicate points: the rings are exactly the points with y·(w·x+b) < 1 as the
+core sums it, the drawn point the core's, the boundary and both margin lines the core's (w, b), J the core's
+objective, and the words exactly the Python references' (:func:`viz.svm.sgd_step_text`, :func:`viz.svm.sgd_state`).
+A record it cannot draw is named, and the last chart stays.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
+from test_viz_compare import tied
+
+from core.snapshot import activation
+from core.svm import fit_svm, hinge_sgd
+from datasets import make_dataset
+from viz.common import boundary_segment, view_box
+from viz.scene import pack, sgd_scene, unpack
+from viz.svm import sgd_state, sgd_step_text
+
+
+def drawn_at(page: Page, s: int) -> dict:
+    return page.evaluate("""(s) => {
+        const v = window.__dblView;
+        v.show(s);
+        return {...v.drawn(), text: document.querySelector('#scene .dbls-text').innerHTML,
+                state: document.querySelector('#scene .dbls-state').textContent,
+                live: document.querySelector('#scene .dbls-live').textContent,
+                at: document.querySelector('#scene .dbls-at').textContent,
+                J: Array.from(document.querySelector('#scene .dbls-strip-plot').data[0].y),
+                meta: document.querySelector('#scene .dbls-plot').layout.meta};
+    }""", s)
+
+
+def check_sgd(page: Page, run, exact, steps) -> None:
+    mount(page, sgd_scene(run, exact).to_bytes())
+    X, y = run.X, run.y
+    box = view_box(X)
+    span = box[1] - box[0]
+    cx, cy = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    clip = (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)
+    for s in steps:
+        got = drawn_at(page, int(s))
+        w, b = run.W[s], float(run.B[s])
+        ring = y * activation(X, w, b) < 1.0
+        assert points(got["ring"]) == {tuple(x) for x in X[ring].tolist()}, s
+        ex = [] if s == 0 else [X[int(run.order[s - 1])].tolist()]
+        assert points(got["exam"]) == {tuple(x) for x in ex}, s
+        assert (got["line"]["x"], got["line"]["y"]) == tuple(boundary_segment(clip, w, b)), s
+        for m, off in zip(got["margins"], (1, -1), strict=True):  # w·x + b = +1, then −1
+            assert (m["x"], m["y"]) == tuple(boundary_segment(clip, w, b - off)), s
+        assert html.unescape(got["text"]) == sgd_step_text(run, exact.objective, int(s)), s
+        assert got["state"] == got["live"] == sgd_state(run, int(s)), s
+        assert got["at"] == f"Step {s:,} of {run.n_steps:,}"
+    assert got["J"] == run.objective.tolist()
+    assert got["meta"]["view"] == "hinge_sgd" and got["meta"]["J_star"] == exact.objective
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_steps_of_runs_with_ties_and_duplicates(renderer, seed):  # noqa: F811
+    X, y = tied(seed)
+    rng = np.random.default_rng(seed)
+    run = hinge_sgd(X, y, C=[0.5, 5.0][seed], max_steps=300, seed=seed, **({"schedule": "constant", "eta": 0.1} if seed else {}))
+    check_sgd(renderer, run, fit_svm(X, y, C=run.C), sorted({0, 1, 300, *rng.integers(0, 301, size=12).tolist()}))
+
+
+def test_two_thousand_points_every_step_reachable(renderer):  # noqa: F811
+    X, y = make_dataset("xor", 2000, 0)
+    run = hinge_sgd(X, y, C=1.0, max_steps=2000)
+    check_sgd(renderer, run, fit_svm(X, y, C=1.0), [0, 999, 1000, 1999, 2000])
+
+
+def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F811
+    X, y = make_dataset("separable", 40, 0)
+    good = sgd_scene(hinge_sgd(X, y, C=1.0, max_steps=50), fit_svm(X, y, C=1.0)).to_bytes()
+    mount(renderer, good)
+    header, arrays = unpack(good)
+    broken = [
+        (header, {**arrays, "objective": arrays["objective"][:-1]}),
+        (header, {k: v for k, v in arrays.items() if k != "etas"}),
+        ({**header, "exact": {"w": [1.0, "a"], "b": 0.0, "objective": 1.0}}, arrays),
+        ({**header, "runs": [{**header["runs"][0], "kind": "perceptron"}]}, arrays),
+        (header, {**arrays, "m_ptr.0": arrays["m_ptr.0"][:-1]}),
+    ]
+    for h, a in broken:
+        mount(renderer, pack(h, a))
+        msg = renderer.locator("#scene .dbls-error")
+        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), h
+        assert renderer.locator("#scene .dbls-state").text_content().startswith("Step ")  # the last chart stays
+    mount(renderer, good)
+    assert renderer.locator("#scene .dbls-error").count() == 0

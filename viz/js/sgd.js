@@ -1,0 +1,168 @@
+// ---------------------------------------------------------------------------------------------------
+// the hinge-SGD scene (viz/scene.py: SgdScene): the SVM page's SGD tab, one run against the exact SVM
+// ---------------------------------------------------------------------------------------------------
+// The run is read by HingeModel (compare.js: its rings y·(w·x+b) < 1 and mistakes ≤ 0 as the core judged them);
+// the view is the Perceptron's (a data panel, the words, a strip under it) with the SGD's margins and J.
+
+const J_INK = "#0072B2", JSTAR_INK = "#CC79A7";  // viz.svm: J, and J* (SLACK_COLOUR)
+
+class SgdModel {
+  constructor(scene) {
+    const h = this.h = scene.header;
+    if (!Array.isArray(h.runs) || h.runs.length !== 1 || !h.runs[0] || h.runs[0].kind !== "hinge")
+      throw new Error("a hinge-SGD scene holds one hinge run");
+    if (!scene.arrays.X || !scene.arrays.y) throw new Error("the scene has no points");
+    const p = this.p = new HingeModel(scene, 0);
+    this.X = p.X; this.y = p.y; this.N = p.N; this.S = p.S; this.K = p.S; this.box = h.box;
+    this.J = scene.arrays.objective; this.etas = scene.arrays.etas;
+    if (!this.J || this.J.length !== this.S + 1 || !this.etas || this.etas.length !== this.S)
+      throw new Error("the run's J or η do not match its steps");
+    const e = h.exact;
+    if (!e || !Array.isArray(e.w) || e.w.length !== 2 || ![...e.w, e.b, e.objective].every(Number.isFinite))
+      throw new Error("the exact SVM's w, b and J* are not numbers");
+    this.run = {...h.runs[0], variant: "random", batch_size: 1};  // one random point a step
+    this.stops = null;
+  }
+  get nStops() { return this.S + 1; }
+  stepAt(i) { return i; }
+  stopOf(step) { return Math.max(0, Math.min(this.S, step)); }
+  w(k) { return this.p.w(k); }
+
+  // viz.svm.sgd_step_text: what step s did, in the seeds' notation (HTML)
+  describe(s) {
+    const p = this.p, X = this.X, y = this.y, [w0, w1] = p.w(s), b = p.B[s], jstar = this.h.exact.objective;
+    let head;
+    if (s) {
+      const i = p.order[s - 1], [v0, v1] = p.w(s - 1), bp = p.B[s - 1];
+      const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
+      head = `<b>Step ${s}</b>: x${sub(i + 1)}, y = ${y[i] > 0 ? "+1" : "−1"}, y·(w·x+b) = ${num(m)}`;
+      head += p.active[s - 1]
+        ? ` &lt; 1 → hinge active:<br>w ← (1 − ηλ)·w + η·y·x = (${num(w0)}, ${num(w1)}), b ← b + η·y = ${num(b)}`
+        : ` ≥ 1 → only the shrink:<br>w ← (1 − ηλ)·w = (${num(w0)}, ${num(w1)}), b stays ${num(b)}`;
+      head += `<br>η = ${num(this.etas[s - 1])}, λ = 1/(N·C) = ${num(this.run.lam)}`;
+    } else {
+      head = `<b>Step 0</b>: w = 0, b = 0; λ = 1/(N·C) = ${num(this.run.lam)}`;
+    }
+    return head + ` · J = ${num(this.J[s])}, gap to the exact J* = ${num(jstar)}: <b>${num(this.J[s] - jstar)}</b>`;
+  }
+
+  // viz.svm.sgd_state
+  stateLine(s) {
+    const p = this.p, {list, count} = p.members(s, 7);
+    p.goState(s);
+    let r = 0;
+    for (let i = 0; i < this.N; i++) r += p.mask[i];
+    return `Step ${s} of ${this.S}: w = ${vec(p.w(s))}, b = ${num(p.B[s])}; ${mistakesText(list, count, this.N, 6)}; ` +
+      `margin < 1 (hinge active) for ${r}`;
+  }
+}
+
+class SgdView extends PerceptronView {
+  geometry(step) {
+    const m = this.m, p = m.p, s = step, [w0, w1] = p.w(s), b = p.B[s];
+    const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
+    const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];
+    p.goState(s);
+    const rx = [], ry = [];
+    for (let i = 0; i < m.N; i++) if (p.mask[i]) { rx.push(m.X[2 * i]); ry.push(m.X[2 * i + 1]); }
+    const ex = s ? [p.order[s - 1]] : [];
+    return {regPos: region(clip, w0, w1, b, 1), regNeg: region(clip, w0, w1, b, -1), ring: [rx, ry],
+            exam: [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])], old: NONE, line: segment(clip, w0, w1, b),
+            margins: [segment(clip, w0, w1, b - 1), segment(clip, w0, w1, b + 1)],  // w·x + b = +1 and −1
+            wOld: NONE, w: NONE, upd: NONE, step: s, updated: []};
+  }
+
+  legendItems() {
+    const dash = (colour, width, d) => `<line x1="1" y1="9" x2="17" y2="9" stroke="${colour}" stroke-width="${width}" stroke-dasharray="${d}"/>`;
+    return [
+      ["exam", "point drawn this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
+      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
+      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ["ring", "margin < 1 (hinge active): y·(w·x+b) < 1", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
+      ["line", "SGD boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
+      ["margin", "SGD margin w·x + b = ±1", dash(MARGIN_INK, 2.5, "5 3")],
+      ["exact", `exact SVM boundary (J* = ${num(this.m.h.exact.objective)})`, `<line x1="1" y1="9" x2="17" y2="9" stroke="rgba(34,34,34,0.35)" stroke-width="3"/>`],
+      ["exactm", "exact margin f = ±1", dash("rgba(34,34,34,0.4)", 2, "2 2")],
+    ];
+  }
+
+  toggle(id) {
+    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    this.drawLegend();
+    const t = {pos: 0, neg: 1, exact: 2, exactm: 3}[id];
+    if (t !== undefined) this.Plotly.restyle(this.plot, {visible: !this.hidden.has(id)}, [t]);
+    else this.drawStep();
+  }
+
+  drawTaus() { this.root.querySelector(".dbls-tau").hidden = true; }  // one run: no τ to choose
+
+  mainTraces() {
+    const m = this.m, e = m.h.exact, data = super.mainTraces().slice(0, 2);
+    const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
+    const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];
+    const [bx, by] = segment(clip, e.w[0], e.w[1], e.b), mx = [], my = [];
+    for (const off of [1, -1]) { const [x, y] = segment(clip, e.w[0], e.w[1], e.b - off); mx.push(...x, null); my.push(...y, null); }
+    const names = Object.fromEntries(this.legendItems().map(([id, label]) => [id, label]));
+    data.push({type: "scatter", mode: "lines", name: names.exact, x: bx, y: by, hoverinfo: "skip", visible: !this.hidden.has("exact"),
+               line: {color: "rgba(34,34,34,0.35)", width: 3 * this.k}},
+              {type: "scatter", mode: "lines", name: names.exactm, x: mx, y: my, hoverinfo: "skip", visible: !this.hidden.has("exactm"),
+               line: {color: "rgba(34,34,34,0.4)", width: 2 * this.k, dash: "dot"}});
+    return data;
+  }
+
+  mainLayout(width, height) {
+    const layout = super.mainLayout(width, height), m = this.m, jstar = m.h.exact.objective;
+    layout.meta = {view: "hinge_sgd", C: m.run.C, n_steps: m.S, n_points: m.N, J_star: jstar, final_gap: m.J[m.S] - jstar};
+    return layout;
+  }
+
+  stripTraces() {
+    const m = this.m, k = this.k, xs = Array.from({length: m.S + 1}, (_, i) => i);
+    return [
+      {type: "scatter", name: "J = ½‖w‖² + C Σξ", mode: "lines", x: xs, y: Array.from(m.J), line: {color: J_INK, width: 2.5 * k},
+       hovertemplate: "step %{x}: J = %{y:.4g}<extra></extra>"},
+      {type: "scatter", name: `J* = ${num(m.h.exact.objective)} (exact)`, mode: "lines", x: [0, m.S],
+       y: [m.h.exact.objective, m.h.exact.objective], line: {color: JSTAR_INK, width: 2 * k, dash: "dash"}, hoverinfo: "skip"},
+    ];
+  }
+
+  stripLayout(width) {
+    const m = this.m, k = this.k, jstar = m.h.exact.objective, tick = {size: 13 * k, color: "#333"};
+    let lo = jstar, hi = jstar;
+    for (let s = 0; s <= m.S; s++) { lo = Math.min(lo, m.J[s]); hi = Math.max(hi, m.J[s]); }
+    lo = Math.max(lo * 0.9, 1e-12); hi = Math.max(hi * 1.1, lo * 1.5);
+    return {
+      width, height: (this.sz && this.sz.stripH) || Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x",
+      showlegend: false, font: {family: FONT, size: 14 * k, color: INK},
+      margin: {l: Math.round(56 * k), r: Math.round(58 * k), t: 4, b: Math.round(38 * k)},
+      plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+      xaxis: {title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee",
+              range: [-0.5, Math.max(m.S, 1) + 0.5], fixedrange: true},
+      yaxis: {title: {text: "J (log)", font: {color: J_INK, size: 15 * k}}, type: "log", range: [Math.log10(lo), Math.log10(hi)],
+              tickfont: tick, gridcolor: "#eeeeee", fixedrange: true, nticks: 4},
+      yaxis2: {overlaying: "y", visible: false, fixedrange: true},
+    };
+  }
+
+  show(i) {
+    super.show(i);
+    if (this.live) this.live.textContent = this.stateEl.textContent;  // the state line starts with the step
+  }
+
+  drawn() {
+    const d = super.drawn(), arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)});
+    return {...d, margins: this.g.margins.map(arr)};
+  }
+
+  figure() {
+    const fig = super.figure(), g = this.g, k = this.k;
+    fig.data = fig.data.filter((t) => t.name !== undefined || t.showlegend === false);  // (no w or update arrows here)
+    const mx = [], my = [];
+    for (const [x, y] of g.margins) { mx.push(...x, null); my.push(...y, null); }
+    fig.data.push({type: "scatter", mode: "lines", name: "SGD margin w·x + b = ±1", x: mx, y: my, xaxis: "x", yaxis: "y",
+                   hoverinfo: "skip", visible: !this.hidden.has("margin"), line: {color: MARGIN_INK, width: 2.5 * k, dash: "dash"}});
+    return fig;
+  }
+}
+
+KINDS.sgd = {shell: SHELL, model: (scene) => new SgdModel(scene), View: SgdView};
