@@ -6,14 +6,14 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from viz.scene import CompareScene, DualScene, PerceptronRun, PerceptronScene, SgdScene, SvmScene, unpack
+from viz.scene import CompareScene, DualScene, LossScene, PerceptronRun, PerceptronScene, SgdScene, SvmScene, unpack
 
 
-def decoded(blob: bytes) -> PerceptronScene | DualScene | SvmScene | CompareScene:
+def decoded(blob: bytes) -> PerceptronScene | DualScene | SvmScene | CompareScene | SgdScene | LossScene:
     """A scene record as the dataclass of its kind."""
     kind = unpack(blob)[0]["kind"]
     return {"perceptron": PerceptronScene, "dual": DualScene, "svm": SvmScene, "compare": CompareScene,
-            "sgd": SgdScene}[kind].from_bytes(blob)
+            "sgd": SgdScene, "loss": LossScene}[kind].from_bytes(blob)
 
 
 def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
@@ -76,3 +76,19 @@ def run_meta(at: AppTest) -> dict:
             "n_steps": r.run["n_steps"], "n_updates": len(r.update_steps), "converged": r.run["converged"],
             "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode,
             "taus": s.taus}
+
+
+def animated_figure() -> dict:
+    """A small animated Plotly figure (frames, a slider, meta), as any figure the app may still send: no page sends
+    one any more, but the serializing, scaling and export code keep handling them."""
+    frames = [{"name": f"s{k}", "traces": [0, 1], "data": [{"x": [k], "y": [k]}, {"x": [0, k + 1], "y": [1, -k]}]}
+              for k in range(4)]
+    return {"data": [{"type": "scatter", "mode": "markers", "name": "y = +1", "x": [0.0], "y": [0.0],
+                      "marker": {"size": 10, "line": {"width": 1}}},
+                     {"type": "scatter", "mode": "lines", "name": "boundary w·x + b = 0", "x": [0.0, 1.0], "y": [1.0, 0.0],
+                      "line": {"width": 4}}],
+            "layout": {"height": 520, "font": {"size": 16}, "annotations": [{"text": "Step 0", "font": {"size": 15}}],
+                       "meta": {"view": "test", "steps": 4},
+                       "sliders": [{"active": 0, "steps": [{"label": str(k), "method": "animate", "args": [[f"s{k}"]]}
+                                                           for k in range(4)]}]},
+            "frames": frames}

@@ -6,35 +6,28 @@ import json
 
 import numpy as np
 import plotly.io as pio
+from apptest_helpers import animated_figure
 from streamlit.testing.v1 import AppTest
 
-from views.builds import loss_grid, loss_surfaces
 from viz.common import Chart, readable, serialized
-from viz.losses import weight_figure
 
 X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
 Y = np.array([1, 1, -1, -1, -1])
 
 
 def _figure() -> dict:
-    """An animated figure (the Loss surface page's weight chart: a frame for each b)."""
-    us, vs, bs = loss_grid(X, Y, 21, 2.0)
-    return weight_figure(X, Y, loss_surfaces(X, Y, ("hinge",), 0.0, 21, 2.0), us, vs, bs)
+    return animated_figure()
 
 
 def _sent_specs() -> list[str]:
     def app():
-        import numpy as np
 
-        from views.builds import loss_grid, loss_surfaces
+        from apptest_helpers import animated_figure
+
         from views.shared import show_chart
         from viz.common import serialized
-        from viz.losses import weight_figure
 
-        X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
-        y = np.array([1, 1, -1, -1, -1])
-        us, vs, bs = loss_grid(X, y, 21, 2.0)
-        fig = weight_figure(X, y, loss_surfaces(X, y, ("hinge",), 0.0, 21, 2.0), us, vs, bs)
+        fig = animated_figure()
         show_chart(fig, "as_dict", "the figure")
         show_chart(serialized(fig), "as_chart", "the figure")
 

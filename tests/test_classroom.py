@@ -7,27 +7,22 @@ import json
 
 import numpy as np
 import pytest
-from apptest_helpers import figure, run_meta, scene  # noqa: F401
+from apptest_helpers import animated_figure, figure, run_meta, scene  # noqa: F401
 from test_views import page_from_url
 
 from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from datasets import make_dataset
 from datasets.csvio import paired_runs_csv
-from views.builds import loss_grid, loss_surfaces
 from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
 from views.quiz import QUIZ, SCORE
 from viz.common import num, projector
 from viz.export import standalone_html
-from viz.losses import weight_figure
 from viz.quiz import grade, question, quiz_figure
 
 
 def _figure() -> dict:
-    """An animated figure of a page still drawn by Plotly figures (the Loss surface page's weight chart)."""
-    X, y = make_dataset("separable", 40, 0)
-    us, vs, bs = loss_grid(X, y, 21, 2.0)
-    return weight_figure(X, y, loss_surfaces(X, y, ("hinge",), 0.0, 21, 2.0), us, vs, bs)
+    return animated_figure()
 
 
 def _run(name="separable", n=40, **kw):
@@ -81,10 +76,10 @@ def test_projector_scales_type_markers_and_lines_but_not_data():
     g = projector(f, 1.5)
     assert g["layout"]["font"]["size"] == pytest.approx(1.5 * f["layout"]["font"]["size"])
     assert g["layout"]["annotations"][0]["font"]["size"] == pytest.approx(1.5 * f["layout"]["annotations"][0]["font"]["size"])
-    pts = next(i for i, t in enumerate(f["data"]) if t.get("name") == "click to choose w")
+    pts = next(i for i, t in enumerate(f["data"]) if t.get("name") == "y = +1")
     assert g["data"][pts]["marker"]["size"] == pytest.approx(1.5 * f["data"][pts]["marker"]["size"])
     assert g["data"][pts]["x"] == f["data"][pts]["x"]
-    line = next(i for i, t in enumerate(f["data"]) if t.get("name", "").startswith("points' lines"))
+    line = next(i for i, t in enumerate(f["data"]) if t.get("name", "").startswith("boundary"))
     assert g["data"][line]["line"]["width"] == pytest.approx(1.5 * f["data"][line]["line"]["width"])
     assert [fr["name"] for fr in g["frames"]] == [fr["name"] for fr in f["frames"]]
     assert g["layout"]["sliders"][0]["steps"] == f["layout"]["sliders"][0]["steps"]  # frame names untouched

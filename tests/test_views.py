@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
 from views.shared import DATASET_KEY, Dataset
-from viz.scene import SgdScene
+from viz.scene import LossScene, SgdScene
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -356,41 +356,50 @@ def charts(at: AppTest) -> dict:
 
 def test_loss_page_default_and_its_views():
     at = page_from_url({"ds": "blobs"}, page="views/losses.py")
-    figs = charts(at)
-    surf, data = figs["loss_surface"], figs["loss_data"]
-    assert surf["layout"]["meta"]["slice"] == "w" and surf["layout"]["meta"]["losses"] == ["hinge"]
-    assert len(surf["frames"]) == len(surf["layout"]["meta"]["bs"]) and data["layout"]["meta"]["chosen"] is None
+    surf, data = scene(at), charts(at)["loss_data"]  # the (w₁, w₂) slices travel as a record, not as frames
+    assert isinstance(surf, LossScene) and surf.run["names"] == ["hinge"] and len(surf.bs) == 17
+    assert surf.view.start == 8 and data["layout"]["meta"]["chosen"] is None and "loss_surface" not in charts(at)
     assert any("hinge loss." in m.value for m in at.markdown)  # the text beside the loss
     at = page_from_url({"ds": "blobs", "loss": "all", "slice": "theta"}, page="views/losses.py")
     meta = charts(at)["loss_surface"]["layout"]["meta"]
-    assert meta["slice"] == "theta" and meta["losses"] == ["hinge", "perceptron", "zero_one"]
+    assert meta["slice"] == "theta" and meta["losses"] == ["hinge", "perceptron", "zero_one"] and not scenes(at)
     at = page_from_url({"ds": "xor", "loss": "zero_one", "view": "surface"}, page="views/losses.py")
     assert charts(at)["loss_surface_3d"]["layout"]["meta"]["loss"] == "zero_one"
+    at = page_from_url({"ds": "blobs", "loss": "all"}, page="views/losses.py")
+    assert scene(at).run["names"] == ["hinge", "perceptron", "zero_one"] and len(scene(at).us) == 61
 
 
 def test_loss_page_chosen_weight_draws_its_boundary():
     at = page_from_url({"ds": "textbook", "loss": "perceptron"}, page="views/losses.py")
     ds = at.session_state[DATASET_KEY]
-    b = charts(at)["loss_surface"]["layout"]["meta"]["bs"][2]
+    b = float(scene(at).bs[2])
     at.session_state["_loss_chosen"] = ((0.5, -0.25), b, ds.label)  # what a click on the surface stores
     at.run()
     assert not at.exception
-    figs = charts(at)
-    assert figs["loss_data"]["layout"]["meta"]["chosen"] == [0.5, -0.25, b]
-    # the chart stays at the b the weight was clicked at
-    assert figs["loss_surface"]["layout"]["meta"]["b"] == b and figs["loss_surface"]["layout"]["sliders"][0]["active"] == 2
-    assert any((t.get("name") or "").startswith("subgradient") for t in figs["loss_surface"]["data"])
+    assert charts(at)["loss_data"]["layout"]["meta"]["chosen"] == [0.5, -0.25, b]
+    sc = scene(at)
+    assert sc.view.start == 2  # the chart stays at the b the weight was clicked at
+    assert sc.run["chosen"]["w"] == [0.5, -0.25] and sc.run["chosen"]["b"] == b and "perceptron" in sc.run["chosen"]["grads"]
     # a choice made on other data is not drawn on these
     at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, "another dataset")
     at.run()
-    assert charts(at)["loss_data"]["layout"]["meta"]["chosen"] is None
+    assert charts(at)["loss_data"]["layout"]["meta"]["chosen"] is None and scene(at).run["chosen"] is None
+
+
+def test_a_weight_the_chart_reports_is_read_and_a_bad_one_ignored():
+    from views.options import weight_pick
+
+    assert weight_pick({"w": [0.5, -0.25], "b": 0.1234567}) == ((0.5, -0.25), 0.123457)
+    for bad in (None, "x", {"w": [1.0]}, {"w": ["a", 1.0], "b": 0.0}, {"w": [float("nan"), 1.0], "b": 0.0}, {"b": 1.0},
+                {"w": [1.0, 2.0], "b": float("inf")}, {"w": 5, "b": 0.0}):
+        assert weight_pick(bad) is None, bad
 
 
 @pytest.mark.parametrize("params", [{"loss": "squared"}, {"lam": "-1"}, {"b_at": "99"}, {"lit": "abc"},
                                     {"slice": "b"}, {"radius": "0"}])
 def test_loss_page_bad_url_never_breaks_it(params):
     at = page_from_url({"ds": "blobs", **params}, page="views/losses.py")
-    assert not at.exception and "loss_surface" in charts(at)
+    assert not at.exception and (scenes(at) or "loss_surface" in charts(at))
 
 
 def test_the_perceptron_page_fetches_plotly_js_before_its_scene_is_built() -> None:

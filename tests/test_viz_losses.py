@@ -1,4 +1,4 @@
-"""The loss-surface figures as data: point lines, the cone, bands at their levels, the trajectory, clicks."""
+"""The Loss surface page as data: its scene record, the point lines, the cone, the levels, the still figures."""
 
 from __future__ import annotations
 
@@ -6,17 +6,21 @@ import numpy as np
 import pytest
 from state_text import named_points
 
-from core.losses import grid_around, hinge, perceptron_subgradient, surface, theta_grid
+from core.losses import grid_around, hinge_subgradient, perceptron_subgradient, surface, theta_grid
 from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.losses import (
+    FORMULAS,
+    NAMES,
+    band_levels,
+    colour_top,
     cone_polygon,
     data_figure,
     default_bs,
     lines_in_box,
     theta_figure,
-    weight_figure,
 )
+from viz.scene import LossScene, View, loss_scene
 
 
 def trace(fig, name):
@@ -67,67 +71,39 @@ def test_cone_is_the_weights_that_classify_every_point():
     assert cone_polygon(Xx, yx, 0.0, box) == []  # no line separates XOR
 
 
-def test_weight_figure_frames(scene):
-    X, y, us, vs, bs, panels, traj = scene
-    fig = weight_figure(X, y, {"hinge": panels["hinge"]}, us, vs, bs, start=2, lam=0.1, trajectory=traj)
-    meta = fig["layout"]["meta"]
-    assert meta["slice"] == "w" and meta["b"] == bs[2] and fig["layout"]["sliders"][0]["active"] == 2
-    assert [f["layout"]["meta"]["b"] for f in fig["frames"]] == pytest.approx(list(bs))
-    assert not fig["layout"]["sliders"][0]["steps"][0]["args"][1]["frame"]["redraw"]  # traces only
-    for f, bv in enumerate(bs):
-        frame = fig["frames"][f]
-        named = {}
-        for t, d in zip(frame["traces"], frame["data"], strict=True):
-            named.setdefault(fig["data"][t].get("name"), d)  # the drawn trace, not its legend stand-in (after it)
-        # each point's line is where xᵢ·w + b = 0 (yᵢ does not move it)
-        P = pts(named["points' lines yᵢ(w·xᵢ + b) = 0"])
-        assert np.abs(P @ X.T + bv).min(axis=1).max() < 1e-3
-        # the clickable weights carry this b and the hinge loss there, exactly as computed directly
-        click = trace(fig, "click to choose w")
-        cd = np.array(named["click to choose w"]["customdata"])
-        W = np.column_stack([click["x"], click["y"]])
-        assert np.allclose(cd[:, 0], bv)
-        np.testing.assert_allclose(cd[:, 1], hinge(W, bv, X, y, lam=0.1), atol=1e-4)
-        # the trajectory: the run's weights, split by whether their b is this slice's
-        on = named[f"{traj[2]}, b as here"]
-        assert on["x"] == pytest.approx(np.round(traj[0][:, 0], 4).tolist())
-
-
-def test_bands_are_drawn_at_their_levels(scene):
-    X, y, us, vs, bs, panels, _ = scene
-    fig = weight_figure(X, y, {"perceptron": panels["perceptron"]}, us, vs, bs, start=1)
-    bands = [t for t in fig["data"] if t.get("fill") == "toself" and t.get("mode") == "none" and len(t["x"]) > 4]
-    assert len(bands) >= 5
-    zmax = float(np.percentile(panels["perceptron"], 99))
-    # a vertex inside the grid (not on the padded ring) has the loss of its band's level, by interpolation
-    for k, t in enumerate(bands[:4], start=1):
-        level = zmax * k / 10
-        P = pts(t)
-        inner = P[(P[:, 0] > us[0]) & (P[:, 0] < us[-1]) & (P[:, 1] > vs[0]) & (P[:, 1] < vs[-1])]
-        if inner.size:
-            from core.losses import perceptron
-            vals = perceptron(inner, bs[1], X, y)
-            assert np.abs(vals - level).max() < 0.15 * zmax  # linear interpolation of a piecewise-linear loss
-
-
-def test_all_three_panels_and_the_chosen_weight(scene):
+def test_the_record_holds_what_defines_the_slices(scene):
     X, y, us, vs, bs, panels, traj = scene
     w, b = np.array([0.8, 0.4]), float(bs[2])
-    fig = weight_figure(X, y, panels, us, vs, bs, start=2, trajectory=traj, chosen=(w, b), lit=3)
-    assert fig["layout"]["meta"]["losses"] == ["hinge", "perceptron", "zero_one"]
-    arrows = [t for t in fig["data"] if (t.get("name") or "").startswith("subgradient")]
-    stars = [t for t in fig["data"] if t.get("name") == "the chosen w"]
-    assert len(arrows) == 3 and len(stars) == 3 and all(t["x"] == [w[0]] for t in stars)
-    assert all(a["x"][0] == w[0] for a in arrows[:2])
-    # the perceptron panel's arrow points along its subgradient
-    g = perceptron_subgradient(w, b, X, y)[0]
-    a = arrows[1]
-    d = np.array([a["x"][1] - a["x"][0], a["y"][1] - a["y"][0]])
-    assert d @ g == pytest.approx(np.linalg.norm(d) * np.linalg.norm(g))
-    assert arrows[2]["x"] == [None] and arrows[2]["name"] == "subgradient 0 at the chosen w"  # 0-1: no arrow
-    data = data_figure(X, y, chosen=(w, b), lit=3)
-    xs, ys = data["layout"]["meta"]["boundary_x"], data["layout"]["meta"]["boundary_y"]
-    assert abs(w[0] * xs[0] + w[1] * ys[0] + b) < 1e-9
+    names = ["hinge", "perceptron", "zero_one"]
+    sc = LossScene.from_bytes(loss_scene(X, y, names, us, vs, bs, lam=0.1, path=traj, lit=3, chosen=(w, b),
+                                         view=View(height=600, start=2)).to_bytes())
+    assert np.array_equal(sc.X, X) and np.array_equal(sc.y, y) and np.array_equal(sc.us, us) and np.array_equal(sc.bs, bs)
+    assert np.array_equal(sc.path_W, traj[0]) and np.array_equal(sc.path_B, traj[1])
+    r = sc.run
+    assert r["names"] == names and r["lam"] == 0.1 and r["lit"] == 3 and r["path_label"] == "perceptron"
+    assert r["titles"] == {nm: NAMES[nm] for nm in names} and r["formulas"] == {nm: FORMULAS[nm] for nm in names}
+    assert sc.view.start == 2 and len(sc.drawn) == min(len(y), 100)  # 300 lines over three panels
+    # the chosen weight and each loss's subgradient there, from core
+    assert r["chosen"]["w"] == w.tolist() and r["chosen"]["b"] == b
+    assert r["chosen"]["grads"]["perceptron"] == perceptron_subgradient(w, b, X, y)[0].tolist()
+    assert r["chosen"]["grads"]["hinge"] == hinge_subgradient(w, b, X, y, lam=0.1)[0].tolist()
+    assert r["chosen"]["grads"]["zero_one"] == [0.0, 0.0]  # its gradient is 0 wherever it exists
+    # the colour scale: the 99th percentile of the loss over the slices (1 for 0-1), ten bands from 0 to it
+    for nm in names:
+        assert r["tops"][nm] == colour_top(nm, X, y, us, vs, bs, 0.1)
+        assert r["levels"][nm] == list(band_levels(nm, r["tops"][nm], len(y)))
+    top = r["tops"]["perceptron"]
+    assert 0.8 * panels["perceptron"].max() <= top <= panels["perceptron"].max() + 1e-12
+    # no surface travels: the record is the points and a few numbers
+    assert len(loss_scene(X, y, names, us, vs, bs).to_bytes()) < 4_000
+
+
+def test_the_points_lines_are_where_x_dot_w_plus_b_is_zero():
+    X, y = make_dataset("blobs", 40, 0)
+    box = (-1.0, 2.0, -1.5, 1.0)
+    xs, ys = lines_in_box(X, np.full(len(y), 0.3), box)
+    P = np.array([(a, b) for a, b in zip(xs, ys, strict=True) if a is not None])
+    assert np.abs(P @ X.T + 0.3).min(axis=1).max() < 1e-3  # yᵢ does not move a point's line
 
 
 def test_theta_figure_band_is_where_every_point_is_correct():
@@ -156,14 +132,14 @@ def test_cone_with_a_point_at_the_origin():
     assert poly.size and (poly @ X[1:].T * np.array([1, -1]) + 0.5 * np.array([1, -1]) >= -1e-9).all()
 
 
-def test_zero_one_levels_fall_between_its_values():
-    X, y = make_dataset("blobs", 10, 0)
-    us, vs = grid_around(X, y, size=31)
-    fig = weight_figure(X, y, {"zero_one": surface("zero_one", X, y, us, vs)[None]}, us, vs, np.array([0.0]))
-    levels = np.array(fig["layout"]["meta"]["levels"]["zero_one"])
-    # halfway between counts: none equals k/N, and 0 and 1 mistakes (and 1 and 2, …) are told apart
-    assert np.allclose(levels * 10 % 1, 0.5)
-    assert levels[0] == pytest.approx(0.05) and np.all(np.diff(levels) > 0)
+@pytest.mark.parametrize("n", [10, 37, 2000])
+def test_zero_one_levels_fall_between_its_values(n):
+    first, step = band_levels("zero_one", 1.0, n)
+    levels = first + step * np.arange(9)
+    # halfway between counts: none equals k/N, and 0 and 1 mistakes are told apart
+    assert np.allclose((levels * n) % 1, 0.5)
+    assert first * n == pytest.approx(step * n - 0.5) and step * n == max(1, round(n / 10))
+    assert band_levels("hinge", 2.0, n) == (0.2, 0.2)
 
 
 @pytest.mark.parametrize("w,b", [((1.0, 0.5), 0.2), ((0.3, -1.2), 0.5), ((-1.0, 0.0), 0.0), ((2.0, 1.0), 0.0)])

@@ -19,9 +19,9 @@ from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
 from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
-from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure, weight_figure
+from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, compare_scene, dual_scene, run_record, sgd_scene, svm_scene
+from viz.scene import assemble, compare_scene, dual_scene, loss_scene, run_record, sgd_scene, svm_scene
 from viz.svm import sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
@@ -219,16 +219,30 @@ def loss_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
     return run.W[keep], run.B[keep], label
 
 
-def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, traj, grid, surfaces, theta,
-              chosen, lit_i, radius: float, height: int, big: bool):
-    """The loss page's weight chart and data chart (two :class:`~viz.common.Chart`).
+def loss_data(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, height: int, big: bool):
+    """The loss page's data chart (a :class:`~viz.common.Chart`): the points, the chosen weight's boundary and its
+    losses, the lit point. ``chosen`` is the clicked ((w₁, w₂), b) or None."""
+    pick = (np.array(chosen[0]), chosen[1]) if chosen else None
+    data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
+                       if chosen else None, clickable=clickable, height=min(height, 620))
+    return serialized(sized(data, big))
 
-    ``grid`` is :func:`loss_grid`, ``surfaces`` :func:`loss_surfaces` on it, ``theta`` :func:`loss_theta`
-    (or None when the θ slice is not shown), ``traj`` :func:`loss_path` (or None), ``chosen`` the clicked
-    ((w₁, w₂), b) or None.
+
+def loss_scene_page(X, y, names: tuple, lam: float, grid, traj, chosen, lit_i) -> bytes:
+    """The loss page's (w₁, w₂) chart as a scene record (:func:`viz.scene.loss_scene`, no view): every b of the
+    slider drawn in the browser. ``grid`` is :func:`loss_grid`, ``traj`` :func:`loss_path` (or None)."""
+    us, vs, bs = grid
+    return loss_scene(X, y, names, us, vs, bs, lam=lam, path=traj, lit=lit_i, chosen=chosen).to_bytes()
+
+
+def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, traj, grid, theta, radius: float,
+              lit_i, height: int, big: bool):
+    """The loss page's still figures (a :class:`~viz.common.Chart`): the 3-D surface, or the θ slice.
+
+    ``grid`` is :func:`loss_grid`, ``theta`` :func:`loss_theta` (or None when the θ slice is not shown), ``traj``
+    :func:`loss_path` (or None).
     """
     us, vs, bs = grid
-    pick = (np.array(chosen[0]), chosen[1]) if chosen else None
     if view == "surface":
         nm = names[0]
         if slc == "w":
@@ -239,12 +253,7 @@ def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, tr
             th, thetas, tbs = theta
             fig = surface3d_figure(nm, th[nm], np.degrees(thetas), tbs, xlabel="θ (degrees)", ylabel="b",
                                    where=f"‖w‖ = {radius:g}", height=height)
-    elif slc == "w":
-        fig = weight_figure(X, y, surfaces, us, vs, bs, start=b_at, lam=lam, trajectory=traj, chosen=pick, lit=lit_i,
-                            height=height)
     else:
         th, thetas, tbs = theta
         fig = theta_figure(X, y, th, thetas, tbs, r=radius, trajectory=traj, lit=lit_i, height=height)
-    data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
-                       if chosen else None, clickable=view != "surface" and slc == "w", height=min(height, 620))
-    return serialized(sized(fig, big)), serialized(sized(data, big))
+    return serialized(sized(fig, big))

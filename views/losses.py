@@ -1,7 +1,9 @@
-"""Loss surface: read widgets -> cached exact surfaces (and an optimiser's run) -> figures -> render.
+"""Loss surface: read widgets -> cached optimiser's run -> a scene record (the (w₁, w₂) slices) or a still figure
+(the θ slice, the 3-D view) -> render.
 
-The surfaces for every b of the slider are computed at once (cached per dataset, loss and λ), so moving
-b under the chart redraws in the browser; clicking a weight reruns the page to draw its boundary.
+The (w₁, w₂) chart is drawn in the browser from a scene record (:func:`viz.scene.loss_scene`): every b of its
+slider moves there, with no message to the server; a click on a weight is sent back (``on_pick_change``) and
+reruns the page to draw its boundary in the data chart.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.losses import grid_half_width
-from views.builds import loss_grid, loss_page, loss_path, loss_surfaces, loss_theta
+from views.builds import SCALE, loss_data, loss_grid, loss_page, loss_path, loss_scene_page, loss_theta
 from views.chart_tools import exports, file_stem
 from views.options import (
     HEIGHTS,
@@ -23,8 +25,10 @@ from views.options import (
     TTL,
     VARIANT_LABELS,
     VIEW_LABELS,
+    weight_pick,
 )
 from views.present import part
+from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
     current_dataset,
@@ -40,17 +44,13 @@ from viz.losses import (
     EXPLAIN,
     NAMES,
 )
+from viz.scene import View, with_view
 
 LAST_GOOD = "_loss_last_good"
 CHART = "loss_data"  # the data chart: clicks on it edit the points
 CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
-GRID = {1: 81, 3: 61}  # grid side of the animated surfaces: one loss, or all three (keeps the chart near 1 MB)
-
-
-@st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Computing the loss surfaces…")
-def cached_surfaces(X, y, names: tuple, lam: float, side: int, scale: float):
-    """Every loss's surface over (w₁, w₂) at each b of the slider: {name: (len(bs), side, side)} (in a worker)."""
-    return offload(loss_surfaces, X, y, names, lam, side, scale)
+SURFACE = "loss_chart"  # the (w₁, w₂) chart: a click on it chooses a weight
+GRID = {1: 81, 3: 61}  # grid side of the (w₁, w₂) slices the browser samples: one loss, or all three
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
@@ -66,6 +66,7 @@ def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float
 
 
 st.title("Loss surface")
+preload_renderer()  # plotly.js loads in the browser while the page is built
 ds = current_dataset()
 with part("settings"):
     c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
@@ -93,18 +94,37 @@ names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
-            path_seed: int, chosen, lit_i, radius: float, height: int, scale: float, big: bool = False):
-    """The weight chart and the data chart (cached: a rerun with the same choices only sends them; built in a
-    worker process). ``big``: both for a projector (presentation mode).
-    """
+            path_seed: int, lit_i, radius: float, height: int, scale: float, big: bool = False):
+    """The still weight chart (the θ slice or the 3-D view; cached, built in a worker process). ``big``: for a
+    projector (presentation mode)."""
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
     grid = loss_grid(X, y, GRID[len(names)], scale)
-    surfaces = cached_surfaces(X, y, names, lam, GRID[len(names)], scale) if view != "surface" and slc == "w" else None
     theta = None
     if slc == "theta":
         theta = cached_theta(X, y, names[:1] if view == "surface" else names, lam, radius, float(grid[2][-1]))
-    return offload(loss_page, X, y, names, lam, view, slc, b_at, traj, grid, surfaces, theta, chosen, lit_i, radius,
-                   height, big)
+    return offload(loss_page, X, y, names, lam, view, slc, b_at, traj, grid, theta, radius, lit_i, height, big)
+
+
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Preparing the loss surfaces…")
+def scene_of(X, y, names: tuple, lam: float, path: str, variant: str, tau: float, path_seed: int, chosen, lit_i,
+             scale: float) -> bytes:
+    """The (w₁, w₂) chart's scene record (cached, built in a worker process)."""
+    traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
+    return offload(loss_scene_page, X, y, names, lam, loss_grid(X, y, GRID[len(names)], scale), traj, chosen, lit_i)
+
+
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
+def data_of(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, height: int, big: bool):
+    """The data chart beside the weight chart (cached)."""
+    return loss_data(X, y, names, lam, chosen, lit_i, clickable, height, big)
+
+
+def _on_pick() -> None:
+    """A weight clicked on the (w₁, w₂) chart: keep it (with the b it was clicked at and the dataset); the rerun that
+    follows draws its boundary. Anything but two finite numbers and a finite b is ignored (:func:`weight_pick`)."""
+    pick = weight_pick((st.session_state.get(SURFACE) or {}).get("pick"))
+    if pick is not None:
+        st.session_state[CHOSEN] = (*pick, current_dataset().label)
 
 
 def make():
@@ -123,44 +143,43 @@ def make():
     if chosen is not None and chosen[1] in bs:
         b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
     lit_i = lit - 1 if 0 < lit <= len(y) else None
-    return (*figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, chosen, lit_i, radius,
-                     height, scale, presenting()), ds.label)
+    live = view != "surface" and slc == "w"
+    data = data_of(X, y, names, lam, chosen, lit_i, live, height, presenting())
+    if live:
+        return scene_of(X, y, names, lam, path, variant, tau, path_seed, chosen, lit_i, scale), b_at, data, ds.label
+    return figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, lit_i, radius, height, scale,
+                   presenting()), b_at, data, ds.label
 
 
 result = None if not points_ready(ds, CHART, "the loss surface") else run_or_last_good(
     LAST_GOOD, "the loss surface", make, CHART)
 if result is not None:
-    fig, data, label = result
+    chart, b_at, data, label = result
+    live = isinstance(chart, bytes)
     # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
     left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
+    what = f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}"
     with left:
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        clickable = fig.meta["view"] == "loss_surface" and fig.meta["slice"] == "w"
-        event = show_chart(fig, "loss_chart", f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}",
-                           on_select="rerun" if clickable else "ignore", selection_mode="points")
+        if live:
+            scene = with_view(chart, View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂")))
+            show_scene(scene, SURFACE, on_pick_change=_on_pick)
+        else:
+            show_chart(chart, SURFACE, what)
         with part("notes"):
             if view == "surface" and len(names) > 1:
                 st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
                            "for another).")
-            if clickable:
-                meta = fig.meta
-                st.caption(f"Drag the b slider under the chart to move the slice; click anywhere on a surface to choose "
-                           f"that w (with the b shown) and see its boundary in the data chart. Lines: "
-                           f"{meta['lines_drawn']:,} of the {meta['n_points']:,} points' lines yᵢ(w·xᵢ + b) = 0. "
-                           "Trajectory markers are hollow where the run's b differs from the slice's.")
+            if live:
+                st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
+                           "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
+                           "boundary in the data chart. Trajectory markers are hollow where the run's b differs from the "
+                           "slice's.")
         with part("tables"):
-            exports("loss_chart", file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"), fig,
-                    f"Loss surface: {label}", slider_name="b", state_chart=CHART)
+            exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
+                    scene if live else chart, f"Loss surface: {label}", slider_name="b", state_chart=CHART)
     with right:
         show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
         with part("notes", "explain"):
             for nm in names:
                 st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
-    pts = (event.selection.points if clickable and event is not None and event.selection else []) or []
-    if pts and pts[0].get("customdata") is not None:
-        p = pts[0]
-        cd = p["customdata"]
-        new = ((float(p["x"]), float(p["y"])), round(float(cd[0] if isinstance(cd, list) else cd), 5), label)
-        if st.session_state.get(CHOSEN) != new:
-            st.session_state[CHOSEN] = new
-            st.rerun()

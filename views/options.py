@@ -9,6 +9,7 @@ drawn; what it cannot read is left for the page to name as ignored.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 from core.svm import C_GRID
@@ -174,3 +175,16 @@ def parse_url(params: Mapping[str, str]) -> dict[str, object]:
         if parsed is not None:
             out[key] = parsed
     return out
+
+
+def weight_pick(value) -> tuple[tuple[float, float], float] | None:
+    """A weight the Loss page's chart reports as clicked (``{"w": [w₁, w₂], "b": b}``) as ((w₁, w₂), b), rounded to
+    6 decimals; None for anything else (a hand-made or damaged message: two finite numbers and a finite b only)."""
+    try:
+        w1, w2 = (float(v) for v in value["w"])
+        b = float(value["b"])
+    except (TypeError, KeyError, ValueError):
+        return None
+    if not all(map(math.isfinite, (w1, w2, b))):
+        return None
+    return (round(w1, 6), round(w2, 6)), round(b, 6)

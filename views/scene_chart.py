@@ -76,10 +76,17 @@ CSS = """
 .dbls-cmp { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px 16px; }
 .dbls-cmp-two .dbls-cmp { grid-template-columns: var(--dbls-p) var(--dbls-p); }
 .dbls-cmp-panel .dbls-stage { width: fit-content; margin: 0 auto; }
+.dbls-cmp-side { display: grid; grid-template-columns: minmax(0, 1fr) var(--dbls-l); column-gap: 16px; align-items: start; }
+.dbls-cmp-side .dbls-cmp { grid-column: 1; grid-row: 1; }
+.dbls-cmp-side .dbls-legend { grid-column: 2; grid-row: 1; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding-top: 3em; }
+.dbls-cmp-side .dbls-controls, .dbls-cmp-side .dbls-error { grid-column: 1 / -1; }
 .dbls-cmp-title { text-align: center; white-space: pre-line; line-height: 1.3; min-height: 2.6em; }
 .dbls-cmp-title::first-line { font-weight: 600; }
 .dbls-cmp-state { white-space: pre-line; font-size: 0.92em; line-height: 1.4; min-height: 4.2em; overflow-wrap: anywhere; }
-.dbls-failed .dbls-cmp { opacity: 0.25; }
+.dbls-failed .dbls-cmp, .dbls-failed .dbls-loss { opacity: 0.25; }
+.dbls-loss { display: grid; grid-template-columns: repeat(var(--dbls-cols, 1), minmax(0, 1fr)); gap: 8px 16px; }
+.dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
+.dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }
@@ -132,6 +139,7 @@ def preload_renderer() -> None:
         SCENE(data=None, key="dbl_scene_preload")
 
 
-def show_scene(blob: bytes, key: str) -> None:
-    """Draw a scene record (:mod:`viz.scene`) in the element keyed ``key``."""
-    SCENE(data=blob, key=key)
+def show_scene(blob: bytes, key: str, **callbacks) -> None:
+    """Draw a scene record (:mod:`viz.scene`) in the element keyed ``key``; ``callbacks`` (``on_pick_change``: the
+    Loss page's weight clicked) run when the chart reports a value, which is then in ``st.session_state[key]``."""
+    SCENE(data=blob, key=key, **callbacks)

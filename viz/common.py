@@ -28,7 +28,6 @@ UPDATE_COLOUR = "#009E73"  # Okabe–Ito bluish green, for τ·y·x
 FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 16, "color": INK}
 
 EMPTY = {"x": [None]}  # hides a trace in a frame: one gap point (x shorter than y); its legend entry stays
-STEP_ARGS = {"mode": "immediate", "transition": {"duration": 0}}
 SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -148,81 +147,10 @@ def state_text(head: str, params: str, mistakes, n: int, extra: str = "", limit:
     return sep.join(parts + ([extra] if extra else []))
 
 
-def back_next(prev_name: str, next_name: str) -> list[dict]:
-    """The Back/Next buttons as they must be at one frame (they point at its neighbours)."""
-    return [
-        {"label": "◀ Back", "method": "animate", "args": [[prev_name], STEP_ARGS]},
-        {"label": "Next ▶", "method": "animate", "args": [[next_name], STEP_ARGS]},
-    ]
-
-
-def step_slider(steps, frame_names: list[str], y: float) -> dict:
-    """The step slider: one stop per frame, labelled by its step, with the current step written above it."""
-    return {
-        "active": 0,
-        "currentvalue": {"prefix": "step ", "font": {"size": 16, "color": INK}, "xanchor": "left", "offset": 4},
-        "pad": {"t": 6, "b": 0},
-        "x": 0.0, "len": 1.0, "y": y, "yanchor": "top",
-        "ticklen": 0, "minorticklen": 0, "tickcolor": "rgba(0,0,0,0)", "font": {"size": 1, "color": "rgba(0,0,0,0)"},
-        "steps": [{"label": str(st), "method": "animate", "args": [[nm], STEP_ARGS]}
-                  for st, nm in zip(np.asarray(steps).tolist(), frame_names, strict=True)],
-    }
-
-
-def step_menus(first_buttons: list[dict], y: float, play_x: float) -> list[dict]:
-    """Play/Fast/Pause (ending at ``play_x``) and Back/Next (at the left; menu 1, which frames rewrite)."""
-    play = [
-        {"label": lbl, "method": "animate",
-         "args": ["steps", {"mode": "immediate", "fromcurrent": True, "frame": {"duration": ms, "redraw": True},
-                            "transition": {"duration": 0}}]}
-        for lbl, ms in SPEEDS.items()
-    ]
-    play.append({"label": "Pause ❚❚", "method": "animate",
-                 "args": [[None], {"mode": "immediate", "frame": {"duration": 0, "redraw": False}}]})
-    return [
-        {"type": "buttons", "direction": "left", "showactive": False, "x": play_x, "y": y, "xanchor": "right",
-         "yanchor": "bottom", "buttons": play, "font": {"size": 15}},
-        {"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "y": y, "xanchor": "left",
-         "yanchor": "bottom", "font": {"size": 15}, "buttons": first_buttons},
-    ]
-
-
 # a frame that changes traces only: no full redraw (a frame that also changes the layout, or a heatmap, needs one)
-LIVE_ARGS = {"mode": "immediate", "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
-
-
 def gaps(a: np.ndarray, nd: int = 4) -> list:
     """Coordinates with NaN gaps as JSON-ready floats (rounded) with None gaps."""
     return [None if v != v else v for v in np.round(np.asarray(a, dtype=float), nd).tolist()]
-
-
-def never_empty(trace: dict) -> dict:
-    """Give a scatter trace with no points one gap point instead (in place; returned too).
-
-    A frame played without a full redraw leaves an emptied trace's old points on screen; one point with
-    x = None replaces them with nothing.
-    """
-    if trace.get("type", "scatter") == "scatter" and "x" in trace and len(trace["x"]) == 0:
-        trace["x"], trace["y"] = [None], [None]
-        if "customdata" in trace:
-            trace["customdata"] = [None]
-        if "text" in trace:
-            trace["text"] = [""]
-    return trace
-
-
-def legend_proxy(trace: dict, far: float, rank: int) -> dict:
-    """A stand-in legend entry for a frame-driven trace (an empty trace drops out of the legend).
-
-    The real trace gets ``showlegend: False``; the proxy has its style and one
-    point at ``far`` (beyond the fixed axis ranges, which never autorange).
-    """
-    group = trace.get("legendgroup") or f"g{rank}"
-    proxy = {k: v for k, v in trace.items() if k not in ("x", "y", "selectedpoints", "customdata", "text")}
-    proxy["hoverinfo"] = "skip"
-    proxy.update(x=[far, far + 1], y=[far, far], legendrank=rank, legendgroup=group, showlegend=True)
-    trace.update(showlegend=False, legendgroup=group)
-    return proxy
 
 
 def view_box(X: np.ndarray, pad: float = 0.12) -> tuple[float, float, float, float]:
@@ -299,35 +227,6 @@ def region_xy(box, w, b, sign: float) -> tuple[list[float], list[float]]:
     if not any(float(v) for v in w) and sign * float(b) <= 0:
         return [], []
     return poly_xy(clip_halfplane(box, w, b, sign))
-
-
-def live_slider(labels: list[str], frame_names: list[str], active: int, prefix: str, length: float,
-                pad_top: int) -> dict:
-    """A slider under a chart that steps through frames in the browser (LIVE_ARGS: traces only, no redraw).
-
-    Its tick labels are hidden; the current value is written above it, after ``prefix``.
-    """
-    return {
-        "active": active, "x": 0.0, "len": length, "y": 0, "yanchor": "top", "pad": {"t": pad_top, "b": 0},
-        "currentvalue": {"prefix": prefix, "font": {"size": 18, "color": INK}, "xanchor": "left", "offset": 6},
-        "ticklen": 4, "minorticklen": 0, "font": {"size": 1, "color": "rgba(0,0,0,0)"},
-        "transition": {"duration": 0},  # the grip jumps: no easing competing with the redraw
-        "steps": [{"label": lb, "method": "animate", "args": [[nm], LIVE_ARGS]}
-                  for lb, nm in zip(labels, frame_names, strict=True)],
-    }
-
-
-def live_frames(frame_names: list[str], varying: list[int], n_traces: int, bodies: list[list[dict]],
-                metas: list[dict], group: str) -> list[dict]:
-    """Frames for :func:`live_slider`: each updates the ``varying`` traces and ``layout.meta`` only.
-
-    Every trace is listed in every frame, the static ones with an empty update: a trace a frame played
-    without a redraw leaves out loses its drawing handle in Plotly, and a click's selection styling then
-    fails on it.
-    """
-    static = [t for t in range(n_traces) if t not in set(varying)]
-    return [{"name": nm, "group": group, "traces": varying + static, "data": body + [{}] * len(static),
-             "layout": {"meta": meta}} for nm, body, meta in zip(frame_names, bodies, metas, strict=True)]
 
 
 def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:

@@ -3,14 +3,14 @@
 The chart itself is drawn in the browser from the run's scene record (:func:`viz.scene.dual_scene`, drawn by
 ``viz/js/dual.js``); the functions here are the Python references the renderer's text is tested against
 (:func:`describe_dual_step`, :func:`dual_state`), the lines under the chart, and :func:`gram_display`, G as
-the heatmap draws it. :func:`decision_grid` samples f on a grid (the SVM page's kernel boundary).
+the heatmap draws it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from core.dual import DualTrajectory, decision_function
+from core.dual import DualTrajectory
 from viz.common import (
     after_updates,
     names,
@@ -22,7 +22,6 @@ from viz.common import (
 
 GRAM_SIDE = 200  # at most this many rows and columns of G are drawn; larger N is shown in block means
 MAX_TERMS = 4  # f(xᵢ) is written term by term when at most this many αⱼ are > 0
-PIXEL = 0.002  # of the view's width: about a pixel on a 500-pixel panel (how far a simplified curve may move)
 STATE_NAMES = 4  # most points the state line names in one list
 
 
@@ -161,31 +160,6 @@ def _sign(v) -> str:
 def _tiny(v: float) -> str:
     """A difference: '0' when exactly zero, else in scientific notation (rounding shows as 1e-16)."""
     return "0" if v == 0 else f"{v:.1e}".replace("-", "−")
-
-
-def decision_grid(X, y, alpha, b, kernel: str, kernel_params: tuple, box, grid: int):
-    """f(g) = Σ αᵢyᵢK(xᵢ, g) + b on a grid×grid grid over the box, for one α or a stack of them.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, d)
-    y : ndarray of shape (n,)
-    alpha : ndarray of shape (n,) or (k, n)
-    b : float or ndarray of shape (k,)
-    kernel_params : tuple of (str, float)
-    box : (x0, x1, y0, y1)
-
-    Returns
-    -------
-    gx, gy : ndarray of shape (grid,)
-    F : ndarray of shape (grid, grid) or (k, grid, grid)
-        ``F[..., r, c]`` at (gx[c], gy[r]).
-    """
-    gx = np.linspace(box[0], box[1], grid)
-    gy = np.linspace(box[2], box[3], grid)
-    GX, GY = np.meshgrid(gx, gy)
-    F = decision_function(X, y, alpha, b, np.column_stack([GX.ravel(), GY.ravel()]), kernel, **dict(kernel_params))
-    return gx, gy, F.reshape(*F.shape[:-1], grid, grid)
 
 
 def dual_summary(traj: DualTrajectory, separable: bool | None) -> tuple[str, str]:

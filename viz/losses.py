@@ -25,12 +25,8 @@ from viz.common import (
     boundary_segment,
     clip_polygon,
     gaps,
-    legend_proxy,
-    live_frames,
-    live_slider,
     mistakes_text,
     names,
-    never_empty,
     num,
     sub,
     typed_array,
@@ -38,8 +34,6 @@ from viz.common import (
     view_box,
     widened,
 )
-from viz.contour import loops_xy, zero_loops_many
-from viz.dual import PIXEL
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
@@ -56,10 +50,7 @@ CONE_COLOUR = "rgba(0, 158, 115, 0.30)"  # Okabe–Ito bluish green
 PATH_COLOUR = "#0072B2"
 CHOSEN_COLOUR = "#E69F00"
 MAX_LINES = 300  # point lines drawn at most (evenly chosen); more would hide the surface
-CLICK_SIDE = 21  # the clickable grid is CLICK_SIDE × CLICK_SIDE weights per panel (each an SVG marker: a redraw redraws them)
-CLICK_SIDE_SMALL = 15  # … when three panels share the chart
 N_BANDS = 10  # colours of the filled level bands
-# frames change traces only (filled bands, not a heatmap), so no full redraw is needed as b moves (LIVE_ARGS)
 
 
 def lines_in_box(A: np.ndarray, c: np.ndarray, box) -> tuple[list, list]:
@@ -143,233 +134,8 @@ def subgradient(loss: str, w, b: float, X, y, lam: float) -> np.ndarray:
     return hinge_subgradient(np.asarray(w, dtype=float), b, X, y, lam=lam)[0]
 
 
-def weight_figure(X, y, panels: dict[str, np.ndarray], us, vs, bs, *, start: int = 0, lam: float = 0.0,
-                  trajectory=None, chosen=None, lit: int | None = None, height: int = 640) -> dict:
-    """The loss over (w₁, w₂) for each b in ``bs`` (a frame each, a slider under the chart).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,)
-    panels : dict loss name -> ndarray of shape (len(bs), len(vs), len(us))
-        Each loss's surface at every b (from :func:`core.losses.surface`), one panel per loss.
-    us, vs : ndarray
-        The w₁ and w₂ grids.
-    bs : ndarray of shape (m,)
-        The biases of the frames.
-    start : int
-        The frame shown first.
-    lam : float
-        λ of the hinge loss (for the chosen weight's subgradient).
-    trajectory : tuple (W (S+1, 2), B (S+1,), label), optional
-        An optimiser's weights and biases after each step.
-    chosen : tuple (w (2,), b), optional
-        The weight the user clicked, with the bias of the frame it was clicked at.
-    lit : int, optional
-        A point whose line is drawn thick.
-    height : int
-
-    Returns
-    -------
-    dict
-        A Plotly figure; ``layout.meta`` holds the view, the losses, b per frame, the lines drawn.
-    """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    us, vs, bs = (np.asarray(a, dtype=float) for a in (us, vs, bs))
-    if not 0 <= start < len(bs):
-        raise ValueError(f"start must index one of the {len(bs)} biases, got {start}")
-    names = list(panels)
-    k = len(names)
-    box = (float(us[0]), float(us[-1]), float(vs[0]), float(vs[-1]))
-    n = len(y)
-    drawn = np.unique(np.linspace(0, n - 1, min(n, MAX_LINES // k)).round().astype(int))  # per panel
-    gap = 0.06 if k == 1 else 0.14  # room for each panel's colour bar and the next panel's w₂ title
-    width = (1 - gap * (k - 1)) / k
-    data, layout, varying, proxies = [], {}, [], []
-    band_levels: dict[str, list] = {}
-    frame_data: list[list[dict]] = [[] for _ in bs]
-    geometry = [_geometry(X, y, bv, box, drawn) for bv in bs.tolist()]  # the same in every panel
-    side = CLICK_SIDE if k == 1 else CLICK_SIDE_SMALL
-    cw1, cw2 = (a.ravel() for a in np.meshgrid(np.linspace(box[0], box[1], side), np.linspace(box[2], box[3], side)))
-    for p, name in enumerate(names):
-        ax = "" if p == 0 else str(p + 1)
-        xa, ya = f"x{ax}", f"y{ax}"
-        Z = panels[name]
-        zmax = float(np.percentile(Z, 99)) if name != "zero_one" else 1.0
-        levels = np.linspace(0.0, max(zmax, 1e-12), N_BANDS + 1)[1:-1]  # band k: loss above levels[k − 1]
-        if name == "zero_one":  # its values are k/N: levels halfway between two, so 0 and 1 mistake differ
-            levels = np.unique((np.round(levels * n) - 0.5) / n)
-            levels = levels[levels > 0]
-        band_levels[name] = levels.tolist()
-        per = _panel_frames(X, y, name, lam, Z, us, vs, bs, levels, geometry, trajectory, (cw1, cw2))
-        top = float(max(zmax, 1e-12))
-        edges = np.r_[0.0, levels, max(top, levels[-1] if levels.size else top)]
-        colours = [colour_at(((lo + hi) / 2) / top) for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
-        # the lowest band under everything, then each band above a level painted over it (static rectangle)
-        pad = widened(box)
-        data.append({"type": "scatter", "mode": "none", "x": [pad[0], pad[1], pad[1], pad[0]],
-                     "y": [pad[2], pad[2], pad[3], pad[3]], "fill": "toself", "fillcolor": colours[0],
-                     "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya})
-        # the colour bar, on a marker outside the view
-        data.append({"type": "scatter", "mode": "markers", "x": [pad[1] * 10], "y": [pad[3] * 10],
-                     "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya,
-                     "marker": {"color": [0.0], "cmin": 0.0, "cmax": top,
-                                "colorscale": COLOURSCALE,
-                                "showscale": True, "size": 1,
-                                "colorbar": {"len": 0.8, "thickness": 12, "x": (p + 1) * (width + gap) - gap + 0.005,
-                                             "tickfont": {"size": 13},
-                                             **({"title": {"text": "loss", "side": "right"}} if k == 1 else {})}}})
-        base = len(data)
-        for j in range(levels.size):
-            data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colours[j + 1],
-                         "x": per[start][j]["x"], "y": per[start][j]["y"], "hoverinfo": "skip", "showlegend": False,
-                         "xaxis": xa, "yaxis": ya})
-        nb = levels.size
-        data.append({"type": "scatter", "mode": "lines", "name": "points' lines yᵢ(w·xᵢ + b) = 0",
-                     "x": per[start][nb]["x"], "y": per[start][nb]["y"], "line": {"color": LINE_COLOUR, "width": 1},
-                     "hoverinfo": "skip", "showlegend": False, "xaxis": xa, "yaxis": ya})
-        data.append({"type": "scatter", "mode": "lines", "name": "every point correct", "fill": "toself",
-                     "fillcolor": CONE_COLOUR, "line": {"color": "rgba(0,158,115,0.9)", "width": 2},
-                     "x": per[start][nb + 1]["x"], "y": per[start][nb + 1]["y"], "hoverinfo": "skip",
-                     "showlegend": False, "xaxis": xa, "yaxis": ya})
-        label = trajectory[2] if trajectory is not None else ""
-        data.append({"type": "scatter", "mode": "lines+markers", "name": f"{label}, b as here",
-                     "x": per[start][nb + 2]["x"], "y": per[start][nb + 2]["y"], "hoverinfo": "skip",
-                     "line": {"color": PATH_COLOUR, "width": 1.5}, "marker": {"size": 5, "color": PATH_COLOUR},
-                     "showlegend": False, "xaxis": xa, "yaxis": ya})
-        data.append({"type": "scatter", "mode": "markers", "name": "(hollow: its b differs)",
-                     "x": per[start][nb + 3]["x"], "y": per[start][nb + 3]["y"], "hoverinfo": "skip",
-                     "marker": {"size": 7, "color": "white", "line": {"color": PATH_COLOUR, "width": 1.5}},
-                     "showlegend": False, "xaxis": xa, "yaxis": ya})
-        data.append({"type": "scatter", "mode": "markers", "name": "click to choose w", "x": _round(cw1),
-                     "y": _round(cw2), "customdata": per[start][nb + 4]["customdata"],
-                     "marker": {"size": 16, "color": "rgba(0,0,0,0)"}, "showlegend": False,
-                     "hovertemplate": ("w = (%{x:.3g}, %{y:.3g}), b = %{customdata[0]:.3g}: " + NAMES[name]
-                                       + " = %{customdata[1]:.4g}<br>click to choose this w<extra></extra>"),
-                     "xaxis": xa, "yaxis": ya})
-        if p == 0:  # static legend entries (a frame-driven trace can be empty at the first b)
-            far = pad[1] * 10
-            proxies += [legend_proxy(data[t], far, rank) for rank, t in enumerate(
-                range(base + nb, base + nb + (4 if trajectory is not None else 2)), start=1)]
-        varying += list(range(base, base + nb + 5))
-        for f in range(len(bs)):
-            frame_data[f] += per[f]
-        if lit is not None and 0 <= lit < n:  # the highlighted point's line, moving with b
-            lit_lines = [never_empty(dict(zip(("x", "y"), lines_in_box(X[lit:lit + 1], np.array([bv]), box),
-                                              strict=True))) for bv in bs.tolist()]
-            varying.append(len(data))
-            data.append({"type": "scatter", "mode": "lines", "name": f"x{sub(lit + 1)}'s line", **lit_lines[start],
-                         "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip", "showlegend": p == 0,
-                         "xaxis": xa, "yaxis": ya})
-            for f in range(len(bs)):
-                frame_data[f].append(lit_lines[f])
-        # static: the chosen weight and its subgradient (at the b it was chosen at)
-        if chosen is not None:
-            w, cb = np.asarray(chosen[0], dtype=float), float(chosen[1])
-            g = subgradient(name, w, cb, X, y, lam)
-            span = box[1] - box[0]
-            gn = float(np.linalg.norm(g))
-            tip = w + (0.18 * span / gn) * g if gn > 0 else w
-            # the arrow (its direction; none where the subgradient is 0), then the chosen w as a star over it
-            data.append({"type": "scatter", "mode": "lines+markers",
-                         "name": "subgradient at the chosen w (direction)" if gn > 0 else "subgradient 0 at the chosen w",
-                         "x": [w[0], tip[0]] if gn > 0 else [None], "y": [w[1], tip[1]] if gn > 0 else [None],
-                         "hoverinfo": "skip", "line": {"color": CHOSEN_COLOUR, "width": 3}, "cliponaxis": False,
-                         "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 16], "color": CHOSEN_COLOUR},
-                         "showlegend": False, "xaxis": xa, "yaxis": ya})
-            data.append({"type": "scatter", "mode": "markers", "name": "the chosen w", "x": [w[0]], "y": [w[1]],
-                         "marker": {"symbol": "star", "size": 20, "color": CHOSEN_COLOUR,
-                                    "line": {"color": INK, "width": 1.5}},
-                         "hovertemplate": f"chosen w = ({num(w[0])}, {num(w[1])}), b = {num(cb)}<br>subgradient "
-                                          f"({num(g[0])}, {num(g[1])})<extra></extra>",
-                         "showlegend": p == 0, "xaxis": xa, "yaxis": ya})
-        lo = p * (width + gap)
-        axis = {"fixedrange": True, "tickfont": {"size": 14}, "zeroline": True, "zerolinecolor": "#999999",
-                "showgrid": False}
-        layout[f"xaxis{ax}"] = {**axis, "domain": [lo, lo + width - 0.01], "range": [box[0], box[1]], "anchor": ya,
-                                "title": {"text": "w₁", "font": {"size": 17}}, "constrain": "domain"}
-        layout[f"yaxis{ax}"] = {**axis, "range": [box[2], box[3]], "anchor": xa, "scaleanchor": xa,
-                                "constrain": "domain", "title": {"text": "w₂", "font": {"size": 17}}}
-    data += proxies
-    titles = [{"text": f"<b>{NAMES[nm]}</b>" + (f" {FORMULAS[nm]}" if k == 1 else ""), "xref": "paper", "yref": "paper",
-               "x": p * (width + gap) + width / 2, "y": 1.0, "yshift": 6, "xanchor": "center", "yanchor": "bottom",
-               "showarrow": False, "font": {"size": 15 if k > 1 else 17}} for p, nm in enumerate(names)]
-    names_frames = [f"b{f}" for f in range(len(bs))]
-    layout.update({
-        "height": height, "font": FONT, "margin": {"l": 60, "r": 40, "t": 40, "b": 215},
-        "paper_bgcolor": "white", "plot_bgcolor": "white", "hovermode": "closest", "dragmode": False,
-        "clickmode": "event+select",
-        "legend": {"orientation": "h", "x": 0.0, "y": -0.12, "xanchor": "left", "yanchor": "top",
-                   "font": {"size": 14}},
-        "annotations": titles,
-        "meta": {"view": "loss_surface", "slice": "w", "losses": names, "bs": bs.tolist(), "b": float(bs[start]),
-                 "levels": band_levels,
-                 "lines_drawn": int(drawn.size), "n_points": n},
-    })
-    if len(bs) > 1:
-        layout["sliders"] = [live_slider([f"{bv:.3g}" for bv in bs.tolist()], names_frames, start, "b = ", 1.0, 160)]
-        frames = live_frames(names_frames, varying, len(data), frame_data,
-                             [{**layout["meta"], "b": float(bv)} for bv in bs.tolist()], "b")
-        return {"data": data, "layout": layout, "frames": frames}
-    return {"data": data, "layout": layout}
-
-
 def _round(a, nd: int = 4) -> list:
     return np.round(np.asarray(a, dtype=float), nd).tolist()
-
-
-def _geometry(X, y, b: float, box, drawn) -> tuple[dict, dict]:
-    """At one b: the drawn points' lines and the cone of weights that classify every point correctly."""
-    lx, ly = lines_in_box(X[drawn], np.full(drawn.size, b), box)
-    cone = cone_polygon(X, y, b, box)
-    cx = [p[0] for p in cone] + ([cone[0][0]] if cone else [])
-    cy = [p[1] for p in cone] + ([cone[0][1]] if cone else [])
-    return {"x": lx, "y": ly}, {"x": _round(cx), "y": _round(cy)}
-
-
-def _panel_frames(X, y, name: str, lam: float, Z, us, vs, bs, levels, geometry, trajectory, clicks
-                  ) -> list[list[dict]]:
-    """For each b: the level bands (loss above each level, filled), the point lines, the cone, the trajectory
-    (b as the slice's / not), and the click grid's (b, loss) for its hover and its click."""
-    out = []
-    bspan = float(bs[-1] - bs[0]) if len(bs) > 1 else 1.0
-    span = float(us[-1] - us[0])
-    Wc = np.round(np.column_stack(clicks), 4)  # the weights as drawn, and as a click reports them
-    # every frame's level bands traced at once: field (f, j) is Z[f] − levels[j]
-    nl = len(levels)
-    fields = (np.asarray(Z, dtype=float)[:, None] - np.asarray(levels, dtype=float)[None, :, None, None])
-    traced = zero_loops_many(fields.reshape(-1, *fields.shape[2:]), us, vs, PIXEL * span)
-    for f, bv in enumerate(bs.tolist()):
-        lines, cone = geometry[f]
-        bands = []
-        for j in range(nl):
-            bx, by = loops_xy(traced[f * nl + j], 4)
-            bands.append({"x": bx, "y": by})
-        if trajectory is not None:
-            W, B = np.asarray(trajectory[0], dtype=float), np.asarray(trajectory[1], dtype=float)
-            same = np.abs(B - bv) <= 0.02 * max(bspan, 1e-12)  # within 2% of the b range: on this slice
-            t_on = {"x": _round(W[:, 0]), "y": gaps(np.where(same, W[:, 1], np.nan))}
-            t_off = {"x": _round(W[~same, 0]), "y": _round(W[~same, 1])}
-        else:
-            t_on, t_off = {"x": [], "y": []}, {"x": [], "y": []}
-        at_clicks = _direct(name, Wc, bv, X, y, lam)
-        bands = [never_empty(d) for d in bands]
-        out.append(bands + [never_empty(dict(lines)), never_empty(dict(cone)), never_empty(t_on), never_empty(t_off),
-                            {"customdata": np.column_stack([np.full(len(Wc), round(bv, 6)),
-                                                            np.round(at_clicks, 4)]).tolist()}])
-    return out
-
-
-def colour_at(t: float) -> str:
-    """COLOURSCALE's colour at t in [0, 1] (a band's colour is the one its middle value has on the colour bar)."""
-    t = min(max(float(t), 0.0), 1.0)
-    stops = [(v, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for v, c in COLOURSCALE]
-    hi = next(i for i, (v, _) in enumerate(stops) if v >= t)
-    lo = max(hi - 1, 0)
-    (t0, c0), (t1, c1) = stops[lo], stops[hi]
-    u = 0.0 if t1 == t0 else (t - t0) / (t1 - t0)
-    return "rgb({}, {}, {})".format(*(round(a + u * (b - a)) for a, b in zip(c0, c1, strict=True)))
 
 
 def theta_figure(X, y, panels: dict[str, np.ndarray], thetas, bs, *, r: float, trajectory=None,
@@ -602,3 +368,38 @@ def default_bs(us, X, m: int = 17) -> np.ndarray:
     reach = float(np.max(np.abs(us))) * float(np.median(np.linalg.norm(np.asarray(X, dtype=float), axis=1)))
     half = float(f"{max(reach, 1e-3):.2g}")
     return np.round(np.linspace(-half, half, m), 6)
+
+
+TOP_SAMPLE = 21  # the colour scale's top is the 99th percentile of the loss on this many weights a side, every b
+
+
+def colour_top(name: str, X, y, us, vs, bs, lam: float = 0.0) -> float:
+    """The top of a loss's colour scale over the (w₁, w₂) slices at every b: the 99th percentile of its values on a
+    TOP_SAMPLE × TOP_SAMPLE sample of the grid (1 for the 0-1 loss), so one far corner does not wash out the rest.
+
+    Parameters
+    ----------
+    name : {"zero_one", "perceptron", "hinge"}
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    us, vs : ndarray
+        The w₁ and w₂ grids.
+    bs : ndarray of shape (m,)
+    lam : float
+    """
+    if name == "zero_one":
+        return 1.0
+    pick = lambda g: np.asarray(g, dtype=float)[np.unique(np.linspace(0, len(g) - 1, TOP_SAMPLE).round().astype(int))]  # noqa: E731
+    U, V = np.meshgrid(pick(us), pick(vs))
+    W = np.stack([U.ravel(), V.ravel()], axis=1)
+    vals = np.concatenate([_direct(name, W, float(bv), X, y, lam) for bv in np.asarray(bs, dtype=float)])
+    return max(float(np.percentile(vals, 99)), 1e-12)
+
+
+def band_levels(name: str, top: float, n: int) -> tuple[float, float]:
+    """The filled bands' levels as (first, step): N_BANDS equal bands from 0 to ``top``; for the 0-1 loss, whose
+    values are k/n, every level lies halfway between two of them, so 0 and 1 mistake always differ."""
+    if name == "zero_one":
+        q = max(1, round(top * n / N_BANDS))  # mistakes per band
+        return (q - 0.5) / n, q / n
+    return top / N_BANDS, top / N_BANDS

@@ -43,7 +43,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js"))
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -990,3 +990,104 @@ def sgd_scene(run: HingeRun, exact: SVMSolution, view: View | None = None) -> Sg
                     etas=np.ascontiguousarray(run.etas, dtype=float),
                     exact={"w": [float(v) for v in exact.w], "b": float(exact.b), "objective": float(exact.objective)},
                     box=view_box(X), view=view or View())
+
+
+# ---------------------------------------------------------------------------------------------------
+# the Loss surface page: the (w₁, w₂) slices at every b of its slider
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LossScene(_FlatRecord):
+    """The Loss surface page's scene: the points and what defines the (w₁, w₂) slices at each b of its slider.
+
+    No surface travels: the renderer samples each loss on the grid ``us`` × ``vs`` for the b shown, from the
+    points, as a picture (the 0-1, perceptron and hinge losses of ``core.losses``, summed over the points; the
+    tests hold it to ``core.losses.surface``), and draws its filled level bands, each point's line
+    yᵢ(w·xᵢ + b) = 0, the cone of weights that classify every point correctly, the optimiser's path and the chosen
+    weight with each loss's subgradient there (sent, from ``core``).
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+    y : ndarray of shape (N,), int8
+    us, vs : ndarray of shape (G,), float64
+        The w₁ and w₂ grid of every panel.
+    bs : ndarray of shape (m,), float64
+        The b of each slice, increasing.
+    drawn : ndarray of shape (L,), uint16 or uint32
+        The points whose lines are drawn (evenly chosen, at most ``viz.losses.MAX_LINES`` over the panels).
+    path_W, path_B : ndarray of shape (P, 2) and (P,), float64
+        The optimiser's states (thinned); empty for none.
+    run : dict
+        ``names`` (the losses, one panel each), ``titles`` and ``formulas`` (each loss's name and formula in words),
+        ``lam``, ``tops`` and ``levels`` ({name: top}, {name: [first,
+        step]}: the colour scale and its bands, :func:`viz.losses.colour_top`, :func:`viz.losses.band_levels`),
+        ``path_label``, ``lit`` (a point whose line is drawn thick, or None), ``chosen`` (``w``, ``b`` and
+        ``grads``: {name: the subgradient's w part at (w, b)}, or None).
+    box : tuple of 4 floats
+        The data's view (the chosen weight's boundary is drawn in the data chart beside it).
+    view : View
+        ``start`` is the index of the b to open at.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    us: np.ndarray
+    vs: np.ndarray
+    bs: np.ndarray
+    drawn: np.ndarray
+    path_W: np.ndarray
+    path_B: np.ndarray
+    run: dict
+    box: tuple[float, float, float, float]
+    view: View = field(default_factory=View)
+
+    KIND, NAME = "loss", "a Loss surface"
+    ARRAYS = ("X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B")
+
+
+def loss_scene(X, y, names, us, vs, bs, *, lam: float = 0.0, path=None, lit: int | None = None, chosen=None,
+               view: View | None = None) -> LossScene:
+    """The scene of the losses ``names`` over (w₁, w₂) at each b of ``bs``: what defines the picture, no surface.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,)
+    names : sequence of {"zero_one", "perceptron", "hinge"}
+    us, vs : ndarray
+        The (w₁, w₂) grid.
+    bs : ndarray of shape (m,)
+    lam : float
+        λ of the hinge's λ/2‖w‖².
+    path : tuple (W (P, 2), B (P,), label), optional
+    lit : int, optional
+    chosen : tuple ((w₁, w₂), b), optional
+    view : View, optional
+    """
+    from viz.losses import FORMULAS, MAX_LINES, NAMES, band_levels, colour_top, subgradient
+
+    X = np.ascontiguousarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.shape[1] != 2:
+        raise ValueError(f"the loss chart draws 2-D data, got d = {X.shape[1]}")
+    names = list(names)
+    n = len(y)
+    tops = {nm: colour_top(nm, X, y, us, vs, bs, lam) for nm in names}
+    run = {"names": names, "titles": {nm: NAMES[nm] for nm in names}, "formulas": {nm: FORMULAS[nm] for nm in names},
+           "lam": float(lam), "tops": tops,
+           "levels": {nm: list(band_levels(nm, tops[nm], n)) for nm in names},
+           "path_label": path[2] if path is not None else None,
+           "lit": int(lit) if lit is not None and 0 <= lit < n else None, "chosen": None}
+    if chosen is not None:
+        w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
+        run["chosen"] = {"w": w.tolist(), "b": b,
+                         "grads": {nm: subgradient(nm, w, b, X, y, lam).tolist() for nm in names}}
+    drawn = np.unique(np.linspace(0, n - 1, min(n, MAX_LINES // len(names))).round().astype(int))
+    return LossScene(
+        X=X, y=y.astype(np.int8), us=np.asarray(us, dtype=float), vs=np.asarray(vs, dtype=float),
+        bs=np.asarray(bs, dtype=float), drawn=drawn.astype(_index_dtype(n)),
+        path_W=np.zeros((0, 2)) if path is None else np.ascontiguousarray(path[0], dtype=float).reshape(-1, 2),
+        path_B=np.zeros(0) if path is None else np.ascontiguousarray(path[1], dtype=float),
+        run=run, box=view_box(X), view=view or View())

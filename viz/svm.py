@@ -1,10 +1,11 @@
-"""The SVM page's words and the hinge-SGD step-through.
+"""The SVM page's words: the exact SVM's and the hinge-SGD tab's.
 
 The exact SVM's chart is drawn in the browser from a scene record (:func:`viz.scene.svm_scene`,
 ``viz/js/svm.js``): here are what that record sends as the solver decided it (each point's category at
 :func:`margin_tol`, :data:`ON_MARGIN`, :data:`MAX_SLACK_LABELS`) and the Python references of the words the
-renderer writes (:func:`svm_state`, :func:`svm_status`). The hinge-SGD tab's figure is a Plotly figure
-(:func:`sgd_figure`). Plain dicts, no Streamlit.
+renderer writes (:func:`svm_state`, :func:`svm_status`). The hinge-SGD tab is drawn from its own record
+(:func:`viz.scene.sgd_scene`, ``viz/js/sgd.js``); its words' references are :func:`sgd_step_text` and
+:func:`sgd_state`. No Streamlit.
 """
 
 from __future__ import annotations

@@ -172,18 +172,22 @@ class CompareView extends Stepping {
   // height (and in presentation mode within the window) once what lies above and below them is counted
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), two = width >= 460;
-    const P = two ? Math.floor((width - GAP) / 2) : width;
+    // presentation mode on a wide screen: the legend is a column beside the panels, which gain its rows' height
+    const side = k > 1 && width >= 1000, legendW = side ? Math.round(Math.min(280 * k, 0.24 * width)) : 0;
+    const P = two ? Math.floor((width - legendW - (side ? 2 : 1) * GAP) / 2) : width;
     const ml = Math.round(56 * k), mb = Math.round(46 * k);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round((2 + 3) * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, states, legend, controls
     let budget = two ? this.m.h.view.height - around : Infinity;  // stacked, each panel keeps its square
     if (k > 1) budget = Math.min(budget, this.room(around));
     const H = Math.max(200, Math.min(P - ml - 8 + 6 + mb, budget));  // a square data area when there is room
-    return {width, two, P, H, W: Math.min(P, H - mb - 6 + ml + 8)};  // a short panel narrows to keep it square
+    return {width, two, side, legendW, P, H, W: Math.min(P, H - mb - 6 + ml + 8)};  // a short panel narrows to keep it square
   }
   layoutClasses(sz) {
     this.root.classList.toggle("dbls-cmp-two", sz.two);
+    this.root.classList.toggle("dbls-cmp-side", sz.side);
     this.root.style.setProperty("--dbls-p", `${sz.P}px`);
+    this.root.style.setProperty("--dbls-l", `${sz.legendW}px`);
   }
 
   async drawPanels(old) {
@@ -222,9 +226,11 @@ class CompareView extends Stepping {
   // what lies around the panels (titles, state lines, legend, controls, as they wrapped) is measured once drawn,
   // and the panels shrink where the figure height (or the window) is short of it
   async fit() {
-    this.around = Math.max(0, this.root.offsetHeight - this.sz.H);
+    // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls
+    const cmp = this.root.querySelector(".dbls-cmp").offsetHeight, ctl = this.root.querySelector(".dbls-controls").offsetHeight;
+    this.around = Math.max(0, this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H);
     const sz = this.sizes();
-    if (sz.H >= this.sz.H - 2) return;
+    if (Math.abs(sz.H - this.sz.H) <= 2) return;
     this.sz = sz;
     this.layoutClasses(sz);
     await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H})));

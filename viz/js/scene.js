@@ -147,18 +147,23 @@ function segment(box, w0, w1, b) {
   return [[p0[0], p1[0]], [p0[1], p1[1]]];
 }
 
-// where sign·(w·x + b) ≥ 0 inside the box, as a closed polygon
-function region(box, w0, w1, b, sign) {
-  if (w0 === 0 && w1 === 0 && sign * b <= 0) return [[], []];
-  const [x0, x1, y0, y1] = box;
-  let poly = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
-  const f = (p) => sign * (w0 * p[0] + w1 * p[1] + b);
+// the part of a convex polygon (a list of [x, y]) where a0·x + a1·y + c ≥ 0: one Sutherland–Hodgman pass
+// (viz.common.clip_polygon)
+function clipPoly(poly, a0, a1, c) {
   const out = [];
   for (let i = 0; i < poly.length; i++) {
-    const p = poly[i], q = poly[(i + 1) % poly.length], fp = f(p), fq = f(q);
+    const p = poly[i], q = poly[(i + 1) % poly.length], fp = a0 * p[0] + a1 * p[1] + c, fq = a0 * q[0] + a1 * q[1] + c;
     if (fp >= 0) out.push(p);
     if ((fp >= 0) !== (fq >= 0)) { const t = fp / (fp - fq); out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]); }
   }
+  return out;
+}
+const boxPoly = ([x0, x1, y0, y1]) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+
+// where sign·(w·x + b) ≥ 0 inside the box, as a closed polygon
+function region(box, w0, w1, b, sign) {
+  if (w0 === 0 && w1 === 0 && sign * b <= 0) return [[], []];
+  const out = clipPoly(boxPoly(box), sign * w0, sign * w1, sign * b);
   if (out.length < 3) return [[], []];
   out.push(out[0]);
   return [out.map((p) => p[0]), out.map((p) => p[1])];
@@ -976,9 +981,11 @@ async function mountScene(root, data, {standalone = false} = {}) {
   root.classList.remove("dbls-failed");
   const err = root.querySelector(".dbls-error");
   if (err) err.remove();
-  if (root.__dblKind !== scene.header.kind || !root.querySelector(".dbls-plot")) {
-    root.innerHTML = kind.shell;
+  const shell = kind.shellFor ? kind.shellFor(scene) : kind.shell;  // (the Loss page's has a panel per loss)
+  if (root.__dblKind !== scene.header.kind || root.__dblShell !== shell || !root.querySelector(".dbls-plot")) {
+    root.innerHTML = shell;
     root.__dblKind = scene.header.kind;
+    root.__dblShell = shell;
     if (old && old.m.h.kind !== scene.header.kind) old = null;
     wire(root);
   }
@@ -1031,5 +1038,6 @@ export default function (component) {
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
+  root.__dblSend = component.setTriggerValue;  // what a chart tells the page (the Loss page: a weight clicked)
   mountScene(root, data);
 }

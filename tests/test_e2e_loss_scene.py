@@ -1,0 +1,120 @@
+"""The Loss surface renderer in Chromium: what it draws at each b is what core and the Python references say.
+
+The renderer (``viz/js/loss.js`` over ``scene.js``) runs as in the offline HTML export. At every b of the slider:
+each loss it samples on the grid equals ``core.losses.surface`` (to rounding: it sums the points in another
+order), the band levels are the record's, the cone is :func:`viz.losses.cone_polygon`'s, each point's line lies on
+xᵢ·w + b = 0, the path's states are split by whether their b is the slice's, the lit point's line moves with b,
+and the chosen weight's arrow points along the core's subgradient. A record it cannot draw is named.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
+
+from core.losses import grid_around, perceptron_subgradient, surface
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from viz.losses import cone_polygon, default_bs, lines_in_box
+from viz.scene import loss_scene, pack, unpack
+
+
+def drawn_at(page: Page, j: int) -> dict:
+    return page.evaluate("""(j) => {
+        const v = window.__dblView;
+        v.show(j);
+        return {...v.drawn(), i: v.i, at: document.querySelector('#scene .dbls-at').textContent,
+                state: document.querySelector('#scene .dbls-state').textContent,
+                zs: v.plots.slice(0, v.m.run.names.length).map((gd) => gd.data[0].z.flat()),
+                arrows: document.querySelectorAll('#scene .dbls-grad').length};
+    }""", j)
+
+
+def setup(name="blobs", n=40, names=("hinge", "perceptron", "zero_one"), side=21, **kw):
+    X, y = make_dataset(name, n, 0)
+    us, vs = grid_around(X, y, size=side)
+    bs = default_bs(us, X, m=5)
+    return X, y, list(names), us, vs, bs
+
+
+@pytest.mark.parametrize("name", ["blobs", "separable"])
+def test_every_b_draws_the_core_losses_and_the_cone(renderer, name):  # noqa: F811
+    X, y, names, us, vs, bs = setup(name)
+    run = run_perceptron(X, y, variant="random", seed=1, max_steps=200)
+    path = (run.W[::4], run.B[::4], "perceptron")
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, lam=0.1, path=path, lit=3).to_bytes())
+    box = (us[0], us[-1], vs[0], vs[-1])
+    span = bs[-1] - bs[0]
+    for j, b in enumerate(bs.tolist()):
+        got = drawn_at(renderer, j)
+        assert got["i"] == j and got["b"] == b
+        for p, nm in enumerate(names):
+            ref = surface(nm, X, y, us, vs, b=b, lam=0.1)  # rows over w₂, columns over w₁
+            np.testing.assert_allclose(np.array(got["Z"][nm]).reshape(len(vs), len(us)), ref, rtol=0, atol=1e-12)
+            assert got["zs"][p] == got["Z"][nm]  # the bands drawn are of this surface
+        ref_cone = cone_polygon(X, y, b, box)
+        assert (len(got["cone"]) == 0) == (len(ref_cone) == 0)
+        if ref_cone:
+            np.testing.assert_allclose(np.array(got["cone"]), np.array(ref_cone), atol=1e-12)
+        for ln in got["lines"]:  # each drawn line is some point's xᵢ·w + b = 0, inside the grid's box
+            P = np.column_stack([ln["x"], ln["y"]])
+            assert np.abs(P @ X.T + b).min(axis=1).max() < 1e-9
+            assert (P[:, 0] >= box[0] - 1e-9).all() and (P[:, 0] <= box[1] + 1e-9).all()
+        on = np.abs(path[1] - b) <= 0.02 * span
+        assert [x for x in got["pathOn"]["x"] if x is not None] == path[0][on, 0].tolist()
+        assert got["pathOff"]["x"] == path[0][~on, 0].tolist()
+        lit = np.column_stack([got["lit"]["x"], got["lit"]["y"]])
+        assert bool(lit.size) == bool(lines_in_box(X[3:4], np.array([b]), box)[0])  # x₄'s line, where it crosses the box
+        assert not lit.size or np.abs(lit @ X[3] + b).max() < 1e-9
+        assert got["state"].startswith("b = ") and f"{int(on.sum())} of {len(path[1])} states" in got["state"]
+
+
+def test_the_bands_and_their_levels(renderer):  # noqa: F811
+    X, y, names, us, vs, bs = setup(names=("perceptron", "zero_one"))
+    sc = loss_scene(X, y, names, us, vs, bs)
+    mount(renderer, sc.to_bytes())
+    got = drawn_at(renderer, 2)
+    for p, nm in enumerate(names):
+        first, step = sc.run["levels"][nm]
+        assert got["contours"][p]["start"] == first and got["contours"][p]["size"] == step
+        assert got["contours"][p]["coloring"] == "fill"
+
+
+def test_the_chosen_weight_and_its_subgradient(renderer):  # noqa: F811
+    X, y, names, us, vs, bs = setup()
+    w, b = np.array([0.8, 0.4]), float(bs[2])
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, chosen=(w, b)).to_bytes())
+    got = drawn_at(renderer, 2)
+    assert got["arrows"] == 2  # hinge and perceptron; the 0-1 loss's subgradient is 0: no arrow
+    d = renderer.evaluate("""() => {
+        const gd = window.__dblView.plots[1], fl = gd._fullLayout, l = document.querySelectorAll('#scene .dbls-grad')[1];
+        const x = (px) => fl.xaxis.p2l(px - fl.xaxis._offset), y = (py) => fl.yaxis.p2l(py - fl.yaxis._offset);
+        return [x(+l.getAttribute('x2')) - x(+l.getAttribute('x1')), y(+l.getAttribute('y2')) - y(+l.getAttribute('y1'))];
+    }""")
+    g = perceptron_subgradient(w, b, X, y)[0]
+    assert np.dot(d, g) / (np.linalg.norm(d) * np.linalg.norm(g)) > 0.999  # along the core's subgradient
+
+
+def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F811
+    X, y, names, us, vs, bs = setup(names=("hinge",))
+    good = loss_scene(X, y, names, us, vs, bs).to_bytes()
+    mount(renderer, good)
+    header, arrays = unpack(good)
+    run = header["run"]
+    broken = [
+        ({**header, "run": {**run, "names": ["squared"]}}, arrays),
+        ({**header, "run": {**run, "tops": {"hinge": 0}}}, arrays),
+        ({**header, "run": {**run, "lit": 99}}, arrays),
+        (header, {**arrays, "vs": arrays["vs"][:-1]}),
+        (header, {**arrays, "drawn": np.full_like(arrays["drawn"], 999)}),
+        (header, {k: v for k, v in arrays.items() if k != "bs"}),
+    ]
+    for h, a in broken:
+        mount(renderer, pack(h, a))
+        msg = renderer.locator("#scene .dbls-error")
+        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), h
+        assert renderer.locator("#scene .dbls-state").text_content().startswith("b = ")  # the last chart stays
+    mount(renderer, good)
+    assert renderer.locator("#scene .dbls-error").count() == 0

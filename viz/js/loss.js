@@ -1,0 +1,381 @@
+// ---------------------------------------------------------------------------------------------------
+// the Loss surface scene (viz/scene.py: LossScene): each loss over (w₁, w₂) at the b of the slider
+// ---------------------------------------------------------------------------------------------------
+// No surface travels: the model samples each loss on the grid for the b shown (a picture, held by the tests to
+// core.losses.surface), and the view draws its level bands with plotly.js and, in SVG over them, each point's line
+// yᵢ(w·xᵢ + b) = 0, the cone of weights that classify every point correctly, the optimiser's path and the chosen
+// weight with each loss's subgradient (the core's, sent). b moves in the browser; a click on a weight is sent to
+// the page (its boundary is drawn in the data chart beside).
+
+const LOSS_SCALE = [[0.0, "#ffffff"], [0.15, "#fde0c5"], [0.4, "#f59e72"], [0.7, "#d1495b"], [1.0, "#5c1a33"]];  // viz.losses.COLOURSCALE
+const LINE_INK = "rgba(30, 30, 30, 0.28)", CONE_FILL = "rgba(0, 158, 115, 0.30)", CONE_EDGE = "rgba(0, 158, 115, 0.9)";
+const PATH_INK = "#0072B2", CHOSEN_INK = "#E69F00";  // viz.losses
+const LOSSES = ["zero_one", "perceptron", "hinge"];
+const N_BANDS = 10;  // viz.losses.N_BANDS
+
+// the part of the box where yᵢ(w·xᵢ + b) ≥ 0 for every point: viz.losses.cone_polygon, the same clipping
+function conePolygon(X, y, b, box) {
+  let poly = boxPoly(box);
+  for (let i = 0; i < y.length; i++) {
+    const a0 = y[i] * X[2 * i], a1 = y[i] * X[2 * i + 1], c = y[i] * b;  // keep a·w + c ≥ 0
+    if (a0 === 0 && a1 === 0) { if (c <= 0) return []; continue; }  // xᵢ = 0: its margin is yᵢb whatever w is
+    poly = clipPoly(poly, a0, a1, c);
+    if (poly.length < 3) return [];
+  }
+  let area = 0;
+  for (let i = 0; i < poly.length; i++) { const p = poly[i], q = poly[(i + 1) % poly.length]; area += p[0] * q[1] - p[1] * q[0]; }
+  return 0.5 * Math.abs(area) > 1e-9 * (box[1] - box[0]) * (box[3] - box[2]) ? poly : [];
+}
+
+class LossModel {
+  constructor({header, arrays}) {
+    const h = this.h = header, a = arrays, r = this.run = h.run;
+    for (const k of ["X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B"]) if (!a[k]) throw new Error(`the scene has no ${k}`);
+    this.X = a.X; this.y = a.y; this.N = a.y.length;
+    if (this.X.length !== 2 * this.N) throw new Error("the scene's points and labels differ in number");
+    this.us = a.us; this.vs = a.vs; this.bs = a.bs; this.G = a.us.length;
+    if (this.G < 2 || a.vs.length !== this.G || !a.bs.length) throw new Error("the scene's grid is empty");
+    if (!r || !Array.isArray(r.names) || !r.names.length || r.names.some((nm) => !LOSSES.includes(nm)))
+      throw new Error("the scene names no loss this renderer draws");
+    for (const nm of r.names) {
+      const lv = (r.levels || {})[nm];
+      if (!(r.tops[nm] > 0) || !Array.isArray(lv) || !(lv[1] > 0) || !Number.isFinite(lv[0]))
+        throw new Error(`the ${nm} loss has no colour scale`);
+    }
+    if (!(r.lam >= 0)) throw new Error(`λ is ${r.lam}`);
+    this.drawnIdx = a.drawn; this.PW = a.path_W; this.PB = a.path_B;
+    for (const i of a.drawn) if (i >= this.N) throw new Error(`the scene draws the line of point ${i + 1} of ${this.N}`);
+    if (a.path_W.length !== 2 * a.path_B.length) throw new Error("the path's w and b differ in number");
+    if (r.lit !== null && !(Number.isInteger(r.lit) && r.lit >= 0 && r.lit < this.N)) throw new Error(`point ${r.lit} cannot be lit`);
+    const c = r.chosen;
+    if (c && !(c.w.length === 2 && [...c.w, c.b].every(Number.isFinite) && r.names.every((nm) => c.grads[nm] && c.grads[nm].every(Number.isFinite))))
+      throw new Error("the chosen weight is not a number");
+    this.box = [this.us[0], this.us[this.G - 1], this.vs[0], this.vs[this.G - 1]];  // weight space
+    this.S = this.bs.length - 1;
+    this.cache = new Map();
+  }
+  get nStops() { return this.bs.length; }
+  stepAt(i) { return i; }
+  stopOf(j) { return Math.max(0, Math.min(this.S, j)); }
+
+  // each loss on the grid at b = bs[j], rows over w₂, columns over w₁ (cached per b): m = yᵢ((xᵢ₁w₁ + xᵢ₂w₂) + b) as
+  // the core sums it; 0-1: (1/N) #[m ≤ 0], perceptron: (1/N) Σ max(0, −m), hinge: (1/N) Σ max(0, 1 − m) + λ/2‖w‖²
+  surfaces(j) {
+    if (this.cache.has(j)) return this.cache.get(j);
+    const G = this.G, N = this.N, X = this.X, y = this.y, b = this.bs[j], lam = this.run.lam;
+    const z01 = new Float64Array(G * G), per = new Float64Array(G * G), hin = new Float64Array(G * G);
+    for (let r = 0; r < G; r++) {
+      const v = this.vs[r];
+      for (let c = 0; c < G; c++) {
+        const u = this.us[c];
+        let k = 0, p = 0, h = 0;
+        for (let i = 0; i < N; i++) {
+          const m = y[i] * ((X[2 * i] * u + X[2 * i + 1] * v) + b);
+          if (m <= 0) k++;
+          if (m < 0) p -= m;
+          if (m < 1) h += 1 - m;
+        }
+        z01[r * G + c] = k / N; per[r * G + c] = p / N; hin[r * G + c] = h / N + 0.5 * lam * (u * u + v * v);
+      }
+    }
+    const out = {zero_one: z01, perceptron: per, hinge: hin};
+    if (this.cache.size > 24) this.cache.delete(this.cache.keys().next().value);
+    this.cache.set(j, out);
+    return out;
+  }
+
+  // what the slice at b = bs[j] holds, in words (for the state line and screen readers)
+  stateLine(j) {
+    const b = this.bs[j], cone = conePolygon(this.X, this.y, b, this.box).length > 0, on = this.pathOn(j);
+    let line = `b = ${num(b)}: ` + (cone ? "the green cone holds the weights w that classify every point correctly"
+      : "no weight w in view classifies every point correctly at this b");
+    if (this.PB.length) line += `; the path has ${on.filter(Boolean).length} of ${this.PB.length} states at this b (filled)`;
+    const c = this.run.chosen;
+    if (c) line += `; chosen w = ${vec(c.w)} (at b = ${num(c.b)})`;
+    return line;
+  }
+
+  // which path states lie on the slice of bs[j]: within 2 % of the b range (viz.losses)
+  pathOn(j) {
+    const span = this.bs.length > 1 ? this.bs[this.S] - this.bs[0] : 1, b = this.bs[j];
+    return Array.from(this.PB, (v) => Math.abs(v - b) <= 0.02 * Math.max(span, 1e-12));
+  }
+}
+
+class LossView extends Stepping {
+  constructor(root, model, Plotly, scene) {
+    super(root, model, Plotly, scene);
+    const all = (c) => Array.from(root.querySelectorAll(c));
+    this.plots = all(".dbls-plot"); this.overs = all(".dbls-over"); this.titles = all(".dbls-loss-title");
+  }
+
+  position() { return {prefix: "b = ", label: num(this.m.bs[this.i]), step: null}; }
+
+  // ----- what the slice at bs[j] shows in weight space, decided once (the live layer and an exported image draw it)
+  geometry(j) {
+    const m = this.m, b = m.bs[j], box = m.box, lines = [];
+    for (const i of m.drawnIdx) { const s = segment(box, m.X[2 * i], m.X[2 * i + 1], b); if (s[0].length) lines.push(s); }
+    const cone = conePolygon(m.X, m.y, b, box), on = m.pathOn(j), pathOn = [[], []], pathOff = [[], []];
+    for (let t = 0; t < m.PB.length; t++) {
+      const x = m.PW[2 * t], y = m.PW[2 * t + 1];
+      if (on[t]) { pathOn[0].push(x); pathOn[1].push(y); } else {
+        pathOff[0].push(x); pathOff[1].push(y);
+        if (pathOn[0].length && pathOn[0][pathOn[0].length - 1] !== null) { pathOn[0].push(null); pathOn[1].push(null); }  // a gap
+      }
+    }
+    const lit = m.run.lit === null ? NONE : segment(box, m.X[2 * m.run.lit], m.X[2 * m.run.lit + 1], b);
+    return {j, b, lines, cone, pathOn, pathOff, lit, Z: m.surfaces(j)};
+  }
+
+  legendItems() {
+    const m = this.m, r = m.run, items = [
+      ["lines", "points' lines yᵢ(w·xᵢ + b) = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${LINE_INK}" stroke-width="2"/>`],
+      ["cone", "every point correct", `<rect x="2" y="4" width="14" height="10" fill="${CONE_FILL}" stroke="${CONE_EDGE}" stroke-width="2"/>`],
+    ];
+    if (m.PB.length) {
+      items.push(["path", `${r.path_label}, b as here`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${PATH_INK}" stroke-width="1.5"/><circle cx="9" cy="9" r="3" fill="${PATH_INK}"/>`],
+                 ["pathoff", "(hollow: its b differs)", `<circle cx="9" cy="9" r="4" fill="white" stroke="${PATH_INK}" stroke-width="1.5"/>`]);
+    }
+    if (r.lit !== null) items.push(["lit", `x${sub(r.lit + 1)}'s line`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${CHOSEN_INK}" stroke-width="4"/>`]);
+    if (r.chosen) items.push(["chosen", "the chosen w and the subgradient there", `<path d="${star(9, 9, 7)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="1"/>`]);
+    return items;
+  }
+  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
+  toggle(id) {
+    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    this.drawLegend();
+    this.drawStep();
+  }
+
+  // ----- plotly.js: each panel's level bands (a contour trace of the sampled loss) and its axes
+  contour(nm, Z) {
+    const m = this.m, G = m.G, r = m.run, [first, step] = r.levels[nm], k = this.k, rows = [];
+    for (let i = 0; i < G; i++) rows.push(Array.from(Z.subarray(i * G, (i + 1) * G)));
+    return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: rows, zmin: 0, zmax: r.tops[nm], autocontour: false,
+            contours: {start: first, end: first + step * (N_BANDS - 2), size: step, coloring: "fill", showlines: false},
+            colorscale: LOSS_SCALE, line: {width: 0}, name: r.titles[nm],
+            colorbar: {thickness: 12 * k, len: 0.9, tickfont: {size: 12 * k, color: "#333"}, outlinewidth: 0},
+            hovertemplate: `w = (%{x:.3g}, %{y:.3g}), b = ${num(this.m.bs[this.i])}: ${r.titles[nm]} = %{z:.4g}<br>click to choose this w<extra></extra>`};
+  }
+  panelLayout(p, width, height) {
+    const m = this.m, k = this.k, title = (t) => ({text: t, standoff: 4, font: {size: 17 * k, color: "#333"}});
+    const axis = (extra) => ({zeroline: true, zerolinecolor: "#999", showgrid: false, tickfont: {size: 13 * k, color: "#333"},
+                              fixedrange: true, showline: true, linecolor: "#999", mirror: true, ...extra});
+    return {width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
+            font: {family: FONT, size: 15 * k, color: INK}, margin: {l: Math.round(52 * k), r: 8, t: 6, b: Math.round(44 * k)},
+            plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+            meta: {view: "loss_surface", slice: "w", loss: m.run.names[p], losses: m.run.names, bs: Array.from(m.bs),
+                   b: m.bs[this.i], n_points: m.N, lines_drawn: m.drawnIdx.length},
+            xaxis: axis({range: [m.box[0], m.box[1]], title: title("w₁")}),
+            yaxis: axis({range: [m.box[2], m.box[3]], title: title("w₂"), scaleanchor: "x", scaleratio: 1})};
+  }
+
+  // ----- sizes: the panels side by side when each keeps 260 px, else one over another; each a square weight area
+  // beside its colour bar, within the figure height (and in presentation mode the window)
+  sizes() {
+    const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
+    const cols = width >= n * 260 * k + (n - 1) * GAP ? n : 1, P = Math.floor((width - (cols - 1) * GAP) / cols);
+    const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
+    const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
+    const around = this.around || Math.round(2.6 * fs + 2 * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, state, legend, controls
+    let budget = cols === n ? this.m.h.view.height - around : Infinity;
+    if (k > 1) budget = Math.min(budget, this.room(around));
+    const H = Math.max(200, Math.min(P - ml - bar + 6 + mb, budget));
+    return {width, cols, P, H, W: Math.min(P, H - mb - 6 + ml + bar)};
+  }
+  layoutClasses(sz) { this.root.style.setProperty("--dbls-cols", String(sz.cols)); }
+
+  async mount(at, old) {
+    const m = this.m;
+    this.range.max = String(m.nStops - 1);
+    this.i = m.stopOf(at);
+    this.titles.forEach((el, p) => {
+      const nm = m.run.names[p];
+      el.innerHTML = `<b>${esc(m.run.titles[nm])}</b>` + (m.run.names.length === 1 ? ` ${esc(m.run.formulas[nm])}` : "");
+    });
+    this.drawLegend();
+    this.sz = this.sizes();
+    this.layoutClasses(this.sz);
+    this.g = this.geometry(this.i);
+    for (let p = 0; p < m.run.names.length; p++) {
+      const gd = this.plots[p], nm = m.run.names[p];
+      await this.Plotly.react(gd, [this.contour(nm, this.g.Z[nm])], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
+      gd.__dbl = this;
+      gd.__dblPanel = p;
+      if (!gd.__dblHooked) {
+        gd.__dblHooked = true;
+        gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+        gd.on("plotly_click", (ev) => this.root.__dblView && this.root.__dblView.pick(ev));
+      }
+    }
+    this.shown = this.i;
+    this.show(this.i);
+    await this.fit();
+  }
+
+  async fit() {
+    this.around = Math.max(0, this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1));
+    const sz = this.sizes();
+    if (sz.H >= this.sz.H - 2) return;
+    this.sz = sz;
+    this.layoutClasses(sz);
+    await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H})));
+  }
+
+  resize() {
+    const sz = this.resized();
+    if (!sz) return;
+    Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H}))).then(() => this.drawStep());
+  }
+
+  // a click on a weight: the page is told (w at the grid node under the pointer, and the b shown)
+  pick(ev) {
+    const pt = ev && ev.points && ev.points[0];
+    if (!pt || !Number.isFinite(pt.x) || !Number.isFinite(pt.y)) return;
+    const send = this.root.__dblSend;
+    this.picked = {w: [pt.x, pt.y], b: this.m.bs[this.i], at: Date.now()};
+    if (send) send("pick", this.picked);
+  }
+
+  show(i) {
+    const m = this.m;
+    this.i = Math.max(0, Math.min(m.nStops - 1, i));
+    this.g = this.geometry(this.i);
+    if (this.plots[0]._fullLayout && this.shown !== this.i) {  // the bands of the new b (the points' geometry is ours)
+      m.run.names.forEach((nm, p) => {
+        const t = this.contour(nm, this.g.Z[nm]);
+        this.Plotly.restyle(this.plots[p], {z: [t.z], hovertemplate: [t.hovertemplate]}, [0]);
+        this.plots[p].layout.meta.b = m.bs[this.i];
+      });
+      this.shown = this.i;
+    }
+    this.drawStep();
+    const line = m.stateLine(this.i);
+    this.stateEl.textContent = line;
+    this.range.value = String(this.i);
+    this.label.textContent = `b = ${num(m.bs[this.i])}`;
+    this.root.dataset.step = String(this.i);
+    if (this.live) this.live.textContent = line;
+    for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
+    for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+  }
+
+  // ----- the SVG over each panel
+  drawStep() {
+    const g = this.g || (this.g = this.geometry(this.i)), m = this.m, k = this.k, on = (id) => !this.hidden.has(id);
+    const c = m.run.chosen;
+    this.plots.forEach((gd, p) => {
+      const fl = gd._fullLayout;
+      if (!fl || !fl.xaxis || !fl.xaxis._length || p >= m.run.names.length) return;
+      const xa = fl.xaxis, ya = fl.yaxis, px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
+      const id = `dbls-loss-clip-${this.clipId || (this.clipId = ++clipIds)}-${p}`;
+      let svg = `<defs><clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath></defs><g clip-path="url(#${id})">`;
+      if (on("lines") && g.lines.length)
+        svg += `<path class="dbls-loss-lines" d="${g.lines.map(([xs, ys]) => `M${f1(px(xs[0]))},${f1(py(ys[0]))}L${f1(px(xs[1]))},${f1(py(ys[1]))}`).join("")}" stroke="${LINE_INK}" stroke-width="${k}" fill="none"/>`;
+      if (on("cone") && g.cone.length)
+        svg += `<path class="dbls-cone" d="M${g.cone.map(([x, y]) => `${f1(px(x))},${f1(py(y))}`).join("L")}Z" fill="${CONE_FILL}" stroke="${CONE_EDGE}" stroke-width="${2 * k}"/>`;
+      if (on("lit") && g.lit[0].length)
+        svg += `<line x1="${f1(px(g.lit[0][0]))}" y1="${f1(py(g.lit[1][0]))}" x2="${f1(px(g.lit[0][1]))}" y2="${f1(py(g.lit[1][1]))}" stroke="${CHOSEN_INK}" stroke-width="${4 * k}"/>`;
+      if (on("path") && g.pathOn[0].length) {
+        let d = "", pen = false;
+        g.pathOn[0].forEach((x, t) => {
+          if (x === null) { pen = false; return; }
+          d += `${pen ? "L" : "M"}${f1(px(x))},${f1(py(g.pathOn[1][t]))}`;
+          pen = true;
+        });
+        svg += `<path d="${d}" stroke="${PATH_INK}" stroke-width="${1.5 * k}" fill="none"/>`;
+        svg += g.pathOn[0].map((x, t) => (x === null ? "" : `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOn[1][t]))}" r="${2.5 * k}" fill="${PATH_INK}"/>`)).join("");
+      }
+      if (on("pathoff"))
+        svg += g.pathOff[0].map((x, t) => `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOff[1][t]))}" r="${3.5 * k}" fill="white" stroke="${PATH_INK}" stroke-width="${1.5 * k}"/>`).join("");
+      svg += "</g>";
+      if (c && on("chosen")) {  // the chosen w and, where it is not 0, the subgradient's direction (arrow from w)
+        const gr = c.grads[m.run.names[p]], gn = Math.hypot(gr[0], gr[1]), span = m.box[1] - m.box[0];
+        const x0 = px(c.w[0]), y0 = py(c.w[1]);
+        if (gn > 0) {
+          const tip = [c.w[0] + (0.18 * span / gn) * gr[0], c.w[1] + (0.18 * span / gn) * gr[1]];
+          const x1 = px(tip[0]), y1 = py(tip[1]), L = Math.hypot(x1 - x0, y1 - y0), h = Math.min(14 * k, 0.6 * L);
+          const ux = (x1 - x0) / L, uy = (y1 - y0) / L, bx = x1 - h * ux, by = y1 - h * uy;
+          svg += `<line class="dbls-grad" x1="${f1(x0)}" y1="${f1(y0)}" x2="${f1(bx)}" y2="${f1(by)}" stroke="${CHOSEN_INK}" stroke-width="${3 * k}"/>` +
+            `<path d="M${f1(x1)},${f1(y1)}L${f1(bx - 0.45 * h * uy)},${f1(by + 0.45 * h * ux)}L${f1(bx + 0.45 * h * uy)},${f1(by - 0.45 * h * ux)}Z" fill="${CHOSEN_INK}"/>`;
+        }
+        svg += `<path class="dbls-chosen" d="${star(x0, y0, 10 * k)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
+      }
+      layer(this.overs[p], fl, svg);
+    });
+  }
+
+  drawn() {
+    const g = this.g, arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)});
+    return {b: g.b, lines: g.lines.map(arr), cone: g.cone, pathOn: arr(g.pathOn), pathOff: arr(g.pathOff), lit: arr(g.lit),
+            Z: Object.fromEntries(this.m.run.names.map((nm) => [nm, Array.from(g.Z[nm])])),
+            contours: this.plots.slice(0, this.m.run.names.length).map((gd) => gd.data[0].contours)};
+  }
+
+  // one Plotly figure of the chart as it stands: the panels side by side, each with its bands and its geometry
+  figure() {
+    const m = this.m, g = this.g, k = this.k, sz = this.sz, n = m.run.names.length, data = [], annotations = [];
+    const W = n * sz.W + (n - 1) * GAP, frac = sz.W / W, layout = {};
+    const xy = (pts) => [pts.map((p) => p[0]), pts.map((p) => p[1])];
+    m.run.names.forEach((nm, p) => {
+      const ax = p ? String(p + 1) : "", lo = p * (frac + GAP / W);
+      const t = {...this.contour(nm, g.Z[nm]), xaxis: `x${ax}`, yaxis: `y${ax}`};
+      t.colorbar = {...t.colorbar, x: lo + frac, xanchor: "left", len: 0.8};
+      data.push(t);
+      const tr = (id, xs, ys, extra) => data.push({type: "scatter", x: xs, y: ys, xaxis: `x${ax}`, yaxis: `y${ax}`, hoverinfo: "skip",
+                                                   showlegend: false, visible: !this.hidden.has(id), ...extra});
+      const lx = [], ly = [];
+      for (const [xs, ys] of g.lines) { lx.push(xs[0], xs[1], null); ly.push(ys[0], ys[1], null); }
+      tr("lines", lx, ly, {mode: "lines", line: {color: LINE_INK, width: k}});
+      if (g.cone.length) { const [cx, cy] = xy([...g.cone, g.cone[0]]); tr("cone", cx, cy, {mode: "lines", fill: "toself", fillcolor: CONE_FILL, line: {color: CONE_EDGE, width: 2 * k}}); }
+      if (g.lit[0].length) tr("lit", g.lit[0], g.lit[1], {mode: "lines", line: {color: CHOSEN_INK, width: 4 * k}});
+      if (g.pathOn[0].length) tr("path", g.pathOn[0], g.pathOn[1], {mode: "lines+markers", line: {color: PATH_INK, width: 1.5 * k}, marker: {size: 5 * k, color: PATH_INK}});
+      if (g.pathOff[0].length) tr("pathoff", g.pathOff[0], g.pathOff[1], {mode: "markers", marker: {size: 7 * k, color: "white", line: {color: PATH_INK, width: 1.5 * k}}});
+      if (m.run.chosen) tr("chosen", [m.run.chosen.w[0]], [m.run.chosen.w[1]], {mode: "markers", marker: {symbol: "star", size: 20 * k, color: CHOSEN_INK, line: {color: INK, width: 1.5}}});
+      const pl = this.panelLayout(p, sz.W, sz.H);
+      layout[`xaxis${ax}`] = {...pl.xaxis, domain: [lo, lo + frac * 0.85], anchor: `y${ax}`};
+      layout[`yaxis${ax}`] = {...pl.yaxis, scaleanchor: `x${ax}`, anchor: `x${ax}`};
+      annotations.push({text: `<b>${esc(m.run.titles[nm])}</b>`, xref: "paper", yref: "paper", x: lo + frac * 0.42, y: 1, yshift: 6,
+                        xanchor: "center", yanchor: "bottom", showarrow: false, font: {size: 15 * k, color: INK}});
+    });
+    annotations.push({text: esc(m.stateLine(this.i)), xref: "paper", yref: "paper", x: 0, y: 0, yshift: -Math.round(56 * k),
+                      xanchor: "left", yanchor: "top", align: "left", showarrow: false, font: {size: 13 * k, color: INK}});
+    const base = this.panelLayout(0, W, sz.H);
+    return {data, layout: {...base, ...layout, width: W, height: sz.H + Math.round(110 * k), paper_bgcolor: "white",
+                           plot_bgcolor: "white", margin: {...base.margin, t: Math.round(40 * k), b: Math.round(90 * k)}, annotations}};
+  }
+}
+
+// a five-pointed star's path around (x, y), radius r
+function star(x, y, r) {
+  let d = "";
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5, q = i % 2 ? 0.45 * r : r;
+    d += `${i ? "L" : "M"}${f1(x + q * Math.cos(a))},${f1(y + q * Math.sin(a))}`;
+  }
+  return d + "Z";
+}
+
+const LOSS_CONTROLS = `<div class="dbls-controls" role="group" aria-label="Move the slice's b">
+  <button type="button" data-go="back" title="The next smaller b (←)">◀ Smaller b</button>
+  <button type="button" data-go="next" title="The next larger b (→)">Larger b ▶</button>
+  <button type="button" data-go="play" title="Sweep b from here to the largest">Sweep b ▶</button>
+  <button type="button" data-go="pause" title="Stop sweeping">Pause ❚❚</button>
+  <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="b">
+  <span class="dbls-at"></span>
+</div>`;
+
+const LOSS_PANEL = (p) => `<div class="dbls-loss-panel" data-panel="${p}">
+  <div class="dbls-loss-title"></div>
+  <div class="dbls-stage"><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+</div>`;
+
+KINDS.loss = {
+  shellFor: (scene) => `<div class="dbls-loss">${scene.header.run.names.map((_, p) => LOSS_PANEL(p)).join("")}</div>
+<div class="dbls-state"></div>
+<div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
+${LOSS_CONTROLS}
+<div class="dbls-live" aria-live="polite" role="status"></div>`,
+  model: (scene) => new LossModel(scene),
+  View: LossView,
+};
