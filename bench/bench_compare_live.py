@@ -23,37 +23,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import IDLE, against_bare, frame_times, line, open_tab, step_times  # noqa: E402
-
-READY = "() => document.querySelector('.dbls').dataset.ready || ''"
-
-
-def new_runs(page, label: str, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
-    """Move the slider labelled ``label`` down and up: the key press until the new record is drawn; bytes sent."""
-    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
-    times, sizes = [], []
-    for i in range(moves):
-        key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(200)
-        before = page.evaluate(READY)
-        n0 = len(received)
-        slider.focus()
-        t = time.perf_counter()
-        page.keyboard.press(key)
-        page.wait_for_function(f"(b) => {{ const r = ({READY})(); return r && r !== b; }}", arg=before, polling="raf",
-                               timeout=60_000)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-        times.append((time.perf_counter() - t) * 1000)
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))
-    return times, sizes
+from bench.bench_live import against_bare, frame_times, line, open_tab, record_moves, step_times  # noqa: E402
 
 
 def main() -> None:
@@ -72,7 +46,7 @@ def main() -> None:
             print(f"\nCompare, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×); {sum(received) / 1000:.0f} KB received")
-            times, sizes = new_runs(tab, label, args.moves, received)
+            times, sizes = record_moves(tab, label, args.moves, received)
             print("  " + line(f"move {label.split()[0]} → both runs drawn (server rerun)", times, ref50))
             print(f"  bytes received per move: median {statistics.median(sizes) / 1000:.1f} KB")
             print("  " + line("Next / Back → both panels drawn", step_times(tab, args.steps)))

@@ -284,6 +284,33 @@ def open_tab(browser, url: str):
     return ctx, tab, received, (time.perf_counter() - t0) * 1000
 
 
+READY = "() => document.querySelector('.dbls').dataset.ready || ''"
+
+
+def record_moves(page, label: str, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
+    """Move the page's slider labelled ``label`` (a control whose move sends a new scene record) down and up: the key
+    press until the chart has drawn the new record, plus one frame; and the bytes the server sent for each move."""
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    times, sizes = [], []
+    for i in range(moves):
+        key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(200)
+        before = page.evaluate(READY)
+        n0 = len(received)
+        slider.focus()
+        t = time.perf_counter()
+        page.keyboard.press(key)
+        page.wait_for_function(f"(b) => {{ const r = ({READY})(); return r && r !== b; }}", arg=before, polling="raf",
+                               timeout=60_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return times, sizes
+
+
 def bare_page(page, base: str) -> None:
     page.goto(base)
     page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g._fullLayout; }")

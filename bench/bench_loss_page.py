@@ -1,37 +1,79 @@
-"""How fast the loss-surface page follows b in a real browser, at N = 1,000 (Playwright + Chromium).
+"""Does the Loss surface page feel live? b, λ and a click in Chromium, against a bare Streamlit rerun.
 
-Starts the app as the README says on a free port, opens /losses with 1,000 blob points and the hinge loss
-(with a perceptron trajectory), then clicks the chart's b slider at one notch after another and times each
-change in the page, from the mouse press until the first animation frame after the chart shows the new b
-(``layout.meta.b``). Prints the median and the 95th percentile, for one loss and for all three. Run by hand:
+Serves bench/bare_app.py (one select_slider, one 3-point chart: the yardstick) and the app side by side and, in
+one Chromium, times for the Loss surface page at N blob points (with a perceptron trajectory), for one loss and
+for all three:
 
-    python bench/bench_loss_page.py [--moves 30]
+- the first chart in a new tab, against the bare app's;
+- b moved on the chart (in the browser: the renderer samples each loss for the new b, then draws its bands and
+  lines): the key until the frame after it is drawn, the first visit of each b (nothing cached) and a return to a
+  b already shown;
+- a move of λ (the page reruns and sends a new scene record): the key press until it is drawn, and the bytes;
+- a click on a weight: until the data chart beside draws its boundary (a rerun).
 
-Target (issue 5): p50 ≤ 150 ms.
+Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
+Run by hand (2-core machine: about two minutes):
+
+    python bench/bench_loss_page.py [--n 1000] [--moves 6]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.browser import app_page, chart, slider_latency, summary  # noqa: E402
+from bench.bench_live import IDLE, against_bare, frame_times, line, open_tab, record_moves  # noqa: E402
 
-GD = chart("loss_surface")
+DATA = ("Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot'))"
+        ".find(g => g.layout && g.layout.meta && g.layout.meta.view === 'loss_data')")
+
+
+def clicks(page, k: int) -> list[float]:
+    """Click k weights on the first panel, each until the data chart has drawn its boundary."""
+    times = []
+    for i in range(k):
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        box = page.locator(".dbls .dbls-plot .nsewdrag").first.bounding_box()
+        x, y = box["x"] + box["width"] * (0.25 + 0.1 * i), box["y"] + box["height"] * (0.7 - 0.08 * i)
+        before = page.evaluate(f"() => JSON.stringify(({DATA}).layout.meta.chosen)")
+        t = time.perf_counter()
+        page.mouse.click(x, y)
+        page.wait_for_function(f"(b) => {{ const g = {DATA}; return g && JSON.stringify(g.layout.meta.chosen) !== b; }}",
+                               arg=before, polling="raf", timeout=60_000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append((time.perf_counter() - t) * 1000)
+    return times
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--moves", type=int, default=6)
     args = ap.parse_args()
-    for loss in ("hinge", "all"):
-        with app_page(f"/losses?ds=blobs&n_blobs=1000&loss={loss}&path=perceptron", f"() => !!({GD})") as page:
-            times = slider_latency(page, GD, "b", args.moves)
-        print(f"b slider on the chart, loss = {loss}, {len(times)} moves at N = 1,000: {summary(times)} "
-              "(target: p50 ≤ 150 ms)")
+    with against_bare("losses", args.moves) as (browser, app, ref, _, bare_first):
+        ref50 = statistics.median(ref)
+        print(line("bare Streamlit: slider → chart redrawn", ref))
+        for loss in ("hinge", "all"):
+            ctx, tab, received, first = open_tab(browser, f"{app}/losses?ds=blobs&n_blobs={args.n}&loss={loss}"
+                                                          "&path=perceptron&lam=0.1")
+            print(f"\nLoss surface, loss = {loss}, N = {args.n}:")
+            print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
+                  f"{first / bare_first:.2f}×); {sum(received) / 1000:.0f} KB received")
+            cold = "(root, v, i) => { v.m.cache.clear(); v.key(i % 2 ? 'ArrowLeft' : 'ArrowRight'); }"
+            print("  " + line("b on the chart → drawn (first visit)", frame_times(tab, cold, 20)))
+            warm = "(root, v, i) => v.key(i % 2 ? 'ArrowLeft' : 'ArrowRight')"
+            print("  " + line("b on the chart → drawn (b seen before)", frame_times(tab, warm, 20)))
+            times, sizes = record_moves(tab, "λ of the hinge", args.moves, received)
+            print("  " + line("move λ → the new record drawn (server rerun)", times, ref50))
+            print(f"  bytes received per λ move: median {statistics.median(sizes) / 1000:.1f} KB")
+            print("  " + line("click a weight → its boundary drawn (rerun)", clicks(tab, 4), ref50))
+            ctx.close()
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ reruns the page to draw its boundary in the data chart.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from core.losses import grid_half_width
@@ -67,6 +69,7 @@ def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float
 
 st.title("Loss surface")
 preload_renderer()  # plotly.js loads in the browser while the page is built
+first = st.container()  # presentation mode: the charts here, before the settings
 ds = current_dataset()
 with part("settings"):
     c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
@@ -157,29 +160,30 @@ if result is not None:
     chart, b_at, data, label = result
     live = isinstance(chart, bytes)
     # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
-    left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
-    what = f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}"
-    with left:
-        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        if live:
-            scene = with_view(chart, View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂")))
-            show_scene(scene, SURFACE, on_pick_change=_on_pick)
-        else:
-            show_chart(chart, SURFACE, what)
-        with part("notes"):
-            if view == "surface" and len(names) > 1:
-                st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
-                           "for another).")
+    with first if presenting() else nullcontext():
+        left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
+        what = f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}"
+        with left:
+            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             if live:
-                st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
-                           "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
-                           "boundary in the data chart. Trajectory markers are hollow where the run's b differs from the "
-                           "slice's.")
-        with part("tables"):
-            exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
-                    scene if live else chart, f"Loss surface: {label}", slider_name="b", state_chart=CHART)
-    with right:
-        show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
-        with part("notes", "explain"):
-            for nm in names:
-                st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
+                scene = with_view(chart, View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂")))
+                show_scene(scene, SURFACE, on_pick_change=_on_pick)
+            else:
+                show_chart(chart, SURFACE, what)
+            with part("notes"):
+                if view == "surface" and len(names) > 1:
+                    st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
+                               "for another).")
+                if live:
+                    st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
+                               "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
+                               "boundary in the data chart. Trajectory markers are hollow where the run's b differs from the "
+                               "slice's.")
+            with part("tables"):
+                exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
+                        scene if live else chart, f"Loss surface: {label}", slider_name="b", state_chart=CHART)
+        with right:
+            show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
+            with part("notes", "explain"):
+                for nm in names:
+                    st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")

@@ -271,8 +271,9 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
          "marker": {"color": NEG_COLOUR, "symbol": "diamond", "size": 10}, "customdata": (neg + 1).tolist(),
          "hovertemplate": "x<sub>%{customdata}</sub> = (%{x}, %{y}), y = −1<extra></extra>"},
     ]
-    title = ("Click the surface to choose a weight w:<br>its boundary w·x + b = 0 is drawn here." if clickable else
-             "Weights are chosen by a click on the filled<br>contours over w₁, w₂ (the first slice).")
+    # three short lines: the data chart's column is narrow (a third of a projector's page with the sidebar)
+    title = ("Click a weight on the surface:<br>its boundary w·x + b = 0<br>is drawn here." if clickable else
+             "Weights are chosen by a click<br>on the filled contours over<br>w₁, w₂ (the first slice).")
     meta = {"view": "loss_data", "chosen": None}
     annotations = []
     if chosen is not None:
@@ -297,9 +298,9 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
                                                                                       "width": 3}}})
     # the state line's lines (about 22 px each) hang under the x₁ title, the legend under them
     below = AXIS_PX + sum(22 * (a["text"].count("<br>") + 1) + 12 for a in annotations)
-    plot_h = max(height - 70 - (below + 30), 100)
+    plot_h = max(height - 86 - (below + 30), 100)
     return {"data": data, "layout": {
-        "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 70, "b": below + 30},
+        "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 86, "b": below + 30},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False, "hovermode": "closest",
         "title": {"text": title, "font": {"size": 15}, "x": 0.0, "xanchor": "left"},
         "legend": {"orientation": "h", "x": 0, "y": -below / plot_h, "yanchor": "top", "font": {"size": 14}},
