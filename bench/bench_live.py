@@ -195,10 +195,11 @@ def variant_changes(page, received: list[int]) -> tuple[list[float], list[float]
     return built, cached, sizes
 
 
-def frame_times(page, act: str, n: int) -> list[float]:
-    """``act`` (JS, called with the chart's root, its view and i) n times in the page: each until the frame after it."""
-    return page.evaluate("""([src, n]) => new Promise((done) => {
-        const act = eval(src), root = document.querySelector('.dbls'), out = [];
+def frame_times(page, act: str, n: int, root: str = ".dbls") -> list[float]:
+    """``act`` (JS, called with the chart's root (the first ``root`` in the page), its view and i) n times in the page:
+    each until the frame after it."""
+    return page.evaluate("""([src, n, sel]) => new Promise((done) => {
+        const act = eval(src), root = document.querySelector(sel), out = [];
         let i = 0;
         const one = () => {
             if (i >= n) return done(out);
@@ -207,13 +208,13 @@ def frame_times(page, act: str, n: int) -> list[float]:
             requestAnimationFrame(() => { out.push(performance.now() - t0); i++; setTimeout(one, 30); });
         };
         one();
-    })""", [act, n])
+    })""", [act, n, root])
 
 
-def step_times(page, steps: int) -> list[float]:
+def step_times(page, steps: int, root: str = ".dbls") -> list[float]:
     """Next and Back clicked in the page: the click until the frame after the step is drawn."""
     return frame_times(page, "(root, v, i) => root.querySelector(i % 10 < 5 ? '[data-go=next]' : '[data-go=back]').click()",
-                       steps)
+                       steps, root)
 
 
 def main() -> None:
@@ -284,24 +285,22 @@ def open_tab(browser, url: str):
     return ctx, tab, received, (time.perf_counter() - t0) * 1000
 
 
-READY = "() => document.querySelector('.dbls').dataset.ready || ''"
-
-
-def record_moves(page, label: str, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
+def record_moves(page, label: str, moves: int, received: list[int], root: str = ".dbls") -> tuple[list[float], list[int]]:
     """Move the page's slider labelled ``label`` (a control whose move sends a new scene record) down and up: the key
     press until the chart has drawn the new record, plus one frame; and the bytes the server sent for each move."""
+    ready = f"() => document.querySelector({root!r}).dataset.ready || ''"
     slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
     times, sizes = [], []
     for i in range(moves):
         key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
         page.wait_for_selector(IDLE, state="attached")
         page.wait_for_timeout(200)
-        before = page.evaluate(READY)
+        before = page.evaluate(ready)
         n0 = len(received)
         slider.focus()
         t = time.perf_counter()
         page.keyboard.press(key)
-        page.wait_for_function(f"(b) => {{ const r = ({READY})(); return r && r !== b; }}", arg=before, polling="raf",
+        page.wait_for_function(f"(b) => {{ const r = ({ready})(); return r && r !== b; }}", arg=before, polling="raf",
                                timeout=60_000)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         times.append((time.perf_counter() - t) * 1000)

@@ -27,7 +27,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import against_bare, arm, armed_ms, followed_moves, line, open_tab  # noqa: E402
+from bench.bench_live import (  # noqa: E402
+    against_bare,
+    arm,
+    armed_ms,
+    followed_moves,
+    frame_times,
+    line,
+    open_tab,
+    record_moves,
+    step_times,
+)
 
 C_SHOWN = "() => document.querySelector('.st-key-svm_chart .dbls').dataset.c"
 
@@ -66,6 +76,16 @@ def main() -> None:
             print("  " + line("Penalty C control → chart drawn", follow, statistics.median(ref_in)))
             print("  " + line("Penalty C control → page's rerun done", rerun, ref50))
             print(f"  bytes received per Penalty C move: median {statistics.median(sizes) / 1000:.1f} KB")
+            if "linear" in name:  # the hinge-SGD tab: 2,000 steps of SGD against the exact SVM
+                sgd = ".st-key-sgd_chart .dbls"
+                tab.get_by_role("tab", name="Hinge-loss SGD").click()
+                tab.wait_for_selector(f"{sgd}[data-ready]", state="attached", timeout=90_000)
+                print("  " + line("hinge SGD: Next / Back → step drawn", step_times(tab, 60, sgd)))
+                print("  " + line("hinge SGD: End / Home → step drawn",
+                                  frame_times(tab, "(root, v, i) => v.key(i % 2 ? 'Home' : 'End')", 10, sgd)))
+                times, sizes = record_moves(tab, "Steps", 4, received, sgd)
+                print("  " + line("hinge SGD: move Steps → the new run drawn", times, ref50))
+                print(f"  bytes received per Steps move: median {statistics.median(sizes) / 1000:.1f} KB")
             ctx.close()
 
 

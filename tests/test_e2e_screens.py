@@ -72,18 +72,28 @@ def test_at_1024_with_the_sidebar_the_controls_labels_are_whole(page: Page, app_
 
 
 def test_at_1024_with_the_sidebar_the_loss_page_stacks_its_charts(page: Page, app_server: str) -> None:
-    _open(page, app_server.rstrip("/") + "/losses?ds=xor", 1024, 768, scene=False)
-    charts = page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].map(e => {"
-                           " const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
-    assert len(charts) == 2
-    (l1, r1, t1, b1), (l2, r2, t2, b2) = charts
-    assert t2 >= b1 - 1  # the data chart under the surface, not squeezed beside it
-    assert r1 - l1 >= 400 and r2 - l2 >= 400
-    title = page.evaluate("() => { const a = [...document.querySelectorAll('.js-plotly-plot .annotation')]"
-                          ".find(e => e.textContent.includes('hinge loss')); const r = a.getBoundingClientRect();"
-                          " const p = a.closest('.js-plotly-plot').getBoundingClientRect();"
-                          " return [r.left - p.left, p.right - r.right]; }")
-    assert title[0] >= 0 and title[1] >= 0, title  # the surface's title is whole
+    _open(page, app_server.rstrip("/") + "/losses?ds=xor", 1024, 768, scene=True)
+    surf, data = page.evaluate(BOX, ".st-key-loss_chart .dbls"), page.evaluate(BOX, "[data-testid=stPlotlyChart]")
+    assert data["top"] >= surf["bottom"] - 1  # the data chart under the surface, not squeezed beside it
+    assert surf["width"] >= 400 and data["width"] >= 400, (surf, data)
+    plot, title = page.evaluate(BOX, ".st-key-loss_chart .dbls-plot"), page.evaluate(BOX, ".dbls-loss-title")
+    assert plot["width"] >= 400, plot
+    assert title["left"] >= surf["left"] - 0.5 and title["right"] <= surf["right"] + 0.5  # the surface's title is whole
+    words = page.evaluate("() => { const t = document.querySelector('.dbls-loss-title'); return t.scrollWidth <= t.clientWidth + 1; }")
+    assert words and "hinge loss" in page.inner_text(".dbls-loss-title")
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_loss_chart_on_the_first_screen(page: Page, app_server: str,
+                                                                    size: tuple[int, int]) -> None:
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=all&present=true", w, h, scene=True)
+    plots = page.evaluate("() => [...document.querySelectorAll('.st-key-loss_chart .dbls-plot')].map(e => {"
+                          " const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
+    assert len(plots) == 3 and all(abs(p[2] - plots[0][2]) < 1 for p in plots)  # three panels side by side
+    assert all(p[1] <= q[0] for p, q in zip(plots, plots[1:], strict=False))
+    assert min(p[3] - p[2] for p in plots) >= 200
+    assert page.evaluate(BOX, ".st-key-loss_chart .dbls-controls")["bottom"] <= h  # b's controls on the first screen
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])

@@ -170,11 +170,11 @@ class LossView extends Stepping {
             yaxis: axis({range: [m.box[2], m.box[3]], title: title("w₂"), scaleanchor: "x", scaleratio: 1})};
   }
 
-  // ----- sizes: the panels side by side when each keeps 260 px, else one over another; each a square weight area
+  // ----- sizes: the panels side by side when each keeps 220 px, else one over another; each a square weight area
   // beside its colour bar, within the figure height (and in presentation mode the window)
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
-    const cols = width >= n * 260 * k + (n - 1) * GAP ? n : 1, P = Math.floor((width - (cols - 1) * GAP) / cols);
+    const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1, P = Math.floor((width - (cols - 1) * GAP) / cols);
     const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round(2.6 * fs + 2 * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, state, legend, controls
