@@ -34,8 +34,7 @@ def drawn_at(page: Page, t: int) -> dict:
                 titles: [...document.querySelectorAll('#scene .dbls-cmp-title')].map((e) => e.textContent),
                 live: document.querySelector('#scene .dbls-live').textContent,
                 at: document.querySelector('#scene .dbls-at').textContent,
-                rings: [...document.querySelectorAll('#scene .dbls-over')].map((s) =>
-                    ((s.querySelector('.dbls-rings') || {getAttribute: () => ''}).getAttribute('d') || '').split('M').length - 1)};
+                rings: [...document.querySelectorAll('#scene canvas.dbls-rings')].map((c) => Number(c.dataset.rings))};
     }""", t)
 
 

@@ -62,7 +62,7 @@ def drawn_at(page: Page, step: int) -> dict:
                 state: document.querySelector('#scene .dbls-state').textContent,
                 live: document.querySelector('#scene .dbls-live').textContent,
                 ring: d.ring, exam: d.exam, old: d.old, line: d.line, upd: d.upd,
-                rings_drawn: (document.querySelector('#scene .dbls-rings')?.getAttribute('d') || '').split('M').length - 1};
+                rings_drawn: Number(document.querySelector('#scene canvas.dbls-rings').dataset.rings)};
     }""", step)
 
 

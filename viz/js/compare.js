@@ -92,6 +92,7 @@ class CompareView extends Stepping {
     super(root, model, Plotly, scene);
     const all = (c) => Array.from(root.querySelectorAll(c));
     this.plots = all(".dbls-plot"); this.unders = all(".dbls-under"); this.overs = all(".dbls-over");
+    this.canvases = all(".dbls-rings");
     this.states = all(".dbls-cmp-state"); this.titles = all(".dbls-cmp-title");
     const N = model.N, k = this.k, size = N <= 100 ? 10 : N <= 400 ? 8 : N <= 1000 ? 6 : 4;  // viz.compare's sizes
     this.size = size * k;
@@ -280,8 +281,7 @@ class CompareView extends Stepping {
       };
       layer(this.unders[j], fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(p.regPos, REGION.pos)}${poly(p.regNeg, REGION.neg)}</g>`);
       let over = "";
-      if (on(p.ringId) && p.ring[0].length)
-        over += `<path class="dbls-rings" d="${circles(p.ring, this.ring[0] / 2)}" fill="none" stroke="${this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
+      ringCanvas(this.canvases[j], fl, on(p.ringId) ? p.ring : NONE, px, py, this.ring[0] / 2, this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)", this.ring[1]);
       if (on("exam") && p.exam[0].length)
         over += `<path d="${circles(p.exam, this.exam[j] / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
       if (on("old")) over += seg(p.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
@@ -343,7 +343,7 @@ class CompareView extends Stepping {
 
 const CMP_PANEL = (j) => `<div class="dbls-cmp-panel" data-side="${j}">
   <div class="dbls-cmp-title"></div>
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
   <div class="dbls-cmp-state"></div>
 </div>`;
 

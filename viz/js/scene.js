@@ -398,6 +398,20 @@ function plotCanvas(cv, fl) {
   return ctx;
 }
 
+// rings of radius r around the points (xs, ys) (data units; px, py map them to the plot's pixels) on a canvas over a
+// plot (fl): a path of thousands of SVG arcs costs a frame to paint, a canvas a millisecond. The count drawn is kept
+// on the canvas (data-rings) for the tests.
+function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, width) {
+  const ctx = plotCanvas(cv, fl);
+  ctx.beginPath();
+  for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  if (xs.length) ctx.stroke();
+  ctx.restore();
+  cv.dataset.rings = String(xs.length);
+}
+
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
@@ -516,6 +530,7 @@ class PerceptronView extends Stepping {
     super(root, model, Plotly, scene, ["R", "gamma"]);
     this.stripEl = root.querySelector(".dbls-strip-plot");
     this.under = root.querySelector(".dbls-under"); this.stripOver = root.querySelector(".dbls-strip-over");
+    this.ringsEl = root.querySelector(".dbls-rings");
     const N = model.N, k = this.k;
     const size = N <= 100 ? 12 : N <= 400 ? 9 : N <= 1000 ? 7 : N <= 3000 ? 5 : 4;
     this.size = size * k;  // markers shrink as points crowd, so rings mark M without burying the classes
@@ -797,8 +812,7 @@ class PerceptronView extends Stepping {
     };
     layer(this.under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(g.regPos, REGION.pos)}${poly(g.regNeg, REGION.neg)}</g>`);
     let over = "";
-    if (on("ring") && g.ring[0].length)
-      over += `<path class="dbls-rings" d="${circles(g.ring, this.ring[0] / 2)}" fill="none" stroke="${this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
+    ringCanvas(this.ringsEl, fl, on("ring") ? g.ring : NONE, px, py, this.ring[0] / 2, this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)", this.ring[1]);
     if (on("exam") && g.exam[0].length)
       over += `<path d="${circles(g.exam, this.examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
     if (on("old")) over += seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
@@ -878,7 +892,7 @@ const CONTROLS = `<div class="dbls-controls" role="group" aria-label="Step throu
 
 const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-figure">
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
   <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 </div>
 <div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>
