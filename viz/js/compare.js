@@ -210,6 +210,7 @@ class CompareView extends Stepping {
     this.i = m.stopOf(at);
     this.titles.forEach((el, j) => { el.textContent = m.h.titles[j]; });
     this.drawLegend();
+    if (old && old.around !== undefined) this.around = old.around;  // what lay around the panels: a new run keeps their size
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     await this.drawPanels(old);

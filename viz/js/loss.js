@@ -194,6 +194,7 @@ class LossView extends Stepping {
       el.innerHTML = `<b>${esc(m.run.titles[nm])}</b>` + (m.run.names.length === 1 ? ` ${esc(m.run.formulas[nm])}` : "");
     });
     this.drawLegend();
+    if (old && old.around !== undefined) this.around = old.around;  // a new record keeps the panels' size
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     this.g = this.geometry(this.i);
