@@ -53,6 +53,9 @@ class LossModel {
     this.box = [this.us[0], this.us[this.G - 1], this.vs[0], this.vs[this.G - 1]];  // weight space
     this.S = this.bs.length - 1;
     this.cache = new Map();
+    // what the sampled surfaces depend on: a new record with the same (a click, another path) keeps them
+    const bytes = (t) => fingerprint(new Uint8Array(t.buffer, t.byteOffset, t.byteLength));
+    this.surfaceKey = JSON.stringify([r.lam, bytes(this.X), bytes(this.y), bytes(this.us), bytes(this.vs), bytes(this.bs)]);
   }
   get nStops() { return this.bs.length; }
   stepAt(i) { return i; }
@@ -195,6 +198,7 @@ class LossView extends Stepping {
     });
     this.drawLegend();
     if (old && old.around !== undefined) this.around = old.around;  // a new record keeps the panels' size
+    if (old && old.m.surfaceKey === m.surfaceKey) m.cache = old.m.cache;  // and the surfaces sampled for it
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     this.g = this.geometry(this.i);
@@ -212,6 +216,21 @@ class LossView extends Stepping {
     this.shown = this.i;
     this.show(this.i);
     await this.fit();
+    this.warm();
+  }
+
+  // sample the other b's surfaces while the browser is idle, nearest first, so that moving b only draws
+  warm() {
+    const m = this.m, idle = window.requestIdleCallback || ((f) => setTimeout(f, 50));
+    const next = () => {
+      if (this.root.__dblView !== this) return;  // replaced by a newer record
+      let j = -1;
+      for (let d = 1; d <= m.S && j < 0; d++) for (const c of [this.i + d, this.i - d]) if (c >= 0 && c <= m.S && !m.cache.has(c)) { j = c; break; }
+      if (j < 0 || m.cache.size >= 24) return;
+      m.surfaces(j);
+      idle(next, {timeout: 500});
+    };
+    idle(next, {timeout: 500});
   }
 
   async fit() {
