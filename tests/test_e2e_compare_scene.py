@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Page
 from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
-from test_viz_compare import tied
+from test_viz_compare import shifted_activation, tied
 
 from core.perceptron import run_perceptron
 from core.snapshot import activation
@@ -146,3 +146,19 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         assert renderer.locator("#scene .dbls-cmp-state").first.text_content().split("\n")[-1].startswith("Step ")
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0
+
+
+def test_the_renderer_rings_what_the_core_decided_where_it_differs_from_the_rule(renderer, monkeypatch):  # noqa: F811
+    import viz.scene
+
+    X, y = make_dataset("blobs", 30, 0)
+    run = hinge_sgd(X, y, C=1.0, max_steps=60, seed=2)
+    patched = shifted_activation(activation)
+    monkeypatch.setattr(viz.scene, "activation", patched)  # the record's exceptions: points 0 and 1
+    mount(renderer, compare_scene(run_perceptron(X, y, max_steps=20), run).to_bytes())
+    for t in (0, 5, 30, 60):
+        got = drawn_at(renderer, t)
+        core = y * patched(X, run.W[t:t + 1], run.B[t:t + 1])[0]
+        assert points(got["panels"][1]["ring"]) == {tuple(x) for x in X[core < 1.0].tolist()}, t
+        named = got["states"][1]
+        assert f"margin < 1 (ringed): {int((core < 1.0).sum())} of 30" in named, t

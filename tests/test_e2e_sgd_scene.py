@@ -95,3 +95,16 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         assert renderer.locator("#scene .dbls-state").text_content().startswith("Step ")  # the last chart stays
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0
+
+
+def test_a_new_c_on_the_same_points_draws_its_own_exact_svm(renderer):  # noqa: F811
+    X, y = make_dataset("outlier", 40, 0)
+    box = view_box(X)
+    span = box[1] - box[0]
+    cx, cy = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    clip = (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)
+    for C in (0.5, 5.0):  # the points stay: only the exact SVM's traces and the run change
+        exact = fit_svm(X, y, C=C)
+        mount(renderer, sgd_scene(hinge_sgd(X, y, C=C, max_steps=100), exact).to_bytes())
+        line = renderer.evaluate("() => { const t = window.__dblView.plot.data[2]; return [Array.from(t.x), Array.from(t.y)]; }")
+        assert tuple(line) == tuple(boundary_segment(clip, exact.w, exact.b)), C

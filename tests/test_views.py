@@ -380,6 +380,13 @@ def test_loss_page_chosen_weight_draws_its_boundary():
     sc = scene(at)
     assert sc.view.start == 2  # the chart stays at the b the weight was clicked at
     assert sc.run["chosen"]["w"] == [0.5, -0.25] and sc.run["chosen"]["b"] == b and "perceptron" in sc.run["chosen"]["grads"]
+    # a weight off the grid (or at a b not on the slider) is not drawn
+    at.session_state["_loss_chosen"] = ((1e308, 0.0), b, ds.label)
+    at.run()
+    assert not at.exception and charts(at)["loss_data"]["layout"]["meta"]["chosen"] is None and scene(at).run["chosen"] is None
+    at.session_state["_loss_chosen"] = ((0.5, -0.25), b + 1e-3, ds.label)
+    at.run()
+    assert scene(at).run["chosen"] is None
     # a choice made on other data is not drawn on these
     at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, "another dataset")
     at.run()
@@ -390,8 +397,11 @@ def test_a_weight_the_chart_reports_is_read_and_a_bad_one_ignored():
     from views.options import weight_pick
 
     assert weight_pick({"w": [0.5, -0.25], "b": 0.1234567}) == ((0.5, -0.25), 0.123457)
+    assert weight_pick({"w": (1, -2), "b": 0}) == ((1.0, -2.0), 0.0)
     for bad in (None, "x", {"w": [1.0]}, {"w": ["a", 1.0], "b": 0.0}, {"w": [float("nan"), 1.0], "b": 0.0}, {"b": 1.0},
-                {"w": [1.0, 2.0], "b": float("inf")}, {"w": 5, "b": 0.0}):
+                {"w": [1.0, 2.0], "b": float("inf")}, {"w": 5, "b": 0.0}, {"w": "12", "b": 0}, {"w": b"12", "b": 0},
+                {"w": ["1", "2"], "b": " 4 "}, {"w": [True, False], "b": 0}, {"w": [1.0, 2.0], "b": 10**400},
+                {"w": [{"a": 1}, 2.0], "b": 0.0}, [0.5, 0.5], {"w": [1.0, 2.0], "b": None}):
         assert weight_pick(bad) is None, bad
 
 

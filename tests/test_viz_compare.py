@@ -139,3 +139,33 @@ def test_a_record_of_two_thousand_points_and_a_thousand_steps_stays_small():
     blob = compare_scene(run_perceptron(X, y, variant="random", max_steps=1000),
                          hinge_sgd(X, y, C=1.0, max_steps=1000)).to_bytes()
     assert len(blob) < 120_000  # the points (34 KB) once; (w, b) of 1,001 hinge states 24 KB; the old figure: MBs
+
+
+def shifted_activation(real):
+    """``core.snapshot.activation`` with points 0 and 1 moved by ±3 along their label: a core that judges them
+    otherwise than the rule the renderer evaluates, so the record must carry them as exceptions."""
+    def activation(X, W, B):
+        a = np.array(real(X, W, B), dtype=float)
+        a[..., 0] += 3.0
+        a[..., 1] -= 3.0
+        return a
+    return activation
+
+
+def test_the_cores_exceptions_travel_and_replay_to_its_decisions(monkeypatch):
+    import viz.scene
+
+    X, y = make_dataset("blobs", 30, 0)
+    run = hinge_sgd(X, y, C=1.0, max_steps=60, seed=2)
+    patched = shifted_activation(activation)
+    monkeypatch.setattr(viz.scene, "activation", patched)
+    h = CompareScene.from_bytes(compare_scene(run_perceptron(X, y, max_steps=20), run).to_bytes()).runs[1]
+    assert len(h.m_idx) > 0 and len(h.e_idx) > 0  # the core's own decisions differ from the rule somewhere
+
+    def rule(w, b):
+        return rule_margins(X, y, w[None], np.array([b]))[0]
+
+    for k in range(run.n_steps + 1):
+        core = y * patched(X, run.W[k:k + 1], run.B[k:k + 1])[0]
+        assert np.array_equal(replay(h, k, "m_ptr", "m_idx", lambda w, b: rule(w, b) < 1.0), core < 1.0), k
+        assert np.array_equal(replay(h, k, "e_ptr", "e_idx", lambda w, b: rule(w, b) <= 0.0), core <= 0.0), k

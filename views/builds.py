@@ -181,15 +181,9 @@ def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
 
 
 def loss_grid(X, y, side: int, scale: float):
-    """The loss page's (w₁, w₂) grid, each of side ``side``, and the b of each frame: (us, vs, bs)."""
+    """The loss page's (w₁, w₂) grid, each of side ``side``, and the b of each slice: (us, vs, bs)."""
     us, vs = grid_around(X, y, size=side, scale=scale)
     return us, vs, default_bs(us, X)
-
-
-def loss_surfaces(X, y, names: tuple, lam: float, side: int, scale: float) -> dict[str, np.ndarray]:
-    """Every loss's mean over the (w₁, w₂) grid at each b of the slider: {name: (len(bs), side, side)}."""
-    us, vs, bs = loss_grid(X, y, side, scale)
-    return {nm: np.stack([surface(nm, X, y, us, vs, b=float(bv), lam=lam) for bv in bs]) for nm in names}
 
 
 def loss_theta(X, y, names: tuple, lam: float, r: float, bmax: float):

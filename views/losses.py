@@ -108,7 +108,7 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
     return offload(loss_page, X, y, names, lam, view, slc, b_at, traj, grid, theta, radius, lit_i, height, big)
 
 
-@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Preparing the loss surfaces…")
+@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Preparing the loss chart…")
 def scene_of(X, y, names: tuple, lam: float, path: str, variant: str, tau: float, path_seed: int, chosen, lit_i,
              scale: float) -> bytes:
     """The (w₁, w₂) chart's scene record (cached, built in a worker process)."""
@@ -136,7 +136,10 @@ def make():
     chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
     traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
     scale = grid_half_width(X, y, traj[0] if traj else None)  # the grid holds the trajectory
-    bs = loss_grid(X, y, GRID[len(names)], scale)[2].tolist()
+    us, vs, bs = loss_grid(X, y, GRID[len(names)], scale)
+    bs = bs.tolist()
+    if chosen is not None and not (us[0] <= chosen[0][0] <= us[-1] and vs[0] <= chosen[0][1] <= vs[-1] and chosen[1] in bs):
+        chosen = None  # a weight off this grid (another path widened or narrowed it) is not drawn
     with part("settings", "b"):
         b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
                         format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",

@@ -179,11 +179,17 @@ def parse_url(params: Mapping[str, str]) -> dict[str, object]:
 
 def weight_pick(value) -> tuple[tuple[float, float], float] | None:
     """A weight the Loss page's chart reports as clicked (``{"w": [w₁, w₂], "b": b}``) as ((w₁, w₂), b), rounded to
-    6 decimals; None for anything else (a hand-made or damaged message: two finite numbers and a finite b only)."""
+    6 decimals; None for anything else (a hand-made or damaged message): a dict whose ``w`` is a list of two and
+    whose ``b`` is one, each a finite int or float (not a bool, not text). The page then also checks that w lies
+    on its grid and b is one of its slider's."""
+    if not isinstance(value, dict) or not isinstance(value.get("w"), list | tuple) or len(value["w"]) != 2:
+        return None
+    nums = [*value["w"], value.get("b")]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in nums):
+        return None
     try:
-        w1, w2 = (float(v) for v in value["w"])
-        b = float(value["b"])
-    except (TypeError, KeyError, ValueError):
+        w1, w2, b = (float(v) for v in nums)
+    except OverflowError:  # an int too large for a float
         return None
     if not all(map(math.isfinite, (w1, w2, b))):
         return None

@@ -50,7 +50,7 @@ UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
 
 # the chart on each page whose panel (x axis, y axis) shows the data, and what its slider adds to a copied link:
-# "step" from a frame named s<step> (perceptron, dual), "C" from the slider's label (the SVM's C on the chart)
+# "step" from the step the chart shows (perceptron, dual), "C" from the C it shows (the SVM's C on the chart)
 _XY = ["xaxis", "yaxis"]
 DATA_CHARTS = {"perceptron_chart": {"axes": _XY, "link": "step"}, "dual_chart": {"axes": _XY, "link": "step"},
                "svm_chart": {"axes": _XY, "link": "C"}, "loss_data": {"axes": _XY, "link": None},

@@ -1,10 +1,10 @@
 """Heavy builds in worker processes, so one server uses every core (no Streamlit here).
 
 Streamlit runs every session's script in a thread of one process, so Python's GIL lets the whole
-classroom use one core. The builds that make a page's figure for new inputs (a run and its frames,
+classroom use one core. The builds that make a page's chart for new inputs (a run and its scene record,
 the SVM for every C, the loss surfaces) are pure functions of their arguments; :func:`offload` runs
 them in a pool of worker processes, and the script thread waits without holding the GIL, so other
-sessions' reruns go on meanwhile. The result (a chart's JSON, tables and arrays) comes back pickled
+sessions' reruns go on meanwhile. The result (a scene record or a chart's JSON, tables and arrays) comes back pickled
 and is cached by the page as before.
 
 ``DBL_WORKERS`` sets the number of workers (``0``: build in the server process itself). The default

@@ -27,8 +27,6 @@ HIGHLIGHT_LINE = "#8A7D00"
 UPDATE_COLOUR = "#009E73"  # Okabe–Ito bluish green, for τ·y·x
 FONT = {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 16, "color": INK}
 
-EMPTY = {"x": [None]}  # hides a trace in a frame: one gap point (x shorter than y); its legend entry stays
-SPEEDS = {"Play ▶": 400, "Fast ▶▶": 120}
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -147,7 +145,6 @@ def state_text(head: str, params: str, mistakes, n: int, extra: str = "", limit:
     return sep.join(parts + ([extra] if extra else []))
 
 
-# a frame that changes traces only: no full redraw (a frame that also changes the layout, or a heatmap, needs one)
 def gaps(a: np.ndarray, nd: int = 4) -> list:
     """Coordinates with NaN gaps as JSON-ready floats (rounded) with None gaps."""
     return [None if v != v else v for v in np.round(np.asarray(a, dtype=float), nd).tolist()]

@@ -1,12 +1,12 @@
-"""The loss-surface explorer's figures: a loss over a 2-D slice of weight space, and the data beside it.
+"""The loss-surface explorer: a loss over a 2-D slice of weight space, and the data beside it.
 
-- The weight chart: the mean loss as filled level bands over (w₁, w₂) at a fixed b (a slider under the chart
-  moves b in the browser, one frame per b), or over (θ, b) at a fixed ‖w‖ = r; every point's line
-  yᵢ(w·xᵢ + b) = 0 (the surface's kinks); the cone of weights that classify every point correctly; an
-  optimiser's trajectory; the chosen weight with its subgradient as an arrow; and an invisible grid of
-  clickable weights (each carries the b it was drawn at, so a click says which w and which b).
-  One panel per loss, side by side when all three are shown. Or a 3-D surface of one loss.
-- The data chart: the points, the boundary of the chosen (w, b), the chosen point lit.
+- The (w₁, w₂) slices at each b are drawn in the browser from a scene record (:func:`viz.scene.loss_scene`,
+  ``viz/js/loss.js``); here is what that record sends (:func:`colour_top`, :func:`band_levels`, the chosen
+  weight's :func:`subgradient`) and the Python references of what the renderer draws (:func:`cone_polygon`,
+  :func:`lines_in_box`, the tests' yardsticks).
+- Still Plotly figures: the loss over (θ, b) at a fixed ‖w‖ = r (:func:`theta_figure`), a 3-D surface of one loss
+  (:func:`surface3d_figure`), and the data chart (:func:`data_figure`: the points, the boundary of the chosen
+  (w, b), the chosen point lit).
 
 Plain dicts, no Streamlit.
 """

@@ -1002,8 +1002,8 @@ class LossScene(_FlatRecord):
     """The Loss surface page's scene: the points and what defines the (w₁, w₂) slices at each b of its slider.
 
     No surface travels: the renderer samples each loss on the grid ``us`` × ``vs`` for the b shown, from the
-    points, as a picture (the 0-1, perceptron and hinge losses of ``core.losses``, summed over the points; the
-    tests hold it to ``core.losses.surface``), and draws its filled level bands, each point's line
+    points, as a picture (the 0-1, perceptron and hinge losses of ``core.losses``, each the mean over the points;
+    the tests hold it to ``core.losses.surface``), and draws its filled level bands, each point's line
     yᵢ(w·xᵢ + b) = 0, the cone of weights that classify every point correctly, the optimiser's path and the chosen
     weight with each loss's subgradient there (sent, from ``core``).
 

@@ -30,8 +30,6 @@ from viz.common import (
 
 ON_MARGIN = 1e-3  # |y·f − 1| below this counts as on the margin line
 CATEGORIES = ("outside the margin", "on the margin", "inside the margin", "misclassified")  # by viz.svm.categories
-MARGIN_COLOUR = "#555555"
-SLACK_COLOUR = "#CC79A7"  # Okabe–Ito reddish purple
 MAX_SLACK_LABELS = 12  # the largest ξ are written; more would bury the points
 STATE_NAMES = 5  # most points the state line names in one list
 KERNEL_NAMES = {"poly": "polynomial", "rbf": "RBF"}

@@ -16,17 +16,22 @@ class HingeModel {
       return v;
     };
     this.h = header; this.j = j; this.run = run;
+    checkPoints(a.X, a.y);
     this.X = a.X; this.y = a.y; this.N = a.y.length;
     const S = this.S = run.n_steps;
     if (!Number.isInteger(S) || S < 0) throw new Error(`run ${j} has ${S} steps`);
+    if (!(run.C > 0 && run.lam > 0 && Number.isFinite(run.C) && Number.isFinite(run.lam))) throw new Error("the hinge run's C or λ is not a number");
     this.K = S;
     this.W = at("W"); this.B = at("B"); this.order = at("order"); this.active = at("active");
     this.mPtr = at("m_ptr"); this.mIdx = at("m_idx"); this.ePtr = at("e_ptr"); this.eIdx = at("e_idx");
     if (this.W.length !== 2 * (S + 1) || this.B.length !== S + 1 || this.order.length !== S || this.active.length !== S ||
-        this.mPtr.length !== S + 2 || this.ePtr.length !== S + 2 || this.mPtr[S + 1] !== this.mIdx.length ||
-        this.ePtr[S + 1] !== this.eIdx.length)
+        this.mPtr.length !== S + 2 || this.ePtr.length !== S + 2)
       throw new Error(`the hinge run's states do not match its ${S} steps`);
-    for (const idx of [this.order, this.mIdx, this.eIdx]) for (const i of idx) if (i >= this.N) throw new Error(`the hinge run names point ${i + 1} of ${this.N}`);
+    checkFinite("the hinge run's w", this.W); checkFinite("the hinge run's b", this.B);
+    for (const v of this.active) if (v > 1) throw new Error("the hinge run's active steps are not 0 or 1");
+    for (const i of this.order) if (i >= this.N) throw new Error(`the hinge run draws point ${i + 1} of ${this.N}`);
+    checkPtr("the hinge run's rings", this.mPtr, this.mIdx, this.N);
+    checkPtr("the hinge run's mistakes", this.ePtr, this.eIdx, this.N);
     this.mask = new Uint8Array(this.N); this.maskAt = -1;
     this.wrong = new Uint8Array(this.N); this.wrongAt = -1;
   }
@@ -54,15 +59,17 @@ class CompareModel {
   constructor(scene) {
     const h = this.h = scene.header;
     if (!Array.isArray(h.runs) || h.runs.length !== 2) throw new Error("a Compare scene holds two runs");
-    if (!Array.isArray(h.titles) || h.titles.length !== 2) throw new Error("a Compare scene has two titles");
-    if (!scene.arrays.X || !scene.arrays.y) throw new Error("the scene has no points");
+    if (!Array.isArray(h.titles) || h.titles.length !== 2 || !h.titles.every(isText)) throw new Error("a Compare scene has two titles");
+    checkPoints(scene.arrays.X, scene.arrays.y);
+    checkBox(h.box);
     this.panels = h.runs.map((r, j) => {
       if (r.kind === "hinge") return new HingeModel(scene, j);
       if (r.kind === "perceptron") return new PerceptronModel(scene, j);
       throw new Error(`a compared run of kind ${r.kind}`);
     });
-    if (h.reference && !(h.reference.w.length === 2 && [...h.reference.w, h.reference.b].every(Number.isFinite)))
-      throw new Error("the exact SVM's w and b are not numbers");
+    const ref = h.reference;
+    if (ref && !(Array.isArray(ref.w) && ref.w.length === 2 && [...ref.w, ref.b, ref.C].every(Number.isFinite)))
+      throw new Error("the exact SVM's w, b and C are not numbers");
     const p = this.panels[0];
     this.X = p.X; this.y = p.y; this.N = p.N; this.box = h.box;
     this.S = Math.max(this.panels[0].S, this.panels[1].S);

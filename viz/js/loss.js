@@ -31,24 +31,33 @@ class LossModel {
   constructor({header, arrays}) {
     const h = this.h = header, a = arrays, r = this.run = h.run;
     for (const k of ["X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B"]) if (!a[k]) throw new Error(`the scene has no ${k}`);
+    checkPoints(a.X, a.y);
     this.X = a.X; this.y = a.y; this.N = a.y.length;
-    if (this.X.length !== 2 * this.N) throw new Error("the scene's points and labels differ in number");
     this.us = a.us; this.vs = a.vs; this.bs = a.bs; this.G = a.us.length;
     if (this.G < 2 || a.vs.length !== this.G || !a.bs.length) throw new Error("the scene's grid is empty");
+    for (const [name, g] of [["w₁", a.us], ["w₂", a.vs], ["b", a.bs]]) {
+      checkFinite(`the ${name} grid`, g);
+      for (let i = 1; i < g.length; i++) if (!(g[i] > g[i - 1])) throw new Error(`the ${name} grid does not increase`);
+    }
     if (!r || !Array.isArray(r.names) || !r.names.length || r.names.some((nm) => !LOSSES.includes(nm)))
       throw new Error("the scene names no loss this renderer draws");
     for (const nm of r.names) {
-      const lv = (r.levels || {})[nm];
-      if (!(r.tops[nm] > 0) || !Array.isArray(lv) || !(lv[1] > 0) || !Number.isFinite(lv[0]))
+      const lv = ((r.levels || {})[nm]) || [], top = (r.tops || {})[nm];
+      if (!(top > 0 && Number.isFinite(top)) || lv.length !== 2 || !(lv[1] > 0) || !lv.every(Number.isFinite))
         throw new Error(`the ${nm} loss has no colour scale`);
+      if (!isText((r.titles || {})[nm]) || !isText((r.formulas || {})[nm])) throw new Error(`the ${nm} loss has no name`);
     }
-    if (!(r.lam >= 0)) throw new Error(`λ is ${r.lam}`);
+    if (!(r.lam >= 0 && Number.isFinite(r.lam))) throw new Error(`λ is ${r.lam}`);
     this.drawnIdx = a.drawn; this.PW = a.path_W; this.PB = a.path_B;
+    if (!(a.drawn instanceof Uint16Array || a.drawn instanceof Uint32Array)) throw new Error("the lines drawn are not point numbers");
     for (const i of a.drawn) if (i >= this.N) throw new Error(`the scene draws the line of point ${i + 1} of ${this.N}`);
     if (a.path_W.length !== 2 * a.path_B.length) throw new Error("the path's w and b differ in number");
+    checkFinite("the path", a.path_W); checkFinite("the path", a.path_B);
+    if (a.path_B.length && !isText(r.path_label)) throw new Error("the path has no name");
     if (r.lit !== null && !(Number.isInteger(r.lit) && r.lit >= 0 && r.lit < this.N)) throw new Error(`point ${r.lit} cannot be lit`);
     const c = r.chosen;
-    if (c && !(c.w.length === 2 && [...c.w, c.b].every(Number.isFinite) && r.names.every((nm) => c.grads[nm] && c.grads[nm].every(Number.isFinite))))
+    if (c && !(Array.isArray(c.w) && c.w.length === 2 && [...c.w, c.b].every(Number.isFinite) && c.grads &&
+               r.names.every((nm) => Array.isArray(c.grads[nm]) && c.grads[nm].length === 2 && c.grads[nm].every(Number.isFinite))))
       throw new Error("the chosen weight is not a number");
     this.box = [this.us[0], this.us[this.G - 1], this.vs[0], this.vs[this.G - 1]];  // weight space
     this.S = this.bs.length - 1;
@@ -65,9 +74,21 @@ class LossModel {
   // the core sums it; 0-1: (1/N) #[m ≤ 0], perceptron: (1/N) Σ max(0, −m), hinge: (1/N) Σ max(0, 1 − m) + λ/2‖w‖²
   surfaces(j) {
     if (this.cache.has(j)) return this.cache.get(j);
+    const out = this.blank();
+    this.sampleRows(j, 0, this.G, out);
+    this.keep(j, out);
+    return out;
+  }
+  blank() { const n = this.G * this.G; return {zero_one: new Float64Array(n), perceptron: new Float64Array(n), hinge: new Float64Array(n)}; }
+  keep(j, out) {
+    if (this.cache.size > 24) this.cache.delete(this.cache.keys().next().value);
+    this.cache.set(j, out);
+  }
+  // rows r0..r1 − 1 (over w₂) of every loss at b = bs[j], into out
+  sampleRows(j, r0, r1, out) {
     const G = this.G, N = this.N, X = this.X, y = this.y, b = this.bs[j], lam = this.run.lam;
-    const z01 = new Float64Array(G * G), per = new Float64Array(G * G), hin = new Float64Array(G * G);
-    for (let r = 0; r < G; r++) {
+    const z01 = out.zero_one, per = out.perceptron, hin = out.hinge;
+    for (let r = r0; r < Math.min(r1, G); r++) {
       const v = this.vs[r];
       for (let c = 0; c < G; c++) {
         const u = this.us[c];
@@ -81,10 +102,6 @@ class LossModel {
         z01[r * G + c] = k / N; per[r * G + c] = p / N; hin[r * G + c] = h / N + 0.5 * lam * (u * u + v * v);
       }
     }
-    const out = {zero_one: z01, perceptron: per, hinge: hin};
-    if (this.cache.size > 24) this.cache.delete(this.cache.keys().next().value);
-    this.cache.set(j, out);
-    return out;
   }
 
   // what the slice at b = bs[j] holds, in words (for the state line and screen readers)
@@ -219,18 +236,29 @@ class LossView extends Stepping {
     this.warm();
   }
 
-  // sample the other b's surfaces while the browser is idle, nearest first, so that moving b only draws
+  // sample the other b's surfaces while the browser is idle, nearest first and a few rows at a time (a whole surface
+  // at N = 2,000 is tens of milliseconds, which a key press must not wait behind), so that moving b only draws
   warm() {
-    const m = this.m, idle = window.requestIdleCallback || ((f) => setTimeout(f, 50));
-    const next = () => {
+    const m = this.m, idle = window.requestIdleCallback;
+    if (!idle) return;  // (then each b is sampled when it is shown)
+    let job = null;
+    const step = (deadline) => {
       if (this.root.__dblView !== this) return;  // replaced by a newer record
-      let j = -1;
-      for (let d = 1; d <= m.S && j < 0; d++) for (const c of [this.i + d, this.i - d]) if (c >= 0 && c <= m.S && !m.cache.has(c)) { j = c; break; }
-      if (j < 0 || m.cache.size >= 24) return;
-      m.surfaces(j);
-      idle(next, {timeout: 500});
+      while (deadline.timeRemaining() > 3) {
+        if (!job) {
+          let j = -1;
+          for (let d = 1; d <= m.S && j < 0; d++) for (const c of [this.i + d, this.i - d]) if (c >= 0 && c <= m.S && !m.cache.has(c)) { j = c; break; }
+          if (j < 0 || m.cache.size >= 24) return;
+          job = {j, r: 0, out: m.blank()};
+        }
+        const rows = Math.max(1, Math.floor(200000 / Math.max(1, m.G * m.N)));  // about a millisecond's worth
+        m.sampleRows(job.j, job.r, job.r + rows, job.out);
+        job.r += rows;
+        if (job.r >= m.G) { if (!m.cache.has(job.j)) m.keep(job.j, job.out); job = null; }
+      }
+      idle(step);
     };
-    idle(next, {timeout: 500});
+    idle(step);
   }
 
   async fit() {
@@ -308,7 +336,6 @@ class LossView extends Stepping {
       }
       if (on("pathoff"))
         svg += g.pathOff[0].map((x, t) => `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOff[1][t]))}" r="${3.5 * k}" fill="white" stroke="${PATH_INK}" stroke-width="${1.5 * k}"/>`).join("");
-      svg += "</g>";
       if (c && on("chosen")) {  // the chosen w and, where it is not 0, the subgradient's direction (arrow from w)
         const gr = c.grads[m.run.names[p]], gn = Math.hypot(gr[0], gr[1]), span = m.box[1] - m.box[0];
         const x0 = px(c.w[0]), y0 = py(c.w[1]);
@@ -321,7 +348,7 @@ class LossView extends Stepping {
         }
         svg += `<path class="dbls-chosen" d="${star(x0, y0, 10 * k)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
       }
-      layer(this.overs[p], fl, svg);
+      layer(this.overs[p], fl, svg + "</g>");  // all of it clipped to the panel
     });
   }
 

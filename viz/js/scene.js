@@ -38,6 +38,28 @@ function decode(data) {
   return {header, arrays};
 }
 
+// what every model checks of a record before drawing from it (a malformed record is named, never drawn with NaN)
+function checkPoints(X, y) {
+  if (!X || !y) throw new Error("the scene has no points");
+  if (X.length !== 2 * y.length) throw new Error("the scene's points and labels differ in number");
+  for (let i = 0; i < X.length; i++) if (!Number.isFinite(X[i])) throw new Error(`point ${(i >> 1) + 1} is not a number`);
+  for (let i = 0; i < y.length; i++) if (y[i] !== 1 && y[i] !== -1) throw new Error(`label ${i + 1} is ${y[i]}, not ±1`);
+}
+function checkBox(box) {
+  if (!Array.isArray(box) || box.length !== 4 || !box.every(Number.isFinite) || !(box[0] < box[1] && box[2] < box[3]))
+    throw new Error("the scene's view box is not four increasing numbers");
+}
+function checkFinite(name, a) {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) throw new Error(`${name} holds a value that is not a number`);
+}
+// a list per state as pointers into indices: ptr[0] = 0, never decreasing, ending at idx's length, every index < n
+function checkPtr(name, ptr, idx, n) {
+  if (ptr[0] !== 0 || ptr[ptr.length - 1] !== idx.length) throw new Error(`${name}'s pointers do not span its points`);
+  for (let k = 1; k < ptr.length; k++) if (ptr[k] < ptr[k - 1]) throw new Error(`${name}'s pointers go back`);
+  for (const i of idx) if (i >= n) throw new Error(`${name} names point ${i + 1} of ${n}`);
+}
+const isText = (t) => typeof t === "string";
+
 // ---------------------------------------------------------------------------------------------------
 // numbers as the Python side writes them (viz.common.num, vec, names…): Python rounds ties to even
 // ---------------------------------------------------------------------------------------------------
@@ -441,7 +463,9 @@ class Stepping {
   // its meta (read by tests and exports) is the new run's either way
   async drawData(old, width, height) {
     const m = this.m, h = m.h, bytes = (a) => fingerprint(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-    const key = JSON.stringify([h.box, h.bound ?? null, h.view.scale, h.view.axes, width, height, m.X.length, bytes(m.X), bytes(m.y)]);
+    // (what the panel's plotly.js traces show: the points, R and γ, the hinge-SGD tab's exact SVM)
+    const key = JSON.stringify([h.box, h.bound ?? null, h.exact ?? null, h.view.scale, h.view.axes, width, height, m.X.length,
+                                bytes(m.X), bytes(m.y)]);
     const layout = this.mainLayout(width, height);
     if (!old || old.mainKey !== key || !this.plot._fullLayout) await this.Plotly.react(this.plot, this.mainTraces(), layout, CONFIG);
     else this.plot.layout.meta = layout.meta;  // not drawn: a relayout would redraw every point

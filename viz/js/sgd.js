@@ -11,12 +11,14 @@ class SgdModel {
     const h = this.h = scene.header;
     if (!Array.isArray(h.runs) || h.runs.length !== 1 || !h.runs[0] || h.runs[0].kind !== "hinge")
       throw new Error("a hinge-SGD scene holds one hinge run");
-    if (!scene.arrays.X || !scene.arrays.y) throw new Error("the scene has no points");
+    checkPoints(scene.arrays.X, scene.arrays.y);
+    checkBox(h.box);
     const p = this.p = new HingeModel(scene, 0);
     this.X = p.X; this.y = p.y; this.N = p.N; this.S = p.S; this.K = p.S; this.box = h.box;
     this.J = scene.arrays.objective; this.etas = scene.arrays.etas;
     if (!this.J || this.J.length !== this.S + 1 || !this.etas || this.etas.length !== this.S)
       throw new Error("the run's J or η do not match its steps");
+    checkFinite("the run's J", this.J); checkFinite("the run's η", this.etas);
     const e = h.exact;
     if (!e || !Array.isArray(e.w) || e.w.length !== 2 || ![...e.w, e.b, e.objective].every(Number.isFinite))
       throw new Error("the exact SVM's w, b and J* are not numbers");
