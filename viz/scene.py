@@ -139,6 +139,28 @@ def _index_dtype(n: int) -> type:
     return np.uint16 if n <= 65536 else np.uint32
 
 
+def _run_arrays(runs) -> dict[str, np.ndarray]:
+    """The runs' arrays, named ``<field>.<j>`` for run j (a run whose ``order`` is another's, ``run["order_of"]``,
+    sends none of its own)."""
+    out = {}
+    for j, r in enumerate(runs):
+        for name in r.ARRAYS:
+            if name != "order" or r.run.get("order_of", j) == j:
+                out[f"{name}.{j}"] = getattr(r, name)
+    return out
+
+
+def _runs_of(header_runs: list[dict], arrays: dict[str, np.ndarray]) -> tuple:
+    """The run records (:class:`PerceptronRun`, or :class:`HingeRunRecord` where ``run["kind"]`` is "hinge") that a
+    header's ``runs`` and the arrays of :func:`_run_arrays` describe."""
+    out = []
+    for j, run in enumerate(header_runs):
+        rec = HingeRunRecord if run.get("kind") == "hinge" else PerceptronRun
+        out.append(rec(**{name: arrays[f"{name}.{run.get('order_of', j) if name == 'order' else j}"]
+                          for name in rec.ARRAYS}, run=run))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class View:
     """How a scene is shown (not part of the run): the renderer reads it from the header's ``view``.
@@ -259,12 +281,7 @@ class PerceptronScene:
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron",
                   "runs": [r.run for r in self.runs], "box": list(self.box), "bound": self.bound,
                   "follow": self.follow, "view": asdict(self.view)}
-        arrays = {"X": self.X, "y": self.y}
-        for j, r in enumerate(self.runs):
-            for name in PerceptronRun.ARRAYS:
-                if name != "order" or r.run["order_of"] == j:
-                    arrays[f"{name}.{j}"] = getattr(r, name)
-        return pack(header, arrays)
+        return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs)})
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> PerceptronScene:
@@ -272,10 +289,7 @@ class PerceptronScene:
         header, arrays = unpack(blob)
         if header.get("kind") != "perceptron":
             raise ValueError(f"not a Perceptron scene: kind {header.get('kind')!r}")
-        runs = tuple(PerceptronRun(**{name: arrays[f"{name}.{run['order_of'] if name == 'order' else j}"]
-                                      for name in PerceptronRun.ARRAYS}, run=run)
-                     for j, run in enumerate(header["runs"]))
-        return cls(X=arrays["X"], y=arrays["y"], runs=runs, box=tuple(header["box"]), bound=header["bound"],
+        return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), box=tuple(header["box"]), bound=header["bound"],
                    follow=header["follow"], view=_view(header["view"]))
 
 
@@ -851,12 +865,7 @@ class CompareScene:
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "compare",
                   "runs": [r.run for r in self.runs], "titles": list(self.titles), "reference": self.reference,
                   "box": list(self.box), "bound": None, "view": asdict(self.view)}
-        arrays = {"X": self.X, "y": self.y}
-        for j, r in enumerate(self.runs):
-            for name in r.ARRAYS:
-                if name != "order" or r.run["order_of"] == j:
-                    arrays[f"{name}.{j}"] = getattr(r, name)
-        return pack(header, arrays)
+        return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs)})
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> CompareScene:
@@ -864,12 +873,7 @@ class CompareScene:
         header, arrays = unpack(blob)
         if header.get("kind") != "compare":
             raise ValueError(f"not a Compare scene: kind {header.get('kind')!r}")
-        runs = []
-        for j, run in enumerate(header["runs"]):
-            rec = HingeRunRecord if run["kind"] == "hinge" else PerceptronRun
-            runs.append(rec(**{name: arrays[f"{name}.{run['order_of'] if name == 'order' else j}"]
-                               for name in rec.ARRAYS}, run=run))
-        return cls(X=arrays["X"], y=arrays["y"], runs=tuple(runs), titles=tuple(header["titles"]),
+        return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), titles=tuple(header["titles"]),
                    reference=header["reference"], box=tuple(header["box"]), view=_view(header["view"]))
 
 
@@ -956,9 +960,8 @@ class SgdScene:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "sgd", "runs": [self.run.run],
                   "exact": self.exact, "box": list(self.box), "bound": None, "view": asdict(self.view)}
-        arrays = {"X": self.X, "y": self.y, "objective": self.objective, "etas": self.etas}
-        arrays.update({f"{name}.0": getattr(self.run, name) for name in HingeRunRecord.ARRAYS})
-        return pack(header, arrays)
+        return pack(header, {"X": self.X, "y": self.y, "objective": self.objective, "etas": self.etas,
+                             **_run_arrays([self.run])})
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> SgdScene:
@@ -966,7 +969,7 @@ class SgdScene:
         header, arrays = unpack(blob)
         if header.get("kind") != "sgd":
             raise ValueError(f"not a hinge-SGD scene: kind {header.get('kind')!r}")
-        run = HingeRunRecord(**{name: arrays[f"{name}.0"] for name in HingeRunRecord.ARRAYS}, run=header["runs"][0])
+        (run,) = _runs_of(header["runs"], arrays)
         return cls(X=arrays["X"], y=arrays["y"], run=run, objective=arrays["objective"], etas=arrays["etas"],
                    exact=header["exact"], box=tuple(header["box"]), view=_view(header["view"]))
 

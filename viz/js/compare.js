@@ -10,11 +10,7 @@ const REFERENCE = "#CC79A7";  // Okabe–Ito reddish purple: the exact SVM (viz.
 class HingeModel {
   // run j of a Compare scene: hinge SGD, a state after every step
   constructor({header, arrays}, j) {
-    const a = arrays, run = header.runs[j], at = (name) => {
-      const v = a[`${name}.${name === "order" ? run.order_of : j}`];
-      if (!v) throw new Error(`the scene has no ${name} for run ${j}`);
-      return v;
-    };
+    const a = arrays, run = header.runs[j], at = (name) => runArray(a, run, j, name);
     this.h = header; this.j = j; this.run = run;
     checkPoints(a.X, a.y);
     this.X = a.X; this.y = a.y; this.N = a.y.length;
@@ -94,7 +90,7 @@ class CompareModel {
   }
 }
 
-class CompareView extends Stepping {
+class CompareView extends Panels {
   constructor(root, model, Plotly, scene) {
     super(root, model, Plotly, scene);
     const all = (c) => Array.from(root.querySelectorAll(c));
@@ -145,15 +141,7 @@ class CompareView extends Stepping {
                   `<line x1="1" y1="9" x2="17" y2="9" stroke="${REFERENCE}" stroke-width="3" stroke-dasharray="6 3"/>`]);
     return items;
   }
-  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
-
-  toggle(id) {
-    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
-    this.drawLegend();
-    const t = {pos: 0, neg: 1, ref: 2}[id];
-    if (t === undefined) { this.drawStep(); return; }
-    for (const gd of this.plots) if (t < gd.data.length) this.Plotly.restyle(gd, {visible: !this.hidden.has(id)}, [t]);
-  }
+  traceParts() { return {pos: 0, neg: 1, ref: 2}; }  // (the exact SVM is trace 2 of the hinge panel only)
 
   // ----- plotly.js: the points of each panel, and the exact SVM on the hinge panel
   panelTraces(j) {
@@ -232,23 +220,10 @@ class CompareView extends Stepping {
     await this.fit();
   }
 
-  // what lies around the panels (titles, state lines, legend, controls, as they wrapped) is measured once drawn,
-  // and the panels shrink where the figure height (or the window) is short of it
-  async fit() {
-    // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls
+  // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls
+  aroundNow() {
     const cmp = this.root.querySelector(".dbls-cmp").offsetHeight, ctl = this.root.querySelector(".dbls-controls").offsetHeight;
-    this.around = Math.max(0, this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H);
-    const sz = this.sizes();
-    if (Math.abs(sz.H - this.sz.H) <= 2) return;
-    this.sz = sz;
-    this.layoutClasses(sz);
-    await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H})));
-  }
-
-  resize() {
-    const sz = this.resized();
-    if (!sz) return;
-    Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H}))).then(() => this.drawStep());
+    return this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H;
   }
 
   show(i) {

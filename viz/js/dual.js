@@ -327,14 +327,6 @@ class DualView extends Stepping {
       ["old", "boundary before the update", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`],
     ];
   }
-  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
-  toggle(id) {
-    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
-    this.drawLegend();
-    const t = {pos: 0, neg: 1}[id];
-    if (t !== undefined) this.Plotly.restyle(this.plot, {visible: !this.hidden.has(id)}, [t]);
-    else this.drawStep();
-  }
 
   mainTraces() { return PerceptronView.prototype.mainTraces.call(this).slice(0, 2); }
   axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }

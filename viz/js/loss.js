@@ -122,7 +122,7 @@ class LossModel {
   }
 }
 
-class LossView extends Stepping {
+class LossView extends Panels {
   constructor(root, model, Plotly, scene) {
     super(root, model, Plotly, scene);
     const all = (c) => Array.from(root.querySelectorAll(c));
@@ -160,12 +160,7 @@ class LossView extends Stepping {
     if (r.chosen) items.push(["chosen", "the chosen w and the subgradient there", `<path d="${star(9, 9, 7)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="1"/>`]);
     return items;
   }
-  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
-  toggle(id) {
-    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
-    this.drawLegend();
-    this.drawStep();
-  }
+  traceParts() { return {}; }  // (the bands are not in the legend)
 
   // ----- plotly.js: each panel's level bands (a contour trace of the sampled loss) and its axes
   contour(nm, Z) {
@@ -261,20 +256,7 @@ class LossView extends Stepping {
     idle(step);
   }
 
-  async fit() {
-    this.around = Math.max(0, this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1));
-    const sz = this.sizes();
-    if (sz.H >= this.sz.H - 2) return;
-    this.sz = sz;
-    this.layoutClasses(sz);
-    await Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H})));
-  }
-
-  resize() {
-    const sz = this.resized();
-    if (!sz) return;
-    Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H}))).then(() => this.drawStep());
-  }
+  aroundNow() { return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1); }
 
   // a click on a weight: the page is told (w at the grid node under the pointer, and the b shown)
   pick(ev) {
@@ -403,14 +385,7 @@ function star(x, y, r) {
   return d + "Z";
 }
 
-const LOSS_CONTROLS = `<div class="dbls-controls" role="group" aria-label="Move the slice's b">
-  <button type="button" data-go="back" title="The next smaller b (←)">◀ Smaller b</button>
-  <button type="button" data-go="next" title="The next larger b (→)">Larger b ▶</button>
-  <button type="button" data-go="play" title="Sweep b from here to the largest">Sweep b ▶</button>
-  <button type="button" data-go="pause" title="Stop sweeping">Pause ❚❚</button>
-  <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="b">
-  <span class="dbls-at"></span>
-</div>`;
+const LOSS_CONTROLS = sweepControls("b");
 
 const LOSS_PANEL = (p) => `<div class="dbls-loss-panel" data-panel="${p}">
   <div class="dbls-loss-title"></div>

@@ -199,14 +199,17 @@ const POS = "#0072B2", NEG = "#D55E00", INK = "#222222", UPDATE = "#009E73";
 const SPEEDS = {play: 400, fast: 120};
 const GAP = 16;  // px between the panel and the words in the presentation layout
 
+// run j's array ``name``, named <field>.<j> in the record (a run that shares another's order: run.order_of)
+function runArray(arrays, run, j, name) {
+  const v = arrays[`${name}.${name === "order" ? run.order_of : j}`];
+  if (!v) throw new Error(`the scene has no ${name} for run ${j}`);
+  return v;
+}
+
 class PerceptronModel {
   // run j of a scene (one run per τ): its arrays are named <field>.<j>
   constructor({header, arrays}, j) {
-    const a = arrays, run = header.runs[j], at = (name) => {
-      const v = a[`${name}.${name === "order" ? run.order_of : j}`];
-      if (!v) throw new Error(`the scene has no ${name} for run ${j}`);
-      return v;
-    };
+    const a = arrays, run = header.runs[j], at = (name) => runArray(a, run, j, name);
     this.h = header;
     this.j = j;
     this.run = run;
@@ -472,6 +475,22 @@ class Stepping {
     this.mainKey = key;
   }
 
+  // the legend: ours, in HTML, so it never lies over the plot; a click on an entry hides or shows that part
+  drawLegend() {
+    this.legendEl.innerHTML = this.legendItems().map(([id, label, svg]) =>
+      `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
+      `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
+  }
+  // which legend parts are plotly.js traces of the data panel(s), by trace index (the rest is drawn by drawStep)
+  traceParts() { return {pos: 0, neg: 1}; }
+  toggle(id) {
+    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    this.drawLegend();
+    const t = this.traceParts()[id];
+    if (t === undefined) { this.drawStep(); return; }
+    for (const gd of this.plots || [this.plot]) if (t < gd.data.length) this.Plotly.restyle(gd, {visible: !this.hidden.has(id)}, [t]);
+  }
+
   // the view's step changes move with each step: is the window another width? (then its new sizes, laid out)
   resized() {
     const sz = this.sizes();
@@ -549,6 +568,24 @@ class Stepping {
   }
 }
 
+// the views of several equal panels (Compare, the Loss surface): each plot W × H; what lies around them (titles,
+// words, legend, controls, as they wrapped) is measured once drawn (aroundNow()) and the panels sized again to it
+class Panels extends Stepping {
+  sizePanels(sz) { return Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H}))); }
+  resize() {
+    const sz = this.resized();
+    if (sz) this.sizePanels(sz).then(() => this.drawStep());
+  }
+  async fit() {
+    this.around = Math.max(0, this.aroundNow());
+    const sz = this.sizes();
+    if (Math.abs(sz.H - this.sz.H) <= 2) return;
+    this.sz = sz;
+    this.layoutClasses(sz);
+    await this.sizePanels(sz);
+  }
+}
+
 class PerceptronView extends Stepping {
   constructor(root, model, Plotly, scene) {
     super(root, model, Plotly, scene, ["R", "gamma"]);
@@ -617,19 +654,7 @@ class PerceptronView extends Stepping {
     return items;
   }
 
-  drawLegend() {
-    this.legendEl.innerHTML = this.legendItems().map(([id, label, svg]) =>
-      `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
-      `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
-  }
-
-  toggle(id) {
-    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
-    this.drawLegend();
-    const t = {pos: 0, neg: 1, R: 2, gamma: 3}[id];
-    if (t !== undefined && t < this.plot.data.length) this.Plotly.restyle(this.plot, {visible: !this.hidden.has(id)}, [t]);
-    else this.drawStep();
-  }
+  traceParts() { return {pos: 0, neg: 1, R: 2, gamma: 3}; }
 
   // ----- plotly.js: the points (and R, γ) in the data panel; the curves in the strip
   mainTraces() {

@@ -88,13 +88,7 @@ class SgdView extends PerceptronView {
     ];
   }
 
-  toggle(id) {
-    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
-    this.drawLegend();
-    const t = {pos: 0, neg: 1, exact: 2, exactm: 3}[id];
-    if (t !== undefined) this.Plotly.restyle(this.plot, {visible: !this.hidden.has(id)}, [t]);
-    else this.drawStep();
-  }
+  traceParts() { return {pos: 0, neg: 1, exact: 2, exactm: 3}; }
 
   drawTaus() { this.root.querySelector(".dbls-tau").hidden = true; }  // one run: no τ to choose
 

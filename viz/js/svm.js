@@ -268,12 +268,7 @@ class SvmView extends Stepping {
     if (this.m.run.perceptron) items.push(["perc", "perceptron's boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${PERCEPTRON_INK}" stroke-width="3"/>`]);
     return items;
   }
-  drawLegend() { PerceptronView.prototype.drawLegend.call(this); }
-  toggle(id) {
-    if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
-    this.drawLegend();
-    this.drawStep();
-  }
+  traceParts() { return {}; }  // the points are drawn with the step, by where they lie
 
   axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
   meta() {
@@ -658,14 +653,16 @@ class SvmView extends Stepping {
   }
 }
 
-const SVM_CONTROLS = `<div class="dbls-controls" role="group" aria-label="Move C along the grid">
-  <button type="button" data-go="back" title="The next smaller C (←)">◀ Smaller C</button>
-  <button type="button" data-go="next" title="The next larger C (→)">Larger C ▶</button>
-  <button type="button" data-go="play" title="Sweep C from here to the largest">Sweep C ▶</button>
+// the controls of a chart that moves along a grid of values (the SVM's C, the Loss surface's b)
+const sweepControls = (v) => `<div class="dbls-controls" role="group" aria-label="Move ${v} along its values">
+  <button type="button" data-go="back" title="The next smaller ${v} (←)">◀ Smaller ${v}</button>
+  <button type="button" data-go="next" title="The next larger ${v} (→)">Larger ${v} ▶</button>
+  <button type="button" data-go="play" title="Sweep ${v} from here to the largest">Sweep ${v} ▶</button>
   <button type="button" data-go="pause" title="Stop sweeping">Pause ❚❚</button>
-  <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="C">
+  <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="${v}">
   <span class="dbls-at"></span>
 </div>`;
+const SVM_CONTROLS = sweepControls("C");
 
 const SVM_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-panels">
