@@ -8,7 +8,8 @@ for all three:
 - b moved on the chart (in the browser: the renderer samples each loss for the new b, then draws its bands and
   lines): the key until the frame after it is drawn, the first visit of each b (nothing cached) and a return to a
   b already shown;
-- a move of λ (the page reruns and sends a new scene record): the key press until it is drawn, and the bytes;
+- a move of λ (the chart follows the page's λ control in the browser: every λ is in the record): the key press
+  until the chart shows the new λ, timed in the page, and the bytes the page's own rerun sent;
 - a click on a weight: until the data chart beside draws its boundary (a rerun).
 
 Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
@@ -27,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import IDLE, against_bare, frame_times, line, open_tab, record_moves  # noqa: E402
+from bench.bench_live import IDLE, against_bare, followed_moves, frame_times, line, open_tab  # noqa: E402
 
 DATA = ("Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot'))"
         ".find(g => g.layout && g.layout.meta && g.layout.meta.view === 'loss_data')")
@@ -69,8 +70,10 @@ def main() -> None:
             print("  " + line("b on the chart → drawn (first visit)", frame_times(tab, cold, 20)))
             warm = "(root, v, i) => v.key(i % 2 ? 'ArrowLeft' : 'ArrowRight')"
             print("  " + line("b on the chart → drawn (b seen before)", frame_times(tab, warm, 20)))
-            times, sizes = record_moves(tab, "λ of the hinge", args.moves, received)
-            print("  " + line("move λ → the new record drawn (server rerun)", times, ref50))
+            _, sizes, rerun, follow = followed_moves(tab, "λ of the hinge", "() => document.querySelector('.dbls').__dblView.m.lam",
+                                                     args.moves, received)
+            print("  " + line("move λ → the chart follows (in the browser)", follow, ref50))
+            print("  " + line("move λ → the page's own rerun done", rerun, ref50))
             print(f"  bytes received per λ move: median {statistics.median(sizes) / 1000:.1f} KB")
             print("  " + line("click a weight → its boundary drawn (rerun)", clicks(tab, 4), ref50))
             ctx.close()

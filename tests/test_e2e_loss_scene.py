@@ -44,7 +44,7 @@ def test_every_b_draws_the_core_losses_and_the_cone(renderer, name):  # noqa: F8
     X, y, names, us, vs, bs = setup(name)
     run = run_perceptron(X, y, variant="random", seed=1, max_steps=200)
     path = (run.W[::4], run.B[::4], "perceptron")
-    mount(renderer, loss_scene(X, y, names, us, vs, bs, lam=0.1, path=path, lit=3).to_bytes())
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, lams=(0.1,), paths=[path], lit=3).to_bytes())
     box = (us[0], us[-1], vs[0], vs[-1])
     span = bs[-1] - bs[0]
     for j, b in enumerate(bs.tolist()):
@@ -77,7 +77,7 @@ def test_the_bands_and_their_levels(renderer):  # noqa: F811
     mount(renderer, sc.to_bytes())
     got = drawn_at(renderer, 2)
     for p, nm in enumerate(names):
-        first, step = sc.run["levels"][nm]
+        first, step = sc.run["levels"][nm][0]
         assert got["contours"][p]["start"] == first and got["contours"][p]["size"] == step
         assert got["contours"][p]["coloring"] == "fill"
 
@@ -105,7 +105,11 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
     run = header["run"]
     broken = [
         ({**header, "run": {**run, "names": ["squared"]}}, arrays),
-        ({**header, "run": {**run, "tops": {"hinge": 0}}}, arrays),
+        ({**header, "run": {**run, "tops": {"hinge": [0]}}}, arrays),
+        ({**header, "run": {**run, "tops": {"hinge": [1.0, 2.0]}}}, arrays),  # a top for a λ it does not have
+        ({**header, "run": {**run, "lams": [-1.0]}}, arrays),
+        (header, {**arrays, "us": arrays["us"][::-1].copy()}),
+        (header, {**arrays, "X": np.where(np.arange(arrays["X"].size).reshape(arrays["X"].shape) == 3, np.nan, arrays["X"])}),
         ({**header, "run": {**run, "lit": 99}}, arrays),
         (header, {**arrays, "vs": arrays["vs"][:-1]}),
         (header, {**arrays, "drawn": np.full_like(arrays["drawn"], 999)}),
@@ -118,3 +122,25 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         assert renderer.locator("#scene .dbls-state").text_content().startswith("b = ")  # the last chart stays
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0
+
+
+def test_lambda_follows_the_pages_control_in_the_browser(renderer):  # noqa: F811
+    X, y, names, us, vs, bs = setup(names=("hinge", "perceptron"))
+    lams = (0.0, 0.1, 1.0)
+    w, b = np.array([0.8, 0.4]), float(bs[1])
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, lams=lams, chosen=(w, b), follow="λ of the test").to_bytes())
+    # the page's control, as Streamlit draws a select_slider: the renderer reads its aria-valuetext
+    renderer.evaluate("""() => { const s = document.createElement('input'); s.type = 'range'; s.id = 'lam';
+        s.setAttribute('aria-label', 'λ of the test'); document.body.appendChild(s); }""")
+    for lv in (1.0, 0.1, 0.0):
+        renderer.evaluate("(v) => document.getElementById('lam').setAttribute('aria-valuetext', String(v))", lv)
+        renderer.wait_for_function("(v) => window.__dblView.m.lam === v", arg=lv)
+        got = drawn_at(renderer, 1)
+        ref = surface("hinge", X, y, us, vs, b=float(bs[1]), lam=lv)
+        np.testing.assert_allclose(np.array(got["Z"]["hinge"]).reshape(len(vs), len(us)), ref, rtol=0, atol=1e-12)
+        assert got["zs"][0] == got["Z"]["hinge"]  # the bands drawn are this λ's
+        assert renderer.evaluate("() => window.__dblView.plots[0].data[0].zmax") == loss_scene(
+            X, y, names, us, vs, bs, lams=lams).run["tops"]["hinge"][lams.index(lv)]
+        np.testing.assert_allclose(np.array(got["Z"]["perceptron"]).reshape(len(vs), len(us)),
+                                   surface("perceptron", X, y, us, vs, b=float(bs[1])), rtol=0, atol=1e-12)
+    renderer.evaluate("() => document.getElementById('lam').remove()")

@@ -73,3 +73,19 @@ def test_the_b_slider_moves_the_surface_in_the_browser(page: Page, app_server: s
     page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen; }}", timeout=30_000)
     assert page.evaluate(f"() => ({DATA}).layout.meta.chosen")[2] == max(bs)
     assert_no_exception(page)
+
+
+def test_lambda_moves_the_hinge_in_the_browser(page: Page, app_server: str) -> None:
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&lam=0.0")
+    ready = page.evaluate(f"() => document.querySelector({ROOT!r}).dataset.ready")
+    z = f"() => {VIEW}.plots[0].data[0].z[5][5]"
+    z0 = page.evaluate(z)
+    slider = page.get_by_test_id("stSlider").filter(has_text="λ of the hinge").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("End")  # λ = 1
+    page.wait_for_function(f"() => {VIEW}.m.lam === 1")
+    assert page.evaluate(z) > z0  # λ/2‖w‖² added at a weight away from 0
+    wait_for_rerun(page)
+    page.wait_for_timeout(300)
+    assert page.evaluate(f"() => document.querySelector({ROOT!r}).dataset.ready") == ready  # the same record
+    assert_no_exception(page)

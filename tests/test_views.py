@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import chart_shown, figure, run_meta, scene, scene_run, scenes, scenes_bytes  # noqa: F401
+from apptest_helpers import chart_shown, decoded, figure, run_meta, scene, scene_run, scenes, scenes_bytes  # noqa: F401
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
@@ -367,6 +367,16 @@ def test_loss_page_default_and_its_views():
     assert charts(at)["loss_surface_3d"]["layout"]["meta"]["loss"] == "zero_one"
     at = page_from_url({"ds": "blobs", "loss": "all"}, page="views/losses.py")
     assert scene(at).run["names"] == ["hinge", "perceptron", "zero_one"] and len(scene(at).us) == 61
+
+
+@pytest.mark.parametrize("path", ["perceptron", "hinge_sgd"])
+def test_loss_page_lambda_moves_in_the_browser_the_record_is_the_same(path):
+    sent = [scenes_bytes(page_from_url({"ds": "blobs", "loss": "hinge", "path": path, "lam": lam}, page="views/losses.py"))
+            for lam in ("0.0", "0.1", "1.0")]
+    assert sent[0] == sent[1] == sent[2]  # every λ is in it: moving λ sends nothing new, the chart follows
+    sc = decoded(sent[0][0])
+    assert sc.follow == "λ of the hinge's λ/2‖w‖²" and sc.run["lams"] == [0.0, 0.001, 0.01, 0.1, 1.0]
+    assert sc.run["path_of"] == ([0, 1, 2, 3, 4] if path == "hinge_sgd" else [0] * 5)  # SGD's path depends on λ
 
 
 def test_loss_page_chosen_weight_draws_its_boundary():

@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 from state_text import named_points
 
-from core.losses import grid_around, hinge_subgradient, perceptron_subgradient, surface, theta_grid
+from core.losses import grid_around, hinge, hinge_subgradient, perceptron_subgradient, surface, theta_grid
 from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.losses import (
     FORMULAS,
     NAMES,
     band_levels,
-    colour_top,
     cone_polygon,
     data_figure,
     default_bs,
@@ -74,28 +73,40 @@ def test_cone_is_the_weights_that_classify_every_point():
 def test_the_record_holds_what_defines_the_slices(scene):
     X, y, us, vs, bs, panels, traj = scene
     w, b = np.array([0.8, 0.4]), float(bs[2])
-    names = ["hinge", "perceptron", "zero_one"]
-    sc = LossScene.from_bytes(loss_scene(X, y, names, us, vs, bs, lam=0.1, path=traj, lit=3, chosen=(w, b),
-                                         view=View(height=600, start=2)).to_bytes())
+    names, lams = ["hinge", "perceptron", "zero_one"], (0.0, 0.1, 1.0)
+    other = (traj[0][:2], traj[1][:2], "another path")
+    sc = LossScene.from_bytes(loss_scene(X, y, names, us, vs, bs, lams=lams, paths=[traj, traj, other], lit=3,
+                                         chosen=(w, b), view=View(height=600, start=2, lam=0.1), follow="λ").to_bytes())
     assert np.array_equal(sc.X, X) and np.array_equal(sc.y, y) and np.array_equal(sc.us, us) and np.array_equal(sc.bs, bs)
-    assert np.array_equal(sc.path_W, traj[0]) and np.array_equal(sc.path_B, traj[1])
     r = sc.run
-    assert r["names"] == names and r["lam"] == 0.1 and r["lit"] == 3 and r["path_label"] == "perceptron"
+    assert r["names"] == names and r["lams"] == list(lams) and r["lit"] == 3 and sc.follow == "λ"
     assert r["titles"] == {nm: NAMES[nm] for nm in names} and r["formulas"] == {nm: FORMULAS[nm] for nm in names}
-    assert sc.view.start == 2 and len(sc.drawn) == min(len(y), 100)  # 300 lines over three panels
-    # the chosen weight and each loss's subgradient there, from core
+    assert sc.view.start == 2 and sc.view.lam == 0.1 and len(sc.drawn) == min(len(y), 100)  # 300 lines, 3 panels
+    # each path once: the first two λ share one, the third has its own
+    assert r["path_of"] == [0, 0, 1] and r["path_labels"] == ["perceptron", "another path"]
+    assert sc.path_ptr.tolist() == [0, len(traj[1]), len(traj[1]) + len(other[1])]
+    assert np.array_equal(sc.path_W[:len(traj[1])], traj[0]) and np.array_equal(sc.path_B[len(traj[1]):], other[1])
+    # the chosen weight and each loss's subgradient there, from core, for each λ
     assert r["chosen"]["w"] == w.tolist() and r["chosen"]["b"] == b
-    assert r["chosen"]["grads"]["perceptron"] == perceptron_subgradient(w, b, X, y)[0].tolist()
-    assert r["chosen"]["grads"]["hinge"] == hinge_subgradient(w, b, X, y, lam=0.1)[0].tolist()
-    assert r["chosen"]["grads"]["zero_one"] == [0.0, 0.0]  # its gradient is 0 wherever it exists
-    # the colour scale: the 99th percentile of the loss over the slices (1 for 0-1), ten bands from 0 to it
-    for nm in names:
-        assert r["tops"][nm] == colour_top(nm, X, y, us, vs, bs, 0.1)
-        assert r["levels"][nm] == list(band_levels(nm, r["tops"][nm], len(y)))
-    top = r["tops"]["perceptron"]
-    assert 0.8 * panels["perceptron"].max() <= top <= panels["perceptron"].max() + 1e-12
+    assert r["chosen"]["grads"]["perceptron"] == [perceptron_subgradient(w, b, X, y)[0].tolist()] * 3
+    assert r["chosen"]["grads"]["hinge"] == [hinge_subgradient(w, b, X, y, lam=lv)[0].tolist() for lv in lams]
+    assert r["chosen"]["grads"]["zero_one"] == [[0.0, 0.0]] * 3  # its gradient is 0 wherever it exists
+    # the colour scale of each λ: the 99th percentile of the loss on a 21×21 sample of the slices (1 for 0-1)
+    U, V = np.meshgrid(us[np.unique(np.linspace(0, len(us) - 1, 21).round().astype(int))],
+                       vs[np.unique(np.linspace(0, len(vs) - 1, 21).round().astype(int))])
+    W = np.stack([U.ravel(), V.ravel()], axis=1)
+    for k, lv in enumerate(lams):
+        ref = np.percentile(np.concatenate([hinge(W, float(bv), X, y, lam=lv) for bv in bs]), 99)
+        assert r["tops"]["hinge"][k] == pytest.approx(ref, rel=1e-12)
+        assert r["levels"]["hinge"][k] == list(band_levels("hinge", r["tops"]["hinge"][k], len(y)))
+    assert r["tops"]["hinge"][0] < r["tops"]["hinge"][2]  # λ/2‖w‖² raises the hinge's top
+    assert r["tops"]["zero_one"] == [1.0] * 3 and len(set(r["tops"]["perceptron"])) == 1  # no λ in them
     # no surface travels: the record is the points and a few numbers
     assert len(loss_scene(X, y, names, us, vs, bs).to_bytes()) < 4_000
+    with pytest.raises(ValueError, match="one path per λ"):
+        loss_scene(X, y, names, us, vs, bs, lams=lams, paths=[traj])
+    with pytest.raises(ValueError, match="≥ 0"):
+        loss_scene(X, y, names, us, vs, bs, lams=(-1.0,))
 
 
 def test_the_points_lines_are_where_x_dot_w_plus_b_is_zero():

@@ -222,11 +222,13 @@ def loss_data(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, he
     return serialized(sized(data, big))
 
 
-def loss_scene_page(X, y, names: tuple, lam: float, grid, traj, chosen, lit_i) -> bytes:
+def loss_scene_page(X, y, names: tuple, lams: tuple, grid, paths, chosen, lit_i, follow: str) -> bytes:
     """The loss page's (w₁, w₂) chart as a scene record (:func:`viz.scene.loss_scene`, no view): every b of the
-    slider drawn in the browser. ``grid`` is :func:`loss_grid`, ``traj`` :func:`loss_path` (or None)."""
+    slider and every λ of ``lams`` drawn in the browser. ``grid`` is :func:`loss_grid`, ``paths`` one
+    :func:`loss_path` per λ (or None); the chart follows the page's λ control, labelled ``follow``."""
     us, vs, bs = grid
-    return loss_scene(X, y, names, us, vs, bs, lam=lam, path=traj, lit=lit_i, chosen=chosen).to_bytes()
+    return loss_scene(X, y, names, us, vs, bs, lams=lams, paths=paths, lit=lit_i, chosen=chosen,
+                      follow=follow).to_bytes()
 
 
 def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, traj, grid, theta, radius: float,

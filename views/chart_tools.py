@@ -61,6 +61,9 @@ export default function(component) {
   const { data, parentElement } = component;
   const find = (key) => document.querySelector(`.st-key-${key} .js-plotly-plot`);
   const live = parentElement.querySelector(".dbl-live");
+  const keys = parentElement.querySelector(".dbl-keys");  // what the keys move: the step, or the chart's C or b
+  if (keys) keys.textContent = data.slider_name ? `Keys: ← → move ${data.slider_name}, Home / End its smallest / largest`
+    : "Keys: ← → step, Home / End first / last";
 
   // where the chart's slider stands: "step12" for a step frame, "C0.1" for the SVM's C, else ""
   function where(gd) {

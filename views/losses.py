@@ -9,7 +9,9 @@ reruns the page to draw its boundary in the data chart.
 from __future__ import annotations
 
 from contextlib import nullcontext
+from dataclasses import replace
 
+import numpy as np
 import streamlit as st
 
 from core.losses import grid_half_width
@@ -53,6 +55,7 @@ CHART = "loss_data"  # the data chart: clicks on it edit the points
 CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
 SURFACE = "loss_chart"  # the (w₁, w₂) chart: a click on it chooses a weight
 GRID = {1: 81, 3: 61}  # grid side of the (w₁, w₂) slices the browser samples: one loss, or all three
+LAM_LABEL = "λ of the hinge's λ/2‖w‖²"  # the renderer follows this control: λ moves in the browser
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
@@ -78,7 +81,8 @@ with part("settings"):
                 fmt=SLICE_LABELS.get, horizontal=True)
     view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
                  horizontal=True)
-    lam = float(bound(c4.select_slider, "λ of the hinge's λ/2‖w‖²", LAMS, value=0.0, key="lam"))
+    lam = float(bound(c4.select_slider, LAM_LABEL, LAMS, value=0.0, key="lam",
+                      help="The (w₁, w₂) chart follows it at once, in your browser: every λ is drawn in advance."))
     with st.expander("Trajectory, point, radius, figure size"):
         e1, e2, e3, e4, e5 = st.columns(5)
         path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
@@ -109,11 +113,22 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Preparing the loss chart…")
-def scene_of(X, y, names: tuple, lam: float, path: str, variant: str, tau: float, path_seed: int, chosen, lit_i,
+def scene_of(X, y, names: tuple, path: str, variant: str, tau: float, path_seed: int, chosen, lit_i,
              scale: float) -> bytes:
-    """The (w₁, w₂) chart's scene record (cached, built in a worker process)."""
-    traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    return offload(loss_scene_page, X, y, names, lam, loss_grid(X, y, GRID[len(names)], scale), traj, chosen, lit_i)
+    """The (w₁, w₂) chart's scene record for every λ of the λ control (cached, built in a worker process): λ is not
+    in it, so moving λ sends the same bytes and the chart follows the control in the browser."""
+    return offload(loss_scene_page, X, y, names, tuple(LAMS), loss_grid(X, y, GRID[len(names)], scale),
+                   paths_of(X, y, path, variant, tau, path_seed), chosen, lit_i, LAM_LABEL)
+
+
+def paths_of(X, y, path: str, variant: str, tau: float, path_seed: int):
+    """The optimiser's path for each λ of the control (one shared path for the perceptron, which has no λ), or None."""
+    if path == "none":
+        return None
+    if path != "hinge_sgd":
+        one = cached_path(X, y, path, variant, tau, path_seed, 0.0)
+        return [one] * len(LAMS)
+    return [cached_path(X, y, path, variant, tau, path_seed, float(lv)) for lv in LAMS]
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
@@ -134,8 +149,8 @@ def make():
     X, y = plane_data(ds, N_UI_MAX)
     chosen = st.session_state.get(CHOSEN)
     chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
-    traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
-    scale = grid_half_width(X, y, traj[0] if traj else None)  # the grid holds the trajectory
+    paths = paths_of(X, y, path, variant, tau, path_seed)
+    scale = grid_half_width(X, y, np.concatenate([p[0] for p in paths]) if paths else None)  # the grid holds every path
     us, vs, bs = loss_grid(X, y, GRID[len(names)], scale)
     bs = bs.tolist()
     if chosen is not None and not (us[0] <= chosen[0][0] <= us[-1] and vs[0] <= chosen[0][1] <= vs[-1] and chosen[1] in bs):
@@ -152,7 +167,7 @@ def make():
     live = view != "surface" and slc == "w"
     data = data_of(X, y, names, lam, chosen, lit_i, live, height, presenting())
     if live:
-        return scene_of(X, y, names, lam, path, variant, tau, path_seed, chosen, lit_i, scale), b_at, data, ds.label
+        return scene_of(X, y, names, path, variant, tau, path_seed, chosen, lit_i, scale), b_at, data, ds.label
     return figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, lit_i, radius, height, scale,
                    presenting()), b_at, data, ds.label
 
@@ -169,8 +184,8 @@ if result is not None:
         with left:
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             if live:
-                scene = with_view(chart, View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂")))
-                show_scene(scene, SURFACE, on_pick_change=_on_pick)
+                view = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"))
+                show_scene(with_view(chart, view), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
             else:
                 show_chart(chart, SURFACE, what)
             with part("notes"):
@@ -184,7 +199,8 @@ if result is not None:
                                "slice's.")
             with part("tables"):
                 exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
-                        scene if live else chart, f"Loss surface: {label}", slider_name="b", state_chart=CHART)
+                        with_view(chart, replace(view, lam=lam)) if live else chart, f"Loss surface: {label}",
+                    slider_name="b", state_chart=CHART)
         with right:
             show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
             with part("notes", "explain"):

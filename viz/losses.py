@@ -374,9 +374,10 @@ def default_bs(us, X, m: int = 17) -> np.ndarray:
 TOP_SAMPLE = 21  # the colour scale's top is the 99th percentile of the loss on this many weights a side, every b
 
 
-def colour_top(name: str, X, y, us, vs, bs, lam: float = 0.0) -> float:
-    """The top of a loss's colour scale over the (w₁, w₂) slices at every b: the 99th percentile of its values on a
-    TOP_SAMPLE × TOP_SAMPLE sample of the grid (1 for the 0-1 loss), so one far corner does not wash out the rest.
+def colour_tops(name: str, X, y, us, vs, bs, lams=(0.0,)) -> list[float]:
+    """The top of a loss's colour scale over the (w₁, w₂) slices at every b, for each λ of ``lams``: the 99th
+    percentile of its values on a TOP_SAMPLE × TOP_SAMPLE sample of the grid (1 for the 0-1 loss), so one far
+    corner does not wash out the rest. Only the hinge loss depends on λ (its λ/2‖w‖²).
 
     Parameters
     ----------
@@ -386,15 +387,18 @@ def colour_top(name: str, X, y, us, vs, bs, lam: float = 0.0) -> float:
     us, vs : ndarray
         The w₁ and w₂ grids.
     bs : ndarray of shape (m,)
-    lam : float
+    lams : sequence of float
     """
     if name == "zero_one":
-        return 1.0
+        return [1.0] * len(lams)
     pick = lambda g: np.asarray(g, dtype=float)[np.unique(np.linspace(0, len(g) - 1, TOP_SAMPLE).round().astype(int))]  # noqa: E731
     U, V = np.meshgrid(pick(us), pick(vs))
     W = np.stack([U.ravel(), V.ravel()], axis=1)
-    vals = np.concatenate([_direct(name, W, float(bv), X, y, lam) for bv in np.asarray(bs, dtype=float)])
-    return max(float(np.percentile(vals, 99)), 1e-12)
+    base = np.concatenate([_direct(name, W, float(bv), X, y, 0.0) for bv in np.asarray(bs, dtype=float)])
+    if name != "hinge":
+        return [max(float(np.percentile(base, 99)), 1e-12)] * len(lams)
+    sq = np.tile((W * W).sum(axis=1), len(bs))  # ‖w‖² of each sampled weight, at every b
+    return [max(float(np.percentile(base + 0.5 * float(lam) * sq, 99)), 1e-12) for lam in lams]  # + λ/2‖w‖²
 
 
 def band_levels(name: str, top: float, n: int) -> tuple[float, float]:

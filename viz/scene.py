@@ -178,6 +178,8 @@ class View:
         run stood).
     tau : float or None
         The τ whose run to open where no control of the page gives τ (the offline file).
+    lam : float or None
+        The same for the Loss surface's λ.
     axes : tuple of 2 str
         The data axes' titles ("x₁", "x₂", or e.g. "x₁: sepal length (standardized)").
     """
@@ -188,6 +190,7 @@ class View:
     start: int | None = None
     tau: float | None = None
     axes: tuple[str, str] = ("x₁", "x₂")
+    lam: float | None = None
 
 
 @dataclass(frozen=True)
@@ -1002,13 +1005,15 @@ def sgd_scene(run: HingeRun, exact: SVMSolution, view: View | None = None) -> Sg
 
 @dataclass(frozen=True)
 class LossScene(_FlatRecord):
-    """The Loss surface page's scene: the points and what defines the (w₁, w₂) slices at each b of its slider.
+    """The Loss surface page's scene: the points and what defines the (w₁, w₂) slices at each b of its slider and each
+    λ of the page's λ control.
 
     No surface travels: the renderer samples each loss on the grid ``us`` × ``vs`` for the b shown, from the
     points, as a picture (the 0-1, perceptron and hinge losses of ``core.losses``, each the mean over the points;
-    the tests hold it to ``core.losses.surface``), and draws its filled level bands, each point's line
-    yᵢ(w·xᵢ + b) = 0, the cone of weights that classify every point correctly, the optimiser's path and the chosen
-    weight with each loss's subgradient there (sent, from ``core``).
+    the tests hold it to ``core.losses.surface``), adds the hinge's λ/2‖w‖² for the λ shown, and draws its filled
+    level bands, each point's line yᵢ(w·xᵢ + b) = 0, the cone of weights that classify every point correctly, the
+    optimiser's path and the chosen weight with each loss's subgradient there (sent, from ``core``). b and λ move
+    in the browser.
 
     Attributes (the header's fields and arrays carry the same names)
     ----------
@@ -1021,15 +1026,20 @@ class LossScene(_FlatRecord):
     drawn : ndarray of shape (L,), uint16 or uint32
         The points whose lines are drawn (evenly chosen, at most ``viz.losses.MAX_LINES`` over the panels).
     path_W, path_B : ndarray of shape (P, 2) and (P,), float64
-        The optimiser's states (thinned); empty for none.
+        The optimiser's paths (thinned) one after another: path d is ``[path_ptr[d]:path_ptr[d + 1]]``.
+    path_ptr : ndarray of shape (D + 1,), uint32
+        Where each distinct path starts (D = 0: no path).
     run : dict
         ``names`` (the losses, one panel each), ``titles`` and ``formulas`` (each loss's name and formula in words),
-        ``lam``, ``tops`` and ``levels`` ({name: top}, {name: [first,
-        step]}: the colour scale and its bands, :func:`viz.losses.colour_top`, :func:`viz.losses.band_levels`),
-        ``path_label``, ``lit`` (a point whose line is drawn thick, or None), ``chosen`` (``w``, ``b`` and
-        ``grads``: {name: the subgradient's w part at (w, b)}, or None).
+        ``lams`` (the λ values; the one shown is the page's λ control's, else the view's ``lam``, else the first),
+        ``tops`` and ``levels`` ({name: [top per λ]}, {name: [[first, step] per λ]}: the colour scale and its
+        bands, :func:`viz.losses.colour_tops`, :func:`viz.losses.band_levels`), ``path_of`` (the path of each λ,
+        or None) and ``path_labels`` (each path's name), ``lit`` (a point whose line is drawn thick, or None),
+        ``chosen`` (``w``, ``b`` and ``grads``: {name: [the subgradient's w part at (w, b) per λ]}, or None).
     box : tuple of 4 floats
         The data's view (the chosen weight's boundary is drawn in the data chart beside it).
+    follow : str or None
+        The label of the page's λ control: the chart shows the λ it shows and follows it as it moves.
     view : View
         ``start`` is the index of the b to open at.
     """
@@ -1042,17 +1052,20 @@ class LossScene(_FlatRecord):
     drawn: np.ndarray
     path_W: np.ndarray
     path_B: np.ndarray
+    path_ptr: np.ndarray
     run: dict
     box: tuple[float, float, float, float]
+    follow: str | None = None
     view: View = field(default_factory=View)
 
     KIND, NAME = "loss", "a Loss surface"
-    ARRAYS = ("X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B")
+    ARRAYS = ("X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B", "path_ptr")
 
 
-def loss_scene(X, y, names, us, vs, bs, *, lam: float = 0.0, path=None, lit: int | None = None, chosen=None,
-               view: View | None = None) -> LossScene:
-    """The scene of the losses ``names`` over (w₁, w₂) at each b of ``bs``: what defines the picture, no surface.
+def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | None = None, chosen=None,
+               view: View | None = None, follow: str | None = None) -> LossScene:
+    """The scene of the losses ``names`` over (w₁, w₂) at each b of ``bs`` and each λ of ``lams``: what defines the
+    picture, no surface.
 
     Parameters
     ----------
@@ -1062,35 +1075,53 @@ def loss_scene(X, y, names, us, vs, bs, *, lam: float = 0.0, path=None, lit: int
     us, vs : ndarray
         The (w₁, w₂) grid.
     bs : ndarray of shape (m,)
-    lam : float
-        λ of the hinge's λ/2‖w‖².
-    path : tuple (W (P, 2), B (P,), label), optional
+    lams : sequence of float
+        The λ values of the hinge's λ/2‖w‖² the chart can show.
+    paths : sequence of tuple (W (P, 2), B (P,), label), optional
+        The optimiser's path for each λ (the same object for every λ where it does not depend on λ).
     lit : int, optional
     chosen : tuple ((w₁, w₂), b), optional
     view : View, optional
+    follow : str, optional
+        The label of the page's λ control.
     """
-    from viz.losses import FORMULAS, MAX_LINES, NAMES, band_levels, colour_top, subgradient
+    from viz.losses import FORMULAS, MAX_LINES, NAMES, band_levels, colour_tops, subgradient
 
     X = np.ascontiguousarray(X, dtype=float)
     y = np.asarray(y)
     if X.shape[1] != 2:
         raise ValueError(f"the loss chart draws 2-D data, got d = {X.shape[1]}")
-    names = list(names)
+    names, lams = list(names), [float(v) for v in lams]
+    if not lams or not all(np.isfinite(lams)) or min(lams) < 0:
+        raise ValueError(f"λ values must be finite and ≥ 0, got {lams}")
+    if paths is not None and len(paths) != len(lams):
+        raise ValueError(f"one path per λ: {len(lams)} λ values, {len(paths)} paths")
     n = len(y)
-    tops = {nm: colour_top(nm, X, y, us, vs, bs, lam) for nm in names}
+    tops = {nm: colour_tops(nm, X, y, us, vs, bs, lams) for nm in names}
+    distinct, path_of = [], None  # each path once: a λ whose path is another's (the same object) shares it
+    if paths is not None:
+        path_of = []
+        for p in paths:
+            d = next((i for i, q in enumerate(distinct) if q is p), None)
+            if d is None:
+                distinct.append(p)
+                d = len(distinct) - 1
+            path_of.append(d)
     run = {"names": names, "titles": {nm: NAMES[nm] for nm in names}, "formulas": {nm: FORMULAS[nm] for nm in names},
-           "lam": float(lam), "tops": tops,
-           "levels": {nm: list(band_levels(nm, tops[nm], n)) for nm in names},
-           "path_label": path[2] if path is not None else None,
+           "lams": lams, "tops": tops,
+           "levels": {nm: [list(band_levels(nm, t, n)) for t in tops[nm]] for nm in names},
+           "path_of": path_of, "path_labels": [str(p[2]) for p in distinct],
            "lit": int(lit) if lit is not None and 0 <= lit < n else None, "chosen": None}
     if chosen is not None:
         w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
         run["chosen"] = {"w": w.tolist(), "b": b,
-                         "grads": {nm: subgradient(nm, w, b, X, y, lam).tolist() for nm in names}}
+                         "grads": {nm: [subgradient(nm, w, b, X, y, lv).tolist() for lv in lams] for nm in names}}
     drawn = np.unique(np.linspace(0, n - 1, min(n, MAX_LINES // len(names))).round().astype(int))
+    Ws = [np.ascontiguousarray(p[0], dtype=float).reshape(-1, 2) for p in distinct]
+    Bs = [np.ascontiguousarray(p[1], dtype=float).reshape(-1) for p in distinct]
     return LossScene(
         X=X, y=y.astype(np.int8), us=np.asarray(us, dtype=float), vs=np.asarray(vs, dtype=float),
         bs=np.asarray(bs, dtype=float), drawn=drawn.astype(_index_dtype(n)),
-        path_W=np.zeros((0, 2)) if path is None else np.ascontiguousarray(path[0], dtype=float).reshape(-1, 2),
-        path_B=np.zeros(0) if path is None else np.ascontiguousarray(path[1], dtype=float),
-        run=run, box=view_box(X), view=view or View())
+        path_W=np.concatenate(Ws) if Ws else np.zeros((0, 2)), path_B=np.concatenate(Bs) if Bs else np.zeros(0),
+        path_ptr=np.concatenate([[0], np.cumsum([len(b) for b in Bs])]).astype(np.uint32),
+        run=run, box=view_box(X), follow=follow, view=view or View())

@@ -41,52 +41,85 @@ class LossModel {
     }
     if (!r || !Array.isArray(r.names) || !r.names.length || r.names.some((nm) => !LOSSES.includes(nm)))
       throw new Error("the scene names no loss this renderer draws");
+    if (!Array.isArray(r.lams) || !r.lams.length || !r.lams.every((v) => v >= 0 && Number.isFinite(v)))
+      throw new Error("the scene's λ values are not numbers ≥ 0");
+    const L = r.lams.length, perLam = (v) => Array.isArray(v) && v.length === L;
     for (const nm of r.names) {
-      const lv = ((r.levels || {})[nm]) || [], top = (r.tops || {})[nm];
-      if (!(top > 0 && Number.isFinite(top)) || lv.length !== 2 || !(lv[1] > 0) || !lv.every(Number.isFinite))
-        throw new Error(`the ${nm} loss has no colour scale`);
+      const lv = (r.levels || {})[nm], top = (r.tops || {})[nm];
+      if (!perLam(top) || !top.every((t) => t > 0 && Number.isFinite(t)) || !perLam(lv) ||
+          !lv.every((q) => Array.isArray(q) && q.length === 2 && q[1] > 0 && q.every(Number.isFinite)))
+        throw new Error(`the ${nm} loss has no colour scale for each λ`);
       if (!isText((r.titles || {})[nm]) || !isText((r.formulas || {})[nm])) throw new Error(`the ${nm} loss has no name`);
     }
-    if (!(r.lam >= 0 && Number.isFinite(r.lam))) throw new Error(`λ is ${r.lam}`);
-    this.drawnIdx = a.drawn; this.PW = a.path_W; this.PB = a.path_B;
+    this.drawnIdx = a.drawn;
     if (!(a.drawn instanceof Uint16Array || a.drawn instanceof Uint32Array)) throw new Error("the lines drawn are not point numbers");
     for (const i of a.drawn) if (i >= this.N) throw new Error(`the scene draws the line of point ${i + 1} of ${this.N}`);
-    if (a.path_W.length !== 2 * a.path_B.length) throw new Error("the path's w and b differ in number");
+    if (!a.path_ptr || a.path_W.length !== 2 * a.path_B.length) throw new Error("the paths' w and b differ in number");
     checkFinite("the path", a.path_W); checkFinite("the path", a.path_B);
-    if (a.path_B.length && !isText(r.path_label)) throw new Error("the path has no name");
+    const D = a.path_ptr.length - 1;
+    if (a.path_ptr[0] !== 0 || a.path_ptr[D] !== a.path_B.length || a.path_ptr.some((v, i) => i && v < a.path_ptr[i - 1]))
+      throw new Error("the paths' pointers do not span them");
+    if (r.path_of !== null && !(perLam(r.path_of) && r.path_of.every((d) => Number.isInteger(d) && d >= 0 && d < D) &&
+                                Array.isArray(r.path_labels) && r.path_labels.length === D && r.path_labels.every(isText)))
+      throw new Error("the scene's paths do not match its λ values");
+    this.pathPtr = a.path_ptr; this.allW = a.path_W; this.allB = a.path_B;
     if (r.lit !== null && !(Number.isInteger(r.lit) && r.lit >= 0 && r.lit < this.N)) throw new Error(`point ${r.lit} cannot be lit`);
     const c = r.chosen;
     if (c && !(Array.isArray(c.w) && c.w.length === 2 && [...c.w, c.b].every(Number.isFinite) && c.grads &&
-               r.names.every((nm) => Array.isArray(c.grads[nm]) && c.grads[nm].length === 2 && c.grads[nm].every(Number.isFinite))))
+               r.names.every((nm) => perLam(c.grads[nm]) && c.grads[nm].every((g) => Array.isArray(g) && g.length === 2 && g.every(Number.isFinite)))))
       throw new Error("the chosen weight is not a number");
+    this.setLam(0);
     this.box = [this.us[0], this.us[this.G - 1], this.vs[0], this.vs[this.G - 1]];  // weight space
     this.S = this.bs.length - 1;
     this.cache = new Map();
     // what the sampled surfaces depend on: a new record with the same (a click, another path) keeps them
     const bytes = (t) => fingerprint(new Uint8Array(t.buffer, t.byteOffset, t.byteLength));
-    this.surfaceKey = JSON.stringify([r.lam, bytes(this.X), bytes(this.y), bytes(this.us), bytes(this.vs), bytes(this.bs)]);
+    this.surfaceKey = JSON.stringify([bytes(this.X), bytes(this.y), bytes(this.us), bytes(this.vs), bytes(this.bs)]);
   }
+
+  // the λ shown (an index into run.lams): its colour scales, its path, its subgradients
+  setLam(li) {
+    const r = this.run;
+    this.li = li;
+    this.lam = r.lams[li];
+    const d = r.path_of === null ? null : r.path_of[li];
+    this.PW = d === null ? new Float64Array(0) : this.allW.subarray(2 * this.pathPtr[d], 2 * this.pathPtr[d + 1]);
+    this.PB = d === null ? new Float64Array(0) : this.allB.subarray(this.pathPtr[d], this.pathPtr[d + 1]);
+    this.pathLabel = d === null ? null : r.path_labels[d];
+  }
+  // the λ index nearest to a value (the page's control, the view's), or null
+  lamIndex(v) {
+    if (v === null || v === undefined || !Number.isFinite(Number(v))) return null;
+    let best = 0;
+    this.run.lams.forEach((l, i) => { if (Math.abs(l - v) < Math.abs(this.run.lams[best] - v)) best = i; });
+    return best;
+  }
+  top(nm) { return this.run.tops[nm][this.li]; }
+  levels(nm) { return this.run.levels[nm][this.li]; }
+  grad(nm) { return this.run.chosen.grads[nm][this.li]; }
   get nStops() { return this.bs.length; }
   stepAt(i) { return i; }
   stopOf(j) { return Math.max(0, Math.min(this.S, j)); }
 
   // each loss on the grid at b = bs[j], rows over w₂, columns over w₁ (cached per b): m = yᵢ((xᵢ₁w₁ + xᵢ₂w₂) + b) as
   // the core sums it; 0-1: (1/N) #[m ≤ 0], perceptron: (1/N) Σ max(0, −m), hinge: (1/N) Σ max(0, 1 − m) + λ/2‖w‖²
+  // each loss at b = bs[j] for the λ shown: the sampled sums (cached, λ-free) and the hinge's λ/2‖w‖² added
   surfaces(j) {
-    if (this.cache.has(j)) return this.cache.get(j);
-    const out = this.blank();
-    this.sampleRows(j, 0, this.G, out);
-    this.keep(j, out);
-    return out;
+    let out = this.cache.get(j);
+    if (!out) { out = this.blank(); this.sampleRows(j, 0, this.G, out); this.keep(j, out); }
+    if (!this.lam) return out;
+    const G = this.G, hin = new Float64Array(out.hinge), lam = this.lam;
+    for (let r = 0; r < G; r++) for (let c = 0; c < G; c++) hin[r * G + c] += 0.5 * lam * (this.us[c] * this.us[c] + this.vs[r] * this.vs[r]);
+    return {...out, hinge: hin};
   }
   blank() { const n = this.G * this.G; return {zero_one: new Float64Array(n), perceptron: new Float64Array(n), hinge: new Float64Array(n)}; }
   keep(j, out) {
     if (this.cache.size > 24) this.cache.delete(this.cache.keys().next().value);
     this.cache.set(j, out);
   }
-  // rows r0..r1 − 1 (over w₂) of every loss at b = bs[j], into out
+  // rows r0..r1 − 1 (over w₂) of every loss at b = bs[j] (the hinge without its λ term), into out
   sampleRows(j, r0, r1, out) {
-    const G = this.G, N = this.N, X = this.X, y = this.y, b = this.bs[j], lam = this.run.lam;
+    const G = this.G, N = this.N, X = this.X, y = this.y, b = this.bs[j];
     const z01 = out.zero_one, per = out.perceptron, hin = out.hinge;
     for (let r = r0; r < Math.min(r1, G); r++) {
       const v = this.vs[r];
@@ -99,7 +132,7 @@ class LossModel {
           if (m < 0) p -= m;
           if (m < 1) h += 1 - m;
         }
-        z01[r * G + c] = k / N; per[r * G + c] = p / N; hin[r * G + c] = h / N + 0.5 * lam * (u * u + v * v);
+        z01[r * G + c] = k / N; per[r * G + c] = p / N; hin[r * G + c] = h / N;
       }
     }
   }
@@ -153,7 +186,7 @@ class LossView extends Panels {
       ["cone", "every point correct", `<rect x="2" y="4" width="14" height="10" fill="${CONE_FILL}" stroke="${CONE_EDGE}" stroke-width="2"/>`],
     ];
     if (m.PB.length) {
-      items.push(["path", `${r.path_label}, b as here`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${PATH_INK}" stroke-width="1.5"/><circle cx="9" cy="9" r="3" fill="${PATH_INK}"/>`],
+      items.push(["path", `${m.pathLabel}, b as here`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${PATH_INK}" stroke-width="1.5"/><circle cx="9" cy="9" r="3" fill="${PATH_INK}"/>`],
                  ["pathoff", "(hollow: its b differs)", `<circle cx="9" cy="9" r="4" fill="white" stroke="${PATH_INK}" stroke-width="1.5"/>`]);
     }
     if (r.lit !== null) items.push(["lit", `x${sub(r.lit + 1)}'s line`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${CHOSEN_INK}" stroke-width="4"/>`]);
@@ -164,9 +197,9 @@ class LossView extends Panels {
 
   // ----- plotly.js: each panel's level bands (a contour trace of the sampled loss) and its axes
   contour(nm, Z) {
-    const m = this.m, G = m.G, r = m.run, [first, step] = r.levels[nm], k = this.k, rows = [];
+    const m = this.m, G = m.G, r = m.run, [first, step] = m.levels(nm), k = this.k, rows = [];
     for (let i = 0; i < G; i++) rows.push(Array.from(Z.subarray(i * G, (i + 1) * G)));
-    return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: rows, zmin: 0, zmax: r.tops[nm], autocontour: false,
+    return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: rows, zmin: 0, zmax: m.top(nm), autocontour: false,
             contours: {start: first, end: first + step * (N_BANDS - 2), size: step, coloring: "fill", showlines: false},
             colorscale: LOSS_SCALE, line: {width: 0}, name: r.titles[nm],
             colorbar: {thickness: 12 * k, len: 0.9, tickfont: {size: 12 * k, color: "#333"}, outlinewidth: 0},
@@ -179,7 +212,7 @@ class LossView extends Panels {
     return {width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
             font: {family: FONT, size: 15 * k, color: INK}, margin: {l: Math.round(52 * k), r: 8, t: 6, b: Math.round(44 * k)},
             plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
-            meta: {view: "loss_surface", slice: "w", loss: m.run.names[p], losses: m.run.names, bs: Array.from(m.bs),
+            meta: {view: "loss_surface", slice: "w", loss: m.run.names[p], losses: m.run.names, bs: Array.from(m.bs), lam: m.lam,
                    b: m.bs[this.i], n_points: m.N, lines_drawn: m.drawnIdx.length},
             xaxis: axis({range: [m.box[0], m.box[1]], title: title("w₁")}),
             yaxis: axis({range: [m.box[2], m.box[3]], title: title("w₂"), scaleanchor: "x", scaleratio: 1})};
@@ -208,6 +241,8 @@ class LossView extends Panels {
       const nm = m.run.names[p];
       el.innerHTML = `<b>${esc(m.run.titles[nm])}</b>` + (m.run.names.length === 1 ? ` ${esc(m.run.formulas[nm])}` : "");
     });
+    // the λ shown: the page's λ control's, else the view's (the offline file), else the one shown before, else the first
+    m.setLam(m.lamIndex(controlValue(m.h.follow)) ?? m.lamIndex(m.h.view.lam) ?? (old && old.m instanceof LossModel ? m.lamIndex(old.m.lam) : null) ?? 0);
     this.drawLegend();
     if (old && old.around !== undefined) this.around = old.around;  // a new record keeps the panels' size
     if (old && old.m.surfaceKey === m.surfaceKey) m.cache = old.m.cache;  // and the surfaces sampled for it
@@ -254,6 +289,21 @@ class LossView extends Panels {
       idle(step);
     };
     idle(step);
+  }
+
+  // the page's λ control moved: that λ's colour scales, path and subgradients, and the bands drawn again (no record)
+  sync() {
+    const m = this.m, li = m.lamIndex(controlValue(m.h.follow));
+    if (li === null || li === m.li || !this.sz) return;
+    m.setLam(li);
+    this.drawLegend();
+    const Z = m.surfaces(this.i);
+    m.run.names.forEach((nm, p) => {
+      const gd = this.plots[p];
+      if (gd._fullLayout) this.Plotly.react(gd, [this.contour(nm, Z[nm])], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
+    });
+    this.shown = this.i;
+    this.show(this.i);
   }
 
   aroundNow() { return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1); }
@@ -319,7 +369,7 @@ class LossView extends Panels {
       if (on("pathoff"))
         svg += g.pathOff[0].map((x, t) => `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOff[1][t]))}" r="${3.5 * k}" fill="white" stroke="${PATH_INK}" stroke-width="${1.5 * k}"/>`).join("");
       if (c && on("chosen")) {  // the chosen w and, where it is not 0, the subgradient's direction (arrow from w)
-        const gr = c.grads[m.run.names[p]], gn = Math.hypot(gr[0], gr[1]), span = m.box[1] - m.box[0];
+        const gr = m.grad(m.run.names[p]), gn = Math.hypot(gr[0], gr[1]), span = m.box[1] - m.box[0];
         const x0 = px(c.w[0]), y0 = py(c.w[1]);
         if (gn > 0) {
           const tip = [c.w[0] + (0.18 * span / gn) * gr[0], c.w[1] + (0.18 * span / gn) * gr[1]];
