@@ -19,7 +19,7 @@ from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
 from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
-from viz.losses import data_figure, default_bs, losses_at, surface3d_figure, theta_figure
+from viz.losses import colour_tops, data_figure, default_bs, losses_at, surface3d_figure, theta_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
 from viz.scene import assemble, compare_scene, dual_scene, loss_scene, run_record, sgd_scene, svm_scene
 from viz.svm import sgd_summary
@@ -222,13 +222,20 @@ def loss_data(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, he
     return serialized(sized(data, big))
 
 
-def loss_scene_page(X, y, names: tuple, lams: tuple, grid, paths, chosen, lit_i, follow: str) -> bytes:
+def loss_tops(X, y, names: tuple, lams: tuple, grid) -> dict[str, list[float]]:
+    """Each loss's colour-scale top for each λ over the slices of ``grid`` (:func:`viz.losses.colour_tops`)."""
+    us, vs, bs = grid
+    return {nm: colour_tops(nm, X, y, us, vs, bs, lams) for nm in names}
+
+
+def loss_scene_page(X, y, names: tuple, lams: tuple, grid, paths, chosen, lit_i, follow: str, tops) -> bytes:
     """The loss page's (w₁, w₂) chart as a scene record (:func:`viz.scene.loss_scene`, no view): every b of the
     slider and every λ of ``lams`` drawn in the browser. ``grid`` is :func:`loss_grid`, ``paths`` one
-    :func:`loss_path` per λ (or None); the chart follows the page's λ control, labelled ``follow``."""
+    :func:`loss_path` per λ (or None), ``tops`` :func:`loss_tops`; the chart follows the page's λ control,
+    labelled ``follow``."""
     us, vs, bs = grid
-    return loss_scene(X, y, names, us, vs, bs, lams=lams, paths=paths, lit=lit_i, chosen=chosen,
-                      follow=follow).to_bytes()
+    return loss_scene(X, y, names, us, vs, bs, lams=lams, paths=paths, lit=lit_i, chosen=chosen, follow=follow,
+                      tops=tops).to_bytes()
 
 
 def loss_page(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, traj, grid, theta, radius: float,

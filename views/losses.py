@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 from core.losses import grid_half_width
-from views.builds import SCALE, loss_data, loss_grid, loss_page, loss_path, loss_scene_page, loss_theta
+from views.builds import SCALE, loss_data, loss_grid, loss_page, loss_path, loss_scene_page, loss_theta, loss_tops
 from views.chart_tools import exports, file_stem
 from views.options import (
     HEIGHTS,
@@ -117,8 +117,15 @@ def scene_of(X, y, names: tuple, path: str, variant: str, tau: float, path_seed:
              scale: float) -> bytes:
     """The (w₁, w₂) chart's scene record for every λ of the λ control (cached, built in a worker process): λ is not
     in it, so moving λ sends the same bytes and the chart follows the control in the browser."""
-    return offload(loss_scene_page, X, y, names, tuple(LAMS), loss_grid(X, y, GRID[len(names)], scale),
-                   paths_of(X, y, path, variant, tau, path_seed), chosen, lit_i, LAM_LABEL)
+    grid = loss_grid(X, y, GRID[len(names)], scale)
+    return offload(loss_scene_page, X, y, names, tuple(LAMS), grid, paths_of(X, y, path, variant, tau, path_seed),
+                   chosen, lit_i, LAM_LABEL, tops_of(X, y, names, scale))
+
+
+@st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
+def tops_of(X, y, names: tuple, scale: float) -> dict:
+    """Each loss's colour scale for each λ (cached apart: a click changes the record, not these; in a worker)."""
+    return offload(loss_tops, X, y, names, tuple(LAMS), loss_grid(X, y, GRID[len(names)], scale))
 
 
 def paths_of(X, y, path: str, variant: str, tau: float, path_seed: int):

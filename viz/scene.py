@@ -1063,7 +1063,7 @@ class LossScene(_FlatRecord):
 
 
 def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | None = None, chosen=None,
-               view: View | None = None, follow: str | None = None) -> LossScene:
+               view: View | None = None, follow: str | None = None, tops: dict | None = None) -> LossScene:
     """The scene of the losses ``names`` over (w₁, w₂) at each b of ``bs`` and each λ of ``lams``: what defines the
     picture, no surface.
 
@@ -1084,6 +1084,9 @@ def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | N
     view : View, optional
     follow : str, optional
         The label of the page's λ control.
+    tops : dict, optional
+        {name: :func:`viz.losses.colour_tops` for ``lams``}, when already computed (a page caches them: a click
+        changes only the chosen weight).
     """
     from viz.losses import FORMULAS, MAX_LINES, NAMES, band_levels, colour_tops, subgradient
 
@@ -1097,7 +1100,9 @@ def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | N
     if paths is not None and len(paths) != len(lams):
         raise ValueError(f"one path per λ: {len(lams)} λ values, {len(paths)} paths")
     n = len(y)
-    tops = {nm: colour_tops(nm, X, y, us, vs, bs, lams) for nm in names}
+    if tops is None:
+        tops = {nm: colour_tops(nm, X, y, us, vs, bs, lams) for nm in names}
+    tops = {nm: [float(t) for t in tops[nm]] for nm in names}
     distinct, path_of = [], None  # each path once: a λ whose path is another's (the same object) shares it
     if paths is not None:
         path_of = []
