@@ -163,3 +163,17 @@ def open_page(page: Page, base_url: str, link_text: str, url_path: str) -> None:
     goto_page(page, base_url, link_text, url_path=url_path)
     wait_for_chart(page)
     assert_no_exception(page)
+
+
+def exported_figure(page) -> dict:
+    """The PNG/SVG export's figure of the chart mounted in the renderer page (``window.__dblView.figure()``), drawn
+    by plotly.js into a scratch element: its trace names and annotations' text, or the error it raised."""
+    return page.evaluate("""async () => {
+        const fig = window.__dblView.figure(), div = document.createElement('div');
+        document.body.appendChild(div);
+        try {
+            await window.Plotly.newPlot(div, fig.data, fig.layout);
+            return {names: div._fullData.map((t) => t.name), notes: (div._fullLayout.annotations || []).map((a) => a.text),
+                    width: div._fullLayout.width, height: div._fullLayout.height, error: null};
+        } catch (e) { return {error: String(e)}; } finally { window.Plotly.purge(div); div.remove(); }
+    }""")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from e2e_helpers import exported_figure
 from playwright.sync_api import Page
 from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_compare import shifted_activation, tied
@@ -162,3 +163,16 @@ def test_the_renderer_rings_what_the_core_decided_where_it_differs_from_the_rule
         assert points(got["panels"][1]["ring"]) == {tuple(x) for x in X[core < 1.0].tolist()}, t
         named = got["states"][1]
         assert f"margin < 1 (ringed): {int((core < 1.0).sum())} of 30" in named, t
+
+
+def test_the_image_export_draws_both_panels_with_their_words(renderer):  # noqa: F811
+    X, y = make_dataset("outlier", 40, 0)
+    left, right = run_perceptron(X, y, max_steps=60), hinge_sgd(X, y, C=1.0, max_steps=60)
+    mount(renderer, compare_scene(left, right, reference=fit_svm(X, y, C=1.0)).to_bytes())
+    drawn_at(renderer, 12)
+    fig = exported_figure(renderer)
+    assert fig["error"] is None, fig["error"]
+    assert "exact SVM (C = 1): w*·x + b* = 0" in fig["names"] and "boundary w·x + b = 0" in fig["names"]
+    notes = " ".join(fig["notes"])
+    assert "random order" not in notes and "cyclic, τ = 1" in notes and "hinge SGD (SVM), C = 1" in notes
+    assert compare_state(left, 12).split("\n")[-1].split(":")[0] in notes  # "Step 12 of 60"

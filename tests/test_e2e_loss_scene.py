@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from e2e_helpers import exported_figure
 from playwright.sync_api import Page
 from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
 
@@ -144,3 +145,15 @@ def test_lambda_follows_the_pages_control_in_the_browser(renderer):  # noqa: F81
         np.testing.assert_allclose(np.array(got["Z"]["perceptron"]).reshape(len(vs), len(us)),
                                    surface("perceptron", X, y, us, vs, b=float(bs[1])), rtol=0, atol=1e-12)
     renderer.evaluate("() => document.getElementById('lam').remove()")
+
+
+def test_the_image_export_draws_every_panel(renderer):  # noqa: F811
+    X, y, names, us, vs, bs = setup()
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, chosen=(np.array([0.5, 0.5]), float(bs[2]))).to_bytes())
+    drawn_at(renderer, 2)
+    fig = exported_figure(renderer)
+    assert fig["error"] is None, fig["error"]
+    assert [n for n in fig["names"] if n in ("hinge loss", "perceptron loss", "0-1 loss")] == [
+        "hinge loss", "perceptron loss", "0-1 loss"]  # a contour per panel
+    notes = " ".join(fig["notes"])
+    assert all(t in notes for t in ("hinge loss", "perceptron loss", "0-1 loss")) and "b = " in notes

@@ -13,6 +13,7 @@ import html
 
 import numpy as np
 import pytest
+from e2e_helpers import exported_figure
 from playwright.sync_api import Page
 from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_compare import tied
@@ -108,3 +109,15 @@ def test_a_new_c_on_the_same_points_draws_its_own_exact_svm(renderer):  # noqa: 
         mount(renderer, sgd_scene(hinge_sgd(X, y, C=C, max_steps=100), exact).to_bytes())
         line = renderer.evaluate("() => { const t = window.__dblView.plot.data[2]; return [Array.from(t.x), Array.from(t.y)]; }")
         assert tuple(line) == tuple(boundary_segment(clip, exact.w, exact.b)), C
+
+
+def test_the_image_export_holds_the_step_its_margins_and_j(renderer):  # noqa: F811
+    X, y = make_dataset("outlier", 40, 0)
+    run, exact = hinge_sgd(X, y, C=1.0, max_steps=80), fit_svm(X, y, C=1.0)
+    mount(renderer, sgd_scene(run, exact).to_bytes())
+    drawn_at(renderer, 7)
+    fig = exported_figure(renderer)
+    assert fig["error"] is None, fig["error"]
+    assert {"SGD margin w·x + b = ±1", "J = ½‖w‖² + C Σξ", "exact margin f = ±1"} <= set(fig["names"])
+    assert None not in fig["names"]  # no unnamed traces (the Perceptron view's w and update arrows are not drawn)
+    assert "Step 7" in " ".join(fig["notes"])

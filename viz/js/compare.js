@@ -285,15 +285,17 @@ class CompareView extends Panels {
     const m = this.m, k = this.k, g = this.g, sz = this.sz, data = [];
     const names = Object.fromEntries(this.legendItems().map(([id, label]) => [id, label]));
     const seen = new Set();
-    const lines = [0, 1].map((j) => m.stateLine(j, this.step));
-    const W = 2 * sz.W + GAP, top = Math.round(64 * k), bottom = Math.round((5 * 22 + 16) * k);
+    // each panel's state line a clause a line (the panels are narrow), under it the legend across both
+    const lines = [0, 1].map((j) => m.stateLine(j, this.step).replace(/; /g, "\n"));
+    const rows = Math.max(...lines.map((t) => t.split("\n").length)), legendPx = Math.round(70 * k);
+    const W = 2 * sz.W + GAP, top = Math.round(64 * k), bottom = Math.round((50 + rows * 18) * k) + legendPx;
     g.forEach((p, j) => {
       const ax = j ? {xaxis: "x2", yaxis: "y2"} : {xaxis: "x", yaxis: "y"};
-      const tr = (id, xy, extra) => {
-        const first = !seen.has(id);
-        seen.add(id);
+      const tr = (id, xy, extra) => {  // (a region has no legend entry: the points' entries are the classes')
+        const legend = extra.mode !== "none" && !seen.has(id);
+        if (legend) seen.add(id);
         return {type: "scatter", name: names[id], x: xy[0].length ? Array.from(xy[0]) : [null], y: xy[1].length ? Array.from(xy[1]) : [null],
-                hoverinfo: "skip", visible: !this.hidden.has(id), legendgroup: id, showlegend: first && extra.mode !== "none", ...ax, ...extra};
+                hoverinfo: "skip", visible: !this.hidden.has(id), legendgroup: id, showlegend: legend, ...ax, ...extra};
       };
       data.push(tr("pos", p.regPos, {fill: "toself", fillcolor: REGION.pos, mode: "none"}),
                 tr("neg", p.regNeg, {fill: "toself", fillcolor: REGION.neg, mode: "none"}));
@@ -312,9 +314,10 @@ class CompareView extends Panels {
                                                 xanchor: "center", yanchor: anchor, align: "center", showarrow: false,
                                                 font: {size: size * k, color: INK}});
     return {data, layout: {
-      ...main, width: W, height: sz.H + top + bottom + Math.round(60 * k), showlegend: true, paper_bgcolor: "white",
+      ...main, width: W, height: sz.H + top + bottom, showlegend: true, paper_bgcolor: "white",
       plot_bgcolor: "white", margin: {...main.margin, t: top, b: bottom, r: 10},
-      legend: {orientation: "h", x: 0, y: 0, yanchor: "top", yref: "container", font: {size: 13 * k}},
+      legend: {orientation: "h", x: 0, xanchor: "left", y: legendPx / (sz.H + top + bottom), yanchor: "top", yref: "container",
+               font: {size: 13 * k}},
       xaxis: {...main.xaxis, domain: [0, half - 0.02]}, yaxis: {...main.yaxis, anchor: "x"},
       xaxis2: {...main.xaxis, domain: [half + 0.02, 1], anchor: "y2"}, yaxis2: {...main.yaxis, scaleanchor: "x2", anchor: "x2"},
       annotations: [note(m.h.titles[0], half / 2, 1, "bottom", 16), note(m.h.titles[1], (1 + half) / 2, 1, "bottom", 16),

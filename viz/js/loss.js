@@ -394,12 +394,14 @@ class LossView extends Panels {
   // one Plotly figure of the chart as it stands: the panels side by side, each with its bands and its geometry
   figure() {
     const m = this.m, g = this.g, k = this.k, sz = this.sz, n = m.run.names.length, data = [], annotations = [];
-    const W = n * sz.W + (n - 1) * GAP, frac = sz.W / W, layout = {};
+    // in pixels of the paper: each panel a square plot area, its y ticks left of it, its colour bar right of it
+    const ml = Math.round(52 * k), side = sz.H - Math.round(50 * k), slot = side + Math.round(150 * k);
+    const W = n * slot, Wp = W - ml - 10, layout = {};
     const xy = (pts) => [pts.map((p) => p[0]), pts.map((p) => p[1])];
     m.run.names.forEach((nm, p) => {
-      const ax = p ? String(p + 1) : "", lo = p * (frac + GAP / W);
+      const ax = p ? String(p + 1) : "", x0 = p * slot, x1 = x0 + side;
       const t = {...this.contour(nm, g.Z[nm]), xaxis: `x${ax}`, yaxis: `y${ax}`};
-      t.colorbar = {...t.colorbar, x: lo + frac, xanchor: "left", len: 0.8};
+      t.colorbar = {...t.colorbar, x: (x1 + 10 * k) / Wp, xanchor: "left", xref: "paper", len: 0.8};  // beside its own panel
       data.push(t);
       const tr = (id, xs, ys, extra) => data.push({type: "scatter", x: xs, y: ys, xaxis: `x${ax}`, yaxis: `y${ax}`, hoverinfo: "skip",
                                                    showlegend: false, visible: !this.hidden.has(id), ...extra});
@@ -412,16 +414,17 @@ class LossView extends Panels {
       if (g.pathOff[0].length) tr("pathoff", g.pathOff[0], g.pathOff[1], {mode: "markers", marker: {size: 7 * k, color: "white", line: {color: PATH_INK, width: 1.5 * k}}});
       if (m.run.chosen) tr("chosen", [m.run.chosen.w[0]], [m.run.chosen.w[1]], {mode: "markers", marker: {symbol: "star", size: 20 * k, color: CHOSEN_INK, line: {color: INK, width: 1.5}}});
       const pl = this.panelLayout(p, sz.W, sz.H);
-      layout[`xaxis${ax}`] = {...pl.xaxis, domain: [lo, lo + frac * 0.85], anchor: `y${ax}`};
+      layout[`xaxis${ax}`] = {...pl.xaxis, domain: [x0 / Wp, x1 / Wp], anchor: `y${ax}`};
       layout[`yaxis${ax}`] = {...pl.yaxis, scaleanchor: `x${ax}`, anchor: `x${ax}`};
-      annotations.push({text: `<b>${esc(m.run.titles[nm])}</b>`, xref: "paper", yref: "paper", x: lo + frac * 0.42, y: 1, yshift: 6,
+      annotations.push({text: `<b>${esc(m.run.titles[nm])}</b>`, xref: "paper", yref: "paper", x: (x0 + x1) / 2 / Wp, y: 1, yshift: 6,
                         xanchor: "center", yanchor: "bottom", showarrow: false, font: {size: 15 * k, color: INK}});
     });
     annotations.push({text: esc(m.stateLine(this.i)), xref: "paper", yref: "paper", x: 0, y: 0, yshift: -Math.round(56 * k),
                       xanchor: "left", yanchor: "top", align: "left", showarrow: false, font: {size: 13 * k, color: INK}});
     const base = this.panelLayout(0, W, sz.H);
-    return {data, layout: {...base, ...layout, width: W, height: sz.H + Math.round(110 * k), paper_bgcolor: "white",
-                           plot_bgcolor: "white", margin: {...base.margin, t: Math.round(40 * k), b: Math.round(90 * k)}, annotations}};
+    const top = Math.round(40 * k), bottom = Math.round(90 * k);  // the plot areas exactly side × side: nothing to constrain
+    return {data, layout: {...base, ...layout, width: W, height: side + top + bottom, paper_bgcolor: "white",
+                           plot_bgcolor: "white", margin: {...base.margin, r: 10, t: top, b: bottom}, annotations}};
   }
 }
 
