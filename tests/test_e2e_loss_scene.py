@@ -15,11 +15,12 @@ from e2e_helpers import exported_figure
 from playwright.sync_api import Page
 from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
 
-from core.losses import grid_around, perceptron_subgradient, surface
+from core.losses import grid_around, hinge_subgradient, perceptron_subgradient, surface
 from core.perceptron import run_perceptron
+from core.svm import hinge_sgd
 from datasets import make_dataset
 from viz.losses import cone_polygon, default_bs, lines_in_box
-from viz.scene import loss_scene, pack, unpack
+from viz.scene import View, loss_scene, pack, unpack
 
 
 def drawn_at(page: Page, j: int) -> dict:
@@ -129,7 +130,12 @@ def test_lambda_follows_the_pages_control_in_the_browser(renderer):  # noqa: F81
     X, y, names, us, vs, bs = setup(names=("hinge", "perceptron"))
     lams = (0.0, 0.1, 1.0)
     w, b = np.array([0.8, 0.4]), float(bs[1])
-    mount(renderer, loss_scene(X, y, names, us, vs, bs, lams=lams, chosen=(w, b), follow="λ of the test").to_bytes())
+    runs = {lv: hinge_sgd(X, y, C=1.0 / (len(y) * max(lv, 1e-3)), max_steps=40, seed=1) for lv in lams}
+    paths = [(runs[lv].W[::4], runs[lv].B[::4], f"hinge SGD (λ = {lv:g})") for lv in lams]
+    # a link's λ opens the chart there when the page has no control (the offline file)
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, lams=lams, paths=paths, chosen=(w, b), follow="λ of the test",
+                               view=View(lam=1.0)).to_bytes())
+    assert renderer.evaluate("() => window.__dblView.m.lam") == 1.0
     # the page's control, as Streamlit draws a select_slider: the renderer reads its aria-valuetext
     renderer.evaluate("""() => { const s = document.createElement('input'); s.type = 'range'; s.id = 'lam';
         s.setAttribute('aria-label', 'λ of the test'); document.body.appendChild(s); }""")
@@ -144,6 +150,12 @@ def test_lambda_follows_the_pages_control_in_the_browser(renderer):  # noqa: F81
             X, y, names, us, vs, bs, lams=lams).run["tops"]["hinge"][lams.index(lv)]
         np.testing.assert_allclose(np.array(got["Z"]["perceptron"]).reshape(len(vs), len(us)),
                                    surface("perceptron", X, y, us, vs, b=float(bs[1])), rtol=0, atol=1e-12)
+        # this λ's path (its states split by b) and its name in the legend, and the hinge's subgradient there
+        W, B, name = paths[lams.index(lv)]
+        on = np.abs(B - float(bs[1])) <= 0.02 * (bs[-1] - bs[0])
+        assert got["pathOff"]["x"] == W[~on, 0].tolist()
+        assert name in renderer.inner_text("#scene .dbls-legend")
+        assert renderer.evaluate("() => window.__dblView.m.grad('hinge')") == hinge_subgradient(w, b, X, y, lam=lv)[0].tolist()
     renderer.evaluate("() => document.getElementById('lam').remove()")
 
 

@@ -376,7 +376,18 @@ def test_loss_page_lambda_moves_in_the_browser_the_record_is_the_same(path):
     assert sent[0] == sent[1] == sent[2]  # every λ is in it: moving λ sends nothing new, the chart follows
     sc = decoded(sent[0][0])
     assert sc.follow == "λ of the hinge's λ/2‖w‖²" and sc.run["lams"] == [0.0, 0.001, 0.01, 0.1, 1.0]
-    assert sc.run["path_of"] == ([0, 1, 2, 3, 4] if path == "hinge_sgd" else [0] * 5)  # SGD's path depends on λ
+    assert sc.run["path_of"] == ([0, 0, 1, 2, 3] if path == "hinge_sgd" else [0] * 5)  # SGD's depends on λ (0: as 10⁻³)
+
+
+def test_loss_page_exports_are_named_after_the_view():
+    def tools(at):
+        return next(json.loads(e.proto.json) for e in at.get("bidi_component")
+                    if e.proto.component_name.endswith("dbl_chart_tools") and json.loads(e.proto.json)["chart"] == "loss_chart")
+
+    got = tools(page_from_url({"ds": "blobs"}, page="views/losses.py"))
+    assert got["name"] == "loss-hinge-w-map-40pts" and got["slider_name"] == "b"  # the keys move b
+    got = tools(page_from_url({"ds": "blobs", "slice": "theta"}, page="views/losses.py"))
+    assert got["name"] == "loss-hinge-theta-map-40pts" and got["slider_name"] == ""  # a still figure: nothing to move
 
 
 def test_loss_page_chosen_weight_draws_its_boundary():

@@ -101,6 +101,14 @@ def test_the_record_holds_what_defines_the_slices(scene):
         assert r["levels"]["hinge"][k] == list(band_levels("hinge", r["tops"]["hinge"][k], len(y)))
     assert r["tops"]["hinge"][0] < r["tops"]["hinge"][2]  # λ/2‖w‖² raises the hinge's top
     assert r["tops"]["zero_one"] == [1.0] * 3 and len(set(r["tops"]["perceptron"])) == 1  # no λ in them
+    # a page's cached colour scales (views.builds.loss_tops) make the same record
+    from views.builds import loss_tops
+
+    pre = loss_tops(X, y, tuple(names), lams, (us, vs, bs))
+    assert loss_scene(X, y, names, us, vs, bs, lams=lams, tops=pre).to_bytes() == loss_scene(
+        X, y, names, us, vs, bs, lams=lams).to_bytes()
+    with pytest.raises(ValueError, match="one colour-scale top per λ"):
+        loss_scene(X, y, names, us, vs, bs, lams=lams, tops={nm: pre[nm][:1] for nm in names})
     # no surface travels: the record is the points and a few numbers
     assert len(loss_scene(X, y, names, us, vs, bs).to_bytes()) < 4_000
     with pytest.raises(ValueError, match="one path per λ"):

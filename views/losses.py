@@ -64,9 +64,14 @@ def cached_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
     return offload(loss_theta, X, y, names, lam, r, bmax)
 
 
-@st.cache_resource(max_entries=16, ttl=TTL, show_spinner=False)
 def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
-    """The optimiser's (w, b) after each step, thinned, and its label (in a worker)."""
+    """The optimiser's (w, b) after each step, thinned, and its label (in a worker): keyed by what the run depends on
+    (the perceptron has no λ; hinge SGD runs with λ = 0 as with 10⁻³, :func:`views.builds.loss_path`)."""
+    return _path(X, y, kind, variant, tau, seed, 0.0 if kind == "perceptron" else max(float(lam), 1e-3))
+
+
+@st.cache_resource(max_entries=80, ttl=TTL, show_spinner=False)
+def _path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
     return offload(loss_path, X, y, kind, variant, tau, seed, lam)
 
 
@@ -104,7 +109,9 @@ def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path
             path_seed: int, lit_i, radius: float, height: int, scale: float, big: bool = False):
     """The still weight chart (the θ slice or the 3-D view; cached, built in a worker process). ``big``: for a
     projector (presentation mode)."""
-    traj = None if path == "none" else cached_path(X, y, path, variant, tau, path_seed, lam)
+    paths = paths_of(X, y, path, variant, tau, path_seed)
+    traj = None if paths is None else paths[LAMS.index(lam)] if lam in LAMS else cached_path(
+        X, y, path, variant, tau, path_seed, lam)
     grid = loss_grid(X, y, GRID[len(names)], scale)
     theta = None
     if slc == "theta":
@@ -135,7 +142,7 @@ def paths_of(X, y, path: str, variant: str, tau: float, path_seed: int):
     if path != "hinge_sgd":
         one = cached_path(X, y, path, variant, tau, path_seed, 0.0)
         return [one] * len(LAMS)
-    return [cached_path(X, y, path, variant, tau, path_seed, float(lv)) for lv in LAMS]
+    return [cached_path(X, y, path, variant, tau, path_seed, float(lv)) for lv in LAMS]  # (λ = 0 and 10⁻³: one run)
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
@@ -191,8 +198,8 @@ if result is not None:
         with left:
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             if live:
-                view = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"))
-                show_scene(with_view(chart, view), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
+                shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"))
+                show_scene(with_view(chart, shown), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
             else:
                 show_chart(chart, SURFACE, what)
             with part("notes"):
@@ -206,8 +213,8 @@ if result is not None:
                                "slice's.")
             with part("tables"):
                 exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
-                        with_view(chart, replace(view, lam=lam)) if live else chart, f"Loss surface: {label}",
-                    slider_name="b", state_chart=CHART)
+                        with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
+                        slider_name="b" if live else "", state_chart=CHART)
         with right:
             show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
             with part("notes", "explain"):

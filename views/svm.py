@@ -143,7 +143,7 @@ with exact_tab:
         with part("tables"):
             start = C_GRID.index(float(C)) if live else 0
             exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), with_view(blob, replace(view, start=start)),
-                    f"SVM margin and slack: {label}", slider_name="C")
+                    f"SVM margin and slack: {label}", slider_name="C" if live else "")
 
 with sgd_tab:
     st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "

@@ -1,7 +1,7 @@
 """The loss-surface explorer: a loss over a 2-D slice of weight space, and the data beside it.
 
 - The (w₁, w₂) slices at each b are drawn in the browser from a scene record (:func:`viz.scene.loss_scene`,
-  ``viz/js/loss.js``); here is what that record sends (:func:`colour_top`, :func:`band_levels`, the chosen
+  ``viz/js/loss.js``); here is what that record sends (:func:`colour_tops`, :func:`band_levels`, the chosen
   weight's :func:`subgradient`) and the Python references of what the renderer draws (:func:`cone_polygon`,
   :func:`lines_in_box`, the tests' yardsticks).
 - Still Plotly figures: the loss over (θ, b) at a fixed ‖w‖ = r (:func:`theta_figure`), a 3-D surface of one loss

@@ -1031,7 +1031,8 @@ class LossScene(_FlatRecord):
         Where each distinct path starts (D = 0: no path).
     run : dict
         ``names`` (the losses, one panel each), ``titles`` and ``formulas`` (each loss's name and formula in words),
-        ``lams`` (the λ values; the one shown is the page's λ control's, else the view's ``lam``, else the first),
+        ``lams`` (the λ values; the one shown is the page's λ control's, else the view's ``lam``, else the one the
+        chart showed before, else the first),
         ``tops`` and ``levels`` ({name: [top per λ]}, {name: [[first, step] per λ]}: the colour scale and its
         bands, :func:`viz.losses.colour_tops`, :func:`viz.losses.band_levels`), ``path_of`` (the path of each λ,
         or None) and ``path_labels`` (each path's name), ``lit`` (a point whose line is drawn thick, or None),
@@ -1102,6 +1103,8 @@ def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | N
     n = len(y)
     if tops is None:
         tops = {nm: colour_tops(nm, X, y, us, vs, bs, lams) for nm in names}
+    if any(len(tops[nm]) != len(lams) for nm in names):
+        raise ValueError(f"one colour-scale top per λ: {len(lams)} λ values")
     tops = {nm: [float(t) for t in tops[nm]] for nm in names}
     distinct, path_of = [], None  # each path once: a λ whose path is another's (the same object) shares it
     if paths is not None:

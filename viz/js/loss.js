@@ -30,7 +30,8 @@ function conePolygon(X, y, b, box) {
 class LossModel {
   constructor({header, arrays}) {
     const h = this.h = header, a = arrays, r = this.run = h.run;
-    for (const k of ["X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B"]) if (!a[k]) throw new Error(`the scene has no ${k}`);
+    for (const k of ["X", "y", "us", "vs", "bs", "drawn", "path_W", "path_B", "path_ptr"]) if (!a[k]) throw new Error(`the scene has no ${k}`);
+    if (!(a.path_ptr instanceof Uint32Array)) throw new Error("the paths' pointers are not whole numbers");
     checkPoints(a.X, a.y);
     this.X = a.X; this.y = a.y; this.N = a.y.length;
     this.us = a.us; this.vs = a.vs; this.bs = a.bs; this.G = a.us.length;
@@ -101,9 +102,9 @@ class LossModel {
   stepAt(i) { return i; }
   stopOf(j) { return Math.max(0, Math.min(this.S, j)); }
 
-  // each loss on the grid at b = bs[j], rows over w₂, columns over w₁ (cached per b): m = yᵢ((xᵢ₁w₁ + xᵢ₂w₂) + b) as
-  // the core sums it; 0-1: (1/N) #[m ≤ 0], perceptron: (1/N) Σ max(0, −m), hinge: (1/N) Σ max(0, 1 − m) + λ/2‖w‖²
-  // each loss at b = bs[j] for the λ shown: the sampled sums (cached, λ-free) and the hinge's λ/2‖w‖² added
+  // each loss on the grid at b = bs[j] for the λ shown, rows over w₂, columns over w₁: m = yᵢ((xᵢ₁w₁ + xᵢ₂w₂) + b) as
+  // the core sums it; 0-1: (1/N) #[m ≤ 0], perceptron: (1/N) Σ max(0, −m), hinge: (1/N) Σ max(0, 1 − m) (the sums
+  // cached per b, λ-free), then + λ/2‖w‖² for the λ shown
   surfaces(j) {
     let out = this.cache.get(j);
     if (!out) { out = this.blank(); this.sampleRows(j, 0, this.G, out); this.keep(j, out); }

@@ -939,6 +939,15 @@ const CONTROLS = `<div class="dbls-controls" role="group" aria-label="Step throu
   <label class="dbls-tau" hidden>τ <select aria-label="Step size τ of the run shown"></select></label>
 </div>`;
 
+// the controls of a chart that moves along a grid of values (the SVM's C, the Loss surface's b)
+const sweepControls = (v) => `<div class="dbls-controls" role="group" aria-label="Move ${v} along its values">
+  <button type="button" data-go="back" title="The next smaller ${v} (←)">◀ Smaller ${v}</button>
+  <button type="button" data-go="next" title="The next larger ${v} (→)">Larger ${v} ▶</button>
+  <button type="button" data-go="play" title="Sweep ${v} from here to the largest">Sweep ${v} ▶</button>
+  <button type="button" data-go="pause" title="Stop sweeping">Pause ❚❚</button>
+  <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="${v}">
+  <span class="dbls-at"></span>
+</div>`;
 const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-figure">
   <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>

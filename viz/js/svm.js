@@ -653,15 +653,6 @@ class SvmView extends Stepping {
   }
 }
 
-// the controls of a chart that moves along a grid of values (the SVM's C, the Loss surface's b)
-const sweepControls = (v) => `<div class="dbls-controls" role="group" aria-label="Move ${v} along its values">
-  <button type="button" data-go="back" title="The next smaller ${v} (←)">◀ Smaller ${v}</button>
-  <button type="button" data-go="next" title="The next larger ${v} (→)">Larger ${v} ▶</button>
-  <button type="button" data-go="play" title="Sweep ${v} from here to the largest">Sweep ${v} ▶</button>
-  <button type="button" data-go="pause" title="Stop sweeping">Pause ❚❚</button>
-  <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="${v}">
-  <span class="dbls-at"></span>
-</div>`;
 const SVM_CONTROLS = sweepControls("C");
 
 const SVM_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
