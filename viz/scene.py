@@ -300,18 +300,8 @@ def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, up
     """M as the renderer evaluates it: yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) ≤ 0 (or < 0), one IEEE operation at a time.
 
     Written out here, not taken from ``core``, so that a change of the core's order of summation shows up
-    as exceptions in the scene rather than as rings the core did not draw.
-
-    Parameters
-    ----------
-    X : ndarray of shape (N, 2)
-    y : ndarray of shape (N,)
-    W : ndarray of shape (k, 2)
-    B : ndarray of shape (k,)
-
-    Returns
-    -------
-    ndarray of shape (k, N), bool
+    as exceptions in the scene rather than as rings the core did not draw. The arrays as for
+    :func:`rule_margins`; returns a bool array of shape (k, N).
     """
     m = rule_margins(X, y, W, B)
     return m < 0 if update_on == "negative" else m <= 0
