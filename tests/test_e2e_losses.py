@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from e2e_helpers import CHART, assert_no_exception, wait_for_rerun
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 ROOT = ".st-key-loss_chart .dbls"
 VIEW = f"document.querySelector({ROOT!r}).__dblView"
@@ -46,6 +46,10 @@ def test_clicking_a_weight_draws_its_boundary(page: Page, app_server: str) -> No
     page.wait_for_function(f"() => {{ const v = {VIEW}; return v && v.m.run.chosen; }}")
     assert page.evaluate(f"() => {VIEW}.m.run.chosen.w") == [w1, w2]
     assert page.locator(f"{ROOT} .dbls-chosen").count() == 1 and page.locator(f"{ROOT} .dbls-grad").count() == 1
+    # a screen reader hears the data chart's state line: the chosen w, its mistakes and its loss
+    said = page.locator(".st-key-tools_loss_chart .dbl-live")
+    expect(said).to_contain_text("w = (")
+    assert "perceptron loss" in said.text_content()
     assert_no_exception(page)
 
 

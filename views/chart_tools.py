@@ -83,31 +83,27 @@ export default function(component) {
     };
   }
 
-  // for screen readers after each step: where the slider stands and the state lines (annotations or text
-  // traces named "state…", of this chart or of data.state_chart)
-  function say(gd) {
-    if (gd.__dbl) return;  // the scene renderer keeps its own aria-live line
+  // for screen readers: the state lines (annotations or text traces named "state…") of a Plotly chart, this one or
+  // data.state_chart (the Loss page's data chart), said when they change; a scene renderer keeps its own aria-live
+  // line. Read every 400 ms while the page shows the chart (a rerun may draw the chart anew, as a click does on the
+  // Loss page), and stopped when the component goes.
+  function stateText(gd) {
+    const from = find(data.state_chart || data.chart) || gd;
+    if (!from || !from._fullLayout || from.__dbl) return "";
     const named = (x) => x && typeof x.name === "string" && x.name.startsWith("state");
-    const from = find(data.state_chart || data.chart) || gd;  // the chart whose state line is read
     const texts = ((from.layout && from.layout.annotations) || []).filter(named).map(a => a.text)
       .concat((from._fullData || []).filter(named).map(t => [].concat(t.text || []).join(" ")));
-    const text = texts.join(" | ");
-    const {slider, stop} = sliderAt(gd);
+    const plain = texts.join(" | ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const {slider, stop} = gd && !gd.__dbl ? sliderAt(gd) : {slider: null, stop: null};  // (a scene says its position)
     const at = stop ? `${(slider.currentvalue && slider.currentvalue.prefix) || ""}${stop.label}`.trim() : "";
-    const plain = String(text || "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
     // a line that starts with the slider's position ("C = 1: …", "Step 7 of …") is said as it is
-    const said = at && !plain.toLowerCase().startsWith(at.toLowerCase()) ? `${at}: ${plain}` : plain;
-    if (live && said) live.textContent = said;
+    return at && plain && !plain.toLowerCase().startsWith(at.toLowerCase()) ? `${at}: ${plain}` : plain;
   }
-  let tries = 0;
+  let said = "";
   const timer = setInterval(() => {
-    const gd = find(data.chart);
-    if (gd && gd.on && gd._fullLayout) {
-      if (!gd.__dblSay) { gd.__dblSay = true; gd.on("plotly_animated", () => say(gd)); }
-      say(gd);
-      clearInterval(timer);
-    } else if (++tries > 100) clearInterval(timer);
-  }, 200);
+    const text = stateText(find(data.chart));
+    if (live && text && text !== said) live.textContent = said = text;
+  }, 400);
 
   // the keyboard: ← → Home End move the chart's slider (not while typing in a field or on a widget's slider)
   window.__dblKeyChart = data.chart;
