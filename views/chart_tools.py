@@ -40,19 +40,12 @@ _CSS = """
 .dbl-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 """
 
-# JS both components use: where a chart's slider stands (its first slider, the stop, the step of a frame s<step>);
-# a chart drawn by the scene renderer (views.scene_chart) says its step itself (gd.__dbl)
+# JS both components use: where a chart's slider stands. Only the scene renderer's charts (views.scene_chart) move
+# (gd.__dbl says its step, or the SVM's C, or the Loss surface's b); the Plotly figures the app still sends are still.
 SLIDER_JS = r"""
 function sliderAt(gd) {
-  if (gd && gd.__dbl) {  // a scene's view: its step, or the SVM's C (null: nothing moves)
-    const p = gd.__dbl.position();
-    return p ? {slider: {currentvalue: {prefix: p.prefix}}, stop: {label: p.label}, step: p.step} : {slider: null, stop: null, step: null};
-  }
-  const slider = gd && gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
-  const stop = slider && slider.steps && slider.steps[slider.active];
-  const name = stop && stop.args && stop.args[0] && stop.args[0][0];
-  const m = typeof name === "string" && name.match(/^s(\d+)$/);
-  return {slider, stop, step: m ? m[1] : null};
+  const p = gd && gd.__dbl ? gd.__dbl.position() : null;  // null: nothing moves
+  return p ? {slider: {currentvalue: {prefix: p.prefix}}, stop: {label: p.label}, step: p.step} : {slider: null, stop: null, step: null};
 }
 """
 
@@ -93,11 +86,7 @@ export default function(component) {
     const named = (x) => x && typeof x.name === "string" && x.name.startsWith("state");
     const texts = ((from.layout && from.layout.annotations) || []).filter(named).map(a => a.text)
       .concat((from._fullData || []).filter(named).map(t => [].concat(t.text || []).join(" ")));
-    const plain = texts.join(" | ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-    const {slider, stop} = gd && !gd.__dbl ? sliderAt(gd) : {slider: null, stop: null};  // (a scene says its position)
-    const at = stop ? `${(slider.currentvalue && slider.currentvalue.prefix) || ""}${stop.label}`.trim() : "";
-    // a line that starts with the slider's position ("C = 1: …", "Step 7 of …") is said as it is
-    return at && plain && !plain.toLowerCase().startsWith(at.toLowerCase()) ? `${at}: ${plain}` : plain;
+    return texts.join(" | ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
   }
   let said = "";
   const timer = setInterval(() => {
@@ -116,14 +105,7 @@ export default function(component) {
       if (t && t.closest && t.closest("input, textarea, select, [contenteditable=true], [role=slider], " +
                                       "[role=listbox], [role=combobox], [role=tab], [role=radiogroup]")) return;
       const gd = find(window.__dblKeyChart);
-      if (gd && gd.__dbl) { if (gd.__dbl.key(ev.key)) ev.preventDefault(); return; }
-      const s = sliderAt(gd).slider;
-      if (!s || !s.steps || !s.steps.length || !window.Plotly) return;
-      const last = s.steps.length - 1;
-      const i = {ArrowLeft: s.active - 1, ArrowRight: s.active + 1, Home: 0, End: last}[ev.key];
-      const stop = s.steps[Math.max(0, Math.min(last, i))];
-      ev.preventDefault();
-      if (stop.method === "animate") window.Plotly.animate(gd, stop.args[0], stop.args[1]);
+      if (gd && gd.__dbl && gd.__dbl.key(ev.key)) ev.preventDefault();  // (a still Plotly figure has nothing to move)
     });
   }
   return () => clearInterval(timer);
