@@ -20,35 +20,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_live import IDLE, against_bare, frame_times, line, open_tab, step_times  # noqa: E402
-
-
-def eta_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int]]:
-    """Move η down and up: the key press until the renderer has drawn the new run (plus a frame); bytes sent."""
-    slider = page.get_by_test_id("stSlider").filter(has_text="Step η").get_by_role("slider")
-    eta = "() => document.querySelector('.dbls-plot').layout.meta.eta"
-    times, sizes = [], []
-    for i in range(moves):
-        key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
-        before = page.evaluate(eta)
-        page.wait_for_selector(IDLE, state="attached")
-        n0 = len(received)
-        slider.focus()
-        t = time.perf_counter()
-        page.keyboard.press(key)
-        page.wait_for_function(f"(b) => {{ try {{ return ({eta})() !== b && document.querySelector('.dbls').dataset.ready; }}"
-                               " catch (e) { return false; } }", arg=before, polling="raf", timeout=60_000)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-        times.append((time.perf_counter() - t) * 1000)
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))
-    return times, sizes
+from bench.bench_live import against_bare, frame_times, line, open_tab, record_moves, step_times  # noqa: E402
 
 
 def jumps(page, k: int) -> list[float]:
@@ -71,7 +47,7 @@ def main() -> None:
             print(f"\nDual / Gram, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×)")
-            times, sizes = eta_moves(tab, args.moves, received)
+            times, sizes = record_moves(tab, "Step η", args.moves, received)
             print("  " + line("move η → the new run drawn (server rerun)", times, ref50))
             print(f"  bytes received per η move: median {statistics.median(sizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)

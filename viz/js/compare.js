@@ -34,14 +34,9 @@ class HingeModel {
   stateOf(step) { return step; }
   w(k) { return [this.W[2 * k], this.W[2 * k + 1]]; }
   examined(step) { return step ? [this.order[step - 1]] : []; }
-  // the mask of state k under ``cmp`` (y·((x₁w₁ + x₂w₂) + b) < 1 or ≤ 0, in the core's order), then the exceptions
-  fill(m, k, ptr, idx, below) {
-    const X = this.X, y = this.y, w1 = this.W[2 * k], w2 = this.W[2 * k + 1], b = this.B[k];
-    if (below) for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) < 1 ? 1 : 0;
-    else for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) <= 0 ? 1 : 0;
-    for (let t = ptr[k]; t < ptr[k + 1]; t++) m[idx[t]] ^= 1;
-  }
-  goState(k) { if (k !== this.maskAt) { this.fill(this.mask, k, this.mPtr, this.mIdx, true); this.maskAt = k; } }  // rings: y·a < 1
+  // the rings of state k, y·a < 1, and its mistakes, y·a ≤ 0, as the core judged them
+  fill(m, k, ptr, idx, below) { ruleMask(m, this.X, this.y, this.W[2 * k], this.W[2 * k + 1], this.B[k], below ? 1 : 0, !below, ptr, idx, k); }
+  goState(k) { if (k !== this.maskAt) { this.fill(this.mask, k, this.mPtr, this.mIdx, true); this.maskAt = k; } }
   members(k, limit = Infinity) {  // the misclassified points of state k, y·a ≤ 0: the first `limit`, and how many
     if (k !== this.wrongAt) { this.fill(this.wrong, k, this.ePtr, this.eIdx, false); this.wrongAt = k; }
     const list = [];
@@ -245,31 +240,12 @@ class CompareView extends Panels {
 
   // ----- one step on screen: each panel's SVG layers
   drawStep() {
-    const g = this.g || (this.g = this.geometry(this.step)), k = this.k, on = (id) => !this.hidden.has(id);
+    const g = this.g || (this.g = this.geometry(this.step));
     this.plots.forEach((gd, j) => {
       const fl = gd._fullLayout;
       if (!fl || !fl.xaxis || !fl.xaxis._length) return;
-      const xa = fl.xaxis, ya = fl.yaxis, p = g[j];
-      const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
       const id = `dbls-cmp-clip-${this.clipId || (this.clipId = ++clipIds)}-${j}`;
-      const clip = `<clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
-      const poly = ([xs, ys], fill) => xs.length
-        ? `<path d="M${xs.map((x, i) => `${f1(px(x))},${f1(py(ys[i]))}`).join("L")}Z" fill="${fill}"/>` : "";
-      const seg = ([xs, ys], stroke, width, dash = "") => xs.length
-        ? `<line x1="${f1(px(xs[0]))}" y1="${f1(py(ys[0]))}" x2="${f1(px(xs[1]))}" y2="${f1(py(ys[1]))}" stroke="${stroke}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ""}/>` : "";
-      const circles = ([xs, ys], r) => {
-        let d = "";
-        for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
-        return d;
-      };
-      layer(this.unders[j], fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(p.regPos, REGION.pos)}${poly(p.regNeg, REGION.neg)}</g>`);
-      let over = "";
-      ringCanvas(this.canvases[j], fl, on(p.ringId) ? p.ring : NONE, px, py, this.ring[0] / 2, this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)", this.ring[1]);
-      if (on("exam") && p.exam[0].length)
-        over += `<path d="${circles(p.exam, this.exam[j] / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
-      if (on("old")) over += seg(p.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
-      if (on("line")) over += seg(p.line, INK, 4 * k);
-      layer(this.overs[j], fl, `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`);
+      drawPanel(this, fl, g[j], {under: this.unders[j], rings: this.canvases[j], over: this.overs[j]}, id, this.exam[j], g[j].ringId);
     });
   }
 

@@ -101,10 +101,8 @@ class DualModel {
       this.count[this.UP[this.at - 1]]--;
       if (changes) for (let t = this.mPtr[this.at]; t < this.mPtr[this.at + 1]; t++) this.mask[this.mIdx[t]] ^= 1;
     }
-    if (!changes && this.ruleAt !== k) {  // y·((x₁w₁ + x₂w₂) + b) ≤ 0 in the core's order, then its exceptions
-      const X = this.X, y = this.y, w1 = this.W[2 * k], w2 = this.W[2 * k + 1], b = this.B[k], m = this.mask;
-      for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) <= 0 ? 1 : 0;
-      for (let t = this.mPtr[k]; t < this.mPtr[k + 1]; t++) m[this.mIdx[t]] ^= 1;
+    if (!changes && this.ruleAt !== k) {  // y·((x₁w₁ + x₂w₂) + b) ≤ 0 as the core judged it
+      ruleMask(this.mask, this.X, this.y, this.W[2 * k], this.W[2 * k + 1], this.B[k], 0, true, this.mPtr, this.mIdx, k);
       this.ruleAt = k;
     }
   }

@@ -348,21 +348,19 @@ class LossView extends Panels {
     this.plots.forEach((gd, p) => {
       const fl = gd._fullLayout;
       if (!fl || !fl.xaxis || !fl.xaxis._length || p >= m.run.names.length) return;
-      const xa = fl.xaxis, ya = fl.yaxis, px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
-      const id = `dbls-loss-clip-${this.clipId || (this.clipId = ++clipIds)}-${p}`;
-      let svg = `<defs><clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath></defs><g clip-path="url(#${id})">`;
+      const P = pen(fl), px = P.px, py = P.py, id = `dbls-loss-clip-${this.clipId || (this.clipId = ++clipIds)}-${p}`;
+      let svg = `<defs>${P.clip(id)}</defs><g clip-path="url(#${id})">`;
       if (on("lines") && g.lines.length)
         svg += `<path class="dbls-loss-lines" d="${g.lines.map(([xs, ys]) => `M${f1(px(xs[0]))},${f1(py(ys[0]))}L${f1(px(xs[1]))},${f1(py(ys[1]))}`).join("")}" stroke="${LINE_INK}" stroke-width="${k}" fill="none"/>`;
       if (on("cone") && g.cone.length)
         svg += `<path class="dbls-cone" d="M${g.cone.map(([x, y]) => `${f1(px(x))},${f1(py(y))}`).join("L")}Z" fill="${CONE_FILL}" stroke="${CONE_EDGE}" stroke-width="${2 * k}"/>`;
-      if (on("lit") && g.lit[0].length)
-        svg += `<line x1="${f1(px(g.lit[0][0]))}" y1="${f1(py(g.lit[1][0]))}" x2="${f1(px(g.lit[0][1]))}" y2="${f1(py(g.lit[1][1]))}" stroke="${CHOSEN_INK}" stroke-width="${4 * k}"/>`;
+      if (on("lit")) svg += P.seg(g.lit, CHOSEN_INK, 4 * k);
       if (on("path") && g.pathOn[0].length) {
-        let d = "", pen = false;
+        let d = "", down = false;
         g.pathOn[0].forEach((x, t) => {
-          if (x === null) { pen = false; return; }
-          d += `${pen ? "L" : "M"}${f1(px(x))},${f1(py(g.pathOn[1][t]))}`;
-          pen = true;
+          if (x === null) { down = false; return; }
+          d += `${down ? "L" : "M"}${f1(px(x))},${f1(py(g.pathOn[1][t]))}`;
+          down = true;
         });
         svg += `<path d="${d}" stroke="${PATH_INK}" stroke-width="${1.5 * k}" fill="none"/>`;
         svg += g.pathOn[0].map((x, t) => (x === null ? "" : `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOn[1][t]))}" r="${2.5 * k}" fill="${PATH_INK}"/>`)).join("");
@@ -370,16 +368,9 @@ class LossView extends Panels {
       if (on("pathoff"))
         svg += g.pathOff[0].map((x, t) => `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOff[1][t]))}" r="${3.5 * k}" fill="white" stroke="${PATH_INK}" stroke-width="${1.5 * k}"/>`).join("");
       if (c && on("chosen")) {  // the chosen w and, where it is not 0, the subgradient's direction (arrow from w)
-        const gr = m.grad(m.run.names[p]), gn = Math.hypot(gr[0], gr[1]), span = m.box[1] - m.box[0];
-        const x0 = px(c.w[0]), y0 = py(c.w[1]);
-        if (gn > 0) {
-          const tip = [c.w[0] + (0.18 * span / gn) * gr[0], c.w[1] + (0.18 * span / gn) * gr[1]];
-          const x1 = px(tip[0]), y1 = py(tip[1]), L = Math.hypot(x1 - x0, y1 - y0), h = Math.min(14 * k, 0.6 * L);
-          const ux = (x1 - x0) / L, uy = (y1 - y0) / L, bx = x1 - h * ux, by = y1 - h * uy;
-          svg += `<line class="dbls-grad" x1="${f1(x0)}" y1="${f1(y0)}" x2="${f1(bx)}" y2="${f1(by)}" stroke="${CHOSEN_INK}" stroke-width="${3 * k}"/>` +
-            `<path d="M${f1(x1)},${f1(y1)}L${f1(bx - 0.45 * h * uy)},${f1(by + 0.45 * h * ux)}L${f1(bx + 0.45 * h * uy)},${f1(by - 0.45 * h * ux)}Z" fill="${CHOSEN_INK}"/>`;
-        }
-        svg += `<path class="dbls-chosen" d="${star(x0, y0, 10 * k)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
+        const gr = m.grad(m.run.names[p]), gn = Math.hypot(gr[0], gr[1]), r = 0.18 * (m.box[1] - m.box[0]) / gn;
+        if (gn > 0) svg += P.arrow([[c.w[0], c.w[0] + r * gr[0]], [c.w[1], c.w[1] + r * gr[1]]], CHOSEN_INK, 3 * k, 14 * k, "dbls-grad");
+        svg += `<path class="dbls-chosen" d="${star(px(c.w[0]), py(c.w[1]), 10 * k)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
       }
       layer(this.overs[p], fl, svg + "</g>");  // all of it clipped to the panel
     });

@@ -206,6 +206,15 @@ function runArray(arrays, run, j, name) {
   return v;
 }
 
+// m becomes a state's set as the core judged it: the rule yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) below t (or at it, with
+// ``orEqual``), evaluated one IEEE operation at a time in the order core.snapshot.activation sums in, then the state's
+// exceptions ``idx[ptr[k]:ptr[k + 1]]`` flipped (viz/scene.py: the rule plus exceptions)
+function ruleMask(m, X, y, w1, w2, b, t, orEqual, ptr, idx, k) {
+  if (orEqual) for (let i = 0; i < m.length; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) <= t ? 1 : 0;
+  else for (let i = 0; i < m.length; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) < t ? 1 : 0;
+  for (let s = ptr[k]; s < ptr[k + 1]; s++) m[idx[s]] ^= 1;
+}
+
 class PerceptronModel {
   // run j of a scene (one run per τ): its arrays are named <field>.<j>
   constructor({header, arrays}, j) {
@@ -277,14 +286,10 @@ class PerceptronModel {
     return this.examined(step).filter((i) => this.mask[i]);
   }
 
-  // this.mask becomes M of state k: the core's rule y·((x₁w₁ + x₂w₂) + b) ≤ 0 (< 0), evaluated one IEEE
-  // operation at a time in the order core.snapshot.activation sums in, then the core's exceptions (viz/scene.py)
+  // this.mask becomes M of state k: y·((x₁w₁ + x₂w₂) + b) ≤ 0 (< 0 under "negative") as the core judged it
   goState(k) {
     if (k === this.maskAt) return;
-    const X = this.X, y = this.y, w1 = this.W[2 * k], w2 = this.W[2 * k + 1], b = this.B[k], m = this.mask;
-    if (this.negative) for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) < 0 ? 1 : 0;
-    else for (let i = 0; i < this.N; i++) m[i] = y[i] * ((X[2 * i] * w1 + X[2 * i + 1] * w2) + b) <= 0 ? 1 : 0;
-    for (let t = this.mPtr[k]; t < this.mPtr[k + 1]; t++) m[this.mIdx[t]] ^= 1;
+    ruleMask(this.mask, this.X, this.y, this.W[2 * k], this.W[2 * k + 1], this.B[k], 0, !this.negative, this.mPtr, this.mIdx, k);
     this.maskAt = k;
   }
 
@@ -435,6 +440,50 @@ function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, width) {
   if (xs.length) ctx.stroke();
   ctx.restore();
   cv.dataset.rings = String(xs.length);
+}
+
+// a plot's pen (fl: its _fullLayout): data to pixels, the clip to its data panel, and the SVG pieces the step-through
+// views draw (a polygon, a segment, an arrow, a path of circles), each empty where its points are
+function pen(fl) {
+  const xa = fl.xaxis, ya = fl.yaxis, px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
+  return {
+    px, py,
+    clip: (id) => `<clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`,
+    poly: ([xs, ys], fill) => xs.length
+      ? `<path d="M${xs.map((x, i) => `${f1(px(x))},${f1(py(ys[i]))}`).join("L")}Z" fill="${fill}"/>` : "",
+    seg: ([xs, ys], stroke, width, dash = "") => xs.length
+      ? `<line x1="${f1(px(xs[0]))}" y1="${f1(py(ys[0]))}" x2="${f1(px(xs[1]))}" y2="${f1(py(ys[1]))}" stroke="${stroke}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ""}/>` : "",
+    arrow: ([xs, ys], stroke, width, head, cls = "") => {
+      if (!xs.length) return "";
+      const x0 = px(xs[0]), y0 = py(ys[0]), x1 = px(xs[1]), y1 = py(ys[1]), L = Math.hypot(x1 - x0, y1 - y0);
+      if (L < 0.5) return "";
+      const ux = (x1 - x0) / L, uy = (y1 - y0) / L, h = Math.min(head, 0.6 * L), bx = x1 - h * ux, by = y1 - h * uy;
+      return `<line${cls ? ` class="${cls}"` : ""} x1="${f1(x0)}" y1="${f1(y0)}" x2="${f1(bx)}" y2="${f1(by)}" stroke="${stroke}" stroke-width="${width}"/>` +
+        `<path d="M${f1(x1)},${f1(y1)}L${f1(bx - 0.45 * h * uy)},${f1(by + 0.45 * h * ux)}L${f1(bx + 0.45 * h * uy)},${f1(by - 0.45 * h * ux)}Z" fill="${stroke}"/>`;
+    },
+    circles: ([xs, ys], r) => {
+      let d = "";
+      for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
+      return d;
+    },
+  };
+}
+
+// one data panel's step (the Perceptron, hinge-SGD and Compare views): the regions under the plot, the rings
+// (part ``ringId``) on its canvas, and over it the examined points, the boundary before and after, hinge SGD's
+// margins and what ``extra(pen)`` adds; ``v`` is the view (its scale, hidden parts and ring sizes)
+function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "") {
+  const P = pen(fl), k = v.k, on = (part) => !v.hidden.has(part), clip = P.clip(id);
+  layer(under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${P.poly(g.regPos, REGION.pos)}${P.poly(g.regNeg, REGION.neg)}</g>`);
+  ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, v.m.N <= 100 ? INK : "rgba(0,0,0,0.7)", v.ring[1]);
+  let svg = "";
+  if (on("exam") && g.exam[0].length)
+    svg += `<path d="${P.circles(g.exam, examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
+  if (on("old")) svg += P.seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
+  if (on("line")) svg += P.seg(g.line, INK, 4 * k);
+  if (g.margins && on("margin")) for (const ml of g.margins) svg += P.seg(ml, MARGIN_INK, 2.5 * k, `${8 * k} ${5 * k}`);  // hinge SGD's ±1
+  svg += extra(P);
+  layer(over, fl, `<defs>${P.clip(id + "o")}</defs><g clip-path="url(#${id}o)">${svg}</g>`);
 }
 
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
@@ -836,40 +885,11 @@ class PerceptronView extends Stepping {
   drawStep() {
     const fl = this.plot._fullLayout, sl = this.stripEl._fullLayout;
     if (!fl || !fl.xaxis || !fl.xaxis._length) return;
-    const g = this.g || (this.g = this.geometry(this.step));
-    const xa = fl.xaxis, ya = fl.yaxis, k = this.k;
-    const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
-    const on = (id) => !this.hidden.has(id);
+    const g = this.g || (this.g = this.geometry(this.step)), k = this.k, on = (id) => !this.hidden.has(id);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
-    const clip = `<clipPath id="${id}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
-    const poly = ([xs, ys], fill) => xs.length
-      ? `<path d="M${xs.map((x, i) => `${f1(px(x))},${f1(py(ys[i]))}`).join("L")}Z" fill="${fill}"/>` : "";
-    const seg = ([xs, ys], stroke, width, dash = "") => xs.length
-      ? `<line x1="${f1(px(xs[0]))}" y1="${f1(py(ys[0]))}" x2="${f1(px(xs[1]))}" y2="${f1(py(ys[1]))}" stroke="${stroke}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ""}/>` : "";
-    const arrow = ([xs, ys], stroke, width, head) => {
-      if (!xs.length) return "";
-      const x0 = px(xs[0]), y0 = py(ys[0]), x1 = px(xs[1]), y1 = py(ys[1]), L = Math.hypot(x1 - x0, y1 - y0);
-      if (L < 0.5) return "";
-      const ux = (x1 - x0) / L, uy = (y1 - y0) / L, h = Math.min(head, 0.6 * L), bx = x1 - h * ux, by = y1 - h * uy;
-      return `<line x1="${f1(x0)}" y1="${f1(y0)}" x2="${f1(bx)}" y2="${f1(by)}" stroke="${stroke}" stroke-width="${width}"/>` +
-        `<path d="M${f1(x1)},${f1(y1)}L${f1(bx - 0.45 * h * uy)},${f1(by + 0.45 * h * ux)}L${f1(bx + 0.45 * h * uy)},${f1(by - 0.45 * h * ux)}Z" fill="${stroke}"/>`;
-    };
-    const circles = ([xs, ys], r) => {
-      let d = "";
-      for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
-      return d;
-    };
-    layer(this.under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${poly(g.regPos, REGION.pos)}${poly(g.regNeg, REGION.neg)}</g>`);
-    let over = "";
-    ringCanvas(this.ringsEl, fl, on("ring") ? g.ring : NONE, px, py, this.ring[0] / 2, this.m.N <= 100 ? INK : "rgba(0,0,0,0.7)", this.ring[1]);
-    if (on("exam") && g.exam[0].length)
-      over += `<path d="${circles(g.exam, this.examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
-    if (on("old")) over += seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
-    if (on("line")) over += seg(g.line, INK, 4 * k);
-    if (g.margins && on("margin")) for (const ml of g.margins) over += seg(ml, MARGIN_INK, 2.5 * k, `${8 * k} ${5 * k}`);  // hinge SGD's ±1
-    if (on("w")) over += arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + arrow(g.w, INK, 3.5 * k, 15 * k);
-    if (on("upd")) over += arrow(g.upd, UPDATE, 3.5 * k, 15 * k);
-    layer(this.over, fl, `<defs>${clip.replace(id, id + "o")}</defs><g clip-path="url(#${id}o)">${over}</g>`);
+    drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, this.examSize, "ring", (P) =>
+      (on("w") ? P.arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + P.arrow(g.w, INK, 3.5 * k, 15 * k) : "") +
+      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : ""));
     if (sl && sl.xaxis && sl.xaxis._length) {  // the current step on the strip
       const xs = sl.xaxis._offset + sl.xaxis.l2p(g.step), y0 = sl.yaxis._offset, y1 = y0 + sl.yaxis._length;
       layer(this.stripOver, sl, `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`);
