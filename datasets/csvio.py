@@ -34,7 +34,7 @@ from core.validate import X_LIMIT
 __all__ = ["MAX_BYTES", "MAX_ROWS", "CsvChoice", "CsvData", "CsvError", "CsvTable", "choose", "dataset_csv", "default_choice",
            "parse_csv", "read_table", "trajectory_csv"]
 
-MAX_ROWS = 5000
+MAX_ROWS = 10_000  # datasets.points.MAX_POINTS
 MAX_BYTES = 1_000_000
 
 _DELIMITERS = (",", ";", "\t")

@@ -15,7 +15,7 @@ import zlib
 
 import numpy as np
 
-MAX_POINTS = 5000  # the most points a user set may hold (as the CSV import)
+MAX_POINTS = 10_000  # the most points a user set may hold (as the CSV import; the most the Perceptron page takes)
 URL_MAX_POINTS = 500  # a larger set does not travel in a link (the CSV download does)
 PICK_PX = 9.0  # a click within this many pixels of a point removes it
 MAX_DECIMALS = 6  # the finest decimal grid the link form writes as integers

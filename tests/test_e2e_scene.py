@@ -204,3 +204,43 @@ def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(ren
     mount(renderer, good)  # a good record again: drawn, the message gone
     assert renderer.locator("#scene .dbls-error").count() == 0
     assert renderer.evaluate("() => window.__dblView.m.S") == 15
+
+
+def test_ten_thousand_points_are_drawn_with_webgl_and_the_rings_on_the_core_M(renderer):
+    """The Perceptron page takes 10,000 points: plotly.js draws them with WebGL, the rings stay the core's M."""
+    rng = np.random.default_rng(11)
+    X, y = make_dataset("xor", 10_000, 2)
+    big = run_perceptron(X, y, max_steps=300)
+    check_run(renderer, big, random_steps(big, 4, rng))
+    assert renderer.evaluate("() => document.querySelector('#scene .dbls-plot').data.slice(0, 2).map((t) => t.type)") \
+        == ["scattergl", "scattergl"]
+    X, y = make_dataset("xor", 2000, 2)
+    mount(renderer, perceptron_scene(run_perceptron(X, y, max_steps=10)).to_bytes())
+    assert renderer.evaluate("() => document.querySelector('#scene .dbls-plot').data[0].type") == "scatter"
+
+
+def ring_pixels(page: Page) -> list[list[int]]:
+    """The alpha of the rings canvas on each point's ring (its right-hand edge) and at its centre."""
+    return page.evaluate("""() => {
+        const v = window.__dblView, m = v.m, fl = v.plot._fullLayout, cv = document.querySelector('#scene canvas.dbls-rings');
+        const dpr = window.devicePixelRatio || 1, ctx = cv.getContext('2d'), r = v.ring[0] / 2;
+        const at = (x, y) => ctx.getImageData(Math.round(x * dpr - 0.5), Math.round(y * dpr - 0.5), 1, 1).data[3];
+        const out = [];
+        for (let i = 0; i < m.N; i++) {
+            const x = fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), y = fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]);
+            out.push([at(x + r, y), at(x, y)]);
+        }
+        return out;
+    }""")
+
+
+def test_the_rings_are_painted_around_the_points_of_M_and_nowhere_else(renderer):
+    X, y = make_dataset("textbook", 3, 0)
+    traj = run_perceptron(X, y)
+    mount(renderer, perceptron_scene(traj).to_bytes())
+    for step in range(traj.n_steps + 1):
+        drawn_at(renderer, step)
+        M = traj[step].misclassified
+        px = ring_pixels(renderer)
+        assert [edge > 100 for edge, _ in px] == M.tolist(), step  # a ring's line is opaque ink
+        assert all(centre == 0 for _, centre in px), step  # a ring, not a disc

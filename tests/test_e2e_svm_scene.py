@@ -165,3 +165,30 @@ def test_a_broken_record_is_named_and_the_chart_stays(renderer: Page):  # noqa: 
     assert renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-failed') && !!document.querySelector('#scene .dbls-plot')._fullLayout")
     mount(renderer, good)
     assert renderer.evaluate("() => !document.querySelector('#scene .dbls-error')")
+
+
+def test_ten_thousand_points_each_painted_in_its_class_colour(renderer):  # noqa: F811
+    """The linear SVM page takes 10,000 points: every C of the grid, categories and support vectors exact; each point
+    is painted (a stamp per kind) in its class's colour where it lies."""
+    X, y = make_dataset("blobs", 10_000, 0)
+    sols = svm_grid(X, y, C_GRID)
+    check_svm(renderer, X, y, sols, [0, 12, len(sols) - 1])
+    renderer.evaluate("() => { const v = window.__dblView; for (const p of ['sv', 'slack', 'line', 'margin']) "
+                      "if (!v.hidden.has(p)) v.toggle(p); v.show(12); }")
+    colours = renderer.evaluate("""() => {
+        const v = window.__dblView, m = v.m, fl = v.plot._fullLayout, dpr = window.devicePixelRatio || 1;
+        const ctx = document.querySelector('#scene canvas.dbls-canvas-over').getContext('2d');
+        const out = [];
+        for (let i = 0; i < m.N; i += 97) {
+            if (v.g.cat[i] !== 0) continue;  // a filled marker (outside the margin): its centre is its colour
+            const x = fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), y = fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]);
+            out.push([m.y[i], Array.from(ctx.getImageData(Math.round(x * dpr - 0.5), Math.round(y * dpr - 0.5), 1, 1).data)]);
+        }
+        return out;
+    }""")
+    rgb = {1: [0, 114, 178], -1: [213, 94, 0]}  # viz.common.POS_COLOUR, NEG_COLOUR
+    assert len(colours) > 50
+    # a point is its class's colour at its centre unless a point of the other class was painted over it
+    right = sum(px[:3] == rgb[cls] and px[3] == 255 for cls, px in colours)
+    assert right >= 0.9 * len(colours)
+    renderer.evaluate("() => { const v = window.__dblView; for (const p of ['sv', 'slack', 'line', 'margin']) v.toggle(p); }")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import chart_shown, figure, run_meta
+from apptest_helpers import chart_shown, figure, run_meta, scene
 from test_views import page_from_url
 
 from datasets import make_dataset
@@ -111,9 +111,10 @@ def test_the_table_rows_are_checked_and_named():
 
 def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run():
     X, y = make_dataset("blobs", 2500, 0)
-    for page, words in [("views/dual.py", "at most 2,000 points"), ("views/svm.py", "at most 2,000 points"),
-                        ("views/perceptron.py", "at most 2,000 points"), ("views/losses.py", "at most 2,000 points")]:
-        at = page_from_url({"ds": "Blobs"}, page)  # a good run first
+    for page, query in [("views/dual.py", {}), ("views/svm.py", {"kernel": "rbf"}), ("views/losses.py", {}),
+                        ("views/compare.py", {})]:
+        words = "at most 2,000 points (the Perceptron page and the SVM page's linear kernel take up to 10,000)"
+        at = page_from_url({"ds": "Blobs", **query}, page)  # a good run first
         at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
         at.session_state["ds"] = CUSTOM
         at.run()
@@ -122,6 +123,17 @@ def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run()
         assert "on these points" in err and words in err
         fig = figure(at)  # the clicks go to a chart of exactly these points
         assert sum(len(t["x"]) for t in fig["data"]) == 2500
+
+
+@pytest.mark.parametrize("page, query", [("views/perceptron.py", {}), ("views/svm.py", {"kernel": "linear"})])
+def test_the_perceptron_and_the_linear_svm_take_up_to_10000_points(page, query):
+    X, y = make_dataset("xor", 10_000, 0)
+    at = page_from_url({"ds": "Blobs", **query}, page)
+    at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
+    at.session_state["ds"] = CUSTOM
+    at.run()
+    assert not at.exception and not at.error
+    assert len(scene(at).y) == 10_000
 
 
 def test_a_link_that_mixes_a_generator_and_points_says_the_points_were_not_used():

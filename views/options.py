@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from core.svm import C_GRID
 from datasets import REGISTRY
+from datasets.points import MAX_POINTS
 
 VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
 RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
@@ -37,7 +38,8 @@ HEIGHTS = [560, 680, 780, 860, 900, 980, 1040, 1100]
 DEGREES = list(range(1, 11))
 COEF0S = [0.0, 0.5, 1.0, 2.0, 5.0, 10.0]
 GAMMAS = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
-N_UI_MAX = 2000  # points the figures draw comfortably in the browser
+N_UI_MAX = 2000  # points the Dual / Gram, kernel SVM, Loss surface and Compare pages take (G and surfaces grow with N)
+N_PLANE_MAX = MAX_POINTS  # points the Perceptron and linear SVM pages take (10,000: plotly.js draws them with WebGL)
 # a cached result (a figure, a run) is shared by every session that asks for the same inputs, without a copy
 # (st.cache_resource: the pages never change them); one not asked for in an hour is dropped
 TTL = 3600
@@ -80,9 +82,9 @@ def _int(lo: int, hi: int) -> Callable[[str], int | None]:
 
 def n_choices(spec) -> list[int]:
     """A roughly logarithmic grid of point counts for a dataset's n slider, including its default."""
-    hi = min(spec.n_max, N_UI_MAX)
+    hi = min(spec.n_max, N_PLANE_MAX)
     grid = {spec.n_min, spec.default_n, hi, 3, 5, 10, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500, 750, 1000,
-            1500, 2000}
+            1500, 2000, 3000, 5000, 7500, 10_000}
     return sorted(g for g in grid if spec.n_min <= g <= hi)
 
 

@@ -15,7 +15,7 @@ from core.validate import validate_data
 from datasets.csvio import trajectory_csv
 from views.builds import SCALE, perceptron_page
 from views.chart_tools import exports, file_stem
-from views.options import FRAME_LABELS, HEIGHTS, N_UI_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
+from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
 from views.quiz import quiz, quiz_run
 from views.scene_chart import preload_renderer, show_scene
@@ -128,12 +128,12 @@ with out:
     if quiz_on:
         if points_ready(ds, CHART, "the perceptron"):
             run = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (
-                quiz_run(*plane_data(ds, N_UI_MAX), params), ds.label), CHART)
+                quiz_run(*plane_data(ds, N_PLANE_MAX), params), ds.label), CHART)
             if run is not None:
                 quiz(run[0], int(height), big)
     elif points_ready(ds, CHART, "the perceptron"):
         result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-            *compute(*plane_data(ds, N_UI_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
+            *compute(*plane_data(ds, N_PLANE_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
     if result is not None:
         blob, words, conv, label = result
         (kind, status), n_steps, (bkind, btext) = words[float(tau)]

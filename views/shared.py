@@ -20,7 +20,7 @@ from core.validate import validate_data
 from datasets import REGISTRY, make_dataset
 from datasets.points import standardize
 from views.builds import sized
-from views.options import DATASET_LABELS, known_url_key, n_choices, parse_url, url_spelling
+from views.options import DATASET_LABELS, N_PLANE_MAX, known_url_key, n_choices, parse_url, url_spelling
 from views.userdata import (
     CUSTOM,
     PTS,
@@ -311,7 +311,9 @@ def plane_data(ds: Dataset, max_points: int | None = None) -> tuple[np.ndarray, 
     if X.shape[1] != 2:
         raise ValueError(f"the page draws 2-D points, the dataset has d = {X.shape[1]}")
     if max_points is not None and len(y) > max_points:
-        raise ValueError(f"this page takes at most {max_points:,} points, got {len(y):,}")
+        more = (f" (the Perceptron page and the SVM page's linear kernel take up to {N_PLANE_MAX:,})"
+                if max_points < N_PLANE_MAX else "")
+        raise ValueError(f"this page takes at most {max_points:,} points{more}, got {len(y):,}")
     return X, y
 
 

@@ -23,6 +23,7 @@ from views.options import (
     GAMMAS,
     HEIGHTS,
     KERNEL_LABELS,
+    N_PLANE_MAX,
     N_UI_MAX,
     SCHEDULE_LABELS,
     SGD_STEPS,
@@ -119,7 +120,7 @@ exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_
 with exact_tab:
     ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
     result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
-        compute(*plane_data(ds, N_UI_MAX), None if live else C_used, kernel, kparams,
+        compute(*plane_data(ds, N_PLANE_MAX if kernel == "linear" else N_UI_MAX), None if live else C_used, kernel, kparams,
                 bool(overlay) and kernel == "linear"), ds.label), CHART)
     if result is not None:
         blob, label = result
@@ -162,7 +163,7 @@ with sgd_tab:
                 "linear kernel to compare it with the exact SVM.")
     else:
         sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: compute_sgd(
-            *plane_data(ds, N_UI_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
+            *plane_data(ds, N_PLANE_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
         if sgd is not None:
             sblob, gap = sgd
             sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)

@@ -197,6 +197,7 @@ function region(box, w0, w1, b, sign) {
 
 const POS = "#0072B2", NEG = "#D55E00", INK = "#222222", UPDATE = "#009E73";
 const SPEEDS = {play: 400, fast: 120};
+const GL_POINTS = 2000;  // above this many points, plotly.js draws them with WebGL
 const GAP = 16;  // px between the panel and the words in the presentation layout
 
 // run j's array ``name``, named <field>.<j> in the record (a run that shares another's order: run.order_of)
@@ -418,8 +419,11 @@ function layer(el, fl, svg) {
 // (restore() it when done)
 function plotCanvas(cv, fl) {
   const W = fl.width, H = fl.height, dpr = window.devicePixelRatio || 1, xa = fl.xaxis, ya = fl.yaxis;
-  cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
-  cv.style.width = `${W}px`; cv.style.height = `${H}px`;
+  const cw = Math.round(W * dpr), ch = Math.round(H * dpr);
+  if (cv.width !== cw || cv.height !== ch) {  // (setting a size allocates the canvas anew: only when it changed)
+    cv.width = cw; cv.height = ch;
+    cv.style.width = `${W}px`; cv.style.height = `${H}px`;
+  }
   const ctx = cv.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, W, H);
@@ -428,18 +432,89 @@ function plotCanvas(cv, fl) {
   return ctx;
 }
 
+// a small picture (a marker) drawn once by draw(ctx) around (0, 0), in CSS px, within `reach` of it, kept by `key`;
+// its pixels (dx, dy, r, g, b, alpha: straight alpha, 255 opaque) around the centre pixel, for a PixelLayer
+const stamps = new Map();
+function stamp(key, reach, draw) {
+  const dpr = window.devicePixelRatio || 1, id = `${key}|${dpr}`;
+  let s = stamps.get(id);
+  if (s) return s;
+  const half = Math.ceil(reach * dpr) + 1, side = 2 * half + 1, cv = document.createElement("canvas");
+  cv.width = cv.height = side;
+  const ctx = cv.getContext("2d", {willReadFrequently: true});
+  ctx.setTransform(dpr, 0, 0, dpr, half + 0.5, half + 0.5);
+  draw(ctx);
+  const px = ctx.getImageData(0, 0, side, side).data, out = [];
+  for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) {
+    const o = 4 * (y * side + x);
+    if (px[o + 3]) out.push(x - half, y - half, px[o], px[o + 1], px[o + 2], px[o + 3]);
+  }
+  s = Int16Array.from(out);
+  if (stamps.size > 64) stamps.clear();
+  stamps.set(id, s);
+  return s;
+}
+
+// markers stamped into one layer of pixels over a plot's data panel, then drawn onto the plot's canvas (ctx, from
+// plotCanvas) at once: thousands of markers cost a few milliseconds of script and one bitmap to paint, where a path
+// of thousands of shapes cost the canvas 10 ms (rings) to 60 ms (the SVM's points) at N = 10,000, and SVG a frame
+const layers = new WeakMap();
+class PixelLayer {
+  constructor(ctx, fl) {
+    const dpr = this.dpr = window.devicePixelRatio || 1, xa = fl.xaxis, ya = fl.yaxis;
+    this.ctx = ctx;
+    this.x0 = Math.floor(xa._offset * dpr); this.y0 = Math.floor(ya._offset * dpr);
+    this.w = Math.max(1, Math.ceil((xa._offset + xa._length) * dpr) - this.x0);
+    this.h = Math.max(1, Math.ceil((ya._offset + ya._length) * dpr) - this.y0);
+    let kept = layers.get(ctx.canvas);  // the pixels and the canvas they are put on, kept for the next step
+    if (!kept || kept.img.width !== this.w || kept.img.height !== this.h) {
+      const cv = document.createElement("canvas");
+      cv.width = this.w; cv.height = this.h;
+      kept = {img: new ImageData(this.w, this.h), cv};
+      layers.set(ctx.canvas, kept);
+    } else kept.img.data.fill(0);
+    this.kept = kept; this.d = kept.img.data;
+  }
+  // stamp s (stamp()) centred on the pixel of (x, y), in CSS px of the plot; each of its pixels over what is there
+  add(s, x, y) {
+    const d = this.d, w = this.w, h = this.h;
+    const cx = Math.round(x * this.dpr - 0.5) - this.x0, cy = Math.round(y * this.dpr - 0.5) - this.y0;
+    for (let j = 0; j < s.length; j += 6) {
+      const u = cx + s[j], v = cy + s[j + 1];
+      if (u < 0 || u >= w || v < 0 || v >= h) continue;
+      const o = 4 * (v * w + u), sa = s[j + 5], da = d[o + 3];
+      if (sa === 255 || !da) { d[o] = s[j + 2]; d[o + 1] = s[j + 3]; d[o + 2] = s[j + 4]; d[o + 3] = sa; continue; }
+      const f = (da * (255 - sa)) / 255, oa = sa + f;  // source over destination, straight alpha
+      d[o] = (s[j + 2] * sa + d[o] * f) / oa; d[o + 1] = (s[j + 3] * sa + d[o + 1] * f) / oa;
+      d[o + 2] = (s[j + 4] * sa + d[o + 2] * f) / oa; d[o + 3] = oa;
+    }
+  }
+  // the layer onto its canvas, at `opacity` (over everything drawn on the canvas before)
+  draw(opacity = 1) {
+    const {img, cv} = this.kept, ctx = this.ctx;
+    cv.getContext("2d").putImageData(img, 0, 0);
+    ctx.save();
+    ctx.globalAlpha = opacity;
+    ctx.drawImage(cv, this.x0 / this.dpr, this.y0 / this.dpr, this.w / this.dpr, this.h / this.dpr);
+    ctx.restore();
+  }
+}
+
 // rings of radius r around the points (xs, ys) (data units; px, py map them to the plot's pixels) on a canvas over a
-// plot (fl): a path of thousands of SVG arcs costs a frame to paint, a canvas a millisecond. The count drawn is kept
-// on the canvas (data-rings) for the tests.
-function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, width) {
+// plot (fl), clipped to its data panel, in `colour` at `opacity` (overlapping rings are not darker: one layer). The
+// count drawn is kept on the canvas (data-rings) for the tests.
+function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, opacity, width) {
   const ctx = plotCanvas(cv, fl);
-  ctx.beginPath();
-  for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
-  ctx.strokeStyle = colour;
-  ctx.lineWidth = width;
-  if (xs.length) ctx.stroke();
-  ctx.restore();
   cv.dataset.rings = String(xs.length);
+  if (xs.length) {
+    const ring = stamp(`ring|${r}|${width}|${colour}`, r + width, (c) => {
+      c.beginPath(); c.arc(0, 0, r, 0, 2 * Math.PI); c.strokeStyle = colour; c.lineWidth = width; c.stroke();
+    });
+    const L = new PixelLayer(ctx, fl);
+    for (let i = 0; i < xs.length; i++) L.add(ring, px(xs[i]), py(ys[i]));
+    L.draw(opacity);
+  }
+  ctx.restore();
 }
 
 // a plot's pen (fl: its _fullLayout): data to pixels, the clip to its data panel, and the SVG pieces the step-through
@@ -475,7 +550,7 @@ function pen(fl) {
 function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "") {
   const P = pen(fl), k = v.k, on = (part) => !v.hidden.has(part), clip = P.clip(id);
   layer(under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${P.poly(g.regPos, REGION.pos)}${P.poly(g.regNeg, REGION.neg)}</g>`);
-  ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, v.m.N <= 100 ? INK : "rgba(0,0,0,0.7)", v.ring[1]);
+  ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, v.m.N <= 100 ? INK : "#000000", v.m.N <= 100 ? 1 : 0.7, v.ring[1]);
   let svg = "";
   if (on("exam") && g.exam[0].length)
     svg += `<path d="${P.circles(g.exam, examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
@@ -711,7 +786,7 @@ class PerceptronView extends Stepping {
     const pts = (sign, name, colour, symbol, id) => {
       const idx = [];
       for (let i = 0; i < N; i++) if (m.y[i] === sign) idx.push(i);
-      return {type: "scatter", name, mode: "markers", x: idx.map((i) => m.X[2 * i]), y: idx.map((i) => m.X[2 * i + 1]),
+      return {type: N > GL_POINTS ? "scattergl" : "scatter", name, mode: "markers", x: idx.map((i) => m.X[2 * i]), y: idx.map((i) => m.X[2 * i + 1]),
               customdata: idx.map((i) => i + 1), visible: !this.hidden.has(id),
               marker: {color: colour, symbol, size: size + (symbol === "diamond" ? 1 : 0),
                        line: {color: "white", width: size > 6 ? 1 : 0.5}},

@@ -280,7 +280,7 @@ class SvmView extends Stepping {
   mainTraces() {
     // the points as plotly.js knows them: invisible, for hovering (the chart draws them by where they lie)
     const m = this.m;
-    return [{type: "scatter", mode: "markers", x: Array.from({length: m.N}, (_, i) => m.X[2 * i]),
+    return [{type: m.N > GL_POINTS ? "scattergl" : "scatter", mode: "markers", x: Array.from({length: m.N}, (_, i) => m.X[2 * i]),
              y: Array.from({length: m.N}, (_, i) => m.X[2 * i + 1]), hoverinfo: "none", showlegend: false,
              marker: {size: Math.max(this.size, 8), color: "rgba(0,0,0,0)"}}];
   }
@@ -468,10 +468,12 @@ class SvmView extends Stepping {
     if (on("line")) stroke(g.lines[0], INK, 4 * k);
     if (on("slack")) stroke(g.slack.map(([i, f]) => [[m.X[2 * i], m.X[2 * i + 1]], f]), SLACK_INK, 2.5 * k);
     if (on("sv") && g.sv.length) {
-      ctx.beginPath();
-      const r = this.svSize / 2;
-      for (const i of g.sv) { const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]); ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
-      ctx.strokeStyle = INK; ctx.lineWidth = 2 * k; ctx.stroke();
+      const r = this.svSize / 2, ring = stamp(`sv|${r}|${k}`, r + 2 * k, (c) => {
+        c.beginPath(); c.arc(0, 0, r, 0, 2 * Math.PI); c.strokeStyle = INK; c.lineWidth = 2 * k; c.stroke();
+      });
+      const L = new PixelLayer(ctx, fl);
+      for (const i of g.sv) L.add(ring, px(m.X[2 * i]), py(m.X[2 * i + 1]));
+      L.draw();
     }
     this.drawPoints(ctx, g, px, py, on);
     ctx.restore();
@@ -495,44 +497,30 @@ class SvmView extends Stepping {
   }
 
   // the points: y = +1 circles, y = −1 diamonds; filled outside the margin, dotted on it, hollow inside, crossed when
-  // misclassified (plotly.js's circle, -dot, -open and -x symbols)
+  // misclassified (plotly.js's circle, -dot, -open and -x symbols); each kind a stamp (PixelLayer)
   drawPoints(ctx, g, px, py, on) {
-    const m = this.m, r = this.size / 2, k = this.k;
-    const shape = (x, y, cls) => {
-      if (cls > 0) { ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); } else {
-        const d = 1.3 * r;
-        ctx.moveTo(x + d, y); ctx.lineTo(x, y + d); ctx.lineTo(x - d, y); ctx.lineTo(x, y - d); ctx.closePath();
+    const m = this.m, r = this.size / 2, k = this.k, d = 1.3 * r;
+    const shape = (c, cls) => stamp(`svm|${c}|${cls}|${r}|${k}`, d + 2 * k, (s) => {
+      s.beginPath();
+      if (cls > 0) s.arc(0, 0, r, 0, 2 * Math.PI);
+      else { s.moveTo(d, 0); s.lineTo(0, d); s.lineTo(-d, 0); s.lineTo(0, -d); s.closePath(); }
+      const colour = cls > 0 ? POS : NEG;
+      if (c !== 2) { s.fillStyle = colour; s.fill(); }
+      if (c === 1) { s.strokeStyle = INK; s.lineWidth = 2.5 * k; s.stroke(); }
+      if (c === 2) { s.strokeStyle = colour; s.lineWidth = 1.8 * k; s.stroke(); }
+      if (c === 1) { s.beginPath(); s.arc(0, 0, Math.max(1.5, 0.3 * r), 0, 2 * Math.PI); s.fillStyle = INK; s.fill(); }
+      if (c === 3) {
+        const e = 0.55 * r;
+        s.beginPath(); s.moveTo(-e, -e); s.lineTo(e, e); s.moveTo(e, -e); s.lineTo(-e, e);
+        s.strokeStyle = "white"; s.lineWidth = Math.max(1.2, 2 * k * Math.min(1, r / 6)); s.stroke();
       }
-    };
-    for (let c = 0; c < 4; c++) {
-      if (!on(`cat${c}`)) continue;
-      for (const [cls, colour] of [[1, POS], [-1, NEG]]) {
-        ctx.beginPath();
-        const dots = [];
-        for (let i = 0; i < m.N; i++) {
-          if (g.cat[i] !== c || m.y[i] !== cls) continue;
-          const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]);
-          shape(x, y, cls);
-          dots.push([x, y]);
-        }
-        if (!dots.length) continue;
-        if (c !== 2) { ctx.fillStyle = colour; ctx.fill(); }
-        if (c === 1) { ctx.strokeStyle = INK; ctx.lineWidth = 2.5 * k; ctx.stroke(); }
-        if (c === 2) { ctx.strokeStyle = colour; ctx.lineWidth = 1.8 * k; ctx.stroke(); }
-        if (c === 1) {
-          ctx.beginPath();
-          const d = Math.max(1.5, 0.3 * r);
-          for (const [x, y] of dots) { ctx.moveTo(x + d, y); ctx.arc(x, y, d, 0, 2 * Math.PI); }
-          ctx.fillStyle = INK; ctx.fill();
-        }
-        if (c === 3) {
-          ctx.beginPath();
-          const d = 0.55 * r;
-          for (const [x, y] of dots) { ctx.moveTo(x - d, y - d); ctx.lineTo(x + d, y + d); ctx.moveTo(x + d, y - d); ctx.lineTo(x - d, y + d); }
-          ctx.strokeStyle = "white"; ctx.lineWidth = Math.max(1.2, 2 * k * Math.min(1, r / 6)); ctx.stroke();
-        }
-      }
+    });
+    const L = new PixelLayer(ctx, this.plot._fullLayout), kinds = [];
+    for (let c = 0; c < 4; c++) kinds.push([shape(c, 1), shape(c, -1)]);
+    for (let c = 0; c < 4; c++) {  // the misclassified last, on top
+      if (on(`cat${c}`)) for (let i = 0; i < m.N; i++) if (g.cat[i] === c) L.add(kinds[c][m.y[i] > 0 ? 0 : 1], px(m.X[2 * i]), py(m.X[2 * i + 1]));
     }
+    L.draw();
   }
 
   // the objective's two stacked bars with J written over them, and the current C marked on the C path
