@@ -312,3 +312,28 @@ def test_only_two_dimensional_runs():
         perceptron_gif(traj)
     with pytest.raises(ValueError, match="traj"):
         perceptron_gif("not a run")
+
+
+def test_the_gif_drawn_from_the_scene_record_is_the_gif_of_the_run():
+    """The page makes its GIF from the record it sends the browser (viz.scene.SceneRun): byte for byte the GIF of the
+    core's run, for every variant and rule, with ties (whole-number points on the boundary) and duplicate points."""
+    from viz.scene import PerceptronScene, SceneRun, perceptron_scene
+
+    rng = np.random.default_rng(4)
+    X = rng.integers(-3, 4, size=(40, 2)).astype(float)
+    X[7] = X[3]  # a duplicate point
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    y[[5, 11]] = -y[[5, 11]]  # not separable
+    runs = [run_perceptron(X, y, variant="cyclic", max_steps=90),
+            run_perceptron(X, y, variant="random", seed=2, update_on="negative", w0=(1.0, -1.0), max_steps=70),
+            run_perceptron(X, y, variant="minibatch", batch_size=6, tau=0.5, seed=3, max_steps=40),
+            run_perceptron(X, y, variant="batch", reduction="sum", fit_intercept=False, max_steps=20)]
+    for traj in runs:
+        record = PerceptronScene.from_bytes(perceptron_scene(traj).to_bytes())
+        for mode in ("all", "updates"):
+            kw = {"max_frames": 30, "size": (320, 240), "mode": mode}
+            assert perceptron_gif(SceneRun(record), **kw) == perceptron_gif(traj, **kw), (traj.variant, mode)
+        back = SceneRun(record)
+        assert all(np.array_equal(back.updated(s), traj.updated(s)) for s in range(traj.n_steps + 1))
+    with pytest.raises(ValueError, match=r"has no run 3 \(it holds 1\)"):
+        SceneRun(record, 3)

@@ -108,3 +108,26 @@ def test_one_run_per_tau_with_the_examined_points_sent_once():
         assert sent == ["order.0"]  # the same seed examines the same points whatever τ: sent once
     with pytest.raises(ValueError, match="same points"):
         perceptron_scene([run_perceptron(X, y), run_perceptron(X + 1, y)])
+
+
+@pytest.mark.parametrize("variant, kw", [("cyclic", {}), ("random", {"seed": 3, "update_on": "negative"}),
+                                         ("minibatch", {"batch_size": 5, "seed": 1}),
+                                         ("batch", {"reduction": "sum", "fit_intercept": False})])
+def test_the_csv_and_the_table_read_from_the_record_are_the_run_s(variant, kw):
+    """The page writes its CSV and its table from the record it sends (SceneRun.of_tau): exactly the core run's."""
+    from datasets.csvio import trajectory_csv
+    from viz.perceptron import step_table
+    from viz.scene import SceneRun
+
+    X, y = make_dataset("xor", 60, 4)
+    X = np.round(X * 4) / 4  # ties on the boundary
+    trajs = [run_perceptron(X, y, variant=variant, tau=tau, max_steps=150, **kw) for tau in (0.5, 2.0)]
+    blob = perceptron_scene(trajs).to_bytes()
+    for traj in trajs:
+        back = SceneRun.of_tau(blob, traj.tau)
+        assert trajectory_csv(back) == trajectory_csv(traj)
+        assert step_table(back) == step_table(traj)
+        states = np.arange(traj.n_updates + 1)
+        assert np.array_equal(back.state_mistakes(states), traj.state_mistakes(states))
+    with pytest.raises(ValueError, match="no run with τ = 1"):
+        SceneRun.of_tau(blob, 1.0)

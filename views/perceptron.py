@@ -10,8 +10,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.perceptron import WORK_LIMIT, max_steps_allowed, run_perceptron
-from core.validate import validate_data
+from core.perceptron import WORK_LIMIT, max_steps_allowed
 from datasets.csvio import trajectory_csv
 from views.builds import SCALE, perceptron_page
 from views.chart_tools import exports, file_stem
@@ -33,7 +32,7 @@ from views.userdata import escape_md
 from views.workers import offload_shared
 from viz.gif import perceptron_gif
 from viz.perceptron import step_table
-from viz.scene import View, with_view
+from viz.scene import SceneRun, View, with_view
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
@@ -52,23 +51,21 @@ def compute(X, y, params: tuple):
     return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared)
 
 
+# the exports and the table read the record the browser draws (viz.scene.SceneRun): one drawing per scene
 @st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
-def table_of(X, y, params: tuple) -> dict:
+def table_of(blob: bytes, tau: float) -> dict:
     """The run's steps as a table (made when the table is opened)."""
-    return step_table(run_perceptron(*validate_data(X, y), **dict(params)))
+    return step_table(SceneRun.of_tau(blob, tau))
 
 
-def run_csv(X, y, params: tuple) -> str:
+def run_csv(blob: bytes, tau: float) -> str:
     """The run as CSV (the download's contents, made on the click)."""
-    try:
-        return trajectory_csv(run_perceptron(*validate_data(X, y), **dict(params)))
-    except ValueError as exc:
-        return f"# this run cannot be written: {exc}\n"
+    return trajectory_csv(SceneRun.of_tau(blob, tau))
 
 
-def run_gif(X, y, params: tuple, mode: str) -> bytes:
+def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
     """The run as an animated GIF, drawn without a browser (made on the click)."""
-    return perceptron_gif(run_perceptron(*validate_data(X, y), **dict(params)), max_frames=GIF_FRAMES, mode=mode)
+    return perceptron_gif(SceneRun.of_tau(blob, tau), max_frames=GIF_FRAMES, mode=mode)
 
 
 st.title("Perceptron")
@@ -154,7 +151,7 @@ if result is not None:  # the notes and tables under the settings in presentatio
                    "the dashed line is the boundary before the update.")
     with part("tables"):
         exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}",
-                gif=lambda X=ds.X, y=ds.y: run_gif(X, y, params, mode),
-                csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda X=ds.X, y=ds.y: run_csv(X, y, params)))
+                gif=lambda: run_gif(blob, float(tau), mode),
+                csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda: run_csv(blob, float(tau))))
         steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
-                    lambda X=ds.X, y=ds.y: table_of(X, y, params))
+                    lambda: table_of(blob, float(tau)))

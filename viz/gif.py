@@ -41,6 +41,7 @@ from viz.common import (
     view_box,
 )
 from viz.perceptron import choose_frames
+from viz.scene import SceneRun
 
 MAX_FRAMES_LIMIT = 1000
 SIZE_RANGE = (200, 2000)
@@ -574,8 +575,9 @@ def _event(traj: Trajectory, step: int, upd: np.ndarray) -> list[str]:
 
 def _validate(traj, max_frames, size, ms_per_frame, mode):
     """Check the arguments; return (max_frames, size, ms_per_frame) as ints."""
-    if not isinstance(traj, Trajectory):
-        raise ValueError(f"traj must be a core.perceptron.Trajectory (from run_perceptron), got {type(traj).__name__}")
+    if not isinstance(traj, Trajectory | SceneRun):
+        raise ValueError("traj must be a core.perceptron.Trajectory (from run_perceptron) or a viz.scene.SceneRun, got "
+                         f"{type(traj).__name__}")
     d = traj.problem.X.shape[1]
     if d != 2:
         raise ValueError(f"the GIF draws 2-D data, got d = {d}")

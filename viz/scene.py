@@ -328,6 +328,100 @@ def rule_margins(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray) -> 
     return m
 
 
+@dataclass(frozen=True)
+class ScenePoints:
+    """The points of a scene, named as a run's ``problem`` names them (``X``, ``y``, ``n``, ``update_on``)."""
+
+    X: np.ndarray
+    y: np.ndarray
+    update_on: str
+
+    @property
+    def n(self) -> int:
+        return len(self.y)
+
+
+class SceneRun:
+    """Run ``j`` of a Perceptron scene read back as a drawing reads a :class:`core.perceptron.Trajectory`.
+
+    Every value comes from the record, as the browser's renderer reads it (``PerceptronModel`` in
+    ``viz/js/scene.js``): the states, the points examined, and M as the core's rule plus the core's exceptions. The
+    GIF draws from this, so the animation in the browser, the offline file and the GIF show one record.
+
+    Parameters
+    ----------
+    scene : PerceptronScene
+    j : int
+        The run (0 ≤ j < len(scene.runs)).
+    """
+
+    def __init__(self, scene: PerceptronScene, j: int = 0):
+        if not 0 <= j < len(scene.runs):
+            raise ValueError(f"the scene has no run {j} (it holds {len(scene.runs)})")
+        r = scene.runs[j]
+        self.record = r
+        self.problem = ScenePoints(scene.X, scene.y.astype(np.int64), r.run["update_on"])
+        self.update_steps = r.update_steps.astype(np.int64)
+        self.W, self.B = r.W, r.B
+        self.n_steps, self.variant, self.tau = int(r.run["n_steps"]), r.run["variant"], float(r.run["tau"])
+        self.batch_size, self.converged = int(r.run["batch_size"]), bool(r.run["converged"])
+        self.n_updates = len(self.update_steps)
+        self.order = r.order if r.order.size else None  # None: cyclic (point (s − 1) mod N) or batch (every point)
+
+    @classmethod
+    def of_tau(cls, blob: bytes, tau: float) -> SceneRun:
+        """The run of step size ``tau`` in a Perceptron scene record (ValueError if the record holds none)."""
+        scene = PerceptronScene.from_bytes(blob)
+        if float(tau) not in scene.taus:
+            raise ValueError(f"the scene holds no run with τ = {tau:g}")
+        return cls(scene, scene.taus.index(float(tau)))
+
+    def state_index(self, steps):
+        """k, the updates up to and including each step (``Trajectory.state_index``)."""
+        return np.searchsorted(self.update_steps, steps, side="right")
+
+    def states(self, steps) -> tuple[np.ndarray, np.ndarray]:
+        """(w, b) after each of ``steps``: arrays of shape (k, 2) and (k,)."""
+        k = self.state_index(np.asarray(steps))
+        return self.W[k], self.B[k]
+
+    def stats_at(self, steps) -> tuple[np.ndarray, np.ndarray]:
+        """|M| and the mean perceptron loss after each of ``steps``, as the core counted them."""
+        k = self.state_index(np.asarray(steps))
+        return self.record.errors[k].astype(np.int64), self.record.loss[k]
+
+    def state_mistakes(self, states) -> np.ndarray:
+        """M of the stored states ``states`` (indices 0..K): the rule, then the core's exceptions flipped; (k, N)."""
+        states = np.asarray(states, dtype=np.int64).reshape(-1)
+        p, r = self.problem, self.record
+        out = rule_mistakes(p.X, p.y, self.W[states], self.B[states], p.update_on)
+        for row, k in enumerate(states):
+            out[row, r.m_idx[r.m_ptr[k]:r.m_ptr[k + 1]]] ^= True
+        return out
+
+    def epoch(self, step: int) -> int:
+        """Passes over the data begun by ``step`` (``Trajectory.epoch``)."""
+        return int(step) if self.variant == "batch" else -(-int(step) * self.batch_size // self.problem.n)
+
+    def examined(self, step: int) -> np.ndarray:
+        """The points examined at ``step``, shape (k,) (none at step 0)."""
+        if step == 0:
+            return np.zeros(0, dtype=np.int64)
+        if self.variant == "cyclic":
+            return np.array([(step - 1) % self.problem.n], dtype=np.int64)
+        if self.variant == "batch":
+            return np.arange(self.problem.n, dtype=np.int64)
+        return np.atleast_1d(self.record.order[step - 1]).astype(np.int64)
+
+    def updated(self, step: int) -> np.ndarray:
+        """The points whose yᵢxᵢ entered the update at ``step``: the examined points in M of the state before."""
+        k = int(self.state_index(step))
+        if step == 0 or k == 0 or self.update_steps[k - 1] != step:
+            return np.zeros(0, dtype=np.int64)
+        ex = self.examined(step)
+        return ex[self.state_mistakes([k - 1])[0][ex]]
+
+
 def run_record(traj: Trajectory) -> PerceptronRun:
     """One run's record: its states, M as rule plus exceptions, |M| and the loss of each state.
 
