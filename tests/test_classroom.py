@@ -15,10 +15,11 @@ from core.svm import hinge_sgd
 from datasets import make_dataset
 from datasets.csvio import paired_runs_csv
 from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
-from views.quiz import QUIZ, SCORE
+from views.quiz import QUIZ, SCORE, point_pick
 from viz.common import num, projector
 from viz.export import standalone_html
-from viz.quiz import grade, question, quiz_figure
+from viz.quiz import grade, question
+from viz.scene import SceneRun, perceptron_scene
 
 
 def _figure() -> dict:
@@ -156,20 +157,19 @@ def test_paired_runs_csv_has_one_row_per_step_and_holds_the_shorter_run():
     assert np.array_equal(table[:, 4:6], b.W[hold]) and np.array_equal(table[:, 6], b.B[hold])
 
 
-def test_the_quiz_figure_reveals_the_step_only_once_answered():
-    traj = _run()
-    k = int(traj.update_steps[1]) - 1  # the state before an update
-    open_q = quiz_figure(traj, k)
-    names = [t.get("name") for t in open_q["data"]]
-    assert "updated on" not in names and not open_q["layout"]["meta"]["answered"]
-    ex = traj.examined(k + 1)
-    lit = next(t for t in open_q["data"] if str(t.get("name", "")).startswith("examined"))
-    assert lit["x"] == [round(float(v), 3) for v in traj.problem.X[ex, 0]]
-    wrong = int((ex[0] + 1) % traj.problem.n)
-    done = quiz_figure(traj, k, choice=wrong)
-    names = [t.get("name") for t in done["data"]]
-    assert "updated on" in names and "your pick" in names and f"boundary after step {k + 1}" in names
-    assert "your pick" not in [t.get("name") for t in quiz_figure(traj, k, choice=int(ex[0]))["data"]]
+def test_the_quiz_reads_the_record_as_the_run_and_takes_only_a_point_index():
+    """The questions and verdicts read the page's record (SceneRun): word for word the core run's; a click's message
+    is a point index or nothing."""
+    for kw in ({"variant": "cyclic"}, {"variant": "minibatch", "batch_size": 8}, {"variant": "random", "update_on": "negative"}):
+        traj = _run("xor", 30, **kw)
+        back = SceneRun.of_tau(perceptron_scene(traj).to_bytes(), traj.tau)
+        for k in range(min(traj.n_steps, 25)):
+            assert question(back, k)[1] == question(traj, k)[1]
+            for choice in (None, *traj.examined(k + 1)[:2].tolist(), (int(traj.examined(k + 1)[0]) + 1) % 30):
+                assert grade(back, k, choice) == grade(traj, k, choice), (kw, k, choice)
+    assert point_pick({"i": 4, "at": 1}, 5) == 4
+    for junk in (None, 4, "4", {"i": 5}, {"i": -1}, {"i": 2.0}, {"i": True}, {"i": "2"}, {}, [4], {"w": [1, 2]}):
+        assert point_pick(junk, 5) is None, junk
 
 
 def test_the_quiz_page_keeps_the_score_and_moves_on():

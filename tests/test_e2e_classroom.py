@@ -158,24 +158,25 @@ def test_the_quiz_scores_a_right_and_a_wrong_answer(page: Page, app_server: str)
     traj = run_perceptron(X, y, max_steps=1000)
     _open(page, f"{app_server}/perceptron?ds=textbook&quiz=true")
     assert page.get_by_text("Score: 0 of 0 right").is_visible()
+    page.wait_for_selector(".st-key-quiz_chart .dbls[data-ready][data-step='0']", state="attached")  # the record drawn
     # question 1: what step 1 updates on, clicked on the chart
     upd = traj.updated(1)
     right = int(upd[0]) if upd.size else None
     if right is None:
         page.get_by_role("button", name="No update").click()
     else:
-        _click_point(page, "quiz_chart_0", *X[right])
+        _click_point(page, "quiz_chart", *X[right])
     _settle(page)
     page.get_by_text("Score: 1 of 1 right").wait_for()
     assert page.get_by_test_id("stAlertContentSuccess").first.is_visible()
     page.get_by_role("button", name="Next question").click()
     _settle(page)
-    wait_for_chart(page)
+    page.wait_for_selector(".st-key-quiz_chart .dbls[data-ready][data-step='1']", state="attached")
     # question 2: the opposite of what step 2 does
     if traj.updated(2).size:
         page.get_by_role("button", name="No update").click()
     else:
-        _click_point(page, "quiz_chart_1", *X[int(traj.examined(2)[0])])
+        _click_point(page, "quiz_chart", *X[int(traj.examined(2)[0])])
     _settle(page)
     page.get_by_text("Score: 1 of 2 right").wait_for()
     assert "Not quite" in page.get_by_test_id("stAlertContentError").first.inner_text() or \

@@ -16,7 +16,7 @@ from views.builds import SCALE, perceptron_page
 from views.chart_tools import exports, file_stem
 from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
-from views.quiz import quiz, quiz_run
+from views.quiz import quiz
 from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
@@ -122,15 +122,12 @@ result = None
 out = first if big else st.container()
 stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
 with out:
-    if quiz_on:
-        if points_ready(ds, CHART, "the perceptron"):
-            run = run_or_last_good("_quiz_last_good", "the perceptron", lambda: (
-                quiz_run(*plane_data(ds, N_PLANE_MAX), params), ds.label), CHART)
-            if run is not None:
-                quiz(run[0], int(height), big)
-    elif points_ready(ds, CHART, "the perceptron"):
+    if points_ready(ds, CHART, "the perceptron"):
         result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
             *compute(*plane_data(ds, N_PLANE_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
+    if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
+        quiz(result[0], float(tau), View(int(height), SCALE if big else 1.0, axes=ds.axes or View.axes))
+        result = None
     if result is not None:
         blob, words, conv, label = result
         (kind, status), n_steps, (bkind, btext) = words[float(tau)]

@@ -24,6 +24,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 CSS = """
 .dbls { font: inherit; color: var(--st-text-color, #0d0d0d); background: #fff; }
 .dbls-text { min-height: 4.3em; line-height: 1.45; font-size: 1.02em; overflow-wrap: anywhere; }
+.dbls-quiz-text { min-height: 0; }  /* the quiz's words appear once answered: no room kept for them */
 .dbls-figure { display: flex; flex-direction: column; }
 .dbls-wide .dbls-figure { flex-direction: row; align-items: flex-start; }
 .dbls-stage, .dbls-strip { position: relative; }

@@ -1,6 +1,7 @@
-"""Predict the next update: the state before step k + 1, the point(s) it examines, and, once answered, the step.
+"""Predict the next update: the question about step k + 1 and the verdict on an answer, in words.
 
-A static figure (no frames): the quiz is answered on the server, one question per rerun.
+The quiz is answered on the server, one question per rerun; its chart is the Perceptron page's scene record shown
+as a question (``viz/js/quiz.js``). ``traj`` is the core's run or the record's (:class:`viz.scene.SceneRun`).
 """
 
 from __future__ import annotations
@@ -8,29 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.perceptron import Trajectory
-from viz.common import (
-    FONT,
-    HIGHLIGHT,
-    HIGHLIGHT_LINE,
-    INK,
-    NEG_COLOUR,
-    NEG_REGION,
-    NEG_SYMBOL,
-    POS_COLOUR,
-    POS_REGION,
-    POS_SYMBOL,
-    UPDATE_COLOUR,
-    boundary_segment,
-    names,
-    num,
-    region_xy,
-    rounded,
-    sub,
-    view_box,
-)
-
-WRONG_COLOUR = "#CC0000"
-LABEL_MAX = 60  # points named on the chart (x₁, x₂, …) up to this many
+from viz.common import names, num, sub
 
 
 def question(traj: Trajectory, k: int) -> tuple[np.ndarray, str]:
@@ -101,85 +80,3 @@ def grade(traj: Trajectory, k: int, choice: int | None) -> tuple[bool, str]:
                                                                if upd.size else "No point is updated."))
     return False, (f"Not quite: {why(i)}, so x{sub(i + 1)} is on its own side and nothing changes for it."
                    + (f" The update uses {names(upd)}." if upd.size else ""))
-
-
-def quiz_figure(traj: Trajectory, k: int, *, choice: int | None = -1, height: int = 640) -> dict:
-    """The state after step k with step k + 1's examined point(s) lit; once answered, the step drawn.
-
-    Parameters
-    ----------
-    traj : Trajectory
-        A 2-D run.
-    k : int
-        0 ≤ k < traj.n_steps.
-    choice : int or None
-        -1 while the question is open; the chosen point's index, or None ("no update"), once answered:
-        then the new boundary is drawn, the updated point(s) ringed green and a wrong pick crossed red.
-    height : int
-
-    Returns
-    -------
-    dict
-        A Plotly figure; the point traces carry the 0-based index as ``customdata`` (for the click).
-    """
-    p = traj.problem
-    X, y = p.X, p.y
-    box = view_box(X)
-    span = box[1] - box[0]
-    clip = (box[0] - span, box[1] + span, box[2] - span, box[3] + span)
-    (w,), (b,) = traj.states([k])
-    w, b = w.tolist(), float(b)
-    answered = choice != -1
-    data = []
-    for sign, colour in ((1.0, POS_REGION), (-1.0, NEG_REGION)):  # the regions of w·x + b ≷ 0 before the step
-        rx, ry = region_xy(clip, w, b, sign)
-        data.append({"type": "scatter", "mode": "none", "fill": "toself", "fillcolor": colour, "x": rounded(rx),
-                     "y": rounded(ry), "hoverinfo": "skip", "showlegend": False})
-    ex = traj.examined(k + 1)
-    if traj.variant != "batch":
-        data.append({"type": "scatter", "mode": "markers", "name": f"examined at step {k + 1}",
-                     "x": rounded(X[ex, 0]), "y": rounded(X[ex, 1]), "hoverinfo": "skip",
-                     "marker": {"size": 30, "color": HIGHLIGHT, "line": {"color": HIGHLIGHT_LINE, "width": 3}}})
-    show_names = len(y) <= LABEL_MAX
-    for cls, colour, symbol in ((1, POS_COLOUR, POS_SYMBOL), (-1, NEG_COLOUR, NEG_SYMBOL)):
-        idx = np.flatnonzero(y == cls)
-        data.append({
-            "type": "scatter", "mode": "markers+text" if show_names else "markers", "name": f"y = {cls:+d}".replace("-", "−"),
-            "x": rounded(X[idx, 0]), "y": rounded(X[idx, 1]), "customdata": idx.tolist(),
-            "text": [f"x{sub(i + 1)}" for i in idx] if show_names else None, "textposition": "top right",
-            "textfont": {"size": 16, "color": INK},
-            "marker": {"size": 13, "color": colour, "symbol": symbol, "line": {"color": "white", "width": 1}},
-            "hovertemplate": ("%{text}" if show_names else "(%{x}, %{y})") + ": click to pick<extra></extra>",
-        })
-    lx, ly = boundary_segment(clip, w, b)
-    data.append({"type": "scatter", "mode": "lines", "name": f"boundary after step {k}" if answered else "boundary",
-                 "x": rounded(lx), "y": rounded(ly), "hoverinfo": "skip",
-                 "line": {"color": "rgba(34,34,34,0.5)" if answered else INK, "width": 2.5 if answered else 4,
-                          "dash": "dash" if answered else "solid"}})
-    if answered:
-        (w1,), (b1,) = traj.states([k + 1])
-        nx, ny = boundary_segment(clip, w1.tolist(), float(b1))
-        data.append({"type": "scatter", "mode": "lines", "name": f"boundary after step {k + 1}", "x": rounded(nx),
-                     "y": rounded(ny), "hoverinfo": "skip", "line": {"color": INK, "width": 4}})
-        upd = traj.updated(k + 1)
-        data.append({"type": "scatter", "mode": "markers", "name": "updated on", "x": rounded(X[upd, 0]),
-                     "y": rounded(X[upd, 1]), "hoverinfo": "skip",
-                     "marker": {"symbol": "circle-open", "size": 30, "color": UPDATE_COLOUR, "line": {"width": 4}}})
-        if choice is not None and int(choice) not in upd:
-            c = int(choice)
-            data.append({"type": "scatter", "mode": "markers", "name": "your pick", "x": rounded(X[[c], 0]),
-                         "y": rounded(X[[c], 1]), "hoverinfo": "skip",
-                         "marker": {"symbol": "x-thin-open", "size": 30, "color": WRONG_COLOUR, "line": {"width": 4}}})
-    axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,
-            "tickfont": {"size": 15}}
-    return {"data": data, "layout": {
-        "height": height, "font": FONT, "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False,
-        "clickmode": "event+select", "margin": {"l": 60, "r": 20, "t": 30, "b": 50}, "showlegend": True,
-        "legend": {"font": {"size": 15}}, "hovermode": "closest",
-        "xaxis": {**axis, "range": [box[0], box[1]], "title": {"text": "x₁", "font": {"size": 18}},
-                  "constrain": "domain"},
-        "yaxis": {**axis, "range": [box[2], box[3]], "title": {"text": "x₂", "font": {"size": 18}},
-                  "scaleanchor": "x",
-                  "constrain": "domain"},
-        "meta": {"view": "quiz", "step": int(k), "answered": bool(answered)},
-    }}

@@ -43,7 +43,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js"))
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "quiz.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -180,6 +180,9 @@ class View:
         The τ whose run to open where no control of the page gives τ (the offline file).
     lam : float or None
         The same for the Loss surface's λ.
+    quiz : dict or None
+        The Perceptron page's quiz (``viz/js/quiz.js``): ``{"step": k, "answered": bool, "pick": i or None}``, the
+        state after step k asked about (0 ≤ k < S), and once answered step k + 1 with the verdict on the pick.
     axes : tuple of 2 str
         The data axes' titles ("x₁", "x₂", or e.g. "x₁: sepal length (standardized)").
     """
@@ -191,6 +194,7 @@ class View:
     tau: float | None = None
     axes: tuple[str, str] = ("x₁", "x₂")
     lam: float | None = None
+    quiz: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -339,6 +343,10 @@ class ScenePoints:
     @property
     def n(self) -> int:
         return len(self.y)
+
+    def margins(self, w: np.ndarray, b: float) -> np.ndarray:
+        """yᵢ(w·xᵢ + b) of every point, summed as the core sums it (``core.snapshot.Problem.margins``), shape (n,)."""
+        return self.y * activation(self.X, w, b)
 
 
 class SceneRun:

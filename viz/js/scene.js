@@ -958,7 +958,7 @@ class PerceptronView extends Stepping {
 
   // ----- one step on screen: the SVG layers, the words, the controls
   drawStep() {
-    const fl = this.plot._fullLayout, sl = this.stripEl._fullLayout;
+    const fl = this.plot._fullLayout, sl = this.stripEl && this.stripEl._fullLayout;  // (the quiz has no strip)
     if (!fl || !fl.xaxis || !fl.xaxis._length) return;
     const g = this.g || (this.g = this.geometry(this.step)), k = this.k, on = (id) => !this.hidden.has(id);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
@@ -1156,7 +1156,8 @@ async function mountScene(root, data, {standalone = false} = {}) {
     if (old && old.m.h.kind !== scene.header.kind) old = null;
     wire(root);
   }
-  const view = new kind.View(root, model, Plotly, scene);
+  let view;
+  try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run (τ moved…), the step the last run stood at
   const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : 0);
@@ -1171,7 +1172,8 @@ async function mountScene(root, data, {standalone = false} = {}) {
 
 function wire(root) {
   const v = () => root.__dblView;
-  root.querySelector(".dbls-controls").addEventListener("click", (ev) => {
+  const controls = root.querySelector(".dbls-controls");  // (a quiz has none: the page asks the next question)
+  if (controls) controls.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-go]");
     if (!b || !v()) return;
     const go = b.dataset.go;
@@ -1181,7 +1183,7 @@ function wire(root) {
     else if (go === "fast") v().play(SPEEDS.fast);
     else v().pause();
   });
-  root.querySelector(".dbls-range").addEventListener("input", (ev) => {
+  if (controls) root.querySelector(".dbls-range").addEventListener("input", (ev) => {
     if (v()) { v().pause(); v().show(Number(ev.target.value)); }
   });
   const tau = root.querySelector(".dbls-tau select");

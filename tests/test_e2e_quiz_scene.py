@@ -1,0 +1,92 @@
+"""The quiz's chart in Chromium: the page's own record shown as a question (``View.quiz``, ``viz/js/quiz.js``).
+
+Open, it must draw the state after step k with exactly the points step k + 1 examines lit and nothing that gives the
+answer away (no ring of M, no words of step k + 1); answered, step k + 1 as the step-through chart draws it, the points
+updated on (the core's) ringed and a wrong pick crossed. A quiz the record cannot hold is named.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from playwright.sync_api import Page
+from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
+
+from core.perceptron import run_perceptron
+from datasets import make_dataset
+from viz.common import boundary_segment, point_set, view_box
+from viz.perceptron import describe_step
+from viz.scene import View, perceptron_scene, with_view
+
+
+def asked(page: Page) -> dict:
+    return page.evaluate("""() => {
+        const v = window.__dblView, d = v.drawn();
+        return {step: v.step, text: document.querySelector('#scene .dbls-text').innerHTML,
+                state: document.querySelector('#scene .dbls-state').textContent,
+                legend: [...document.querySelectorAll('#scene .dbls-legend button')].map((b) => b.dataset.part),
+                controls: document.querySelectorAll('#scene .dbls-controls, #scene .dbls-strip').length,
+                ring: d.ring, exam: d.exam, line: d.line, old: d.old, updatedOn: d.updatedOn, wrong: d.wrong,
+                rings_drawn: Number(document.querySelector('#scene canvas.dbls-rings').dataset.rings)};
+    }""")
+
+
+def clip_of(X):
+    box = view_box(X)
+    span = box[1] - box[0]
+    cx, cy = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    return (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)
+
+
+def test_a_question_hides_the_answer_and_the_answer_draws_the_step(renderer):  # noqa: F811
+    rng = np.random.default_rng(5)
+    X = rng.integers(-3, 4, size=(30, 2)).astype(float)  # ties on the boundary
+    y = np.where(X[:, 0] - X[:, 1] > 0, 1, -1)
+    y[[3, 8]] = -y[[3, 8]]
+    for kw in ({"variant": "cyclic"}, {"variant": "minibatch", "batch_size": 5, "seed": 2},
+               {"variant": "random", "seed": 1, "update_on": "negative", "w0": (0.5, -1.0)}):
+        traj = run_perceptron(X, y, max_steps=60, **kw)
+        blob = perceptron_scene([traj, run_perceptron(X, y, max_steps=60, tau=2.0, **kw)]).to_bytes()
+        clip = clip_of(X)
+        assert traj.n_updates > 2
+        for k in sorted({0, int(traj.update_steps[1]) - 1, *rng.integers(0, traj.n_steps, 3).tolist()}):
+            mount(renderer, with_view(blob, View(tau=traj.tau, quiz={"step": k, "answered": False, "pick": None})))
+            got = asked(renderer)
+            ex = traj.examined(k + 1)
+            assert got["step"] == k and got["text"] == "" and got["controls"] == 0
+            assert got["ring"]["x"] == [] and got["rings_drawn"] == 0 and "ring" not in got["legend"]  # M not shown
+            assert points(got["exam"]) == {tuple(v) for v in X[ex].tolist()}
+            (w,), (b,) = traj.states([k])
+            assert (got["line"]["x"], got["line"]["y"]) == tuple(boundary_segment(clip, w, float(b)))
+            assert "misclassified" not in got["state"]
+            assert got["state"].endswith(f"; step {k + 1} examines {point_set(ex)}")
+            # answered with a point the step does not update on
+            upd = traj.updated(k + 1)
+            pick = int(next(i for i in range(len(y)) if i not in upd))
+            mount(renderer, with_view(blob, View(tau=traj.tau, quiz={"step": k, "answered": True, "pick": pick})))
+            got = asked(renderer)
+            snap = traj[k + 1]
+            assert got["step"] == k + 1
+            assert html.unescape(got["text"]) == describe_step(traj, k + 1, None)
+            assert points(got["ring"]) == {tuple(v) for v in X[snap.misclassified].tolist()}
+            assert (got["line"]["x"], got["line"]["y"]) == tuple(boundary_segment(clip, snap.w, snap.b))
+            assert points(got["updatedOn"]) == {tuple(v) for v in X[upd].tolist()}
+            assert points(got["wrong"]) == {tuple(X[pick].tolist())} and "wrong" in got["legend"]
+            if upd.size:  # a right pick is not crossed
+                mount(renderer, with_view(blob, View(tau=traj.tau, quiz={"step": k, "answered": True,
+                                                                           "pick": int(upd[0])})))
+                assert asked(renderer)["wrong"]["x"] == []
+
+
+def test_a_quiz_the_record_cannot_hold_is_named(renderer):  # noqa: F811
+    X, y = make_dataset("textbook", 3, 0)
+    blob = perceptron_scene(run_perceptron(X, y)).to_bytes()
+    for quiz, words in [({"step": 15, "answered": False, "pick": None}, "asks about step 15"),
+                        ({"step": -1, "answered": False, "pick": None}, "asks about step -1"),
+                        ({"step": 2, "answered": True, "pick": 3}, "pick is not a point of the 3")]:
+        mount(renderer, with_view(blob, View(quiz=quiz)))
+        msg = renderer.locator("#scene .dbls-error")
+        assert msg.is_visible() and words in msg.text_content()
+    mount(renderer, blob)  # the step-through chart again
+    assert renderer.locator("#scene .dbls-error").count() == 0 and renderer.locator("#scene .dbls-controls").count() == 1

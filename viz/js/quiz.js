@@ -1,0 +1,135 @@
+// ---------------------------------------------------------------------------------------------------
+// the Perceptron page's quiz: the same record as the step-through chart, shown as a question (view.quiz)
+// ---------------------------------------------------------------------------------------------------
+// view.quiz = {step: k, answered, pick}: the state after step k with the point(s) step k + 1 examines lit, and
+// nothing that gives the answer away (no rings of M, no |M| strip, no words of step k + 1); a click on a point is
+// sent to the page ("pick": its index), which grades it. Once answered, step k + 1 as the step-through chart
+// draws it, with the points updated on ringed green and a wrong pick crossed red.
+
+const WRONG = "#CC0000";  // a wrong pick
+const LABEL_MAX = 60;  // points named on the chart (x₁, x₂, …) up to this many
+
+class QuizView extends PerceptronView {
+  constructor(root, model, Plotly, scene) {
+    super(root, model, Plotly, scene);
+    const q = model.h.view.quiz;
+    if (!q || !Number.isInteger(q.step) || q.step < 0 || q.step >= model.S)
+      throw new Error(`the quiz asks about step ${q && q.step}, and this run has steps 1 to ${model.S}`);
+    if (q.pick !== null && q.pick !== undefined && !(Number.isInteger(q.pick) && q.pick >= 0 && q.pick < model.N))
+      throw new Error(`the quiz's pick is not a point of the ${model.N}`);
+    this.q = q;
+  }
+
+  get step() { return this.q.answered ? this.q.step + 1 : this.q.step; }
+  position() { return {prefix: "Question at step ", label: String(this.q.step + 1), step: String(this.q.step)}; }
+
+  geometry() {
+    const m = this.m, q = this.q;
+    if (q.answered) {  // step k + 1 as the step-through chart draws it, and the verdict on the points
+      const g = super.geometry(q.step + 1), at = (idx) => [idx.map((i) => m.X[2 * i]), idx.map((i) => m.X[2 * i + 1])];
+      g.updatedOn = at(g.updated);
+      g.wrong = q.pick !== null && q.pick !== undefined && !g.updated.includes(q.pick) ? at([q.pick]) : NONE;
+      return g;
+    }
+    const g = super.geometry(q.step), ex = m.examined(q.step + 1);
+    g.ring = NONE;  // M would give the answer away
+    g.exam = m.run.variant === "batch" ? NONE : [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])];
+    g.updatedOn = NONE; g.wrong = NONE;
+    return g;
+  }
+
+  legendItems() {
+    const q = this.q, items = super.legendItems().filter(([id]) => q.answered || !["ring", "old", "upd"].includes(id));
+    items[0] = ["exam", `examined at step ${q.step + 1}`, items[0][2]];
+    if (q.answered) {
+      items.push(["updatedOn", "updated on", `<circle cx="9" cy="9" r="7" fill="none" stroke="${UPDATE}" stroke-width="3"/>`]);
+      if (this.g && this.g.wrong[0].length)
+        items.push(["wrong", "your pick", `<path d="M3 3 L15 15 M15 3 L3 15" stroke="${WRONG}" stroke-width="3"/>`]);
+    }
+    return items;
+  }
+
+  mainTraces() {  // the points named (up to LABEL_MAX) and clickable
+    const data = super.mainTraces(), m = this.m;
+    if (m.N <= LABEL_MAX) for (const t of data.slice(0, 2)) {
+      t.mode = "markers+text"; t.text = t.customdata.map((i) => `x${sub(i)}`); t.textposition = "top right";
+      t.textfont = {size: 15 * this.k, color: INK}; t.cliponaxis = false;  // a name past the panel's edge is not cut
+    }
+    for (const t of data.slice(0, 2)) t.hovertemplate = t.hovertemplate.replace("<extra>", this.q.answered ? "<extra>" : ": click to pick<extra>");
+    return data;
+  }
+
+  async mount(startStep, old) {
+    this.sz = this.sizes();
+    this.layoutClasses(this.sz);
+    // the points again once answered (their hover no longer says "click to pick")
+    await this.drawData(old && old.q && old.q.answered === this.q.answered ? old : null, this.sz.mainW, this.sz.mainH);
+    if (!this.plot.__dblQuiz) {
+      this.plot.__dblQuiz = true;
+      this.plot.on("plotly_click", (ev) => this.root.__dblView && this.root.__dblView.pick && this.root.__dblView.pick(ev));
+    }
+    this.attach();
+  }
+
+  // a point clicked while the question is open: its index to the page, which grades it
+  pick(ev) {
+    const pt = ev && ev.points && ev.points[0], send = this.root.__dblSend;
+    if (this.q.answered || !pt || !Number.isInteger(pt.customdata)) return;
+    this.picked = {i: pt.customdata - 1, at: Date.now()};
+    if (send) send("pick", this.picked);
+  }
+
+  show() {
+    const m = this.m, q = this.q;
+    this.g = this.geometry();
+    this.drawLegend();
+    this.drawStep();
+    this.text.innerHTML = q.answered ? m.describe(q.step + 1) : "";
+    const k = m.stateOf(q.step);
+    const line = q.answered ? m.stateLine(q.step + 1)
+      : `${afterUpdates(k)}: w = ${vec(m.w(k))}, b = ${num(m.B[k])}; step ${grouped(q.step + 1)} examines ` +
+        (m.run.variant === "batch" ? `all ${grouped(m.N)} points` : pointSet(m.examined(q.step + 1)));
+    this.stateEl.textContent = line;
+    this.root.dataset.step = String(this.step);
+    if (this.live) this.live.textContent = line;
+  }
+
+  drawStep() {
+    super.drawStep();
+    const fl = this.plot._fullLayout, g = this.g, k = this.k, on = (id) => !this.hidden.has(id);
+    if (!fl || !fl.xaxis || !fl.xaxis._length || !g) return;
+    const P = pen(fl), r = this.examSize / 2 + 3 * k;
+    let svg = "";
+    if (on("updatedOn") && g.updatedOn[0].length)
+      svg += `<path d="${P.circles(g.updatedOn, r)}" fill="none" stroke="${UPDATE}" stroke-width="${4 * k}"/>`;
+    if (on("wrong") && g.wrong[0].length) {
+      const x = P.px(g.wrong[0][0]), y = P.py(g.wrong[1][0]), d = r * 0.8;
+      svg += `<path d="M${f1(x - d)},${f1(y - d)}L${f1(x + d)},${f1(y + d)}M${f1(x + d)},${f1(y - d)}L${f1(x - d)},${f1(y + d)}" stroke="${WRONG}" stroke-width="${4 * k}"/>`;
+    }
+    this.over.insertAdjacentHTML("beforeend", svg);
+  }
+
+  drawn() { const arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)}); return {...super.drawn(), updatedOn: arr(this.g.updatedOn), wrong: arr(this.g.wrong)}; }
+
+  // nothing moves: the page asks the next question
+  resize() {
+    const sz = this.resized();
+    if (sz) this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
+  }
+  fitStrip() {}
+  sync() {}
+  go() {}
+  key() { return false; }
+  play() {}
+}
+
+const QUIZ_SHELL = `<div class="dbls-text dbls-quiz-text" aria-hidden="true"></div>
+<div class="dbls-figure">
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot dbls-quiz"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
+</div>
+<div class="dbls-state"></div>
+<div class="dbls-live" aria-live="polite" role="status"></div>`;
+
+KINDS.perceptron.shellFor = (scene) => (scene.header.view.quiz ? QUIZ_SHELL : SHELL);
+KINDS.perceptron.viewFor = (scene) => (scene.header.view.quiz ? QuizView : PerceptronView);
