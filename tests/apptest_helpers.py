@@ -78,17 +78,12 @@ def run_meta(at: AppTest) -> dict:
             "taus": s.taus}
 
 
-def animated_figure() -> dict:
-    """A small animated Plotly figure (frames, a slider, meta), as any figure the app may still send: no page sends
-    one any more, but the serializing, scaling and export code keep handling them."""
-    frames = [{"name": f"s{k}", "traces": [0, 1], "data": [{"x": [k], "y": [k]}, {"x": [0, k + 1], "y": [1, -k]}]}
-              for k in range(4)]
+def still_figure() -> dict:
+    """A small Plotly figure (two traces, an annotation, meta), as the still figures the app sends (the Loss
+    surface's θ slice and 3-D view, its data chart, the points alone)."""
     return {"data": [{"type": "scatter", "mode": "markers", "name": "y = +1", "x": [0.0], "y": [0.0],
                       "marker": {"size": 10, "line": {"width": 1}}},
                      {"type": "scatter", "mode": "lines", "name": "boundary w·x + b = 0", "x": [0.0, 1.0], "y": [1.0, 0.0],
                       "line": {"width": 4}}],
             "layout": {"height": 520, "font": {"size": 16}, "annotations": [{"text": "Step 0", "font": {"size": 15}}],
-                       "meta": {"view": "test", "steps": 4},
-                       "sliders": [{"active": 0, "steps": [{"label": str(k), "method": "animate", "args": [[f"s{k}"]]}
-                                                           for k in range(4)]}]},
-            "frames": frames}
+                       "meta": {"view": "test", "steps": 4}}}

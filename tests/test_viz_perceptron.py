@@ -20,25 +20,6 @@ from viz.scene import perceptron_scene
 TEXTBOOK = (np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]]), np.array([1, 1, -1]))
 
 
-def frame_state(fig: dict, name: str) -> dict[int, dict]:
-    """Trace index -> the data a frame shows, its base (state) frame merged under it."""
-    frames = {f["name"]: f for f in fig["frames"]}
-    step = frames[name]
-    merged = {}
-    base = frames[step["baseframe"]]
-    for t, d in zip(base["traces"], base["data"], strict=True):
-        merged[t] = d
-    for t, d in zip(step["traces"], step["data"], strict=True):
-        merged[t] = d
-    return merged
-
-
-def drawn(d: dict) -> list[tuple[float, float]]:
-    """The points a trace update really draws (gap points dropped)."""
-    xs, ys = d.get("x", []), d.get("y", [])
-    return [(x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None]
-
-
 @pytest.fixture(scope="module")
 def blobs_run():
     X, y = make_dataset("blobs", 120, seed=3, noise=0.7)

@@ -153,10 +153,8 @@ def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, sli
     chart_tools(chart, stem, slider_name, state_chart)
     if isinstance(fig, bytes):
         html_label, make_html = "Animation (HTML, plays offline)", lambda: scene_html(fig, title, SCENE_CSS)
-    else:
-        animated = fig.animated if isinstance(fig, Chart) else bool(fig.get("frames"))
-        html_label = "Animation (HTML, plays offline)" if animated else "Chart (HTML, offline)"
-        make_html = lambda: standalone_html(figure_dict(fig), title)  # noqa: E731
+    else:  # a still figure
+        html_label, make_html = "Chart (HTML, offline)", lambda: standalone_html(figure_dict(fig), title)
     # no :material/…: icons in the app (tests/test_e2e_offline.py): a page's icon becomes the tab's icon, fetched
     # from fonts.gstatic.com, and a lecture hall may be offline; the labels say what each button does
     files = [(html_label, make_html, "html", "text/html")]

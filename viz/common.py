@@ -300,7 +300,7 @@ class PrebuiltFigure(go.Figure):
     """A ``go.Figure`` that hands a prebuilt dict to its consumer unvalidated.
 
     ``st.plotly_chart`` validates a plain dict by building ``go.Figure(**d)``,
-    which re-validates every frame (seconds for a few hundred frames); for a
+    which validates every value again (the Loss surface's 201 × 201 surfaces); for a
     ``BaseFigure`` it calls ``to_dict()`` instead. The dicts built here are
     already in Plotly's JSON schema, so skip that step.
     """
@@ -331,14 +331,11 @@ class Chart:
         The figure's ``layout.meta`` (what the page says about it).
     height : int or None
         ``layout.height`` in px.
-    animated : bool
-        Whether the figure has frames.
     """
 
     json: str
     meta: dict
     height: int | None
-    animated: bool
 
     def figure(self) -> dict:
         """The figure as a dict again (for an export or a link's step; NaN comes back as None)."""
@@ -350,8 +347,7 @@ def serialized(fig: dict) -> Chart:
     import plotly.io as pio
 
     layout = fig.get("layout", {})
-    return Chart(pio.to_json(readable(fig), validate=False), layout.get("meta", {}), layout.get("height"),
-                 bool(fig.get("frames")))
+    return Chart(pio.to_json(readable(fig), validate=False), layout.get("meta", {}), layout.get("height"))
 
 
 def figure_dict(fig: dict | Chart) -> dict:
@@ -432,8 +428,6 @@ def _scaled(obj, k: float, parent: str = ""):
     for key, v in obj.items():
         if (key == "size" and parent in ("font", "marker")) or (key == "width" and parent == "line"):
             out[key] = _times(v, k)
-        elif key == "pad" and isinstance(v, dict):  # a slider's or a menu's distance from the plot, in px
-            out[key] = {side: _times(px, k) for side, px in v.items()}
         elif isinstance(v, dict | list) and key not in _DATA_KEYS:
             out[key] = _scaled(v, k, "font" if key in _FONT_KEYS else key)
         else:
@@ -453,17 +447,14 @@ def _times(v, k: float):
 def projector(fig: dict, k: float) -> dict:
     """``fig`` for a projector: fonts, markers and line widths ``k`` times larger, and the figure as much taller.
 
-    A new dict; ``fig`` is unchanged. Traces (base and frames) scale marker
-    ``size`` and line ``width``; the layout scales every font size, the
-    margins, the annotations' pixel shifts and the height, so text placed in
-    fractions of the figure keeps its room (sliders' and menus' pads and
-    pixel arrow tails too). Axis ranges, data and frame names
-    are untouched, so a link's step still opens.
+    A new dict; ``fig`` is unchanged. Traces scale marker ``size`` and line ``width``; the layout scales every font
+    size, the margins, the annotations' pixel shifts (and pixel arrow tails) and the height, so text placed in
+    fractions of the figure keeps its room. Axis ranges and data are untouched.
 
     Parameters
     ----------
     fig : dict
-        A figure as the viz builders make it (``data``, ``layout``, optional ``frames``).
+        A still figure as the viz builders make it (``data``, ``layout``).
     k : float
         The factor, 1 ≤ k ≤ 3.
     """
@@ -480,10 +471,7 @@ def projector(fig: dict, k: float) -> dict:
                                   **{s: _times(a[s], k) for s in ("ax", "ay")  # arrow tails given in px
                                      if s in a and a.get(s + "ref", "pixel") == "pixel"}}
                                  for a in layout["annotations"]]
-    out = {**fig, "data": _scaled(fig["data"], k), "layout": layout}
-    if "frames" in fig:
-        out["frames"] = [{**f, "data": _scaled(f["data"], k)} if "data" in f else f for f in fig["frames"]]
-    return out
+    return {**fig, "data": _scaled(fig["data"], k), "layout": layout}
 
 
 AXIS_INK = "#333333"  # tick labels and axis titles: 12.6:1 on white (a theme's light grey is about 3.6:1)
@@ -503,7 +491,7 @@ DATA_AXES = ("x₁", "x₂")  # the data panels' axis titles, which :func:`title
 def titled_axes(fig: dict | Chart, axes: tuple[str, str] | None) -> dict | Chart:
     """``fig`` with every axis titled x₁ or x₂ retitled ``axes`` (e.g. "x₁: sepal length"); ``fig`` when None.
 
-    A dict is copied shallowly (its data and frames shared); a :class:`Chart`'s JSON has the two titles
+    A dict is copied shallowly (its data shared); a :class:`Chart`'s JSON has the two titles
     replaced as text (no other text of a figure is exactly "x₁" or "x₂").
     """
     if not axes or tuple(axes) == DATA_AXES:
@@ -524,7 +512,7 @@ def titled_axes(fig: dict | Chart, axes: tuple[str, str] | None) -> dict | Chart
 
 
 def readable(fig: dict) -> dict:
-    """``fig`` with dark axis text and legend, for contrast on a projector (a shallow copy; data and frames shared).
+    """``fig`` with dark axis text and legend, for contrast on a projector (a shallow copy; its data shared).
 
     Streamlit's chart theme draws tick labels light grey; a colour the figure sets itself is kept.
     """
