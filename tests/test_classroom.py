@@ -14,6 +14,7 @@ from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from datasets import make_dataset
 from datasets.csvio import paired_runs_csv
+from views.options import TAUS
 from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
 from views.quiz import QUIZ, SCORE, point_pick
 from viz.common import num, projector
@@ -195,7 +196,17 @@ def test_every_comparison_runs_on_the_same_points(what):
     sc = scene(at)  # one record: the points once and both runs' states
     X, y = make_dataset("separable", 40, 0)
     assert np.array_equal(sc.X, X) and np.array_equal(sc.y, y)
-    assert [r.run["kind"] for r in sc.runs] == (["perceptron", "hinge"] if what == "svm" else ["perceptron", "perceptron"])
+    kinds = [r.run["kind"] for r in sc.runs]
+    if what == "svm":  # one run a side (C is not followed in the browser)
+        assert kinds == ["perceptron", "hinge"] and sc.sides is None
+    else:  # every value of the page's τ (or B) controls run once: each side follows its control in the browser
+        n = {"order": 2 * len(TAUS), "tau": len(TAUS), "batch": 7}[what]  # B ∈ 1, 2, …, 32 and 64 → N = 40
+        assert kinds == ["perceptron"] * n
+        follow = {"order": ("Step size τ (both)",) * 2, "tau": ("τ left", "τ right"), "batch": ("B left", "B right")}[what]
+        assert tuple(side["follow"] for side in sc.sides) == follow
+        key = "batch_size" if what == "batch" else "tau"
+        values = sorted(sc.runs[j].run[key] for j in sc.sides[1]["runs"])
+        assert values == ([1, 2, 4, 8, 16, 32, 40] if what == "batch" else TAUS)
     assert (sc.reference is not None) == (what == "svm")
     assert not at.get("plotly_chart")  # no figure travels
 
@@ -204,7 +215,7 @@ def test_a_compare_link_opens_at_its_step():
     at = page_from_url({"ds": "separable", "cmp": "tau", "tau_a": "0.1", "tau_b": "1", "step": "7"},
                        "views/compare.py")
     sc = scene(at)
-    assert sc.titles[0].startswith("cyclic, τ = 0.1") and sc.titles[1].startswith("cyclic, τ = 1")
+    assert [t.split("\n")[0] for t in sc.titles] == [f"cyclic, τ = {num(t)}" for t in TAUS]  # both sides pick from these
     assert sc.view.start == 7
     far = page_from_url({"ds": "separable", "cmp": "tau", "step": "99999"}, "views/compare.py")
     assert scene(far).view.start == 99999  # the renderer opens at the last step, and the page says so

@@ -23,7 +23,7 @@ from core.svm import HingeRun, fit_svm, hinge_sgd
 from datasets import make_dataset
 from viz.common import boundary_segment, view_box
 from viz.compare import compare_state
-from viz.scene import compare_scene, pack, unpack
+from viz.scene import View, compare_scene, pack, unpack, with_view
 
 
 def drawn_at(page: Page, t: int) -> dict:
@@ -52,8 +52,10 @@ def state_of(run, s: int):
     return snap.w, snap.b, snap.misclassified, ex, snap.updated.size > 0
 
 
-def check_pair(page: Page, left, right, steps, reference=None) -> None:
-    mount(page, compare_scene(left, right, reference=reference).to_bytes())
+def check_pair(page: Page, left, right, steps, reference=None, mounted: bool = False) -> None:
+    """At each of ``steps``, each panel draws its run's core state (``mounted``: the scene holding them is drawn)."""
+    if not mounted:
+        mount(page, compare_scene(left, right, reference=reference).to_bytes())
     X = left.X if isinstance(left, HingeRun) else left.problem.X
     box = view_box(X)
     span = box[1] - box[0]
@@ -176,3 +178,63 @@ def test_the_image_export_draws_both_panels_with_their_words(renderer):  # noqa:
     notes = " ".join(fig["notes"])
     assert "random order" not in notes and "cyclic, τ = 1" in notes and "hinge SGD (SVM), C = 1" in notes
     assert compare_state(left, 12).split("\n")[-1].split(":")[0] in notes  # "Step 12 of 60"
+
+
+def set_control(page: Page, label: str, value: str | None) -> None:
+    """A slider of the page, as Streamlit writes one (its label and the value it shows); None removes it."""
+    page.evaluate("""([label, value]) => {
+        let el = [...document.querySelectorAll('input[type=range][aria-valuetext]')].find((e) => e.getAttribute('aria-label') === label);
+        if (value === null) { if (el) el.remove(); return; }
+        if (!el) { el = document.createElement('input'); el.type = 'range'; el.setAttribute('aria-label', label); document.body.append(el); }
+        el.setAttribute('aria-valuetext', value);
+    }""", [label, value])
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def test_each_side_follows_its_own_control_in_the_browser(renderer):  # noqa: F811
+    """τ left and τ right pick from one family of runs (sent once): moving one redraws its panel at the same step,
+    with no new record."""
+    X, y = tied(2)
+    rng = np.random.default_rng(2)
+    taus = (0.1, 0.5, 2.0)
+    family = [run_perceptron(X, y, variant="random", seed=1, tau=t, max_steps=120) for t in taus]
+    blob = compare_scene(family, family, follow=("τ left", "τ right")).to_bytes()
+    assert len(unpack(blob)[0]["runs"]) == 3  # a run on both sides travels once
+    set_control(renderer, "τ left", "0.5")
+    set_control(renderer, "τ right", "2.0")
+    try:
+        mount(renderer, blob)
+        check_pair(renderer, family[1], family[2], some_steps(120, rng, 4), mounted=True)
+        drawn_at(renderer, 37)
+        ready = renderer.evaluate("() => document.querySelector('#scene').dataset.ready")
+        set_control(renderer, "τ right", "0.1")  # the right panel follows, the left stays
+        assert renderer.evaluate("() => window.__dblView.step") == 37
+        assert renderer.evaluate("() => document.querySelector('#scene').dataset.ready") == ready  # no new record
+        check_pair(renderer, family[1], family[0], some_steps(120, rng, 4), mounted=True)
+        set_control(renderer, "τ left", "2.0")
+        check_pair(renderer, family[2], family[0], [0, 5, 120], mounted=True)
+    finally:
+        set_control(renderer, "τ left", None)
+        set_control(renderer, "τ right", None)
+    # no control and nothing shown before (the offline file): the view's pair, else each side's first run
+    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
+    mount(renderer, with_view(blob, View(pair=(2.0, 0.5))))
+    check_pair(renderer, family[2], family[1], [0, 60], mounted=True)
+    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
+    mount(renderer, compare_scene(family[:2], family[1:], follow=("τ left", "τ right")).to_bytes())
+    check_pair(renderer, family[0], family[1], [0, 60], mounted=True)
+
+
+def test_a_family_of_batch_sizes_follows_b(renderer):  # noqa: F811
+    X, y = tied(3)
+    family = [run_perceptron(X, y, variant="minibatch", batch_size=b, seed=4, max_steps=60) for b in (1, 4, 16)]
+    set_control(renderer, "B left", "16")
+    set_control(renderer, "B right", "1")
+    try:
+        mount(renderer, compare_scene(family, family, follow=("B left", "B right"), key="batch_size").to_bytes())
+        check_pair(renderer, family[2], family[0], [0, 1, 30, 60], mounted=True)
+        set_control(renderer, "B right", "4")
+        check_pair(renderer, family[2], family[1], [0, 1, 30, 60], mounted=True)
+    finally:
+        set_control(renderer, "B left", None)
+        set_control(renderer, "B right", None)

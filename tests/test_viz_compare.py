@@ -169,3 +169,23 @@ def test_the_cores_exceptions_travel_and_replay_to_its_decisions(monkeypatch):
         core = y * patched(X, run.W[k:k + 1], run.B[k:k + 1])[0]
         assert np.array_equal(replay(h, k, "m_ptr", "m_idx", lambda w, b: rule(w, b) < 1.0), core < 1.0), k
         assert np.array_equal(replay(h, k, "e_ptr", "e_idx", lambda w, b: rule(w, b) <= 0.0), core <= 0.0), k
+
+
+def test_a_family_per_side_travels_once_and_names_its_control():
+    X, y = make_dataset("xor", 40, 1)
+    fam = [run_perceptron(X, y, variant="cyclic", tau=t, max_steps=50) for t in (0.5, 1.0)]
+    other = [run_perceptron(X, y, variant="random", tau=t, seed=2, max_steps=50) for t in (0.5, 1.0)]
+    scene = CompareScene.from_bytes(compare_scene(fam, other, follow=("τ", "τ")).to_bytes())
+    assert len(scene.runs) == 4 and len(scene.titles) == 4
+    assert scene.sides == ({"runs": [0, 1], "follow": "τ", "key": "tau"}, {"runs": [2, 3], "follow": "τ", "key": "tau"})
+    assert [r.run["tau"] for r in scene.runs] == [0.5, 1.0, 0.5, 1.0]
+    assert scene.runs[3].run["order_of"] == 2  # the random runs draw the same points: one order
+    shared = CompareScene.from_bytes(compare_scene(fam, fam, follow=("τ left", "τ right")).to_bytes())
+    assert len(shared.runs) == 2 and shared.sides[1]["runs"] == [0, 1]
+    assert CompareScene.from_bytes(compare_scene(fam[0], other[0]).to_bytes()).sides is None  # two runs: no sides
+    with pytest.raises(ValueError, match="key must be 'tau' or 'batch_size'"):
+        compare_scene(fam, fam, key="C")
+    with pytest.raises(ValueError, match="each side of a comparison needs a run"):
+        compare_scene([], fam)
+    with pytest.raises(ValueError):
+        compare_scene(fam, [run_perceptron(X[:30], y[:30])])  # other points

@@ -134,18 +134,21 @@ def dual_steps(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
     return dual_table(run_dual(X, y, kernel=kernel, G=G, **dict(params), **dict(kparams)))
 
 
-def compare_page(X, y, left: tuple, right: tuple, C: float | None):
-    """Both runs of the Compare page (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and their
-    scene record (:func:`viz.scene.compare_scene`, no view).
+def compare_page(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple = (None, None), key: str = "tau"):
+    """The runs of the Compare page and their scene record (:func:`viz.scene.compare_scene`, no view).
+
+    ``lefts``/``rights``: each side's runs as ("perceptron" | "hinge", keyword arguments): one, or the family the
+    side's control (labelled ``follow[j]``) picks from by ``key``; a run asked for on both sides is run once.
 
     Returns
     -------
-    (bytes, [run, run])
+    (bytes, [left runs], [right runs])
     """
-    runs = [run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
-            for kind, kw in (left, right)]
+    made = {spec: run_perceptron(X, y, **dict(spec[1])) if spec[0] == "perceptron" else hinge_sgd(X, y, **dict(spec[1]))
+            for spec in dict.fromkeys(lefts + rights)}
     reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
-    return compare_scene(*runs, reference=reference).to_bytes(), runs
+    left, right = [made[s] for s in lefts], [made[s] for s in rights]
+    return compare_scene(left, right, reference=reference, follow=follow, key=key).to_bytes(), left, right
 
 
 def svm_solutions(X, y, kernel: str, kparams: tuple):

@@ -7,6 +7,7 @@ scrubbing and Play happen in the browser, with no message to the server and no f
 from __future__ import annotations
 
 from contextlib import nullcontext
+from dataclasses import replace
 
 import streamlit as st
 
@@ -39,11 +40,14 @@ BATCHES = [1, 2, 4, 8, 16, 32, 64]
 HEIGHT = 760  # the chart's height: two square panels with their titles, state lines, legend and controls
 
 
+TAU_BOTH, TAU_LEFT, TAU_RIGHT, B_LEFT, B_RIGHT = "Step size τ (both)", "τ left", "τ right", "B left", "B right"
+
+
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
-def compute(X, y, left: tuple, right: tuple, C: float | None):
-    """Both runs (``left``/``right``: ("perceptron" | "hinge", keyword arguments)) and their scene record, cached
-    (built in a worker process)."""
-    return offload(compare_page, X, y, left, right, C)
+def compute(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple, key: str):
+    """Each side's runs (("perceptron" | "hinge", keyword arguments): one, or the family its control picks from)
+    and their scene record, cached (built in a worker process)."""
+    return offload(compare_page, X, y, lefts, rights, C, follow, key)
 
 
 st.title("Compare two runs")
@@ -52,6 +56,7 @@ first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()
 N = max(len(ds.y), 1)
+follow, key, pair = (None, None), "tau", None  # a side's family follows its control in the browser
 with part("settings"):
     c1, c2, c3, c4 = st.columns([2.2, 2.4, 1.6, 1.6])
     what = bound(c1.selectbox, "Compare", list(COMPARE_LABELS), format_func=COMPARE_LABELS.get, key="cmp",
@@ -61,50 +66,60 @@ with part("settings"):
     max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
     common = {"seed": int(seed), "max_steps": max_steps}
     C = None
-    if what == "order":
-        tau = float(bound(c2.select_slider, "Step size τ (both)", TAUS, value=1.0, key="tau"))
-        left = ("perceptron", {"variant": "cyclic", "tau": tau})
-        right = ("perceptron", {"variant": "random", "tau": tau})
-    elif what == "tau":
+    if what == "order":  # every τ run both ways: τ moves in the browser
+        tau = float(bound(c2.select_slider, TAU_BOTH, TAUS, value=1.0, key="tau"))
+        lefts = tuple(("perceptron", {"variant": "cyclic", "tau": t}) for t in TAUS)
+        rights = tuple(("perceptron", {"variant": "random", "tau": t}) for t in TAUS)
+        follow, pair = (TAU_BOTH, TAU_BOTH), (tau, tau)
+    elif what == "tau":  # one family of every τ; each side shows the τ of its control
         k1, k2, k3 = c2.columns([1.2, 1, 1])
         variant = bound(k1.selectbox, "Variant", list(ORDER_LABELS), format_func=ORDER_LABELS.get,
                         key="cmp_order", fmt=ORDER_LABELS.get)
-        ta = float(bound(k2.select_slider, "τ left", TAUS, value=0.1, key="tau_a"))
-        tb = float(bound(k3.select_slider, "τ right", TAUS, value=1.0, key="tau_b"))
-        left, right = ("perceptron", {"variant": variant, "tau": ta}), ("perceptron", {"variant": variant, "tau": tb})
-    elif what == "batch":
+        ta = float(bound(k2.select_slider, TAU_LEFT, TAUS, value=0.1, key="tau_a"))
+        tb = float(bound(k3.select_slider, TAU_RIGHT, TAUS, value=1.0, key="tau_b"))
+        lefts = rights = tuple(("perceptron", {"variant": variant, "tau": t}) for t in TAUS)
+        follow, pair = (TAU_LEFT, TAU_RIGHT), (ta, tb)
+    elif what == "batch":  # one family of every B
         k1, k2 = c2.columns(2)
-        ba = int(bound(k1.select_slider, "B left", BATCHES, value=1, key="B_a"))
-        bb = int(bound(k2.select_slider, "B right", BATCHES, value=16, key="B_b"))
+        ba = int(bound(k1.select_slider, B_LEFT, BATCHES, value=1, key="B_a"))
+        bb = int(bound(k2.select_slider, B_RIGHT, BATCHES, value=16, key="B_b"))
         if max(ba, bb) > N:
             st.info(f"B is at most N = {N}: a batch of {max(ba, bb)} takes every point, so it runs with B = {N}.")
-        ba, bb = min(ba, N), min(bb, N)
-        left = ("perceptron", {"variant": "minibatch", "batch_size": ba})
-        right = ("perceptron", {"variant": "minibatch", "batch_size": bb})
+        Bs = sorted({min(b, N) for b in BATCHES})
+        lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
+        follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
         # B points per step: the core caps a run's work
-        common["max_steps"] = min(max_steps, max_steps_allowed("minibatch", len(ds.y), max(ba, bb)))
+        common["max_steps"] = min(max_steps, max_steps_allowed("minibatch", len(ds.y), Bs[-1]))
     else:
         C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
                         fmt=c_label))
-        left = ("perceptron", {"variant": "random"})
-        right = ("hinge", {"C": C})
-left = (left[0], tuple(sorted({**left[1], **common}.items())))
-right = (right[0], tuple(sorted({**right[1], **common}.items())))
+        lefts, rights = (("perceptron", {"variant": "random"}),), (("hinge", {"C": C}),)
+lefts, rights = (tuple((kind, tuple(sorted({**kw, **common}.items()))) for kind, kw in side) for side in (lefts, rights))
 if common["max_steps"] < max_steps:
     st.info(f"Mini-batch steps look at B points each, so the runs are capped at {common['max_steps']:,} steps.")
+
+
+def shown(specs: tuple, side: int) -> int:
+    """Which of a side's runs the page's control shows now (the chart follows it in the browser)."""
+    if pair is None:
+        return 0
+    return next(j for j, (_, kw) in enumerate(specs) if dict(kw)[key] == pair[side])
+
 
 result = None
 if points_ready(ds, CHART, "the comparison", need_both=True):
     result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), left, right, C), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), lefts, rights, C, follow, key), ds.label), CHART)
 if result is not None:
-    blob, runs, label = result
+    blob, left_runs, right_runs, label = result
+    runs = (left_runs[shown(lefts, 0)], right_runs[shown(rights, 1)]) if len(left_runs) == len(lefts) else \
+        (left_runs[0], right_runs[0])  # (the last good result, of other settings)
     last = max(r.n_steps for r in runs)
     if step0 is not None and step0 > last:
         st.info(f"The link asked for step {step0:,}; the longer run has {last:,} steps, so the chart opens at step "
                 f"{last:,}.")
     view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes)
-    scene = with_view(blob, view)
+    scene = with_view(blob, view)  # τ (or B) is not in it: moving it sends the same bytes, and the chart follows
     with first if presenting() else nullcontext():
         st.markdown(f"**{escape_md(label)}**")
         show_scene(scene, CHART)
@@ -112,7 +127,10 @@ if result is not None:
         st.caption("One slider, Back / Next, Play and the ← → keys step both runs together, in your browser; a run "
                    "that has ended holds its last state. Both start at w = 0, b = 0 with the same seed, on the same "
                    "points." + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the "
-                                "exact SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else ""))
+                                "exact SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else
+                                " Every value of the τ (or B) controls is run once: moving one redraws its panel at once, "
+                                "in your browser."))
     with part("tables"):
-        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), scene, f"Compare: {label}",
+        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), with_view(blob, replace(view, pair=pair)),
+                f"Compare: {label}",
                 csv=("Both runs (CSV)", lambda r=runs: paired_runs_csv(*r)))

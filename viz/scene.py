@@ -131,7 +131,8 @@ class _FlatRecord:
 
 def _view(fields: dict) -> View:
     """A View from the header's JSON (its axes come back as a list)."""
-    return View(**{**fields, "axes": tuple(fields.get("axes", View.axes))})
+    pair = fields.get("pair")
+    return View(**{**fields, "axes": tuple(fields.get("axes", View.axes)), "pair": None if pair is None else tuple(pair)})
 
 
 def _index_dtype(n: int) -> type:
@@ -180,6 +181,9 @@ class View:
         The τ whose run to open where no control of the page gives τ (the offline file).
     lam : float or None
         The same for the Loss surface's λ.
+    pair : (float, float) or None
+        Compare: the value (τ or B) of each side's run to open where no control of the page gives it (the
+        offline file).
     quiz : dict or None
         The Perceptron page's quiz (``viz/js/quiz.js``): ``{"step": k, "answered": bool, "pick": i or None}``, the
         state after step k asked about (0 ≤ k < S), and once answered step k + 1 with the verdict on the pick.
@@ -195,6 +199,7 @@ class View:
     axes: tuple[str, str] = ("x₁", "x₂")
     lam: float | None = None
     quiz: dict | None = None
+    pair: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -934,12 +939,17 @@ class CompareScene:
     ----------
     X : ndarray of shape (N, 2), float64
     y : ndarray of shape (N,), int8
-    runs : (PerceptronRun or HingeRunRecord, PerceptronRun or HingeRunRecord)
-        The left and the right run; each ``run["kind"]`` says which ("perceptron" or "hinge"). A perceptron's
-        M travels as on the Perceptron page (:class:`PerceptronRun`). Runs that examine the same points share
-        one ``order`` (``run["order_of"]``).
-    titles : (str, str)
-        Each panel's title and how its run ended (:func:`viz.compare.run_label`, :func:`viz.compare.run_summary`).
+    runs : tuple of PerceptronRun or HingeRunRecord
+        Every run either panel may show (two, or each side's family); each ``run["kind"]`` says which
+        ("perceptron" or "hinge"). A perceptron's M travels as on the Perceptron page (:class:`PerceptronRun`).
+        Runs that examine the same points share one ``order`` (``run["order_of"]``).
+    titles : tuple of str
+        Each run's panel title and how it ended (:func:`viz.compare.run_label`, :func:`viz.compare.run_summary`).
+    sides : (dict, dict) or None
+        What each panel may show: ``runs``, the indices of its runs (differing in ``key`` only: "tau" or
+        "batch_size"), and ``follow``, the label of the page's control for that value: the panel shows the run
+        whose value that control shows, and follows it as it moves, in the browser (without a control, the view's
+        ``pair``, else the side's first run). None: the two runs, left and right.
     reference : dict or None
         The exact SVM for the hinge run's C (``w``, ``b``, ``C``), drawn dashed on the hinge panel.
     box : tuple of 4 floats
@@ -950,16 +960,18 @@ class CompareScene:
     X: np.ndarray
     y: np.ndarray
     runs: tuple
-    titles: tuple[str, str]
+    titles: tuple[str, ...]
     reference: dict | None
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
+    sides: tuple[dict, dict] | None = None
 
     def to_bytes(self) -> bytes:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "compare",
                   "runs": [r.run for r in self.runs], "titles": list(self.titles), "reference": self.reference,
-                  "box": list(self.box), "bound": None, "view": asdict(self.view)}
+                  "box": list(self.box), "bound": None, "view": asdict(self.view), "sides": self.sides,
+                  "follow": [s["follow"] for s in self.sides] if self.sides else None}
         return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs)})
 
     @classmethod
@@ -969,16 +981,23 @@ class CompareScene:
         if header.get("kind") != "compare":
             raise ValueError(f"not a Compare scene: kind {header.get('kind')!r}")
         return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), titles=tuple(header["titles"]),
-                   reference=header["reference"], box=tuple(header["box"]), view=_view(header["view"]))
+                   reference=header["reference"], box=tuple(header["box"]), view=_view(header["view"]),
+                   sides=None if header.get("sides") is None else tuple(header["sides"]))
 
 
-def compare_scene(left, right, *, reference=None, view: View | None = None) -> CompareScene:
+def compare_scene(left, right, *, reference=None, view: View | None = None, follow=(None, None),
+                  key: str = "tau") -> CompareScene:
     """The scene of two runs on the same 2-D points (the Compare page): the core's states, nothing drawn.
 
     Parameters
     ----------
-    left, right : core.perceptron.Trajectory or core.svm.HingeRun
-        The runs, on the same X of shape (N, 2) and y of shape (N,).
+    left, right : core.perceptron.Trajectory or core.svm.HingeRun, or a sequence of them
+        The runs, on the same X of shape (N, 2) and y of shape (N,); a sequence is the family a panel picks from
+        by ``key`` (a run given to both sides travels once).
+    follow : (str or None, str or None)
+        The labels of the page's controls each side's family follows (see :class:`CompareScene`).
+    key : {"tau", "batch_size"}
+        What the runs of a family differ in.
     reference : SVMSolution or (w, b), optional
         The exact soft-margin SVM for the hinge run's C, drawn dashed on the hinge panel (an error with no
         hinge run, or for a solution of another C).
@@ -991,8 +1010,15 @@ def compare_scene(left, right, *, reference=None, view: View | None = None) -> C
     TypeError
         When a run is neither a Trajectory nor a HingeRun.
     """
-    runs = (left, right)
-    X, y = check_pair(left, right)
+    lefts, rights = ([r] if isinstance(r, Trajectory | HingeRun) else list(r) for r in (left, right))
+    if not lefts or not rights:
+        raise ValueError("each side of a comparison needs a run")
+    runs = list({id(r): r for r in lefts + rights}.values())  # a run on both sides travels once
+    X, y = check_pair(lefts[0], rights[0])
+    for r in runs:
+        check_pair(lefts[0], r)
+    if key not in ("tau", "batch_size"):
+        raise ValueError(f"key must be 'tau' or 'batch_size', got {key!r}")
     hinge = [r for r in runs if isinstance(r, HingeRun)]
     ref = None
     if reference is not None:
@@ -1011,9 +1037,14 @@ def compare_scene(left, right, *, reference=None, view: View | None = None) -> C
         first = next(i for i in range(j + 1) if records[i].order.shape == r.order.shape
                      and np.array_equal(records[i].order, r.order))
         shared.append(replace(r, run={**r.run, "order_of": first}))
+    at = {id(r): j for j, r in enumerate(runs)}
+    sides = None
+    if (len(lefts), len(rights)) != (1, 1) or any(follow):
+        sides = tuple({"runs": [at[id(r)] for r in side], "follow": f, "key": key}
+                      for side, f in zip((lefts, rights), follow, strict=True))
     return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(shared),
                         titles=tuple(f"{run_label(r)}\n{run_summary(r)}" for r in runs), reference=ref,
-                        box=view_box(X), view=view or View())
+                        box=view_box(X), view=view or View(), sides=sides)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -46,14 +46,42 @@ class HingeModel {
   }
 }
 
+// each side's runs: header.sides (a family per side, picked by the page's control for that side), else run 0 and 1
+function compareSides(h) {
+  if (!Array.isArray(h.runs) || h.runs.length < 2) throw new Error("a Compare scene holds two runs or more");
+  if (!Array.isArray(h.titles) || h.titles.length !== h.runs.length || !h.titles.every(isText))
+    throw new Error("a Compare scene has a title for each run");
+  const sides = h.sides ?? [{runs: [0], follow: null, key: "tau"}, {runs: [1], follow: null, key: "tau"}];
+  if (!Array.isArray(sides) || sides.length !== 2 || !sides.every((s) => Array.isArray(s.runs) && s.runs.length &&
+      s.runs.every((j) => Number.isInteger(j) && j >= 0 && j < h.runs.length) && ["tau", "batch_size"].includes(s.key)))
+    throw new Error("a Compare scene's sides name runs it does not hold");
+  return sides;
+}
+
+// the run each side shows: the one whose τ (or B) the page's control for that side shows; else the one shown before;
+// else the view's pair (the offline file); else the side's first
+function comparePicks(h, old) {
+  return compareSides(h).map((side, j) => {
+    const text = controlValue(side.follow), key = side.key;
+    const want = text !== null ? Number(text) : old ? old.m.panels[j].run[key] : h.view.pair ? h.view.pair[j] : null;
+    let best = side.runs[0];
+    if (want === null || want === undefined || !Number.isFinite(want)) return best;
+    for (const r of side.runs) if (Math.abs(h.runs[r][key] - want) < Math.abs(h.runs[best][key] - want)) best = r;
+    return best;
+  });
+}
+
 class CompareModel {
-  constructor(scene) {
+  // the runs `picks` (one index per side) of a Compare scene
+  constructor(scene, picks) {
     const h = this.h = scene.header;
-    if (!Array.isArray(h.runs) || h.runs.length !== 2) throw new Error("a Compare scene holds two runs");
-    if (!Array.isArray(h.titles) || h.titles.length !== 2 || !h.titles.every(isText)) throw new Error("a Compare scene has two titles");
+    compareSides(h);
     checkPoints(scene.arrays.X, scene.arrays.y);
     checkBox(h.box);
-    this.panels = h.runs.map((r, j) => {
+    this.picks = picks;
+    this.titles = picks.map((j) => h.titles[j]);
+    this.panels = picks.map((j) => {
+      const r = h.runs[j];
       if (r.kind === "hinge") return new HingeModel(scene, j);
       if (r.kind === "perceptron") return new PerceptronModel(scene, j);
       throw new Error(`a compared run of kind ${r.kind}`);
@@ -95,7 +123,24 @@ class CompareView extends Panels {
     const N = model.N, k = this.k, size = N <= 100 ? 10 : N <= 400 ? 8 : N <= 1000 ? 6 : 4;  // viz.compare's sizes
     this.size = size * k;
     this.ring = (N <= 100 ? [2 * size + 2, 2.2] : N <= 400 ? [size + 7, 1.5] : [size + 5, 1.2]).map((v) => v * k);
-    this.exam = this.m.panels.map((p) => (p.run.variant === "minibatch" && p.run.batch_size > 1 ? 2 * size + 2 : Math.max(22, 2 * size + 6)) * k);
+    this.sizeExam();
+  }
+  sizeExam() {  // the examined points' disc: smaller where a step examines a batch
+    const size = this.size / this.k;
+    this.exam = this.m.panels.map((p) => (p.run.variant === "minibatch" && p.run.batch_size > 1 ? 2 * size + 2 : Math.max(22, 2 * size + 6)) * this.k);
+  }
+
+  // a control the panels follow moved (τ left, B right…): that side's run, at the same step; the points stay drawn
+  sync() {
+    const picks = comparePicks(this.m.h, this);
+    if (picks.every((j, side) => j === this.m.picks[side])) return;
+    const step = this.step;
+    this.m = new CompareModel(this.scene, picks);
+    this.sizeExam();
+    this.range.max = String(this.m.nStops - 1);
+    this.titles.forEach((el, j) => { el.textContent = this.m.titles[j]; });
+    this.plots.forEach((gd, j) => { if (gd.layout) gd.layout.meta = this.panelLayout(j, this.sz.W, this.sz.H).meta; });
+    this.show(this.m.stopOf(step));
   }
 
   // ----- what a step shows in each panel, decided once: the geometry the live layers and an exported image draw
@@ -155,7 +200,7 @@ class CompareView extends Panels {
     const layout = PerceptronView.prototype.mainLayout.call(this, width, height);
     const p = this.m.panels[j];
     layout.meta = {view: "compare", side: j ? "right" : "left", kind: p.run.kind, n_points: this.m.N, n_steps: p.S,
-                   steps: this.m.S, title: this.m.h.titles[j]};
+                   steps: this.m.S, title: this.m.titles[j]};
     return layout;
   }
 
@@ -198,7 +243,7 @@ class CompareView extends Panels {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(at);
-    this.titles.forEach((el, j) => { el.textContent = m.h.titles[j]; });
+    this.titles.forEach((el, j) => { el.textContent = m.titles[j]; });
     this.drawLegend();
     if (old && old.around !== undefined) this.around = old.around;  // what lay around the panels: a new run keeps their size
     this.sz = this.sizes();
@@ -232,8 +277,8 @@ class CompareView extends Panels {
     this.range.value = String(this.i);
     this.label.textContent = `Step ${grouped(t)} of ${grouped(m.S)}`;
     this.root.dataset.step = String(t);
-    if (this.live) this.live.textContent = `Step ${t} of ${m.S}. Left, ${m.h.titles[0].split("\n")[0]}: ${lines[0].replace("\n", "; ")}. ` +
-      `Right, ${m.h.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
+    if (this.live) this.live.textContent = `Step ${t} of ${m.S}. Left, ${m.titles[0].split("\n")[0]}: ${lines[0].replace("\n", "; ")}. ` +
+      `Right, ${m.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
   }
@@ -296,7 +341,7 @@ class CompareView extends Panels {
                font: {size: 13 * k}},
       xaxis: {...main.xaxis, domain: [0, half - 0.02]}, yaxis: {...main.yaxis, anchor: "x"},
       xaxis2: {...main.xaxis, domain: [half + 0.02, 1], anchor: "y2"}, yaxis2: {...main.yaxis, scaleanchor: "x2", anchor: "x2"},
-      annotations: [note(m.h.titles[0], half / 2, 1, "bottom", 16), note(m.h.titles[1], (1 + half) / 2, 1, "bottom", 16),
+      annotations: [note(m.titles[0], half / 2, 1, "bottom", 16), note(m.titles[1], (1 + half) / 2, 1, "bottom", 16),
                     {...note(lines[0], half / 2, 0, "top", 13), yshift: -Math.round(50 * k)},
                     {...note(lines[1], (1 + half) / 2, 0, "top", 13), yshift: -Math.round(50 * k)}],
     }};
@@ -314,4 +359,5 @@ const CMP_SHELL = `<div class="dbls-cmp">${CMP_PANEL(0)}${CMP_PANEL(1)}</div>
 ${CONTROLS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-KINDS.compare = {shell: CMP_SHELL, model: (scene) => new CompareModel(scene), View: CompareView};
+KINDS.compare = {shell: CMP_SHELL, View: CompareView,
+                 model: (scene, old) => new CompareModel(scene, comparePicks(scene.header, old && old.m.h.kind === "compare" ? old : null))};
