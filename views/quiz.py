@@ -69,7 +69,10 @@ def quiz(blob: bytes, tau: float, view: View) -> None:
     score = st.session_state.setdefault(SCORE, [0, 0])
     k, answer = q["k"], q["answer"]
     # presentation mode: a slide, the chart left and the words right, so both fit a projector's screen
-    chart, words = st.columns([3, 2]) if view.scale > 1 else (st.container(), st.container())
+    if view.scale > 1:
+        chart, words = st.columns([3, 2])
+    else:  # the words above the chart
+        words, chart = st.container(), st.container()
     with words:
         asked = _words(run, k, answer, score, view.scale > 1)
     if asked is not None:
