@@ -48,6 +48,28 @@ _EMPTY = readonly(np.zeros(0, dtype=np.int64))
 # ----------------------------------------------------------------------------
 
 
+def epoch_of(variant: str, step: int, batch_size: int, n: int) -> int:
+    """Passes over the data begun by ``step``: ⌈s·B/N⌉ (⌈s/N⌉ online, s for batch).
+
+    Read by a run (:meth:`Trajectory.epoch`) and by its scene record read back (``viz.scene.SceneRun``).
+    """
+    if variant == "batch":
+        return int(step)
+    return -(-int(step) * batch_size // n)
+
+
+def examined_at(variant: str, step: int, n: int, order) -> np.ndarray:
+    """The indices examined at ``step``, shape (k,) (empty at step 0): point (s − 1) mod N (cyclic), every point
+    (batch), else ``order[s − 1]`` (random: one index; mini-batch: B), ``order`` of shape (S,) or (S, B)."""
+    if step == 0:
+        return _EMPTY
+    if variant == "cyclic":
+        return readonly(np.array([(step - 1) % n], dtype=np.int64))
+    if variant == "batch":
+        return readonly(np.arange(n, dtype=np.int64))
+    return readonly(np.atleast_1d(order[step - 1]).astype(np.int64))
+
+
 @dataclass(frozen=True, eq=False)
 class Trajectory(RunSteps):
     """A whole perceptron run, stored compactly; indexing gives snapshots.
@@ -155,19 +177,11 @@ class Trajectory(RunSteps):
 
     def epoch(self, step: int) -> int:
         """Passes over the data begun by ``step``: ⌈s·B/N⌉ (⌈s/N⌉ online, s for batch)."""
-        if self.variant == "batch":
-            return int(step)
-        return -(-int(step) * self.batch_size // self.problem.n)
+        return epoch_of(self.variant, step, self.batch_size, self.problem.n)
 
     def examined(self, step: int) -> np.ndarray:
         """Indices examined at ``step``, shape (k,) (empty at step 0)."""
-        if step == 0:
-            return _EMPTY
-        if self.variant == "cyclic":
-            return readonly(np.array([(step - 1) % self.problem.n], dtype=np.int64))
-        if self.variant == "batch":
-            return readonly(np.arange(self.problem.n, dtype=np.int64))
-        return readonly(np.atleast_1d(self.order[step - 1]).astype(np.int64))
+        return examined_at(self.variant, step, self.problem.n, self.order)
 
     def updated(self, step: int) -> np.ndarray:
         """Indices whose yᵢxᵢ entered the update at ``step`` (M ∩ examined at the old state)."""

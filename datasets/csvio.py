@@ -658,8 +658,8 @@ def trajectory_csv(traj, max_rows: int | None = None) -> str:
 
     Parameters
     ----------
-    traj : core.perceptron.Trajectory
-        A run from :func:`core.perceptron.run_perceptron`.
+    traj : core.perceptron.Trajectory or viz.scene.SceneRun
+        A run from :func:`core.perceptron.run_perceptron`, or one read back from the page's scene record.
     max_rows : int, optional
         Write only steps 0..max_rows − 1 (default: every step).
 

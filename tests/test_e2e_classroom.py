@@ -215,3 +215,27 @@ def test_compare_steps_both_runs_with_one_slider(page: Page, app_server: str) ->
     assert (left if s_left < s_right else right).startswith(f"finished at step {min(s_left, s_right)}")
     page.wait_for_timeout(300)
     assert len(sent) == before  # stepping, End included, sent nothing to the server
+
+
+def test_compare_follows_tau_right_in_the_browser_and_its_csv_holds_the_runs_shown(page: Page, app_server: str) -> None:
+    """τ right moves the right panel with no new record; the page's CSV then holds the two runs the panels show."""
+    from core.perceptron import run_perceptron as run
+    from datasets.csvio import paired_runs_csv
+
+    _open(page, f"{app_server}/compare?ds=separable&cmp=tau&tau_a=0.1&tau_b=1.0")
+    root = ".st-key-compare_chart .dbls"
+    page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
+    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+    slider = page.get_by_test_id("stSlider").filter(has_text="τ right").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # 1.0 → 2.0
+    page.wait_for_function(f"() => document.querySelector('{root}').__dblView.m.panels[1].run.tau === 2")
+    _settle(page)
+    assert page.evaluate(f"() => document.querySelector('{root}').dataset.ready") == ready  # the same record
+    assert page.evaluate(f"() => document.querySelector('{root}').__dblView.m.panels[0].run.tau") == 0.1
+    with page.expect_download(timeout=60_000) as dl:
+        page.get_by_role("button", name="Both runs (CSV)").click()
+    X, y = make_dataset("separable", 40, 0)
+    runs = [run(X, y, variant="cyclic", tau=t, seed=0, max_steps=1000) for t in (0.1, 2.0)]
+    assert open(dl.value.path(), encoding="utf-8").read() == paired_runs_csv(*runs)
+    assert_no_exception(page)

@@ -244,3 +244,23 @@ def test_the_rings_are_painted_around_the_points_of_M_and_nowhere_else(renderer)
         px = ring_pixels(renderer)
         assert [edge > 100 for edge, _ in px] == M.tolist(), step  # a ring's line is opaque ink
         assert all(centre == 0 for _, centre in px), step  # a ring, not a disc
+
+
+def test_many_rings_are_one_layer_at_70_percent_ink(renderer):
+    """Past 100 points the rings are black at 70 % opacity, as one layer: a ring is there around every point of M,
+    and where rings overlap the ink is no darker."""
+    X, y = make_dataset("xor", 400, 1)
+    traj = run_perceptron(X, y, max_steps=40)
+    mount(renderer, perceptron_scene(traj).to_bytes())
+    drawn_at(renderer, 40)
+    M = traj[40].misclassified
+    assert M.sum() > 50
+    px = ring_pixels(renderer)
+    assert all(edge > 100 for (edge, _), m in zip(px, M, strict=True) if m)
+    top = renderer.evaluate("""() => {
+        const cv = document.querySelector('#scene canvas.dbls-rings'), d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+        let top = 0, rgb = 0;
+        for (let o = 0; o < d.length; o += 4) { top = Math.max(top, d[o + 3]); if (d[o + 3]) rgb = Math.max(rgb, d[o], d[o + 1], d[o + 2]); }
+        return [top, rgb];
+    }""")
+    assert 170 <= top[0] <= 180 and top[1] == 0  # 0.7 × 255, black

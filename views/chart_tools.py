@@ -58,7 +58,7 @@ export default function(component) {
   if (keys) keys.textContent = data.slider_name ? `Keys: ← → move ${data.slider_name}, Home / End its smallest / largest`
     : "Keys: ← → step, Home / End first / last";
 
-  // where the chart's slider stands: "step12" for a step frame, "C0.1" for the SVM's C, else ""
+  // where the chart stands, for a file's name: "-step12" at a step, "-C0.1" at the SVM's C, else ""
   function where(gd) {
     const {stop, step} = sliderAt(gd);
     if (!stop) return "";

@@ -100,20 +100,20 @@ if common["max_steps"] < max_steps:
 
 
 def shown(specs: tuple, side: int) -> int:
-    """Which of a side's runs the page's control shows now (the chart follows it in the browser)."""
-    if pair is None:
+    """Which of a side's runs (``specs``, as they were built) the page's control shows now (the chart follows it in
+    the browser); the first when it is not among them (the last good result, of other settings)."""
+    if pair is None or (lefts, rights)[side] != specs:
         return 0
-    return next(j for j, (_, kw) in enumerate(specs) if dict(kw)[key] == pair[side])
+    return next((j for j, (_, kw) in enumerate(specs) if dict(kw)[key] == pair[side]), 0)
 
 
 result = None
 if points_ready(ds, CHART, "the comparison", need_both=True):
     result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), lefts, rights, C, follow, key), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), lefts, rights, C, follow, key), lefts, rights, ds.label), CHART)
 if result is not None:
-    blob, left_runs, right_runs, label = result
-    runs = (left_runs[shown(lefts, 0)], right_runs[shown(rights, 1)]) if len(left_runs) == len(lefts) else \
-        (left_runs[0], right_runs[0])  # (the last good result, of other settings)
+    blob, left_runs, right_runs, left_specs, right_specs, label = result
+    runs = (left_runs[shown(left_specs, 0)], right_runs[shown(right_specs, 1)])  # the CSV's and the link's pair
     last = max(r.n_steps for r in runs)
     if step0 is not None and step0 > last:
         st.info(f"The link asked for step {step0:,}; the longer run has {last:,} steps, so the chart opens at step "

@@ -20,7 +20,7 @@ from views.scene_chart import show_scene
 from viz.quiz import grade, question
 from viz.scene import SceneRun, View, with_view
 
-QUIZ = "_quiz"  # {"run": the run asked about, "k": the step shown, "answer": None or (choice, right, why)}
+QUIZ = "_quiz"  # {"run": (the record's digest, τ) asked about, "k": the step shown, "answer": None or (choice, right, why)}
 SCORE = "_quiz_score"  # [right, answered] over the session
 QUIZ_CHART = "quiz_chart"
 

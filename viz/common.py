@@ -412,7 +412,7 @@ def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "
 
 # presentation mode: the same figure with everything a projector washes out made larger
 _FONT_KEYS = ("font", "tickfont", "textfont", "insidetextfont", "outsidetextfont")
-_DATA_KEYS = ("x", "y", "z", "customdata", "selectedpoints", "args", "text", "hovertext")
+_DATA_KEYS = ("x", "y", "z", "customdata", "selectedpoints", "text", "hovertext")
 
 
 def _scaled(obj, k: float, parent: str = ""):

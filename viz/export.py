@@ -1,7 +1,8 @@
-"""Figures as files for slides: a standalone HTML page that plays offline.
+"""Charts as files for slides: standalone HTML pages that open offline.
 
-PNG and SVG of the figure as it stands are made in the browser by Plotly itself
-(``views.chart_tools``); the GIF is drawn from NumPy (``viz.gif``).
+A scene chart is written with its record and the app's renderer (:func:`scene_html`: it steps and plays as in the
+app); a still Plotly figure with plotly.js (:func:`standalone_html`). PNG and SVG of a chart as it stands are made in
+the browser by Plotly itself (``views.chart_tools``); the GIF is drawn with Pillow from the record (``viz.gif``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ CONFIG = {"displaylogo": False, "responsive": True, "scrollZoom": False}
 
 
 def standalone_html(fig: dict, title: str) -> str:
-    """``fig`` as one HTML file with plotly.js inside: it opens and plays with no network.
+    """The still figure ``fig`` as one HTML file with plotly.js inside: it opens with no network.
 
     Parameters
     ----------
     fig : dict
-        A figure as the viz builders make it; its frames, slider and Play/Back/Next buttons work as in the app.
+        A still figure as the viz builders make it (the Loss surface's θ slice and 3-D view, its data chart).
     title : str
         The page's title and heading (escaped).
 

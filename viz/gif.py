@@ -729,14 +729,15 @@ def render_frames(traj: Trajectory, *, max_frames: int = 200, size=(720, 540), m
     return frames, plan.steps
 
 
-def perceptron_gif(traj: Trajectory, *, max_frames: int = 200, size=(720, 540), ms_per_frame: int = 250,
+def perceptron_gif(traj: Trajectory | SceneRun, *, max_frames: int = 200, size=(720, 540), ms_per_frame: int = 250,
                    mode: str = "all") -> bytes:
     """An animated GIF of a 2-D perceptron run, one frame per step the app's animation shows.
 
     Parameters
     ----------
-    traj : Trajectory
-        The run (:func:`core.perceptron.run_perceptron`); its data X must have shape (n, 2).
+    traj : Trajectory or SceneRun
+        The run (:func:`core.perceptron.run_perceptron`), or a run of the page's scene record read back (what the
+        page draws its GIF from); its data X must have shape (n, 2).
     max_frames : int
         Frame cap, 2..1000; longer runs are thinned evenly as in the app (:func:`viz.perceptron.choose_frames`).
     size : (int, int)

@@ -252,6 +252,8 @@ def run_summary(traj: Trajectory, separable: bool | None) -> tuple[str, str]:
 def step_table(traj: Trajectory, max_rows: int = 2000) -> dict[str, list]:
     """One row per step (the first ``max_rows``): step, examined, updated, w, b, |M|.
 
+    ``traj`` is a run, or a run of the page's scene record read back (``viz.scene.SceneRun``, what the page uses).
+
     Returns
     -------
     dict of str to list

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.perceptron import Trajectory
+from core.perceptron import Trajectory, epoch_of, examined_at
 from core.snapshot import activation
 from core.svm import HingeRun, SVMSolution
 from viz.common import view_box
@@ -414,25 +414,22 @@ class SceneRun:
 
     def epoch(self, step: int) -> int:
         """Passes over the data begun by ``step`` (``Trajectory.epoch``)."""
-        return int(step) if self.variant == "batch" else -(-int(step) * self.batch_size // self.problem.n)
+        return epoch_of(self.variant, step, self.batch_size, self.problem.n)
 
     def examined(self, step: int) -> np.ndarray:
         """The points examined at ``step``, shape (k,) (none at step 0)."""
-        if step == 0:
-            return np.zeros(0, dtype=np.int64)
-        if self.variant == "cyclic":
-            return np.array([(step - 1) % self.problem.n], dtype=np.int64)
-        if self.variant == "batch":
-            return np.arange(self.problem.n, dtype=np.int64)
-        return np.atleast_1d(self.record.order[step - 1]).astype(np.int64)
+        return examined_at(self.variant, step, self.problem.n, self.order)
 
     def updated(self, step: int) -> np.ndarray:
-        """The points whose yᵢxᵢ entered the update at ``step``: the examined points in M of the state before."""
+        """The points whose yᵢxᵢ entered the update at ``step``: the examined points in M of the state before
+        (the rule on those points alone, then the state's exceptions among them)."""
         k = int(self.state_index(step))
         if step == 0 or k == 0 or self.update_steps[k - 1] != step:
             return np.zeros(0, dtype=np.int64)
-        ex = self.examined(step)
-        return ex[self.state_mistakes([k - 1])[0][ex]]
+        p, r, ex = self.problem, self.record, self.examined(step)
+        m = rule_mistakes(p.X[ex], p.y[ex], self.W[k - 1:k], self.B[k - 1:k], p.update_on)[0]
+        m ^= np.isin(ex, r.m_idx[r.m_ptr[k - 1]:r.m_ptr[k]])
+        return ex[m]
 
 
 def run_record(traj: Trajectory) -> PerceptronRun:

@@ -64,11 +64,18 @@ function comparePicks(h, old) {
   return compareSides(h).map((side, j) => {
     const text = controlValue(side.follow), key = side.key;
     const want = text !== null ? Number(text) : old ? old.m.panels[j].run[key] : h.view.pair ? h.view.pair[j] : null;
-    let best = side.runs[0];
-    if (want === null || want === undefined || !Number.isFinite(want)) return best;
-    for (const r of side.runs) if (Math.abs(h.runs[r][key] - want) < Math.abs(h.runs[best][key] - want)) best = r;
-    return best;
+    return side.runs[nearest(side.runs.map((r) => h.runs[r][key]), want)];
   });
+}
+
+// every run of a Compare scene read (and checked) once, when it is drawn: a side then switches runs without a fault
+function compareRuns(scene) {
+  if (!scene.models) scene.models = scene.header.runs.map((r, j) => {
+    if (r.kind === "hinge") return new HingeModel(scene, j);
+    if (r.kind === "perceptron") return new PerceptronModel(scene, j);
+    throw new Error(`a compared run of kind ${r.kind}`);
+  });
+  return scene.models;
 }
 
 class CompareModel {
@@ -80,19 +87,15 @@ class CompareModel {
     checkBox(h.box);
     this.picks = picks;
     this.titles = picks.map((j) => h.titles[j]);
-    this.panels = picks.map((j) => {
-      const r = h.runs[j];
-      if (r.kind === "hinge") return new HingeModel(scene, j);
-      if (r.kind === "perceptron") return new PerceptronModel(scene, j);
-      throw new Error(`a compared run of kind ${r.kind}`);
-    });
+    const runs = compareRuns(scene);
+    this.panels = picks.map((j) => runs[j]);
     const ref = h.reference;
     if (ref && !(Array.isArray(ref.w) && ref.w.length === 2 && [...ref.w, ref.b, ref.C].every(Number.isFinite)))
       throw new Error("the exact SVM's w, b and C are not numbers");
     const p = this.panels[0];
     this.X = p.X; this.y = p.y; this.N = p.N; this.box = h.box;
     this.S = Math.max(this.panels[0].S, this.panels[1].S);
-    this.run = {};  // (no τ of its own: a Compare scene follows no control)
+    this.run = {};  // (no τ of its own: each side follows its own control, header.sides)
   }
   get nStops() { return this.S + 1; }
   stepAt(i) { return i; }
@@ -135,7 +138,7 @@ class CompareView extends Panels {
     const picks = comparePicks(this.m.h, this);
     if (picks.every((j, side) => j === this.m.picks[side])) return;
     const step = this.step;
-    this.m = new CompareModel(this.scene, picks);
+    try { this.m = new CompareModel(this.scene, picks); } catch (e) { fail(this.root, e.message); return; }
     this.sizeExam();
     this.range.max = String(this.m.nStops - 1);
     this.titles.forEach((el, j) => { el.textContent = this.m.titles[j]; });

@@ -420,10 +420,8 @@ function layer(el, fl, svg) {
 function plotCanvas(cv, fl) {
   const W = fl.width, H = fl.height, dpr = window.devicePixelRatio || 1, xa = fl.xaxis, ya = fl.yaxis;
   const cw = Math.round(W * dpr), ch = Math.round(H * dpr);
-  if (cv.width !== cw || cv.height !== ch) {  // (setting a size allocates the canvas anew: only when it changed)
-    cv.width = cw; cv.height = ch;
-    cv.style.width = `${W}px`; cv.style.height = `${H}px`;
-  }
+  if (cv.width !== cw || cv.height !== ch) { cv.width = cw; cv.height = ch; }  // (a new size allocates the canvas anew)
+  cv.style.width = `${W}px`; cv.style.height = `${H}px`;
   const ctx = cv.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, W, H);
@@ -506,15 +504,20 @@ class PixelLayer {
 function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, opacity, width) {
   const ctx = plotCanvas(cv, fl);
   cv.dataset.rings = String(xs.length);
-  if (xs.length) {
-    const ring = stamp(`ring|${r}|${width}|${colour}`, r + width, (c) => {
-      c.beginPath(); c.arc(0, 0, r, 0, 2 * Math.PI); c.strokeStyle = colour; c.lineWidth = width; c.stroke();
-    });
-    const L = new PixelLayer(ctx, fl);
-    for (let i = 0; i < xs.length; i++) L.add(ring, px(xs[i]), py(ys[i]));
-    L.draw(opacity);
-  }
+  stampRings(ctx, fl, xs.length, (i) => px(xs[i]), (i) => py(ys[i]), r, colour, opacity, width);
   ctx.restore();
+}
+
+// n rings of radius r (point i at x(i), y(i), in the plot's pixels) onto a plot's canvas (ctx, from plotCanvas), as
+// one layer of stamps in `colour` at `opacity`, lines `width` px wide
+function stampRings(ctx, fl, n, x, y, r, colour, opacity, width) {
+  if (!n) return;
+  const ring = stamp(`ring|${r}|${width}|${colour}`, r + width, (c) => {
+    c.beginPath(); c.arc(0, 0, r, 0, 2 * Math.PI); c.strokeStyle = colour; c.lineWidth = width; c.stroke();
+  });
+  const L = new PixelLayer(ctx, fl);
+  for (let i = 0; i < n; i++) L.add(ring, x(i), y(i));
+  L.draw(opacity);
 }
 
 // a plot's pen (fl: its _fullLayout): data to pixels, the clip to its data panel, and the SVG pieces the step-through
@@ -1067,16 +1070,23 @@ function followedTau(header) {
   return text === null ? null : Number(text);
 }
 
-// which run to show: the τ of the page's control; else the τ shown before; else the view's τ; else the first
-function runFor(header, old) {
-  const taus = header.runs.map((r) => r.tau);
-  const want = followedTau(header) ?? (old ? old.m.run.tau : null) ?? header.view.tau ?? taus[0];
+// the index of the value nearest `want` among `values` (the first if `want` is not a number)
+function nearest(values, want) {
   let best = 0;
-  for (let j = 0; j < taus.length; j++) if (Math.abs(taus[j] - want) < Math.abs(taus[best] - want)) best = j;
+  if (typeof want !== "number" || !Number.isFinite(want)) return best;
+  for (let j = 0; j < values.length; j++) if (Math.abs(values[j] - want) < Math.abs(values[best] - want)) best = j;
   return best;
 }
 
-// every chart that follows a control of the page shows what that control reads (the Perceptron's τ, the SVM's C)
+// which run to show: a quiz's own τ (the server grades that run); the τ of the page's control; else the τ shown
+// before; else the view's τ; else the first
+function runFor(header, old) {
+  const quiz = header.view.quiz ? header.view.tau : null;
+  return nearest(header.runs.map((r) => r.tau), quiz ?? followedTau(header) ?? (old ? old.m.run.tau : null) ?? header.view.tau);
+}
+
+// every chart that follows a control of the page shows what that control reads (the Perceptron's τ, the SVM's C,
+// Compare's τ or B of each side)
 function syncTau() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
@@ -1207,6 +1217,6 @@ export default function (component) {
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
-  root.__dblSend = component.setTriggerValue;  // what a chart tells the page (the Loss page: a weight clicked)
+  root.__dblSend = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
   mountScene(root, data);
 }

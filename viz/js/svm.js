@@ -467,14 +467,7 @@ class SvmView extends Stepping {
     if (on("margin")) stroke([...g.lines[-1], ...g.lines[1]], MARGIN_INK, 2.5 * k, [7 * k, 5 * k]);
     if (on("line")) stroke(g.lines[0], INK, 4 * k);
     if (on("slack")) stroke(g.slack.map(([i, f]) => [[m.X[2 * i], m.X[2 * i + 1]], f]), SLACK_INK, 2.5 * k);
-    if (on("sv") && g.sv.length) {
-      const r = this.svSize / 2, ring = stamp(`sv|${r}|${k}`, r + 2 * k, (c) => {
-        c.beginPath(); c.arc(0, 0, r, 0, 2 * Math.PI); c.strokeStyle = INK; c.lineWidth = 2 * k; c.stroke();
-      });
-      const L = new PixelLayer(ctx, fl);
-      for (const i of g.sv) L.add(ring, px(m.X[2 * i]), py(m.X[2 * i + 1]));
-      L.draw();
-    }
+    if (on("sv")) stampRings(ctx, fl, g.sv.length, (j) => px(m.X[2 * g.sv[j]]), (j) => py(m.X[2 * g.sv[j] + 1]), this.svSize / 2, INK, 1, 2 * k);
     this.drawPoints(ctx, g, px, py, on);
     ctx.restore();
     // the words on the panel: the ξ labels and the width arrow (SVG, white-haloed text)
