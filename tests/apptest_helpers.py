@@ -66,8 +66,9 @@ def run_meta(at: AppTest) -> dict:
                 "width": 2 * float(s.margin[k]), "support": int((s.flags[k] >> 2 & 1).sum()),
                 "follow": s.follow, "scale": s.view.scale, "height": s.view.height}
     if isinstance(s, DualScene):
-        r = s.run
-        return {"view": "dual", "kernel": r["kernel"], "kernel_params": r["kernel_params"], "eta": r["eta"],
+        r = s.run  # a kernel's record holds every η: the chart shows the page's η control's (it follows it)
+        eta = (float(at.session_state["eta"]) if "eta" in at.session_state else 1.0) if r.get("etas") else r["eta"]
+        return {"view": "dual", "kernel": r["kernel"], "kernel_params": r["kernel_params"], "eta": eta,
                 "variant": r["variant"], "n_points": len(s.y), "n_steps": r["n_steps"],
                 "n_updates": len(s.update_steps), "converged": r["converged"], "gram_block": r["gram_block"],
                 "start": s.view.start, "scale": s.view.scale, "height": s.view.height, "mode": s.view.mode}

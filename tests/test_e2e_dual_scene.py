@@ -37,8 +37,10 @@ def drawn_at(page: Page, step: int) -> dict:
     }""", step)
 
 
-def check_dual(page: Page, traj, steps, primal=None) -> None:
-    mount(page, dual_scene(traj, primal).to_bytes())
+def check_dual(page: Page, traj, steps, primal=None, mounted: bool = False) -> None:
+    """At each of ``steps``, the drawing and the words equal the core's run (``mounted``: its record is drawn)."""
+    if not mounted:
+        mount(page, dual_scene(traj, primal).to_bytes())
     p = traj.problem
     olds = 0
     for step in steps:
@@ -157,3 +159,29 @@ def test_the_chart_as_an_image_holds_the_three_panels_and_the_words(renderer):  
     }""")
     assert "Step 30" in svg and "Gram matrix" in svg and "point i" in svg  # the words, the heatmap and the bars
     assert "M: y·f(x) ≤ 0" in svg and "boundary f(x) = 0" in svg  # the legend names what is drawn
+
+
+def test_a_kernel_record_for_every_eta_follows_the_eta_control(renderer):  # noqa: F811
+    """One kernel run made with η = 1, sent for every η: at each η the control shows, α, b, f and every word are the
+    core's run with that η, bit for bit, and moving η sends no new record."""
+    from test_e2e_compare_scene import set_control
+
+    X, y = ties_and_duplicates(5)
+    rng = np.random.default_rng(5)
+    etas = [0.01, 0.1, 0.5, 1.0, 2.0, 10.0]
+    kw = {"kernel": "rbf", "gamma": 0.5, "variant": "random", "seed": 3, "max_steps": 150}
+    blob = dual_scene(run_dual(X, y, eta=1.0, **kw), etas=etas, follow="Step η").to_bytes()
+    set_control(renderer, "Step η", "0.1")
+    try:
+        mount(renderer, blob)
+        ready = renderer.evaluate("() => document.querySelector('#scene').dataset.ready")
+        for eta in (0.1, 10.0, 0.01, 2.0):
+            set_control(renderer, "Step η", repr(eta))
+            assert renderer.evaluate("() => window.__dblView.m.eta") == eta
+            check_dual(renderer, run_dual(X, y, eta=eta, **kw), picks(run_dual(X, y, eta=1.0, **kw), 4, rng), mounted=True)
+        assert renderer.evaluate("() => document.querySelector('#scene').dataset.ready") == ready  # no new record
+    finally:
+        set_control(renderer, "Step η", None)
+    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")  # the offline file: view.tau
+    mount(renderer, with_view(blob, View(tau=0.5)))
+    check_dual(renderer, run_dual(X, y, eta=0.5, **kw), [0, 1, 150], mounted=True)

@@ -11,6 +11,7 @@ from apptest_helpers import chart_shown, decoded, figure, run_meta, scene, scene
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
+from views.options import TAUS
 from views.shared import DATASET_KEY, Dataset
 from viz.scene import LossScene, SgdScene
 
@@ -440,3 +441,17 @@ def test_the_perceptron_page_fetches_plotly_js_before_its_scene_is_built() -> No
     # the preload (in the sidebar) has no data; the chart has the scene
     assert sorted(str(c.WhichOneof("data")) for c in comps) == ["None", "bytes"]
     assert len(scenes(at)) == 1
+
+
+def test_dual_eta_on_a_kernel_moves_in_the_browser_and_on_the_line_reruns():
+    """A kernel's record holds every η (the chart follows the η control): moving η sends the same bytes. The linear
+    kernel's record is of the η asked for (its w and primal run are summed anew)."""
+    at = dual_page(kernel="rbf", eta="0.5")
+    before = scenes_bytes(at)
+    assert scene(at).run["etas"] == TAUS and scene(at).follow == "Step η" and run_meta(at)["eta"] == 0.5
+    at.select_slider(key="eta").set_value(2.0).run()
+    assert not at.exception and scenes_bytes(at) == before and run_meta(at)["eta"] == 2.0
+    lin = dual_page(eta="0.5")
+    assert scene(lin).run["etas"] is None and scene(lin).run["eta"] == 0.5
+    lin.select_slider(key="eta").set_value(2.0).run()
+    assert scene(lin).run["eta"] == 2.0

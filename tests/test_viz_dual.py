@@ -247,3 +247,25 @@ def test_a_run_that_never_settles_is_cut_to_the_record_budget_and_says_so():
     X, y = make_dataset("xor", 500, 0)
     big = dual_scene(run_dual(X, y, kernel="poly", degree=1, max_steps=100_000))  # 20 MB uncut
     assert big.run["cut_from"] == 100_000 and len(big.to_bytes()) <= 4_000_000
+
+
+def test_a_kernel_record_for_every_eta_sends_beta_and_h_plus_beta():
+    """η only rescales α, b and f: a kernel run made with η = 1 sends b/η = β and f/η = h + β, which the renderer
+    multiplies by the η it shows, one product each, as the core forms b = η·β and f = η·(h + β)."""
+    X, y = make_dataset("circles", 40, 1)
+    one = run_dual(X, y, kernel="poly", degree=2, max_steps=120)
+    scene = DualScene.from_bytes(dual_scene(one, etas=[0.1, 1.0, 3.0], follow="Step η").to_bytes())
+    assert scene.run["etas"] == [0.1, 1.0, 3.0] and scene.follow == "Step η"
+    for eta in (0.1, 3.0):
+        run = run_dual(X, y, kernel="poly", degree=2, max_steps=120, eta=eta)
+        assert (run.update_steps == one.update_steps).all()  # the same mistakes
+        assert (eta * scene.B == run.B).all()  # bit for bit
+        S = run.n_steps
+        steps = np.arange(1, S + 1)
+        i = (steps - 1) % len(y)
+        assert (eta * scene.f_exam == run.decisions(steps - 1)[np.arange(S), i]).all()
+    for bad in [dict(traj=run_dual(X, y, max_steps=20)),  # the linear kernel
+                dict(traj=run_dual(X, y, kernel="rbf", eta=0.5, max_steps=20))]:  # not made with η = 1
+        with pytest.raises(ValueError, match="a record for every η holds a kernel run made with η = 1"):
+            dual_scene(bad["traj"], etas=[1.0])
+    assert DualScene.from_bytes(dual_scene(one).to_bytes()).run["etas"] is None

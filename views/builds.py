@@ -101,8 +101,11 @@ def _gram(xbytes: bytes, n: int, kernel: str, kparams: tuple) -> np.ndarray:
     return gram(np.frombuffer(xbytes, dtype=float).reshape(n, -1), kernel, **dict(kparams))
 
 
-def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
+def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | None = None, follow: str | None = None):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the Dual page shows.
+
+    With ``etas`` (a kernel only; ``params``' η is then 1): one run sent for every η of ``etas``, the chart following
+    the page's η control labelled ``follow`` (:func:`viz.scene.dual_scene`).
 
     Returns
     -------
@@ -121,7 +124,7 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple):
         primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
                                 seed=run["seed"])
         agreement = agreement_text(primal_agreement(traj, primal))
-    scene = dual_scene(traj, primal)
+    scene = dual_scene(traj, primal, etas=etas, follow=follow)
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
     return (scene.to_bytes(), dual_summary(traj, separable), cost_lines(traj), agreement,
             {"n_steps": traj.n_steps, "shown": scene.run["n_steps"], "gram_block": scene.run["gram_block"]})

@@ -9,6 +9,7 @@ max steps reuses it.
 from __future__ import annotations
 
 from contextlib import nullcontext
+from dataclasses import replace
 
 import streamlit as st
 
@@ -48,16 +49,17 @@ CHART = "dual_chart"  # the data chart: clicks on it edit the points
 MIN_HEIGHT = 780  # the data panel and the Gram matrix side by side, the bars and the controls under them
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
                "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
+ETA_LABEL = "Step η"  # the renderer follows this control on a kernel: η moves in the browser
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
-def compute(X, y, kernel: str, kparams: tuple, params: tuple):
+def compute(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | None, follow: str | None):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows
     (in a worker process, which keeps the Gram matrices of its last 2 datasets: views.builds._gram).
     How it is shown (height, step mode, presentation mode) is not part of it.
     """
-    return offload(dual_page, X, y, kernel, kparams, params)
+    return offload(dual_page, X, y, kernel, kparams, params, etas, follow)
 
 
 @st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
@@ -96,7 +98,7 @@ with part("settings"):
         kparams = (("gamma", float(gamma)),)
     else:
         c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
-    eta = bound(c3.select_slider, "Step η", TAUS, value=1.0, key="eta", help=ETA_HELP)
+    eta = bound(c3.select_slider, ETA_LABEL, TAUS, value=1.0, key="eta", help=ETA_HELP)
     order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
                   fmt=ORDER_LABELS.get)
     mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
@@ -115,9 +117,14 @@ steps = min(int(max_steps), max_steps_allowed(n))
 if steps < int(max_steps):
     st.info(f"Each update costs O(N) here, so a run on {n:,} points is capped at {steps:,} steps.")
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
+# a kernel's run is sent once for every η (η rescales α, b and f only): η then moves in the browser; the linear
+# kernel's w and its primal run (τ = η) are summed anew for each η, so η reruns it
+free = kernel != "linear"
+built = (("eta", 1.0), *params[1:]) if free else params
 result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
     LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
-        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, params), ds.label), CHART)
+        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, built, tuple(TAUS) if free else None,
+                 ETA_LABEL if free else None), ds.label), CHART)
 if result is not None:
     blob, (kind, status), cost, agreement, facts, label = result
     block = facts["gram_block"]
@@ -129,7 +136,7 @@ if result is not None:
         st.info(f"The link asked for step {step0:,}; the chart holds {facts['shown']:,} steps, so it opens at "
                 f"step {facts['shown']:,}.")
     view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
-    scene = with_view(blob, view)
+    scene = with_view(blob, view)  # a kernel's η is not in it: moving η sends the same bytes
     with first if presenting() else nullcontext():
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         show_scene(scene, CHART)
@@ -149,7 +156,8 @@ if result is not None:
     for col, (name, value, help_text) in zip(cols, cost, strict=True):
         col.metric(f"{name} (kernel evaluations)", value, help=help_text)
     with part("tables"):
-        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"), scene,
+        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"),
+                with_view(blob, replace(view, tau=float(eta))),
                 f"Dual perceptron: {label}")
         rows = min(facts["n_steps"] + 1, 2000)  # viz.dual.dual_table's cap
         steps_table(f"Every step as a table ({rows:,} rows)", steps_of)

@@ -566,9 +566,13 @@ class DualScene(_FlatRecord):
     run : dict
         ``kernel``, ``kernel_params``, ``eta``, ``variant``, ``n_steps``, ``converged``, ``gram_block`` (k),
         ``gram_lo``, ``gram_hi``, ``gram_levels``, ``primal_steps`` (the primal run's S, or None), ``m_rule``,
-        ``cut_from`` (the run's own S when the record holds only its first steps, else None: :func:`dual_scene`).
+        ``cut_from`` (the run's own S when the record holds only its first steps, else None: :func:`dual_scene`),
+        ``etas`` (a kernel run sent for every η of the list, made with η = 1: ``B`` is then β and ``f_exam``
+        h + β, and the renderer multiplies them by the η shown; else None).
     box : tuple of 4 floats
     view : View
+    follow : str or None
+        With ``run["etas"]``: the label of the page's η control, which the chart follows in the browser.
     """
 
     X: np.ndarray
@@ -591,13 +595,15 @@ class DualScene(_FlatRecord):
     run: dict
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
+    follow: str | None = None
 
     KIND, NAME = "dual", "a Dual"
     ARRAYS = ("X", "y", "update_steps", "update_points", "B", "order", "f_exam", "errors", "m_ptr", "m_idx", "W",
               "terms_ptr", "terms", "p_steps", "p_W", "p_B", "gram")
 
 
-def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES) -> DualScene:
+def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES, etas=None,
+               follow: str | None = None) -> DualScene:
     """The scene of a dual perceptron run on 2-D points: the core's states, nothing drawn.
 
     Parameters
@@ -609,10 +615,20 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
     max_bytes : int
         The most the record may hold: past it, the record holds the run's first S' steps (the most that fit;
         ``run["n_steps"]`` = S', ``run["cut_from"]`` = S, ``run["converged"]`` false) and the page says so.
+    etas : sequence of float, optional
+        A kernel run made with η = 1, sent for every η of ``etas`` (``run["etas"]``): η only rescales α, b and f
+        (the core keeps b = η·β and f = η·(h + β) and judges the mistakes on h + β), so the record's ``B`` is β and
+        its ``f_exam`` is h + β, and the renderer multiplies them by the η it shows, exactly as the core does. Not
+        for the linear kernel, whose w = Σ αᵢyᵢxᵢ and primal run (τ = η) are summed anew for each η.
+    follow : str, optional
+        With ``etas``: the label of the page's η control, which the chart follows (without it, ``view.tau``).
     """
     p = traj.problem
     if p.X.shape[1] != 2:
         raise ValueError(f"the dual chart draws 2-D data, got d = {p.X.shape[1]}")
+    if etas is not None and (p.kernel == "linear" or traj.eta != 1.0 or primal is not None):
+        raise ValueError("a record for every η holds a kernel run made with η = 1 (the linear kernel's w is summed "
+                         "anew for each η)")
     N, K, S = p.n, traj.n_updates, traj.n_steps
     ix = _index_dtype(N)
     steps = np.arange(1, S + 1)
@@ -681,7 +697,8 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
            "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged and cut is None),
            "gram_block": int(block), "gram_lo": lo, "gram_hi": hi,
            "primal_steps": None if primal is None else min(int(primal.n_steps), S),
-           "m_rule": "linear" if p.kernel == "linear" else "changes", "cut_from": cut}
+           "m_rule": "linear" if p.kernel == "linear" else "changes", "cut_from": cut,
+           "etas": None if etas is None else [float(e) for e in etas]}
     return DualScene(
         X=np.ascontiguousarray(p.X, dtype=float), y=np.asarray(p.y).astype(np.int8),
         update_steps=traj.update_steps[:K].astype(np.uint32), update_points=traj.update_points[:K].astype(ix),
@@ -693,7 +710,7 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
         p_steps=np.zeros(0, dtype=np.uint32) if primal is None else primal.update_steps[:keep_p].astype(np.uint32),
         p_W=empty2 if primal is None else np.ascontiguousarray(primal.W[:keep_p + 1], dtype=float),
         p_B=np.zeros(0) if primal is None else np.ascontiguousarray(primal.B[:keep_p + 1], dtype=float),
-        gram=gram.astype(np.uint8), run=run, box=view_box(p.X), view=view or View(),
+        gram=gram.astype(np.uint8), run=run, box=view_box(p.X), view=view or View(), follow=follow,
     )
 
 

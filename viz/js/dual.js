@@ -21,7 +21,8 @@ const sign1 = (v) => (v > 0 ? "+1" : "−1");
 const paren = (v) => (num(v).startsWith("−") ? `(${num(v)})` : num(v));
 
 class DualModel {
-  constructor({header, arrays}) {
+  // the run of a Dual scene; a kernel's record sent for every η (run.etas) is read at `eta`
+  constructor({header, arrays}, eta) {
     const a = arrays, need = (name) => {
       if (!a[name]) throw new Error(`the scene has no ${name}`);
       return a[name];
@@ -34,7 +35,15 @@ class DualModel {
     this.mPtr = need("m_ptr"); this.mIdx = need("m_idx"); this.W = need("W");
     this.tPtr = need("terms_ptr"); this.terms = need("terms");
     this.pUS = need("p_steps"); this.pW = need("p_W"); this.pB = need("p_B"); this.gram = need("gram");
-    this.S = this.run.n_steps; this.eta = this.run.eta;
+    this.S = this.run.n_steps;
+    const etas = this.run.etas ?? null;
+    if (etas !== null && !(Array.isArray(etas) && etas.length && etas.every((e) => e > 0 && Number.isFinite(e)) && etas.includes(eta)))
+      throw new Error("the scene's η values are not positive numbers, or hold no η to show");
+    this.eta = etas === null ? this.run.eta : eta;
+    if (etas !== null) {  // B is β and f_exam is h + β: b = η·β and f = η·(h + β), one product each, as the core forms them
+      this.B = this.B.map((v) => this.eta * v);
+      this.fExam = this.fExam.map((v) => this.eta * v);
+    }
     if (this.UP.length !== this.K || this.B.length !== this.K + 1 || this.errors.length !== this.K + 1 ||
         this.mPtr.length !== this.K + 2 || this.fExam.length !== this.S || (this.W.length && this.W.length !== 2 * (this.K + 1)))
       throw new Error("the scene's states do not match its update steps");
@@ -330,7 +339,7 @@ class DualView extends Stepping {
   axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
   mainLayout(width, height) {
     const l = PerceptronView.prototype.mainLayout.call(this, width, height), m = this.m, r = m.run;
-    l.meta = {view: "dual", kernel: r.kernel, kernel_params: r.kernel_params, eta: r.eta, variant: r.variant, n_points: m.N,
+    l.meta = {view: "dual", kernel: r.kernel, kernel_params: r.kernel_params, eta: m.eta, variant: r.variant, n_points: m.N,
               n_steps: m.S, n_updates: m.K, converged: r.converged, gram_block: r.gram_block};
     return l;
   }
@@ -414,6 +423,19 @@ class DualView extends Stepping {
     this.gramKey = gkey;
     await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
     this.attach();
+  }
+
+  // the page's η control moved (a kernel's record holds every η): α, b and f rescaled, at the same step
+  sync() {
+    const eta = dualEta(this.m.h, this);
+    if (eta === undefined || eta === this.m.eta) return;
+    const step = this.step;
+    try { this.m = new DualModel(this.scene, eta); } catch (e) { fail(this.root, e.message); return; }
+    this.plot.layout.meta = this.mainLayout(this.sz.main, this.sz.main).meta;  // (read by tests and exports)
+    this.drawLegend();
+    this.show(this.m.stopOf(step));
+    const m = this.m;  // the α axis reaches the new largest α
+    this.Plotly.react(this.barsEl, [], this.barsLayout(this.sz.bars), CONFIG).then(() => { if (this.m === m) this.drawStep(); });
   }
 
   resize() {
@@ -629,4 +651,14 @@ const DUAL_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 ${CONTROLS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-KINDS.dual = {shell: DUAL_SHELL, model: (scene) => new DualModel(scene), View: DualView};
+// the η a kernel's record (run.etas) is shown at: the page's η control (header.follow); else the η shown before;
+// else the view's (the offline file); else the first (undefined for a record of one η)
+function dualEta(h, old) {
+  const etas = h.run && h.run.etas;
+  if (!Array.isArray(etas) || !etas.length) return undefined;
+  const text = controlValue(h.follow);
+  const want = text !== null ? Number(text) : old && old.m.h.kind === "dual" && old.m.run.etas ? old.m.eta : h.view.tau;
+  return etas[nearest(etas, want)];
+}
+
+KINDS.dual = {shell: DUAL_SHELL, model: (scene, old) => new DualModel(scene, dualEta(scene.header, old)), View: DualView};
