@@ -220,3 +220,20 @@ def test_a_compare_link_opens_at_its_step():
     far = page_from_url({"ds": "separable", "cmp": "tau", "step": "99999"}, "views/compare.py")
     assert scene(far).view.start == 99999  # the renderer opens at the last step, and the page says so
     assert any("asked for step 99,999" in i.value for i in far.info)
+
+
+@pytest.mark.parametrize("query, family", [
+    ({"cmp": "tau"}, True),  # ten runs of 1,000 steps: every τ sent, followed in the browser
+    ({"cmp": "tau", "cmp_steps": "5000"}, False),  # past the budget: the two runs shown
+    ({"cmp": "tau", "tau_a": "0.5", "tau_b": "0.5", "cmp_steps": "5000"}, False),  # one run, on both sides
+    ({"cmp": "order", "cmp_steps": "1500"}, False),  # twenty runs of 1,500 steps: past it
+    ({"cmp": "svm", "cmp_steps": "20000"}, False)])
+def test_compare_sends_a_family_only_within_its_budget(query, family):
+    at = page_from_url({"ds": "separable", **query}, "views/compare.py")
+    assert not at.error and not at.exception
+    sc = scene(at)
+    assert (len(sc.runs) > 2) == family
+    assert (sc.sides is not None and sc.sides[0]["follow"] is not None) == family
+    assert any("only the two runs shown are sent" in c.value for c in at.caption) == (not family and query["cmp"] != "svm")
+    if query.get("tau_a") == "0.5":  # the same run sent once, shown on both sides
+        assert len(sc.runs) == 1 and [s["runs"] for s in sc.sides] == [[0], [0]] and sc.runs[0].run["tau"] == 0.5

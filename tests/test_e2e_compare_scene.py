@@ -238,3 +238,11 @@ def test_a_family_of_batch_sizes_follows_b(renderer):  # noqa: F811
     finally:
         set_control(renderer, "B left", None)
         set_control(renderer, "B right", None)
+
+
+def test_one_run_on_both_sides_is_sent_once_and_drawn_twice(renderer):  # noqa: F811
+    X, y = tied(1)
+    run = run_perceptron(X, y, variant="cyclic", tau=0.5, max_steps=80)
+    blob = compare_scene(run, run).to_bytes()
+    assert len(unpack(blob)[0]["runs"]) == 1
+    check_pair(renderer, run, run, [0, 1, 40, 80], mounted=False)

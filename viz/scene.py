@@ -1053,7 +1053,7 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
         shared.append(replace(r, run={**r.run, "order_of": first}))
     at = {id(r): j for j, r in enumerate(runs)}
     sides = None
-    if (len(lefts), len(rights)) != (1, 1) or any(follow):
+    if (len(lefts), len(rights)) != (1, 1) or any(follow) or len(runs) != 2:  # (one run on both sides: len 1)
         sides = tuple({"runs": [at[id(r)] for r in side], "follow": f, "key": key}
                       for side, f in zip((lefts, rights), follow, strict=True))
     return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(shared),

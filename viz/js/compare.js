@@ -48,7 +48,7 @@ class HingeModel {
 
 // each side's runs: header.sides (a family per side, picked by the page's control for that side), else run 0 and 1
 function compareSides(h) {
-  if (!Array.isArray(h.runs) || h.runs.length < 2) throw new Error("a Compare scene holds two runs or more");
+  if (!Array.isArray(h.runs) || h.runs.length < (h.sides ? 1 : 2)) throw new Error("a Compare scene holds a run for each side");
   if (!Array.isArray(h.titles) || h.titles.length !== h.runs.length || !h.titles.every(isText))
     throw new Error("a Compare scene has a title for each run");
   const sides = h.sides ?? [{runs: [0], follow: null, key: "tau"}, {runs: [1], follow: null, key: "tau"}];
