@@ -160,3 +160,15 @@ def test_a_generated_dataset_a_page_cannot_run_is_drawn_not_the_last_good_run():
 def test_a_link_naming_your_points_without_any_says_so():
     at = page_from_url({"ds": "Your points"})
     assert any("carries none" in w.value for w in at.sidebar.warning)
+
+
+def test_ten_thousand_points_cap_the_steps_the_record_checks():
+    """The record checks M at every state against every point, for each τ: on 10,000 points, 20,000 steps at most."""
+    X, y = make_dataset("xor", 10_000, 0)
+    at = page_from_url({"ds": "Blobs", "max_steps": "100000"}, "views/perceptron.py")
+    at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
+    at.session_state["ds"] = CUSTOM
+    at.run()
+    assert not at.exception and not at.error
+    assert any("capped at 20,000 steps" in i.value and "lowered from 100,000" in i.value for i in at.info)
+    assert run_meta(at)["n_steps"] == 20_000  # XOR never converges: the run goes to the cap

@@ -39,6 +39,9 @@ VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
 GIF_FRAMES = 200
+# states × points the record of one τ may check (N = 2,000 at 100,000 steps): about 1 s per τ on this machine, and
+# 5.6 s at N = 10,000 with 100,000 steps, where the ten τ would keep two workers busy for half a minute
+RECORD_WORK = 200_000_000
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
@@ -112,6 +115,11 @@ if steps < int(max_steps):
     per_step = int(batch) if variant == "minibatch" else len(ds.y)
     st.info(f"{VARIANT_LABELS[variant].capitalize()} looks at {per_step:,} points per step, so a run is capped at "
             f"{WORK_LIMIT:,} point examinations: max steps lowered from {int(max_steps):,} to {steps:,}.")
+# the record checks M at every state against every point, for each τ: past 2,000 points, fewer steps
+if steps > RECORD_WORK // N:
+    st.info(f"On {N:,} points a run here is capped at {RECORD_WORK // N:,} steps: the chart's record holds M at every "
+            f"update for each of the {len(TAUS)} values of τ (max steps lowered from {steps:,}).")
+    steps = RECORD_WORK // N
 
 params = (
     ("variant", variant), ("tau", float(tau)), ("batch_size", int(batch)), ("w0", (float(w01), float(w02))),
