@@ -4,10 +4,9 @@ Serves bench/bare_app.py (one select_slider, one 3-point chart: the yardstick) a
 one Chromium, times for the Dual page at N points (XOR; the linear kernel, and RBF with γ = 1):
 
 - the first chart in a new tab, against the bare app's;
-- a move of η. With RBF the record holds every η (η rescales α, b and f only) and the chart follows the control
-  in the browser: the key press until it shows the new η, plus one frame (also timed in the page), and until the
-  page's rerun has finished. With the linear kernel the page reruns, the run is built again and sent as a scene
-  record: the key press until the renderer has drawn it, plus one frame. Both: the bytes the server sent;
+- a move of η: the record holds every η (η rescales α, b and f; the linear kernel's w and primal run come for each
+  η) and the chart follows the control in the browser: the key press until it shows the new η, plus one frame
+  (also timed in the page), and until the page's rerun has finished; the bytes the server sent;
 - Next ▶ / Back ◀ in the renderer: the click until the frame after the step is drawn (no server message);
 - End and Home (a jump over the whole run, f on the grid walked from its kept states).
 
@@ -32,7 +31,6 @@ from bench.bench_live import (  # noqa: E402
     frame_times,
     line,
     open_tab,
-    record_moves,
     step_times,
 )
 
@@ -57,15 +55,11 @@ def main() -> None:
             print(f"\nDual / Gram, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×)")
-            if "RBF" in name:  # every η in the record: followed in the browser
-                read = "() => document.querySelector('.dbls').__dblView.m.eta"
-                times, sizes, reruns, inpage = followed_moves(tab, "Step η", read, args.moves, received)
-                print("  " + line("move η → drawn (in the browser)", times, ref50))
-                print("  " + line("  the same, timed in the page", inpage, ref_in50))
-                print("  " + line("move η → the page's rerun done", reruns, ref50))
-            else:
-                times, sizes = record_moves(tab, "Step η", args.moves, received)
-                print("  " + line("move η → the new run drawn (server rerun)", times, ref50))
+            read = "() => document.querySelector('.dbls').__dblView.m.eta"  # every η in the record: followed
+            times, sizes, reruns, inpage = followed_moves(tab, "Step η", read, args.moves, received)
+            print("  " + line("move η → drawn (in the browser)", times, ref50))
+            print("  " + line("  the same, timed in the page", inpage, ref_in50))
+            print("  " + line("move η → the page's rerun done", reruns, ref50))
             print(f"  bytes received per η move: median {statistics.median(sizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))

@@ -185,3 +185,26 @@ def test_a_kernel_record_for_every_eta_follows_the_eta_control(renderer):  # noq
     renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")  # the offline file: view.tau
     mount(renderer, with_view(blob, View(tau=0.5)))
     check_dual(renderer, run_dual(X, y, eta=0.5, **kw), [0, 1, 150], mounted=True)
+
+
+def test_a_linear_record_for_every_eta_draws_each_eta_s_w_and_primal_run(renderer):  # noqa: F811
+    """The linear kernel's record holds each η's w, M's exceptions and primal run: at each η the control shows, the
+    drawing and the words (the primal w beside the dual's) are the core's runs with that η."""
+    from test_e2e_compare_scene import set_control
+
+    X, y = ties_and_duplicates(6)
+    rng = np.random.default_rng(6)
+    etas = [0.1, 0.5, 1.0, 2.0]
+    kw = {"variant": "random", "seed": 2, "max_steps": 120}
+    lines = [(run_dual(X, y, eta=e, **kw), run_perceptron(X, y, variant="random", tau=e, seed=2, max_steps=120))
+             for e in etas]
+    blob = dual_scene(run_dual(X, y, eta=1.0, **kw), etas=etas, follow="Step η", lines=lines).to_bytes()
+    set_control(renderer, "Step η", "0.5")
+    try:
+        mount(renderer, blob)
+        for j in (1, 0, 3):
+            set_control(renderer, "Step η", repr(etas[j]))
+            traj, primal = lines[j]
+            check_dual(renderer, traj, picks(traj, 4, rng), primal, mounted=True)
+    finally:
+        set_control(renderer, "Step η", None)

@@ -443,15 +443,26 @@ def test_the_perceptron_page_fetches_plotly_js_before_its_scene_is_built() -> No
     assert len(scenes(at)) == 1
 
 
-def test_dual_eta_on_a_kernel_moves_in_the_browser_and_on_the_line_reruns():
-    """A kernel's record holds every η (the chart follows the η control): moving η sends the same bytes. The linear
-    kernel's record is of the η asked for (its w and primal run are summed anew)."""
-    at = dual_page(kernel="rbf", eta="0.5")
-    before = scenes_bytes(at)
-    assert scene(at).run["etas"] == TAUS and scene(at).follow == "Step η" and run_meta(at)["eta"] == 0.5
-    at.select_slider(key="eta").set_value(2.0).run()
-    assert not at.exception and scenes_bytes(at) == before and run_meta(at)["eta"] == 2.0
-    lin = dual_page(eta="0.5")
-    assert scene(lin).run["etas"] is None and scene(lin).run["eta"] == 0.5
-    lin.select_slider(key="eta").set_value(2.0).run()
-    assert scene(lin).run["eta"] == 2.0
+def test_dual_eta_moves_in_the_browser_on_every_kernel():
+    """The record holds every η (the chart follows the η control): moving η sends the same bytes. The linear kernel's
+    record holds each η's w, M's exceptions and primal run; the agreement said is the η's."""
+    for kernel in ("rbf", "linear"):
+        at = dual_page(kernel=kernel, eta="0.5")
+        before = scenes_bytes(at)
+        sc = scene(at)
+        assert sc.run["etas"] == TAUS and sc.follow == "Step η" and run_meta(at)["eta"] == 0.5
+        assert len(sc.lines) == (len(TAUS) if kernel == "linear" else 0)
+        at.select_slider(key="eta").set_value(2.0).run()
+        assert not at.exception and scenes_bytes(at) == before and run_meta(at)["eta"] == 2.0
+        if kernel == "linear":
+            assert any("Primal and dual agree" in s.value for s in at.success)
+
+
+def test_dual_linear_eta_falls_back_to_its_own_record_when_every_eta_would_not_fit():
+    """Every η's w and primal run of a long linear run would cut the record short: the page sends its η alone, whole
+    (η then reruns the page), and still says whether primal and dual agree."""
+    at = dual_page(ds="xor", n_xor="100", max_steps="60000", eta="0.5")
+    sc = scene(at)
+    assert not at.exception and sc.run["etas"] is None and sc.run["eta"] == 0.5 and not sc.lines
+    assert sc.run["cut_from"] is None and sc.run["n_steps"] == 60_000
+    assert any("agree" in m.value for m in [*at.success, *at.warning, *at.info])

@@ -264,8 +264,34 @@ def test_a_kernel_record_for_every_eta_sends_beta_and_h_plus_beta():
         steps = np.arange(1, S + 1)
         i = (steps - 1) % len(y)
         assert (eta * scene.f_exam == run.decisions(steps - 1)[np.arange(S), i]).all()
-    for bad in [dict(traj=run_dual(X, y, max_steps=20)),  # the linear kernel
+    for bad in [dict(traj=run_dual(X, y, max_steps=20)),  # the linear kernel, without each η's run
                 dict(traj=run_dual(X, y, kernel="rbf", eta=0.5, max_steps=20))]:  # not made with η = 1
-        with pytest.raises(ValueError, match="a record for every η holds a kernel run made with η = 1"):
+        with pytest.raises(ValueError, match="a record for every η holds a run made with η = 1"):
             dual_scene(bad["traj"], etas=[1.0])
     assert DualScene.from_bytes(dual_scene(one).to_bytes()).run["etas"] is None
+
+
+def test_a_linear_record_for_every_eta_holds_each_eta_s_w_and_primal_run():
+    """The linear kernel's w = Σ αᵢyᵢxᵢ and its primal run (τ = η) are sums made anew for each η: the record holds
+    them per η, M as the rule on that w plus the core's exceptions, and falls back (cut_from) when they do not fit."""
+    X, y = make_dataset("xor", 50, 2)
+    X = np.round(X * 4) / 4  # ties on the boundary
+    kw = {"variant": "random", "seed": 4, "max_steps": 150}
+    etas = [0.1, 1.0, 3.0]
+    lines = [(run_dual(X, y, eta=e, **kw), run_perceptron(X, y, variant="random", tau=e, seed=4, max_steps=150))
+             for e in etas]
+    scene = DualScene.from_bytes(dual_scene(run_dual(X, y, eta=1.0, **kw), etas=etas, lines=lines).to_bytes())
+    assert len(scene.lines) == 3 and scene.W.shape == (0, 2)
+    K = len(scene.update_steps)
+    for (traj, primal), line, eta in zip(lines, scene.lines, etas, strict=True):
+        assert (eta * scene.B == traj.B).all()
+        steps = traj.update_steps.tolist()
+        assert all((line["W"][k] == traj.weights([s])[0]).all() for k, s in enumerate([0, *steps]))
+        for k in range(K + 1):  # M: the rule on this η's w, then the exceptions, is the core's
+            cur = rule_mistakes(scene.X, scene.y, line["W"][k:k + 1], traj.B[k:k + 1], "nonpositive")[0]
+            cur[line["m_idx"][line["m_ptr"][k]:line["m_ptr"][k + 1]]] ^= True
+            assert (cur == traj.mistakes([traj.update_steps[k - 1] if k else 0])[0]).all(), (eta, k)
+        assert (line["p_W"] == primal.W).all() and (line["p_steps"] == primal.update_steps).all()
+    assert scene.run["primal_steps_of"] == [pr.n_steps for _, pr in lines]
+    with pytest.raises(ValueError, match="lines must hold the run of each η"):
+        dual_scene(run_dual(X, y, eta=1.0, **kw), etas=[0.1, 2.0, 3.0], lines=lines)

@@ -104,14 +104,15 @@ def _gram(xbytes: bytes, n: int, kernel: str, kparams: tuple) -> np.ndarray:
 def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | None = None, follow: str | None = None):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the Dual page shows.
 
-    With ``etas`` (a kernel only; ``params``' η is then 1): one run sent for every η of ``etas``, the chart following
-    the page's η control labelled ``follow`` (:func:`viz.scene.dual_scene`).
+    With ``etas`` (``params``' η is then 1): one record for every η of ``etas``, the chart following the page's η
+    control labelled ``follow`` (:func:`viz.scene.dual_scene`); for the linear kernel the run and the primal run of
+    each η are made too. None when that record would not hold the whole run (the page then asks for its η alone).
 
     Returns
     -------
-    tuple
+    tuple or None
         (the scene record as bytes (:func:`viz.scene.dual_scene`; the page sets how it is shown with
-        :func:`viz.scene.with_view`), (kind, status), cost lines, agreement or None,
+        :func:`viz.scene.with_view`), (kind, status), cost lines, {η: agreement or None},
         {"n_steps": S, "shown": the steps the record holds (S, or fewer: viz.scene.DUAL_BYTES),
         "gram_block": the Gram matrix's block size as drawn}).
     """
@@ -119,14 +120,23 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | No
     G = _gram(X.tobytes(), len(X), kernel, kparams)
     run = dict(params)
     traj = run_dual(X, y, kernel=kernel, G=G, **run, **dict(kparams))
-    primal = agreement = None
+    primal = lines = None
+    agreements = dict.fromkeys(etas or [run["eta"]])
     if kernel == "linear":
-        primal = run_perceptron(X, y, variant=run["variant"], tau=run["eta"], max_steps=run["max_steps"],
-                                seed=run["seed"])
-        agreement = agreement_text(primal_agreement(traj, primal))
-    scene = dual_scene(traj, primal, etas=etas, follow=follow)
+        def primal_of(eta: float):  # the primal perceptron with τ = η on the same order
+            return run_perceptron(X, y, variant=run["variant"], tau=eta, max_steps=run["max_steps"], seed=run["seed"])
+
+        if etas:
+            lines = [(run_dual(X, y, kernel=kernel, G=G, **{**run, "eta": e}), primal_of(e)) for e in etas]
+            agreements = {e: agreement_text(primal_agreement(t, pr)) for e, (t, pr) in zip(etas, lines, strict=True)}
+        else:
+            primal = primal_of(run["eta"])
+            agreements = {run["eta"]: agreement_text(primal_agreement(traj, primal))}
+    scene = dual_scene(traj, primal, etas=etas, follow=follow, lines=lines)
+    if lines is not None and scene.run["cut_from"] is not None:
+        return None  # every η's w would cut the run short: the page sends its η alone
     separable = separable_in_feature_space(X, y, kernel, **dict(kparams))
-    return (scene.to_bytes(), dual_summary(traj, separable), cost_lines(traj), agreement,
+    return (scene.to_bytes(), dual_summary(traj, separable), cost_lines(traj), agreements,
             {"n_steps": traj.n_steps, "shown": scene.run["n_steps"], "gram_block": scene.run["gram_block"]})
 
 

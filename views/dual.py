@@ -49,7 +49,7 @@ CHART = "dual_chart"  # the data chart: clicks on it edit the points
 MIN_HEIGHT = 780  # the data panel and the Gram matrix side by side, the bars and the controls under them
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
                "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
-ETA_LABEL = "Step η"  # the renderer follows this control on a kernel: η moves in the browser
+ETA_LABEL = "Step η"  # the renderer follows this control: η moves in the browser
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
 
 
@@ -117,16 +117,21 @@ steps = min(int(max_steps), max_steps_allowed(n))
 if steps < int(max_steps):
     st.info(f"Each update costs O(N) here, so a run on {n:,} points is capped at {steps:,} steps.")
 params = (("eta", float(eta)), ("variant", order), ("max_steps", steps), ("seed", int(seed)))
-# a kernel's run is sent once for every η (η rescales α, b and f only): η then moves in the browser; the linear
-# kernel's w and its primal run (τ = η) are summed anew for each η, so η reruns it
-free = kernel != "linear"
-built = (("eta", 1.0), *params[1:]) if free else params
+
+
+def make() -> tuple:
+    """The run sent for every η (η rescales α, b and f only; the linear kernel's w and primal run come for each η):
+    η then moves in the browser. When that would not hold the whole run, the η asked for alone (η reruns it)."""
+    X, y = plane_data(ds, N_UI_MAX)  # G has N² entries: N is capped
+    out = compute(X, y, kernel, kparams, (("eta", 1.0), *params[1:]), tuple(TAUS), ETA_LABEL)
+    return (*(out or compute(X, y, kernel, kparams, params, None, None)), ds.label)
+
+
 result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
-    LAST_GOOD, "the dual perceptron", lambda: (  # G has N² entries: N is capped
-        *compute(*plane_data(ds, N_UI_MAX), kernel, kparams, built, tuple(TAUS) if free else None,
-                 ETA_LABEL if free else None), ds.label), CHART)
+    LAST_GOOD, "the dual perceptron", make, CHART)
 if result is not None:
-    blob, (kind, status), cost, agreement, facts, label = result
+    blob, (kind, status), cost, agreements, facts, label = result
+    agreement = agreements.get(float(eta))  # (the last good result may be of another η: then none is said)
     block = facts["gram_block"]
     if facts["shown"] < facts["n_steps"]:
         st.info(f"This run has {facts['n_steps']:,} steps and never settles: its mistakes change at every update, so "
@@ -136,7 +141,7 @@ if result is not None:
         st.info(f"The link asked for step {step0:,}; the chart holds {facts['shown']:,} steps, so it opens at "
                 f"step {facts['shown']:,}.")
     view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
-    scene = with_view(blob, view)  # a kernel's η is not in it: moving η sends the same bytes
+    scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
     with first if presenting() else nullcontext():
         st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
         show_scene(scene, CHART)

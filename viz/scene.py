@@ -567,12 +567,17 @@ class DualScene(_FlatRecord):
         ``kernel``, ``kernel_params``, ``eta``, ``variant``, ``n_steps``, ``converged``, ``gram_block`` (k),
         ``gram_lo``, ``gram_hi``, ``gram_levels``, ``primal_steps`` (the primal run's S, or None), ``m_rule``,
         ``cut_from`` (the run's own S when the record holds only its first steps, else None: :func:`dual_scene`),
-        ``etas`` (a kernel run sent for every η of the list, made with η = 1: ``B`` is then β and ``f_exam``
-        h + β, and the renderer multiplies them by the η shown; else None).
+        ``etas`` (a run sent for every η of the list, made with η = 1: ``B`` is then β and ``f_exam``
+        h + β, and the renderer multiplies them by the η shown; else None), ``primal_steps_of`` (with ``lines``:
+        each η's primal S).
     box : tuple of 4 floats
     view : View
     follow : str or None
         With ``run["etas"]``: the label of the page's η control, which the chart follows in the browser.
+    lines : tuple of dict
+        With ``run["etas"]`` and the linear kernel, for each η j: its ``W``, ``m_ptr``, ``m_idx`` (M as the rule on
+        that w plus the core's exceptions), ``p_steps``, ``p_W`` and ``p_B``, as above, sent as ``<name>.<j>`` (the
+        arrays of those names without a suffix are then empty).
     """
 
     X: np.ndarray
@@ -596,14 +601,40 @@ class DualScene(_FlatRecord):
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
     follow: str | None = None
+    lines: tuple = ()
 
     KIND, NAME = "dual", "a Dual"
     ARRAYS = ("X", "y", "update_steps", "update_points", "B", "order", "f_exam", "errors", "m_ptr", "m_idx", "W",
               "terms_ptr", "terms", "p_steps", "p_W", "p_B", "gram")
+    LINE_ARRAYS = ("W", "m_ptr", "m_idx", "p_steps", "p_W", "p_B")
+
+    def to_bytes(self) -> bytes:
+        """The scene as the renderer reads it; each η's linear states as ``<name>.<j>``."""
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": self.KIND}
+        for f in fields(self):
+            if f.name not in self.ARRAYS and f.name != "lines":
+                v = getattr(self, f.name)
+                header[f.name] = asdict(v) if f.name == "view" else list(v) if f.name == "box" else v
+        arrays = {name: getattr(self, name) for name in self.ARRAYS}
+        for j, line in enumerate(self.lines):
+            arrays |= {f"{name}.{j}": line[name] for name in self.LINE_ARRAYS}
+        return pack(header, arrays)
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> DualScene:
+        """The scene a record holds (ValueError if it is not a Dual scene of this version)."""
+        header, arrays = unpack(blob)
+        if header.get("kind") != cls.KIND:
+            raise ValueError(f"not {cls.NAME} scene: kind {header.get('kind')!r}")
+        rest = {f.name: header[f.name] for f in fields(cls) if f.name not in cls.ARRAYS and f.name != "lines"}
+        n = len(header["run"].get("etas") or []) if "W.0" in arrays else 0
+        lines = tuple({name: arrays[f"{name}.{j}"] for name in cls.LINE_ARRAYS} for j in range(n))
+        return cls(**{name: arrays[name] for name in cls.ARRAYS}, **rest | {"box": tuple(rest["box"]),
+                                                                            "view": _view(rest["view"])}, lines=lines)
 
 
 def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES, etas=None,
-               follow: str | None = None) -> DualScene:
+               follow: str | None = None, lines=None) -> DualScene:
     """The scene of a dual perceptron run on 2-D points: the core's states, nothing drawn.
 
     Parameters
@@ -616,19 +647,27 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
         The most the record may hold: past it, the record holds the run's first S' steps (the most that fit;
         ``run["n_steps"]`` = S', ``run["cut_from"]`` = S, ``run["converged"]`` false) and the page says so.
     etas : sequence of float, optional
-        A kernel run made with η = 1, sent for every η of ``etas`` (``run["etas"]``): η only rescales α, b and f
-        (the core keeps b = η·β and f = η·(h + β) and judges the mistakes on h + β), so the record's ``B`` is β and
-        its ``f_exam`` is h + β, and the renderer multiplies them by the η it shows, exactly as the core does. Not
-        for the linear kernel, whose w = Σ αᵢyᵢxᵢ and primal run (τ = η) are summed anew for each η.
+        A run made with η = 1, sent for every η of ``etas`` (``run["etas"]``): η only rescales α, b and f (the core
+        keeps b = η·β and f = η·(h + β) and judges the mistakes on h + β), so the record's ``B`` is β and its
+        ``f_exam`` is h + β, and the renderer multiplies them by the η it shows, exactly as the core does. The linear
+        kernel's w = Σ αᵢyᵢxᵢ and primal run (τ = η) are sums made anew for each η: they come in ``lines``.
     follow : str, optional
         With ``etas``: the label of the page's η control, which the chart follows (without it, ``view.tau``).
+    lines : sequence of (DualTrajectory, Trajectory), optional
+        With ``etas`` and the linear kernel: for each η of ``etas``, the run with that η and its primal run (τ = η,
+        the same order); their w, M's exceptions and primal states travel as ``DualScene.lines``.
     """
     p = traj.problem
     if p.X.shape[1] != 2:
         raise ValueError(f"the dual chart draws 2-D data, got d = {p.X.shape[1]}")
-    if etas is not None and (p.kernel == "linear" or traj.eta != 1.0 or primal is not None):
-        raise ValueError("a record for every η holds a kernel run made with η = 1 (the linear kernel's w is summed "
-                         "anew for each η)")
+    if etas is not None and (traj.eta != 1.0 or primal is not None or (lines is not None) != (p.kernel == "linear")):
+        raise ValueError("a record for every η holds a run made with η = 1, and for the linear kernel the run and "
+                         "primal run of each η (lines)")
+    if lines is not None:
+        lines = list(lines)
+        if len(lines) != len(etas) or any(t.eta != e or not np.array_equal(t.update_steps, traj.update_steps)
+                                          for (t, _), e in zip(lines, etas, strict=False)):
+            raise ValueError("lines must hold the run of each η of etas, making the same updates")
     N, K, S = p.n, traj.n_updates, traj.n_steps
     ix = _index_dtype(N)
     steps = np.arange(1, S + 1)
@@ -637,7 +676,10 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
     f_exam = np.zeros(S)
     errors = np.zeros(K + 1, dtype=np.uint32)
     flips, before = [], np.zeros(N, dtype=bool)
-    W = np.zeros((K + 1, 2)) if p.kernel == "linear" else np.zeros((0, 2))
+    # the linear kernel: w after each update and M's exceptions to the rule on it, for the run (or each η's run)
+    linear = ([] if p.kernel != "linear" else [(traj, primal)] if lines is None else lines)
+    Ws = [np.zeros((K + 1, 2)) for _ in linear]
+    flips_of = [[] for _ in linear]
     chunk = max(1, 2_000_000 // max(N, 1))
     for a in range(0, K + 1, chunk):
         k = np.arange(a, min(a + chunk, K + 1))
@@ -646,11 +688,12 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
         errors[k] = M.sum(axis=1)
         at = (prior >= a) & (prior < a + k.size)
         f_exam[at] = F[prior[at] - a, examined[at]]
-        if W.size:
-            A = traj.alphas(k)
-            for j in range(k.size):  # one state at a time, as DualTrajectory.weights sums one step's w
-                W[a + j] = (A[j:j + 1] * p.y) @ p.X
-            flips.extend(np.flatnonzero(row) for row in M ^ rule_mistakes(p.X, p.y, W[k], traj.B[k], "nonpositive"))
+        if linear:
+            for (t, _), W, out in zip(linear, Ws, flips_of, strict=True):
+                A = t.alphas(k)
+                for j in range(k.size):  # one state at a time, as DualTrajectory.weights sums one step's w
+                    W[a + j] = (A[j:j + 1] * p.y) @ p.X
+                out.extend(np.flatnonzero(row) for row in M ^ rule_mistakes(p.X, p.y, W[k], t.B[k], "nonpositive"))
         else:
             for row in M:
                 flips.append(np.flatnonzero(row ^ before))
@@ -676,27 +719,45 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
     isz = np.dtype(ix).itemsize
     step_bytes = np.full(S, 8.0 + (isz if traj.order is not None else 0))
     step_bytes[:t_ptr.size - 1] += 8.0 * np.diff(t_ptr) + 4.0
-    m_ptr = np.concatenate([[0], np.cumsum([f.size for f in flips])]).astype(np.uint32)
-    upd_bytes = 4 + isz + 8 + 4 + 4 + (16 if W.size else 0) + isz * np.diff(m_ptr)[1:].astype(float)
+    ptr_of = lambda fl: np.concatenate([[0], np.cumsum([f.size for f in fl])]).astype(np.uint32)  # noqa: E731
+    m_ptrs = [ptr_of(fl) for fl in flips_of] or [ptr_of(flips)]
+    upd_bytes = 4 + isz + 8 + 4 + sum(4 + 16 + isz * np.diff(m)[1:].astype(float) for m in m_ptrs) if linear else \
+        4 + isz + 8 + 4 + 4 + isz * np.diff(m_ptrs[0])[1:].astype(float)
     np.add.at(step_bytes, traj.update_steps - 1, upd_bytes)
-    fixed = N * (16 + 1) + min(N, 200) ** 2 + isz * float(m_ptr[1]) + 4096
+    for _, pr in linear:  # the primal runs' states, at their own updates
+        if pr is not None:
+            np.add.at(step_bytes, pr.update_steps - 1, 28.0)
+    fixed = N * (16 + 1) + min(N, 200) ** 2 + isz * float(sum(m[1] for m in m_ptrs)) + 4096
     cut = None
     if fixed + step_bytes.sum() > max_bytes:
         S_cut = max(1, int(np.searchsorted(np.cumsum(step_bytes), max_bytes - fixed, side="right")))
         cut, S, K = S, S_cut, int(traj.state_index(S_cut))
-        examined, f_exam, errors, W = examined[:S], f_exam[:S], errors[:K + 1], W[:K + 1] if W.size else W
-        flips, t_ptr, m_ptr = flips[:K + 1], t_ptr[:S + 1], m_ptr[:K + 2]
+        examined, f_exam, errors = examined[:S], f_exam[:S], errors[:K + 1]
+        flips, t_ptr = flips[:K + 1], t_ptr[:S + 1]
+        Ws, flips_of, m_ptrs = [W[:K + 1] for W in Ws], [fl[:K + 1] for fl in flips_of], [m[:K + 2] for m in m_ptrs]
         t_val = t_val[:int(t_ptr[-1])]
     Z, block = gram_display(p.G)
     lo, hi = float(Z.min()), float(Z.max())
     gram = np.round((Z - lo) / (hi - lo) * GRAM_LEVELS) if hi > lo else np.zeros(Z.shape)
-    empty2 = np.zeros((0, 2))
-    keep_p = None if primal is None else int(primal.state_index(S))  # the primal run up to the same step
+    empty2, u32 = np.zeros((0, 2)), np.zeros(0, dtype=np.uint32)
+
+    def states_of(W, fl, m_ptr, pr) -> dict:  # a linear run's w, M's exceptions and its primal run up to step S
+        keep = None if pr is None else int(pr.state_index(S))
+        return {"W": W, "m_ptr": m_ptr, "m_idx": (np.concatenate(fl) if fl else np.zeros(0)).astype(ix),
+                "p_steps": u32 if pr is None else pr.update_steps[:keep].astype(np.uint32),
+                "p_W": empty2 if pr is None else np.ascontiguousarray(pr.W[:keep + 1], dtype=float),
+                "p_B": np.zeros(0) if pr is None else np.ascontiguousarray(pr.B[:keep + 1], dtype=float)}
+
+    each = [states_of(W, fl, m, pr) for W, fl, m, (_, pr) in zip(Ws, flips_of, m_ptrs, linear, strict=True)] \
+        if linear else []
+    one = each[0] if lines is None and each else {**states_of(empty2, flips, m_ptrs[0], None), **(
+        {"W": empty2, "m_ptr": np.zeros(K + 2, dtype=np.uint32), "m_idx": np.zeros(0, dtype=ix)} if lines else {})}
     run = {"kernel": p.kernel, "kernel_params": {k: int(v) if k == "degree" else float(v) for k, v in p.kernel_params},
            "eta": float(traj.eta), "gram_levels": GRAM_LEVELS,
            "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged and cut is None),
            "gram_block": int(block), "gram_lo": lo, "gram_hi": hi,
-           "primal_steps": None if primal is None else min(int(primal.n_steps), S),
+           "primal_steps": None if not linear or linear[0][1] is None else min(int(linear[0][1].n_steps), S),
+           "primal_steps_of": None if lines is None else [min(int(pr.n_steps), S) for _, pr in lines],
            "m_rule": "linear" if p.kernel == "linear" else "changes", "cut_from": cut,
            "etas": None if etas is None else [float(e) for e in etas]}
     return DualScene(
@@ -704,13 +765,9 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
         update_steps=traj.update_steps[:K].astype(np.uint32), update_points=traj.update_points[:K].astype(ix),
         B=np.ascontiguousarray(traj.B[:K + 1], dtype=float),
         order=np.zeros(0, dtype=ix) if traj.order is None else np.asarray(traj.order[:S]).astype(ix),
-        f_exam=f_exam, errors=errors, m_ptr=m_ptr,
-        m_idx=(np.concatenate(flips) if flips else np.zeros(0)).astype(ix), W=W,
-        terms_ptr=t_ptr, terms=np.asarray(t_val, dtype=float),
-        p_steps=np.zeros(0, dtype=np.uint32) if primal is None else primal.update_steps[:keep_p].astype(np.uint32),
-        p_W=empty2 if primal is None else np.ascontiguousarray(primal.W[:keep_p + 1], dtype=float),
-        p_B=np.zeros(0) if primal is None else np.ascontiguousarray(primal.B[:keep_p + 1], dtype=float),
+        f_exam=f_exam, errors=errors, **one, terms_ptr=t_ptr, terms=np.asarray(t_val, dtype=float),
         gram=gram.astype(np.uint8), run=run, box=view_box(p.X), view=view or View(), follow=follow,
+        lines=tuple(each) if lines is not None else (),
     )
 
 

@@ -21,11 +21,15 @@ const sign1 = (v) => (v > 0 ? "+1" : "−1");
 const paren = (v) => (num(v).startsWith("−") ? `(${num(v)})` : num(v));
 
 class DualModel {
-  // the run of a Dual scene; a kernel's record sent for every η (run.etas) is read at `eta`
+  // the run of a Dual scene; a record sent for every η (run.etas) is read at `eta` (the linear kernel's w, M's
+  // exceptions and primal run of that η are its arrays <name>.<j>, j the η's index)
   constructor({header, arrays}, eta) {
+    const etaAt = Array.isArray(header.run.etas) ? header.run.etas.indexOf(eta) : -1;
+    const line = etaAt >= 0 && arrays["W.0"] ? `.${etaAt}` : "";
     const a = arrays, need = (name) => {
-      if (!a[name]) throw new Error(`the scene has no ${name}`);
-      return a[name];
+      const v = ["W", "m_ptr", "m_idx", "p_steps", "p_W", "p_B"].includes(name) ? a[name + line] : a[name];
+      if (!v) throw new Error(`the scene has no ${name}${line}`);
+      return v;
     };
     this.h = header; this.run = header.run; this.box = header.box;
     this.X = need("X"); this.y = need("y"); this.N = this.y.length;
@@ -36,6 +40,7 @@ class DualModel {
     this.tPtr = need("terms_ptr"); this.terms = need("terms");
     this.pUS = need("p_steps"); this.pW = need("p_W"); this.pB = need("p_B"); this.gram = need("gram");
     this.S = this.run.n_steps;
+    this.primalSteps = line ? (this.run.primal_steps_of || [])[etaAt] ?? null : this.run.primal_steps;
     const etas = this.run.etas ?? null;
     if (etas !== null && !(Array.isArray(etas) && etas.length && etas.every((e) => e > 0 && Number.isFinite(e)) && etas.includes(eta)))
       throw new Error("the scene's η values are not positive numbers, or hold no η to show");
@@ -66,7 +71,7 @@ class DualModel {
     if ((r.m_rule === "linear") !== (this.W.length === 2 * (K + 1)) || (r.m_rule !== "linear" && r.m_rule !== "changes")) bad("w does not match its rule for M");
     if (this.tPtr.length > S + 1 || (this.tPtr.length && (this.tPtr[0] !== 0 || this.tPtr[this.tPtr.length - 1] > this.terms.length))) bad("Gram entries do not match their pointers");
     for (let s = 1; s < this.tPtr.length; s++) if (this.tPtr[s] < this.tPtr[s - 1]) bad("Gram entries do not match their pointers");
-    if (r.primal_steps !== null && (this.pW.length !== 2 * (this.pUS.length + 1) || this.pB.length !== this.pUS.length + 1)) bad("primal run does not match its update steps");
+    if (this.primalSteps !== null && (this.pW.length !== 2 * (this.pUS.length + 1) || this.pB.length !== this.pUS.length + 1)) bad("primal run does not match its update steps");
     const side = Math.ceil(N / r.gram_block);
     if (!(r.gram_block >= 1) || this.gram.length !== side * side || !(r.gram_levels > 0)) bad("Gram matrix does not match its points");
     this.linear = this.run.kernel === "linear";
@@ -162,7 +167,7 @@ class DualModel {
     if (this.linear) {
       const w = this.w(k), b = this.B[k];
       let line = `w = Σαᵢyᵢxᵢ = ${vec(w)}, b = ${num(b)}`;
-      if (this.run.primal_steps !== null && step <= this.run.primal_steps) {
+      if (this.primalSteps !== null && step <= this.primalSteps) {
         const [pw, pb] = this.primalAt(step);
         const dw = Math.max(Math.abs(w[0] - pw[0]), Math.abs(w[1] - pw[1]));
         line += ` &nbsp;·&nbsp; primal (τ = η): w = ${vec(pw)}, b = ${num(pb)}` +
