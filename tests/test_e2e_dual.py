@@ -103,3 +103,26 @@ def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_s
         assert_no_exception(fresh)
     finally:
         other.close()
+
+
+def test_eta_moves_the_chart_in_the_browser_on_every_kernel(page: Page, app_server: str) -> None:
+    """Step η: the chart shows the new η's α and b at the step it stood on, from the record it already holds."""
+    for query in ("ds=separable&kernel=rbf&gamma=1.0&eta=1.0", "ds=separable&eta=1.0"):
+        page.goto(f"{app_server}/dual?{query}")
+        wait_for_scene(page)
+        wait_for_rerun(page)
+        for _ in range(3):
+            scene_button(page, "next")
+        wait_for_step(page, 3)
+        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        alpha = scene_drawn(page)["alpha"]
+        slider = page.get_by_test_id("stSlider").filter(has_text="Step η").get_by_role("slider")
+        slider.focus()
+        page.keyboard.press("ArrowRight")  # 1.0 → 2.0
+        page.wait_for_function("() => document.querySelector('.dbls').__dblView.m.eta === 2")
+        wait_for_rerun(page)
+        assert page.evaluate("() => document.querySelector('.dbls').dataset.ready") == ready  # no new record
+        assert scene_state(page)["step"] == 3
+        assert scene_drawn(page)["alpha"] == [2 * a for a in alpha] and any(alpha)  # α = η·c
+        assert chart_meta(page)["eta"] == 2
+        assert_no_exception(page)
