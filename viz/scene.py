@@ -749,14 +749,18 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
                 "p_B": np.zeros(0) if pr is None else np.ascontiguousarray(pr.B[:keep + 1], dtype=float)}
 
     each = [states_of(W, fl, m, pr) for W, fl, m, (_, pr) in zip(Ws, flips_of, m_ptrs, linear, strict=True)] \
-        if linear else []
-    one = each[0] if lines is None and each else {**states_of(empty2, flips, m_ptrs[0], None), **(
-        {"W": empty2, "m_ptr": np.zeros(K + 2, dtype=np.uint32), "m_idx": np.zeros(0, dtype=ix)} if lines else {})}
+        if linear else []  # (a kernel's m_ptrs holds its changes instead)
+    if lines is not None:  # each η's linear arrays travel as lines: the arrays of those names stay empty
+        one = states_of(empty2, [], np.zeros(K + 2, dtype=np.uint32), None)
+    elif linear:  # one linear run
+        one = each[0]
+    else:  # a kernel: M as the points that change with each update
+        one = states_of(empty2, flips, m_ptrs[0], None)
     run = {"kernel": p.kernel, "kernel_params": {k: int(v) if k == "degree" else float(v) for k, v in p.kernel_params},
            "eta": float(traj.eta), "gram_levels": GRAM_LEVELS,
            "variant": traj.variant, "n_steps": int(S), "converged": bool(traj.converged and cut is None),
            "gram_block": int(block), "gram_lo": lo, "gram_hi": hi,
-           "primal_steps": None if not linear or linear[0][1] is None else min(int(linear[0][1].n_steps), S),
+           "primal_steps": None if lines is not None or primal is None else min(int(primal.n_steps), S),
            "primal_steps_of": None if lines is None else [min(int(pr.n_steps), S) for _, pr in lines],
            "m_rule": "linear" if p.kernel == "linear" else "changes", "cut_from": cut,
            "etas": None if etas is None else [float(e) for e in etas]}
