@@ -139,7 +139,7 @@ if result is not None:
                    "points." + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the "
                                 "exact SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else
                                 " Every value of the τ (or B) controls is run once: moving one redraws its panel at once, "
-                                "in your browser."))
+                                "in your browser." if follow[0] else ""))
     with part("tables"):
         exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), with_view(blob, replace(view, pair=pair)),
                 f"Compare: {label}",

@@ -305,15 +305,16 @@ def run_or_last_good(key: str, what: str, make: Callable[[], tuple], chart_key: 
     return result
 
 
-def plane_data(ds: Dataset, max_points: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The dataset's points, checked: labels ±1, finite, 2-D (the pages draw the plane), at most ``max_points``."""
+def plane_data(ds: Dataset, max_points: int | None = None, who: str = "this page") -> tuple[np.ndarray, np.ndarray]:
+    """The dataset's points, checked: labels ±1, finite, 2-D (the pages draw the plane), at most ``max_points``
+    (``who`` takes at most that many, in the message)."""
     X, y = validate_data(ds.X, ds.y)
     if X.shape[1] != 2:
         raise ValueError(f"the page draws 2-D points, the dataset has d = {X.shape[1]}")
     if max_points is not None and len(y) > max_points:
         more = (f" (the Perceptron page and the SVM page's linear kernel take up to {N_PLANE_MAX:,})"
                 if max_points < N_PLANE_MAX else "")
-        raise ValueError(f"this page takes at most {max_points:,} points{more}, got {len(y):,}")
+        raise ValueError(f"{who} takes at most {max_points:,} points{more}, got {len(y):,}")
     return X, y
 
 

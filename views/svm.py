@@ -120,7 +120,8 @@ exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_
 with exact_tab:
     ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
     result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
-        compute(*plane_data(ds, N_PLANE_MAX if kernel == "linear" else N_UI_MAX), None if live else C_used, kernel, kparams,
+        compute(*plane_data(ds, N_PLANE_MAX if kernel == "linear" else N_UI_MAX,
+                                 "this page" if kernel == "linear" else f"the {KERNEL_LABELS[kernel]} kernel"), None if live else C_used, kernel, kparams,
                 bool(overlay) and kernel == "linear"), ds.label), CHART)
     if result is not None:
         blob, label = result

@@ -39,7 +39,9 @@ class QuizView extends PerceptronView {
   }
 
   legendItems() {
-    const q = this.q, items = super.legendItems().filter(([id]) => q.answered || !["ring", "old", "upd"].includes(id));
+    // (not R and γ: the bound is not the question)
+    const q = this.q, items = super.legendItems().filter(([id]) => !["R", "gamma"].includes(id) &&
+                                                          (q.answered || !["ring", "old", "upd"].includes(id)));
     items[0] = ["exam", `examined at step ${q.step + 1}`, items[0][2]];
     if (q.answered) {
       items.push(["updatedOn", "updated on", `<circle cx="9" cy="9" r="7" fill="none" stroke="${UPDATE}" stroke-width="3"/>`]);
