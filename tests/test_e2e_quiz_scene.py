@@ -90,3 +90,15 @@ def test_a_quiz_the_record_cannot_hold_is_named(renderer):  # noqa: F811
         assert msg.is_visible() and words in msg.text_content()
     mount(renderer, blob)  # the step-through chart again
     assert renderer.locator("#scene .dbls-error").count() == 0 and renderer.locator("#scene .dbls-controls").count() == 1
+
+
+def test_a_quiz_on_a_run_with_its_bound_leaves_the_bound_out_of_the_legend(renderer):  # noqa: F811
+    from core.bounds import mistake_bound
+
+    X, y = make_dataset("textbook", 3, 0)
+    blob = perceptron_scene(run_perceptron(X, y), mistake_bound(X, y)).to_bytes()
+    for answered in (False, True):
+        mount(renderer, with_view(blob, View(quiz={"step": 0, "answered": answered, "pick": 0 if answered else None})))
+        assert renderer.locator("#scene .dbls-error").count() == 0
+        legend = asked(renderer)["legend"]
+        assert "R" not in legend and "gamma" not in legend and "exam" in legend

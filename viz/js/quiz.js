@@ -39,9 +39,7 @@ class QuizView extends PerceptronView {
   }
 
   legendItems() {
-    // (not R and γ: the bound is not the question)
-    const q = this.q, items = super.legendItems().filter(([id]) => !["R", "gamma"].includes(id) &&
-                                                          (q.answered || !["ring", "old", "upd"].includes(id)));
+    const q = this.q, items = super.legendItems().filter(([id]) => q.answered || !["ring", "old", "upd"].includes(id));
     items[0] = ["exam", `examined at step ${q.step + 1}`, items[0][2]];
     if (q.answered) {
       items.push(["updatedOn", "updated on", `<circle cx="9" cy="9" r="7" fill="none" stroke="${UPDATE}" stroke-width="3"/>`]);
@@ -50,6 +48,8 @@ class QuizView extends PerceptronView {
     }
     return items;
   }
+
+  legendButtons() { return this.legendItems().filter(([id]) => id !== "R" && id !== "gamma"); }  // the bound is not the question
 
   mainTraces() {  // the points named (up to LABEL_MAX) and clickable
     const data = super.mainTraces(), m = this.m;

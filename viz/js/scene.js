@@ -603,8 +603,9 @@ class Stepping {
   }
 
   // the legend: ours, in HTML, so it never lies over the plot; a click on an entry hides or shows that part
+  legendButtons() { return this.legendItems(); }  // the entries the legend shows (legendItems also names traces)
   drawLegend() {
-    this.legendEl.innerHTML = this.legendItems().map(([id, label, svg]) =>
+    this.legendEl.innerHTML = this.legendButtons().map(([id, label, svg]) =>
       `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
       `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
   }
