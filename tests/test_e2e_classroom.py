@@ -239,3 +239,23 @@ def test_compare_follows_tau_right_in_the_browser_and_its_csv_holds_the_runs_sho
     runs = [run(X, y, variant="cyclic", tau=t, seed=0, max_steps=1000) for t in (0.1, 2.0)]
     assert open(dl.value.path(), encoding="utf-8").read() == paired_runs_csv(*runs)
     assert_no_exception(page)
+
+
+def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(browser: Browser, app_server: str) -> None:
+    """Streamlit scrolls its main column in a box of its own: a control below the chart scrolls it, and the chart
+    drawn again after that control's rerun must be sized from the page's top, not from where the box stands."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        _open(page, f"{app_server}/compare?ds=XOR&n_xor=300&cmp=order&cmp_steps=5000&present=true")
+        root = ".st-key-compare_chart .dbls"
+        page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
+        size = f"() => document.querySelector('{root}').__dblView.sz.H"
+        before, ready = page.evaluate(size), page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+        slider = page.get_by_test_id("stSlider").filter(has_text="Step size τ (both)").get_by_role("slider")
+        slider.focus()  # scrolls the page down to it
+        page.keyboard.press("ArrowLeft")  # past the family's budget: a new record, drawn again
+        page.wait_for_function(f"(r) => document.querySelector('{root}').dataset.ready !== r", arg=ready)
+        _settle(page)
+        assert page.evaluate(size) == before
+    finally:
+        page.close()

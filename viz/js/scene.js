@@ -567,6 +567,17 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
+// where an element's top is on the page scrolled to its top: Streamlit scrolls its main column in a box of its own,
+// not the window, so a chart redrawn after the page was scrolled (a control below it moved) is measured from there
+function pageTop(el) {
+  let top = el.getBoundingClientRect().top + window.scrollY;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) top += p.scrollTop;
+  }
+  return top;
+}
+
 // what every view does alike: step, play and pause over its model's stops (m.nStops), and the room a
 // presentation-mode chart has in the window
 class Stepping {
@@ -691,7 +702,7 @@ class Stepping {
   // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
   // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
   room(below) {
-    const top = Math.max(0, this.root.getBoundingClientRect().top + window.scrollY);
+    const top = Math.max(0, pageTop(this.root));
     return Math.round(window.innerHeight - Math.min(top, 0.45 * window.innerHeight) - below);
   }
 }
