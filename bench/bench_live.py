@@ -151,6 +151,19 @@ def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[
                           received)
 
 
+def redrawn(page, t: float, before: str, received: list[int], n0: int, root: str = ".dbls") -> tuple[float, int]:
+    """After an action at ``t`` (perf_counter) that sends a new scene record: the ms until the chart (``root``) has
+    drawn a record other than ``before`` (its ``data-ready``), plus one frame; and the bytes the server sent from
+    message ``n0`` on, once the page's rerun has finished."""
+    page.wait_for_function(f"(b) => {{ const r = document.querySelector({root!r}).dataset.ready; return r && r !== b; }}",
+                           arg=before, polling="raf", timeout=90_000)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    ms = (time.perf_counter() - t) * 1000
+    page.wait_for_selector(IDLE, state="attached")
+    page.wait_for_timeout(300)
+    return ms, sum(received[n0:])
+
+
 def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int]]:
     """Change the data's seed (a new set of runs: every τ run again on the server): until it is drawn."""
     times, sizes = [], []
@@ -161,13 +174,9 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
         field.fill(str(seed))
         t = time.perf_counter()
         field.press("Enter")
-        page.wait_for_function("(r) => document.querySelector('.dbls').dataset.ready !== r", arg=ready,
-                               polling="raf", timeout=90_000)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-        times.append((time.perf_counter() - t) * 1000)
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))
+        ms, size = redrawn(page, t, ready, received, n0)
+        times.append(ms)
+        sizes.append(size)
     return times, sizes
 
 
@@ -184,14 +193,10 @@ def variant_changes(page, received: list[int]) -> tuple[list[float], list[float]
         option.wait_for()
         t = time.perf_counter()
         option.click()
-        page.wait_for_function("(r) => document.querySelector('.dbls').dataset.ready !== r", arg=ready,
-                               polling="raf", timeout=90_000)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-        (cached if v in seen else built).append((time.perf_counter() - t) * 1000)
+        ms, size = redrawn(page, t, ready, received, n0)
+        (cached if v in seen else built).append(ms)
         seen.add(v)
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))
+        sizes.append(size)
     return built, cached, sizes
 
 
@@ -300,13 +305,9 @@ def record_moves(page, label: str, moves: int, received: list[int], root: str = 
         slider.focus()
         t = time.perf_counter()
         page.keyboard.press(key)
-        page.wait_for_function(f"(b) => {{ const r = ({ready})(); return r && r !== b; }}", arg=before, polling="raf",
-                               timeout=60_000)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-        times.append((time.perf_counter() - t) * 1000)
-        page.wait_for_selector(IDLE, state="attached")
-        page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))
+        ms, size = redrawn(page, t, before, received, n0, root)
+        times.append(ms)
+        sizes.append(size)
     return times, sizes
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from e2e_helpers import exported_figure
 from playwright.sync_api import Page
-from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
+from test_e2e_scene import mount, points, refused, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_compare import shifted_activation, tied
 
 from core.perceptron import run_perceptron
@@ -142,9 +142,7 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         ({**header, "titles": ["one"]}, arrays),
     ]
     for h, a in broken:
-        mount(renderer, pack({k: v for k, v in h.items() if k != "arrays"}, a))
-        msg = renderer.locator("#scene .dbls-error")
-        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), h
+        refused(renderer, pack({k: v for k, v in h.items() if k != "arrays"}, a), h)
         # the last good chart is still there, dimmed
         assert renderer.locator("#scene .dbls-cmp-state").first.text_content().split("\n")[-1].startswith("Step ")
     mount(renderer, good)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from e2e_helpers import exported_figure
 from playwright.sync_api import Page
-from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
+from test_e2e_scene import mount, refused, renderer  # noqa: F401  (the page holding the renderer)
 
 from core.losses import grid_around, hinge_subgradient, perceptron_subgradient, surface
 from core.perceptron import run_perceptron
@@ -118,9 +118,7 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         (header, {k: v for k, v in arrays.items() if k != "bs"}),
     ]
     for h, a in broken:
-        mount(renderer, pack(h, a))
-        msg = renderer.locator("#scene .dbls-error")
-        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), h
+        refused(renderer, pack(h, a), h)
         assert renderer.locator("#scene .dbls-state").text_content().startswith("b = ")  # the last chart stays
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0

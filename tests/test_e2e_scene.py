@@ -52,6 +52,13 @@ def mount(page: Page, blob: bytes) -> None:
     assert not page.errors, page.errors
 
 
+def refused(page: Page, blob: bytes, label=None) -> None:
+    """Mount a record the renderer cannot draw: the chart names it (``label`` says which case failed)."""
+    mount(page, blob)
+    msg = page.locator("#scene .dbls-error")
+    assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), label
+
+
 def drawn_at(page: Page, step: int) -> dict:
     """Show ``step`` (by its stop) and read what the renderer drew and wrote."""
     return page.evaluate("""(step) => {
@@ -197,9 +204,7 @@ def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(ren
     arrays = {**arrays, "W.0": arrays["W.0"][:-1]}  # states that do not match the updates
     bad.append(pack(header, arrays))
     for blob in bad:
-        mount(renderer, blob)
-        msg = renderer.locator("#scene .dbls-error")
-        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:")
+        refused(renderer, blob)
         assert renderer.locator("#scene .dbls-plot .scatterlayer .trace").count() >= 2  # the last chart stays, dimmed
     mount(renderer, good)  # a good record again: drawn, the message gone
     assert renderer.locator("#scene .dbls-error").count() == 0

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from e2e_helpers import exported_figure
 from playwright.sync_api import Page
-from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
+from test_e2e_scene import mount, points, refused, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_compare import tied
 
 from core.snapshot import activation
@@ -90,9 +90,7 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         (header, {**arrays, "m_ptr.0": arrays["m_ptr.0"][:-1]}),
     ]
     for h, a in broken:
-        mount(renderer, pack(h, a))
-        msg = renderer.locator("#scene .dbls-error")
-        assert msg.is_visible() and msg.text_content().startswith("This chart cannot be drawn:"), h
+        refused(renderer, pack(h, a), h)
         assert renderer.locator("#scene .dbls-state").text_content().startswith("Step ")  # the last chart stays
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0

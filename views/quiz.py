@@ -11,7 +11,6 @@ one drawing of the run for the chart, the quiz and the exports.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 import streamlit as st
@@ -20,7 +19,7 @@ from views.scene_chart import show_scene
 from viz.quiz import grade, question
 from viz.scene import SceneRun, View, with_view
 
-QUIZ = "_quiz"  # {"run": (the record's digest, τ) asked about, "k": the step shown, "answer": None or (choice, right, why)}
+QUIZ = "_quiz"  # {"run": (the record, τ) asked about, "k": the step shown, "answer": None or (choice, right, why)}
 SCORE = "_quiz_score"  # [right, answered] over the session
 QUIZ_CHART = "quiz_chart"
 
@@ -62,10 +61,10 @@ def quiz(blob: bytes, tau: float, view: View) -> None:
     """Draw the quiz on the run of step size ``tau`` in the page's scene record ``blob`` (another record, e.g. of
     edited points, or another τ restarts it), shown as ``view`` shows the step-through chart."""
     run = SceneRun.of_tau(blob, tau)
-    which = (hashlib.blake2b(blob, digest_size=16).digest(), float(tau))
     q = st.session_state.get(QUIZ)
-    if q is None or q["run"] != which:
-        q = st.session_state[QUIZ] = {"run": which, "k": 0, "answer": None}
+    # the cached record itself: the same inputs give the same object (no hash of its bytes on every rerun)
+    if q is None or q["run"][0] is not blob or q["run"][1] != float(tau):
+        q = st.session_state[QUIZ] = {"run": (blob, float(tau)), "k": 0, "answer": None}
     score = st.session_state.setdefault(SCORE, [0, 0])
     k, answer = q["k"], q["answer"]
     # presentation mode: a slide, the chart left and the words right, so both fit a projector's screen
