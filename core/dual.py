@@ -232,6 +232,10 @@ class DualTrajectory(RunSteps):
     converged : bool
         Whether the last state has y·f(x) > 0 at every point.
     max_steps : int
+        The step cap the run was given.
+    step_cap : int
+        The steps the run could take: ``max_steps``, or fewer where the work cap (steps × N at most
+        200,000,000: each update costs O(N)) stops it first.
     """
 
     problem: DualProblem
@@ -245,6 +249,12 @@ class DualTrajectory(RunSteps):
     order: np.ndarray | None
     converged: bool
     max_steps: int
+    step_cap: int
+
+    @property
+    def stopped_by_work_cap(self) -> bool:
+        """The run ended at the work cap, before ``max_steps`` and without converging."""
+        return not self.converged and self.n_steps == self.step_cap < self.max_steps
 
     def scores(self, states) -> np.ndarray:
         """g = f/η at every point after each of the given numbers of updates, exactly as the run computed it.
@@ -490,7 +500,7 @@ def _run(G: np.ndarray, y: np.ndarray, max_steps: int, cyclic: bool, rng):
 
 
 def max_steps_allowed(n: int) -> int:
-    """The largest max_steps a dual run on N points accepts: 1,000,000, and max_steps × N <= 200,000,000."""
+    """The steps a dual run on N points may take before its work cap stops it: 1,000,000, and steps × N <= 200,000,000."""
     return max(1, min(MAX_STEPS_LIMIT, WORK_LIMIT // max(int(n), 1)))
 
 
@@ -522,7 +532,8 @@ def run_dual(
         The points in order epoch after epoch, or one uniformly chosen point
         per step (the same order as the primal perceptron's for one seed).
     max_steps : int
-        0 <= max_steps <= 1,000,000 and max_steps × N <= 200,000,000.
+        0 <= max_steps <= 1,000,000. A run also stops at the work cap, steps × N = 200,000,000,
+        and says so (``stopped_by_work_cap``); a run that converges first is not affected.
     seed : int or numpy.random.Generator
         Source of the random order.
     G : array_like of shape (n, n), optional
@@ -544,9 +555,9 @@ def run_dual(
     kp = kernel_params(kernel, **params)
     if n > N_LIMIT:
         raise ValueError(f"the dual perceptron keeps the N×N Gram matrix: N must be at most {N_LIMIT:,}, got {n:,}")
-    if not is_int(max_steps) or not 0 <= max_steps <= max_steps_allowed(n):
-        raise ValueError(f"max_steps must be an integer between 0 and {max_steps_allowed(n):,} for N = {n:,} "
-                         f"(each update costs O(N)), got {max_steps!r}")
+    if not is_int(max_steps) or not 0 <= max_steps <= MAX_STEPS_LIMIT:
+        raise ValueError(f"max_steps must be an integer between 0 and {MAX_STEPS_LIMIT:,}, got {max_steps!r}")
+    cap = min(int(max_steps), max_steps_allowed(n))  # the work cap stops a run, never refuses it
     if G is None:
         Ga = gram(Xa, kernel, **dict(kp))
     else:
@@ -560,7 +571,7 @@ def run_dual(
         rng = np.random.default_rng(int(seed))
     else:
         raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
-    s, steps, points, saved, order, converged = _run(Ga, ya.astype(np.float64), int(max_steps), variant == "cyclic", rng)
+    s, steps, points, saved, order, converged = _run(Ga, ya.astype(np.float64), cap, variant == "cyclic", rng)
     points = np.asarray(points, dtype=np.int64)
     counts_b = np.concatenate([[0], np.cumsum(ya[points])])  # Σ cᵢyᵢ after each update
     return DualTrajectory(
@@ -575,6 +586,7 @@ def run_dual(
         order=None if order is None else readonly(order),
         converged=bool(converged),
         max_steps=int(max_steps),
+        step_cap=cap,
     )
 
 

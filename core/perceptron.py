@@ -99,6 +99,9 @@ class Trajectory(RunSteps):
         Whether the last state misclassifies no point under the rule.
     max_steps : int
         The step cap the run was given.
+    step_cap : int
+        The steps the run could take: ``max_steps``, or fewer where the work cap stops it first
+        (minibatch and batch examine B points per step, at most 5,000,000 in a run).
     """
 
     problem: Problem
@@ -113,6 +116,12 @@ class Trajectory(RunSteps):
     order: np.ndarray | None
     converged: bool
     max_steps: int
+    step_cap: int
+
+    @property
+    def stopped_by_work_cap(self) -> bool:
+        """The run ended at the work cap, before ``max_steps`` and without converging."""
+        return not self.converged and self.n_steps == self.step_cap < self.max_steps
 
     def _states_at(self, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(w, b) after k updates, shapes (len(k), d) and (len(k),); :meth:`states` maps steps to k."""
@@ -374,8 +383,8 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
 
 
 def max_steps_allowed(variant: str, n: int, batch_size: int = 1) -> int:
-    """The largest max_steps a run accepts: 5,000,000 steps, and for minibatch
-    and batch at most 5,000,000 point examinations (max_steps × B, B = N for batch)."""
+    """The steps a run may take before its work cap stops it: 5,000,000, and for minibatch
+    and batch at most 5,000,000 point examinations (steps × B, B = N for batch)."""
     per_step = {"minibatch": batch_size, "batch": n}.get(variant, 1)
     return MAX_STEPS_LIMIT if per_step <= 1 else max(1, min(MAX_STEPS_LIMIT, WORK_LIMIT // per_step))
 
@@ -419,8 +428,9 @@ def run_perceptron(
     fit_intercept : bool
         Learn b (True) or keep b = b₀.
     max_steps : int
-        Cap on the number of steps, 0 <= max_steps <= 5,000,000; for minibatch and
-        batch also max_steps × B <= 5,000,000 (B = N for batch).
+        Cap on the number of steps, 0 <= max_steps <= 5,000,000. Minibatch and batch runs
+        also stop at the work cap, 5,000,000 point examinations (steps × B, B = N for batch),
+        and say so (``stopped_by_work_cap``); a run that converges first is not affected.
     seed : int or numpy.random.Generator
         Source of the random order (random, minibatch).
     reduction : {"mean", "sum"}
@@ -429,8 +439,8 @@ def run_perceptron(
     Returns
     -------
     Trajectory
-        Stops at the first state that misclassifies no point (``converged``)
-        or after ``max_steps`` steps.
+        Stops at the first state that misclassifies no point (``converged``),
+        after ``max_steps`` steps, or at the work cap (``step_cap``), whichever comes first.
     """
     Xa, ya = validate_data(X, y)
     n, d = Xa.shape
@@ -447,10 +457,7 @@ def run_perceptron(
         B = int(batch_size)
     else:
         B = n if variant == "batch" else 1
-    if max_steps > max_steps_allowed(variant, n, B):
-        what = "B" if variant == "minibatch" else "N"
-        raise ValueError(f"max_steps × {what} must be at most {WORK_LIMIT:,} for the {variant} variant, got "
-                         f"{max_steps:,} × {B:,} = {max_steps * B:,}; lower max steps or {what}")
+    cap = min(int(max_steps), max_steps_allowed(variant, n, B))  # the work cap stops a run, never refuses it
     if w0 is None:
         w = np.zeros(d)
     else:
@@ -469,9 +476,9 @@ def run_perceptron(
 
     problem = Problem(X=Xa, y=ya, update_on=update_on, fit_intercept=bool(fit_intercept))
     if variant in ("cyclic", "random"):
-        out = _online(problem, w, b0, tau, int(max_steps), variant == "cyclic", rng)
+        out = _online(problem, w, b0, tau, cap, variant == "cyclic", rng)
     else:
-        out = _batched(problem, w, b0, tau, int(max_steps), B, variant == "minibatch", reduction, rng)
+        out = _batched(problem, w, b0, tau, cap, B, variant == "minibatch", reduction, rng)
     s, steps, Ws, Bs, order, converged = out
     return Trajectory(
         problem=problem,
@@ -486,6 +493,7 @@ def run_perceptron(
         order=None if order is None else readonly(order),
         converged=bool(converged),
         max_steps=int(max_steps),
+        step_cap=cap,
     )
 
 

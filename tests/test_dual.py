@@ -30,6 +30,7 @@ from core.dual import (
 from core.perceptron import run_perceptron
 from core.snapshot import DualSnapshot
 from datasets import make_dataset
+from viz.dual import dual_summary
 
 KERNELS = [("linear", {}), ("poly", {"degree": 2, "coef0": 1.0}), ("poly", {"degree": 3, "coef0": 0.0}),
            ("rbf", {"gamma": 0.5}), ("rbf", {"gamma": 3.0})]
@@ -457,3 +458,19 @@ def test_zero_steps_is_the_initial_state():
     traj = run_dual(X, y, max_steps=0)
     assert traj.n_steps == 0 and not traj.converged and len(list(traj)) == 1
     assert traj[0].errors == len(y)  # f = 0: every y·f = 0 counts as a mistake
+
+
+def test_the_work_cap_stops_a_dual_run_and_says_so():
+    """steps × N is capped (each update costs O(N)): a run reaching it ends there; one converging first is never refused."""
+    rng = np.random.default_rng(3)
+    n = 2500
+    X, y = rng.normal(size=(n, 2)), np.where(rng.random(n) < 0.5, -1, 1)  # random labels: never separable
+    cap = max_steps_allowed(n)
+    traj = run_dual(X, y, max_steps=cap + 10)
+    assert cap == 80_000 and traj.n_steps == traj.step_cap == cap and traj.stopped_by_work_cap
+    assert "Stopped at the work cap after 80,000 steps" in dual_summary(traj, False)[1]
+    assert not run_dual(X, y, max_steps=cap).stopped_by_work_cap  # max steps came first
+    Xs = np.array([[2.0, 1.0], [3.0, -1.0], [-2.0, 0.5], [-3.0, -0.5]])
+    ys = np.array([1, 1, -1, -1])
+    ok = run_dual(Xs, ys, max_steps=1_000_000)
+    assert ok.converged and not ok.stopped_by_work_cap

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from core.perceptron import WORK_LIMIT, perceptron, run_perceptron
 from core.snapshot import Snapshot
+from viz.perceptron import run_summary
 
 VARIANTS = ("cyclic", "random", "minibatch", "batch")
 ONLINE = ("cyclic", "random")
@@ -806,13 +807,28 @@ def test_ties_are_judged_alike_on_every_path():
             assert traj[int(s)].updated.size > 0
 
 
-def test_work_limits_and_bad_values_are_refused_with_a_message():
+def test_the_work_cap_stops_a_run_and_never_refuses_one_that_converges_first():
     rng = np.random.default_rng(0)
-    X, y = rng.normal(size=(2000, 2)), np.where(rng.random(2000) < 0.5, -1, 1)
-    with pytest.raises(ValueError, match=r"max_steps × N must be at most 5,000,000 .* 5,000 × 2,000"):
-        run_perceptron(X, y, variant="batch", max_steps=5000)
-    with pytest.raises(ValueError, match=r"max_steps × B must be at most"):
-        run_perceptron(X, y, variant="minibatch", batch_size=2000, max_steps=100_000)
+    X, y = rng.normal(size=(2000, 2)), np.where(rng.random(2000) < 0.5, -1, 1)  # random labels: never separable
+    for kw, cap in (({"variant": "batch"}, WORK_LIMIT // 2000), ({"variant": "minibatch", "batch_size": 1600}, WORK_LIMIT // 1600)):
+        traj = run_perceptron(X, y, max_steps=100_000, **kw)
+        assert traj.n_steps == traj.step_cap == cap and traj.max_steps == 100_000
+        assert traj.stopped_by_work_cap and not traj.converged
+        kind, text = run_summary(traj, False)
+        assert f"Stopped at the work cap after {cap:,} steps" in text and "before max steps (100,000)" in text
+        short = run_perceptron(X, y, max_steps=cap - 1, **kw)  # max steps first: not the work cap
+        assert short.n_steps == cap - 1 and not short.stopped_by_work_cap
+        assert run_summary(short, False)[1].startswith(f"No convergence after {cap - 1:,} steps")
+    # the case: 200,000 × 60 = 12,000,000 point examinations asked for; it converges in a few steps
+    Xs, ys = rng.normal(size=(60, 2)), np.ones(60, dtype=int)
+    Xs[:, 0] += np.where(np.arange(60) < 30, 3.0, -3.0)
+    ys[30:] = -1
+    traj = run_perceptron(Xs, ys, variant="batch", tau=0.5, max_steps=200_000)
+    assert traj.converged and traj.n_steps < 100 and not traj.stopped_by_work_cap
+    assert sum(1 for _ in perceptron(Xs, ys, variant="batch", tau=0.5, max_steps=200_000)) == traj.n_steps + 1
+
+
+def test_bad_values_are_refused_with_a_message():
     with pytest.raises(ValueError, match="X values must be at most 1,000,000 in size"):
         run_perceptron([[1e303, 1e303], [-1.0, -1.0]], [1, -1])
     with pytest.raises(ValueError, match="dtype bool"):

@@ -161,14 +161,19 @@ def test_invalid_url_parameters_are_named():
     assert not any("Ignored URL" in w.value for w in at.warning)
 
 
-def test_minibatch_work_cap_lowers_max_steps_and_says_so():
+def test_the_work_cap_stops_a_batch_run_and_the_page_says_so():
+    """Batch on 2,000 XOR points examines 2,000 points a step: the run stops at 2,500 steps (5,000,000 examinations)
+    and the status says so; max steps is not lowered beforehand, so a run that converges first is never cut."""
     at = perceptron_page()
-    at.sidebar.selectbox(key="ds").set_value("blobs").run()
-    at.sidebar.select_slider(key="n_blobs").set_value(2000).run()
+    at.sidebar.selectbox(key="ds").set_value("xor").run()
+    at.sidebar.select_slider(key="n_xor").set_value(2000).run()
     at.selectbox(key="variant").set_value("batch")
     at.number_input(key="max_steps").set_value(100_000).run()
     assert not at.exception and not at.error
-    assert any("max steps lowered from 100,000 to 2,500" in i.value for i in at.info)
+    assert not any("lowered" in i.value for i in at.info)
+    assert any("Stopped at the work cap after 2,500 steps" in w.value and "before max steps (100,000)" in w.value
+               for w in at.warning)
+    assert run_meta(at)["n_steps"] == 2500
 
 
 def test_friendly_url_spellings_are_read():

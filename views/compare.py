@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.perceptron import max_steps_allowed
 from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
 from views.builds import SCALE, compare_page
@@ -91,8 +90,6 @@ with part("settings"):
         Bs = sorted({min(b, N) for b in BATCHES})
         lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
         follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
-        # B points per step: the core caps a run's work
-        common["max_steps"] = min(max_steps, max_steps_allowed("minibatch", len(ds.y), Bs[-1]))
     else:
         C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
                         fmt=c_label))
@@ -105,8 +102,6 @@ if pair is not None and runs_sent * common["max_steps"] > FAMILY_STEPS:  # only 
     st.caption(f"Above {FAMILY_STEPS // runs_sent:,} steps only the two runs shown are sent, so moving "
                f"{'B' if key == 'batch_size' else 'τ'} reruns the page (a run for each of its values would make the "
                "chart's record several MB).")
-if common["max_steps"] < max_steps:
-    st.info(f"Mini-batch steps look at B points each, so the runs are capped at {common['max_steps']:,} steps.")
 
 
 def shown(specs: tuple, side: int) -> int:

@@ -10,7 +10,6 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.perceptron import WORK_LIMIT, max_steps_allowed
 from datasets.csvio import trajectory_csv
 from views.builds import SCALE, perceptron_page
 from views.chart_tools import exports, file_stem
@@ -109,12 +108,8 @@ quiz_on = bound(st.toggle, "Quiz: predict each update", value=False, key="quiz",
                 help="Before each step is shown, click the point you think will be updated (or answer No update); "
                      "the app says whether you were right and why, and keeps your score for this session.")
 
-# mini-batch and batch examine B (or N) points per step: the core caps a run's work; lower max steps and say so
-steps = min(int(max_steps), max_steps_allowed(variant, len(ds.y), int(batch)))
-if steps < int(max_steps):
-    per_step = int(batch) if variant == "minibatch" else len(ds.y)
-    st.info(f"{VARIANT_LABELS[variant].capitalize()} looks at {per_step:,} points per step, so a run is capped at "
-            f"{WORK_LIMIT:,} point examinations: max steps lowered from {int(max_steps):,} to {steps:,}.")
+# mini-batch and batch examine B (or N) points per step: the core stops a run at its work cap and the status says so
+steps = int(max_steps)
 # the record checks M at every state against every point, for each τ: past 2,000 points, fewer steps
 if steps > RECORD_WORK // N:
     st.info(f"On {N:,} points a run here is capped at {RECORD_WORK // N:,} steps: the chart's record holds M at every "

@@ -44,6 +44,8 @@ def run_summary(run) -> str:
     upd = f"{K:,} update{'s' * (K != 1)}"
     if run.converged:
         return f"converged at step {S:,} ({upd})"
+    if run.stopped_by_work_cap:
+        return f"stopped at the work cap after {S:,} steps ({upd}; {run.batch_size:,} points a step)"
     return f"not converged in {S:,} steps ({upd})"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.perceptron import Trajectory
+from core.perceptron import WORK_LIMIT, Trajectory
 from viz.common import after_updates, names, num, point_set, state_text, sub, vec
 
 STATE_NAMES = 6  # most misclassified points the state line names (3 above 100 points)
@@ -239,13 +239,21 @@ def run_summary(traj: Trajectory, separable: bool | None) -> tuple[str, str]:
         return "success", (f"Converged after {K:,} update{'s' * (K != 1)} in {ep:,} {unit}{'s' * (ep != 1)} "
                            f"({S:,} step{'s' * (S != 1)}): no point is misclassified.")
     head = f"No convergence after {S:,} step{'s' * (S != 1)} ({K:,} update{'s' * (K != 1)})"
+    more, joint = "raise max steps", " yet: the"
+    if traj.stopped_by_work_cap:  # the run was stopped, not refused: say where and why
+        per = f"B = {traj.batch_size:,}" if traj.variant == "minibatch" else f"all N = {traj.batch_size:,}"
+        head = (f"Stopped at the work cap after {S:,} step{'s' * (S != 1)} ({K:,} update{'s' * (K != 1)}), before "
+                f"max steps ({traj.max_steps:,}): each step examines {per} points and a run examines at most "
+                f"{WORK_LIMIT:,}")
+        more = "lower B or use an online variant" if traj.variant == "minibatch" else "use mini-batch or an online variant"
+        joint = ". The"
     origin = "" if traj.problem.fit_intercept else " by a line through the origin (without a bias, w·x = 0 is all it can learn)"
     if separable is False:
         return "warning", (f"{head}: the data are not linearly separable{origin}, so some point is always "
                            "misclassified and the perceptron never stops.")
     if separable is True:
-        return "info", (f"{head} yet: the data are linearly separable{origin}, so the perceptron will converge; "
-                        "raise max steps.")
+        return "info", (f"{head}{joint} data are linearly separable{origin}, so the perceptron will converge; "
+                        f"{more}.")
     return "info", f"{head}."
 
 
