@@ -194,3 +194,35 @@ def mistake_bound(X, y, *, fit_intercept: bool = True) -> MistakeBound:
     u = wt / norm
     return MistakeBound(R, gamma, (R / gamma) ** 2, True, u[:d].copy(), float(u[d]) if fit_intercept else 0.0,
                         fit_intercept)
+
+
+def novikoff_terms(W, B, bound: MistakeBound) -> tuple[np.ndarray, np.ndarray]:
+    """Both sides of the proof of the mistake bound, after each update of an online run from zero.
+
+    In the perceptron's space x̃ = (x, 1), w̃ = (w, b) (x̃ = x, w̃ = w without an intercept), an update on a
+    mistake yᵢ w̃·x̃ᵢ ≤ 0 adds τ·yᵢx̃ᵢ, so with the unit max-margin w̃* (yᵢ w̃*·x̃ᵢ ≥ γ) and ‖x̃ᵢ‖ ≤ R:
+
+        ⟨w̃*, w̃_k⟩ ≥ kτγ        and        ‖w̃_k‖² ≤ kτ²R²,
+
+    and Cauchy–Schwarz squeezes kτγ ≤ ⟨w̃*, w̃_k⟩ ≤ ‖w̃_k‖ ≤ √k·τR, which forces k ≤ (R/γ)².
+
+    Parameters
+    ----------
+    W : array_like of shape (K + 1, d)
+        w after each update k = 0..K (W[0] = 0).
+    B : array_like of shape (K + 1,)
+        b after each update (0 throughout without an intercept).
+    bound : MistakeBound
+        Measured on the same points and bias setting (``separable``).
+
+    Returns
+    -------
+    inner : ndarray of shape (K + 1,)
+        ⟨w̃*, w̃_k⟩.
+    norm2 : ndarray of shape (K + 1,)
+        ‖w̃_k‖².
+    """
+    W, B = np.asarray(W, dtype=np.float64), np.asarray(B, dtype=np.float64)
+    Wt = np.column_stack([W, B]) if bound.fit_intercept else W  # w̃ = (w, b)
+    star = np.append(bound.w, bound.b) if bound.fit_intercept else np.asarray(bound.w, dtype=np.float64)
+    return Wt @ star, (Wt**2).sum(axis=1)

@@ -71,3 +71,35 @@ def test_scale_does_not_change_the_answer(scale):
     assert not is_separable(X, np.array([1, -1, -1, 1]))  # XOR
     assert is_separable(X, np.array([1, -1, 1, -1]))  # split by x₁
     assert is_separable(X + 5 * scale, np.array([1, 1, -1, -1]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 60), tau=st.sampled_from([0.1, 0.5, 1.0, 3.0]),
+       fit=st.booleans(), cyclic=st.booleans())
+def test_the_proof_s_two_inequalities_and_the_squeeze_hold_at_every_update(seed, n, tau, fit, cyclic):
+    """On random separable sets: ⟨w̃*, w̃_k⟩ ≥ kτγ, ‖w̃_k‖² ≤ kτ²R², kτγ ≤ ⟨w̃*, w̃_k⟩ ≤ ‖w̃_k‖ ≤ √k·τR, and so
+    the updates K ≤ (R/γ)² (up to rounding: relative 1e-9)."""
+    from core.bounds import mistake_bound, novikoff_terms
+    from core.perceptron import run_perceptron
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2)) * rng.uniform(0.5, 3)
+    normal = rng.normal(size=2)
+    off = rng.uniform(-0.5, 0.5) if fit else 0.0
+    y = np.where(X @ normal + off >= 0, 1, -1)
+    bound = mistake_bound(X, y, fit_intercept=fit)
+    if not bound.separable:  # a point on the line: skip this draw
+        return
+    traj = run_perceptron(X, y, tau=tau, fit_intercept=fit, variant="cyclic" if cyclic else "random",
+                          max_steps=200_000, seed=seed)
+    inner, norm2 = novikoff_terms(traj.W, traj.B, bound)
+    k = np.arange(traj.n_updates + 1)
+    slack = 1e-9 * (1 + k * tau * bound.R)
+    assert inner.shape == norm2.shape == (traj.n_updates + 1,)
+    assert (inner >= k * tau * bound.gamma - slack).all()
+    assert (norm2 <= k * tau**2 * bound.R**2 + slack * (1 + k * tau * bound.R)).all()
+    assert (inner <= np.sqrt(norm2) + slack).all()  # Cauchy–Schwarz, ‖w̃*‖ = 1
+    assert (np.sqrt(norm2) <= np.sqrt(k) * tau * bound.R + slack).all()
+    assert traj.n_updates <= bound.bound * (1 + 1e-9)
+    if traj.converged:  # the bound holds for every run, converged or not; a converged one ends with no mistake
+        assert not traj[traj.n_steps].misclassified.any()

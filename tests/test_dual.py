@@ -395,9 +395,9 @@ def test_limits_are_refused_with_a_message():
     with pytest.raises(ValueError, match="N must be at most"):
         gram(X)
     X, y = X[:2000], y[:2000]
-    assert max_steps_allowed(2000) == 100_000
-    with pytest.raises(ValueError, match="between 0 and 100,000 for N = 2,000"):
-        run_dual(X, y, max_steps=100_001)
+    assert max_steps_allowed(2000) == 100_000  # the work cap stops a run there (test_the_work_cap_stops_a_dual_run…)
+    with pytest.raises(ValueError, match="max_steps must be an integer between 0 and 1,000,000"):
+        run_dual(X, y, max_steps=1_000_001)
     big = np.array([[1e40, 1e40], [-1e40, 1e40]])  # beyond what validate_data lets through
     with pytest.raises(ValueError, match="polynomial kernel overflows"):
         kernel_matrix(big, big, "poly", degree=10, coef0=1.0)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from viz.export import katex_module
 from viz.scene import RENDERER_JS
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -89,6 +90,17 @@ CSS = """
 .dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
 .dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
+.dbls-math, .dbls-proof { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }
+.dbls-math summary, .dbls-proof summary { cursor: pointer; font-size: 0.92em; color: #31333f; padding: 0.1rem 0; }
+.dbls-math-row { display: grid; grid-template-columns: 6.5em minmax(0, 1fr); column-gap: 0.6em; align-items: center; }
+.dbls-math-label { font-size: 0.88em; color: #555; }
+.dbls-math-note { padding: 0.3em 0; }
+.dbls-proof-why { margin: 0.3em 0 0.2em; font-size: 0.95em; line-height: 1.45; }
+.dbls-math-tex { overflow-x: auto; overflow-y: hidden; }
+.dbls-math .katex, .dbls-proof .katex { font-size: 1.08em; }
+.dbls-math .katex-display, .dbls-proof .katex-display { margin: 0.2em 0; text-align: left; }
+.dbls-math .katex-display > .katex, .dbls-proof .katex-display > .katex { text-align: left; }
+.dbls-side .dbls-math, .dbls-side .dbls-proof, .dbls-dside .dbls-math { grid-column: 1 / -1; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }
 """
@@ -110,6 +122,9 @@ SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>',
                                    isolate_styles=False)
 
 
+KATEX_FILE = "katex.js"  # the formulas' typesetter: the KaTeX module Streamlit's own st.latex loads, served as is
+
+
 def _place(target: Path, write) -> None:
     """Write ``target`` through a temporary file (another server starting at once never reads half of it)."""
     STATIC.mkdir(exist_ok=True)
@@ -119,7 +134,8 @@ def _place(target: Path, write) -> None:
 
 
 def serve_assets() -> None:
-    """Put the installed plotly.js and the scene renderer in ``static/`` (once per server; again when they change)."""
+    """Put the installed plotly.js, Streamlit's own KaTeX and the scene renderer in ``static/`` (once per server;
+    again when they change)."""
     import plotly
 
     source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -127,6 +143,10 @@ def serve_assets() -> None:
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             _place(target, lambda tmp: shutil.copyfile(source, tmp))
+        katex = katex_module()
+        if katex is not None and (not (STATIC / KATEX_FILE).exists() or
+                                  (STATIC / KATEX_FILE).read_bytes() != katex.read_bytes()):
+            _place(STATIC / KATEX_FILE, lambda tmp: shutil.copyfile(katex, tmp))
         if not renderer.exists() or renderer.read_text(encoding="utf-8") != RENDERER_JS:
             _place(renderer, lambda tmp: tmp.write_text(RENDERER_JS, encoding="utf-8"))
     except OSError as exc:  # a read-only install: the charts then say that they could not be loaded

@@ -8,6 +8,9 @@ the browser by Plotly itself (``views.chart_tools``); the GIF is drawn with Pill
 from __future__ import annotations
 
 import html
+import importlib.util
+import re
+from pathlib import Path
 
 import plotly.io as pio
 
@@ -39,6 +42,26 @@ def standalone_html(fig: dict, title: str) -> str:
     return body.replace("<body>", "<body>" + heading, 1)
 
 
+def katex_module() -> Path | None:
+    """The KaTeX ES module the installed Streamlit ships for its own ``st.latex`` (``static/static/js/katex.<hash>.js``),
+    or None if this Streamlit has none (the formulas then say that they could not be typeset)."""
+    spec = importlib.util.find_spec("streamlit")
+    if spec is None or spec.origin is None:
+        return None
+    found = sorted((Path(spec.origin).parent / "static" / "static" / "js").glob("katex.*.js"))
+    return found[0] if found else None
+
+
+def _katex_inline() -> str:
+    """KaTeX's module with its one export set on ``window.katex`` instead, for the offline file; empty if it cannot be
+    had."""
+    path = katex_module()
+    if path is None:
+        return ""
+    text, n = re.subn(r"export\s*\{\s*([\w$]+)\s+as\s+default\s*\}\s*;?\s*$", r"window.katex=\1;", path.read_text(encoding="utf-8"))
+    return text.replace("</script", "<\\/script") if n == 1 else ""
+
+
 def scene_html(blob: bytes, title: str, css: str = "") -> str:
     """A scene record (:mod:`viz.scene`) as one HTML file: plotly.js, the app's own renderer and the scene inside.
 
@@ -55,7 +78,6 @@ def scene_html(blob: bytes, title: str, css: str = "") -> str:
         The renderer's style sheet (``views.scene_chart``).
     """
     import base64
-    from pathlib import Path
 
     import plotly
 
@@ -72,7 +94,10 @@ def scene_html(blob: bytes, title: str, css: str = "") -> str:
 <meta name="generator" content="Decision Boundary Lab">
 <style>body {{ font-family: Inter, Segoe UI, Helvetica, Arial, sans-serif; font-size: 17px; margin: 8px 16px;
 color: #0d0d0d; }} h1 {{ font-size: 22px; margin: 8px 0; }} {css}</style>
-<script>{plotly_js}</script></head>
+<script>{plotly_js}</script>
+<script type="module">{_katex_inline()}
+window.__dblMathML = true;  // no KaTeX style sheet or fonts offline: MathML, which the browser typesets itself
+</script></head>
 <body><h1>{safe}</h1><div class="dbls" id="scene"></div>
 <script type="module">
 {module}

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.bounds import novikoff_terms
 from core.perceptron import Trajectory, epoch_of, examined_at
 from core.snapshot import activation
 from core.svm import HingeRun, SVMSolution
@@ -43,7 +44,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "quiz.js"))
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "quiz.js", "lesson.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -274,6 +275,9 @@ class PerceptronScene:
         The label of the page's τ control: the renderer shows the run of the τ that control shows, and
         follows it as it moves (without it, the renderer offers its own τ choice, as in the offline file).
     view : View
+    proof : tuple of ndarray of shape (K + 1, 2), float64, or None
+        With ``bound``: for each run, ⟨w̃*, w̃_k⟩ and ‖w̃_k‖² after each update, the two sides of the proof of
+        the bound (:func:`core.bounds.novikoff_terms`); arrays ``proof.<j>``.
     """
 
     X: np.ndarray
@@ -283,6 +287,7 @@ class PerceptronScene:
     bound: dict | None = None
     follow: str | None = None
     view: View = field(default_factory=View)
+    proof: tuple[np.ndarray, ...] | None = None
 
     @property
     def taus(self) -> list[float]:
@@ -293,7 +298,8 @@ class PerceptronScene:
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron",
                   "runs": [r.run for r in self.runs], "box": list(self.box), "bound": self.bound,
                   "follow": self.follow, "view": asdict(self.view)}
-        return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs)})
+        proof = {f"proof.{j}": a for j, a in enumerate(self.proof or ())}
+        return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs), **proof})
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> PerceptronScene:
@@ -301,8 +307,9 @@ class PerceptronScene:
         header, arrays = unpack(blob)
         if header.get("kind") != "perceptron":
             raise ValueError(f"not a Perceptron scene: kind {header.get('kind')!r}")
+        proof = tuple(arrays[f"proof.{j}"] for j in range(len(header["runs"]))) if "proof.0" in arrays else None
         return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), box=tuple(header["box"]), bound=header["bound"],
-                   follow=header["follow"], view=_view(header["view"]))
+                   follow=header["follow"], view=_view(header["view"]), proof=proof)
 
 
 def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:
@@ -484,6 +491,7 @@ def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None =
                                           "bound": float(bound.bound), "w": [float(v) for v in bound.w],
                                           "b": float(bound.b), "fit_intercept": bool(bound.fit_intercept)},
         follow=follow, view=view or View(),
+        proof=None if bound is None else tuple(np.column_stack(novikoff_terms(r.W, r.B, bound)) for r in out),
     )
 
 

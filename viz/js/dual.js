@@ -654,6 +654,7 @@ const DUAL_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-strip"><div class="dbls-bars-plot dbls-strip-plot"></div><svg class="dbls-bars-over dbls-strip-over" aria-hidden="true"></svg></div>
 <div class="dbls-state"></div>
 ${CONTROLS}
+${MATH}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 // the η a kernel's record (run.etas) is shown at: the page's η control (header.follow); else the η shown before;

@@ -307,7 +307,10 @@ class LossView extends Panels {
     this.show(this.i);
   }
 
-  aroundNow() { return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1); }
+  aroundNow() {  // (the formula under the controls takes no room from the panels)
+    const math = this.root.querySelector(".dbls-math");
+    return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - (math ? math.offsetHeight : 0);
+  }
 
   // a click on a weight: the page is told (w at the grid node under the pointer, and the b shown)
   pick(ev) {
@@ -331,6 +334,7 @@ class LossView extends Panels {
       this.shown = this.i;
     }
     this.drawStep();
+    showLesson(this, this.i);
     const line = m.stateLine(this.i);
     this.stateEl.textContent = line;
     this.range.value = String(this.i);
@@ -442,6 +446,7 @@ KINDS.loss = {
 <div class="dbls-state"></div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 ${LOSS_CONTROLS}
+${MATH}
 <div class="dbls-live" aria-live="polite" role="status"></div>`,
   model: (scene) => new LossModel(scene),
   View: LossView,

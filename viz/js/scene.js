@@ -230,11 +230,13 @@ class PerceptronModel {
     this.W = at("W"); this.B = at("B"); this.order = at("order");
     this.mPtr = at("m_ptr"); this.mIdx = at("m_idx"); this.loss = at("loss");
     this.errors = at("errors");  // |M| of each state, as the core counted it
+    this.proof = a[`proof.${j}`] || null;  // ⟨w̃*, w̃_k⟩, ‖w̃_k‖² of each state (with the bound; viz/js/lesson.js)
     this.S = this.run.n_steps;
     this.box = header.box;
     if (this.W.length !== 2 * (this.K + 1) || this.B.length !== this.K + 1 || this.mPtr.length !== this.K + 2 ||
         this.errors.length !== this.K + 1 || this.loss.length !== this.K + 1)
       throw new Error("the scene's states do not match its update steps");
+    if (this.proof && this.proof.length !== 2 * (this.K + 1)) throw new Error("the scene's proof does not match its updates");
     this.negative = this.run.update_on === "negative";
     this.mask = new Uint8Array(this.N);
     this.maskAt = -1;
@@ -658,6 +660,7 @@ class Stepping {
     this.g = this.geometry(step);
     this.drawStep();
     this.text.innerHTML = m.describe(step);
+    showLesson(this, step);
     const line = m.stateLine(step);
     this.stateEl.textContent = line;
     this.range.value = String(this.i);
@@ -1058,6 +1061,13 @@ const sweepControls = (v) => `<div class="dbls-controls" role="group" aria-label
   <input class="dbls-range" type="range" min="0" max="0" step="1" value="0" aria-label="${v}">
   <span class="dbls-at"></span>
 </div>`;
+// the lesson under the chart (viz/js/lesson.js fills it): the formula with the step's numbers, and on the Perceptron
+// page the proof of the mistake bound drawn; each folds away (kept folded for the chart's life in the page)
+const MATH = `<details class="dbls-math" data-part="math" hidden><summary>The formula, with this step's numbers</summary>
+<div class="dbls-math-body"></div></details>`;
+const PROOF = `<details class="dbls-proof" data-part="proof" hidden><summary>Why the perceptron stops: the mistake bound, proved</summary>
+<div class="dbls-proof-text"></div><div class="dbls-stage"><div class="dbls-proof-plot"></div><svg class="dbls-proof-over dbls-strip-over" aria-hidden="true"></svg></div></details>`;
+
 const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-figure">
   <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
@@ -1066,6 +1076,7 @@ const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>
 <div class="dbls-state"></div>
 ${CONTROLS}
+${MATH}${PROOF}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 // what the page's slider labelled ``label`` shows (its text), or null where the page has none (the offline file)
@@ -1178,6 +1189,7 @@ async function mountScene(root, data, {standalone = false} = {}) {
     if (old && old.m.h.kind !== scene.header.kind) old = null;
     wire(root);
   }
+  lessonFolds(root);
   let view;
   try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
   const start = model.h.view.start ?? null;
@@ -1187,6 +1199,10 @@ async function mountScene(root, data, {standalone = false} = {}) {
   root.__dblView = view;
   try { await view.mount(at, old); } catch (e) { fail(root, e.message); return; }
   root.dataset.ready = id;
+  if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
+    const v = root.__dblView;
+    if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
+  });
   if (standalone) window.__dblView = view;
   watchControls();
   syncTau();
@@ -1210,6 +1226,10 @@ function wire(root) {
   });
   const tau = root.querySelector(".dbls-tau select");
   if (tau) tau.addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
+  for (const d of root.querySelectorAll("details[data-part]")) d.addEventListener("toggle", () => {
+    (root.__dblOpen || (root.__dblOpen = {}))[d.dataset.part] = d.open;
+    if (d.open && v()) showLesson(v(), v().step);
+  });
   root.querySelector(".dbls-legend").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-part]");
     if (b && v()) v().toggle(b.dataset.part);

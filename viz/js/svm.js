@@ -400,6 +400,7 @@ class SvmView extends Stepping {
     this.g = this.geometry(this.i);
     this.drawStep();
     this.text.innerHTML = m.describe(this.i);
+    showLesson(this, this.i);
     const line = m.stateLine(this.i);
     this.stateEl.textContent = line;
     this.range.value = String(this.i);
@@ -417,9 +418,13 @@ class SvmView extends Stepping {
   // a point under the pointer: where it lies at this C
   hover(ev) {
     const tip = this.tip, p = ev && ev.points && ev.points[0];
-    if (!p || !this.plot._fullLayout) { tip.hidden = true; this.hovered = null; return; }
+    if (!p || !this.plot._fullLayout) {
+      tip.hidden = true;
+      if (this.hovered !== null && this.hovered !== undefined) { this.hovered = null; showLesson(this, this.i); }
+      return;
+    }
     const i = p.pointIndex, m = this.m, k = this.i, f = m.f(k, i), yf = m.y[i] * f;
-    this.hovered = i;
+    if (this.hovered !== i) { this.hovered = i; showLesson(this, k); }  // the formula's ξ follows the pointer
     const fl = this.plot._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
     tip.innerHTML = `x${sub(i + 1)} = (${num(m.X[2 * i], 4)}, ${num(m.X[2 * i + 1], 4)}), y = ${m.y[i] > 0 ? "+1" : "−1"}<br>` +
       `y·f(x) = ${num(yf, 2)}, ξ = ${num(Math.max(0, 1 - yf), 2)}: ${CATEGORY_NAMES[m.cat(k, i)]}`;
@@ -644,6 +649,7 @@ const SVM_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 <div class="dbls-state dbls-lines"></div>
 ${SVM_CONTROLS}
+${MATH}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 KINDS.svm = {shell: SVM_SHELL, model: (scene) => new SvmModel(scene), View: SvmView};

@@ -1,0 +1,253 @@
+"""The lesson under the chart in Chromium: the formulas typeset with the step's numbers, and the proof drawn.
+
+The renderer runs as in the offline HTML export (KaTeX inside the file, typesetting MathML). At random steps of
+random runs on every page that has a formula, the numbers the formula writes must be the core's: w and b after
+the step, the examined point's y·(w·x + b) before it, the set M an update sums over, the dual's f(xᵢ) and αᵢ, the
+SVM's objective and ξ, the losses at the chosen weight. The proof of the mistake bound draws the core's
+⟨w̃*, w̃_k⟩ and ‖w̃_k‖ against k and writes both of its inequalities for the step's k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
+from test_viz_dual import ties_and_duplicates
+
+from core.bounds import mistake_bound, novikoff_terms
+from core.dual import run_dual
+from core.losses import hinge, perceptron, zero_one
+from core.perceptron import run_perceptron
+from core.snapshot import activation
+from core.svm import svm_grid
+from datasets import make_dataset
+from viz.common import num
+from viz.scene import dual_scene, loss_scene, perceptron_scene, svm_scene
+
+
+def tn(v: float) -> str:
+    """A number as the formulas write it: viz.common.num with an ASCII minus (KaTeX's minus sign)."""
+    return num(v).replace("−", "-")
+
+
+def tv(v) -> str:
+    return "(" + ",\\ ".join(tn(x) for x in v) + ")"
+
+
+def tset(idx, limit: int = 8) -> str:
+    idx = [int(i) for i in idx]
+    if not idx:
+        return "\\varnothing"
+    more = len(idx) > limit
+    s = ",\\ ".join(str(i + 1) for i in idx[:limit])
+    dots = ",\\ \\dots" if more else ""
+    return f"\\{{{s}{dots}\\}}" + (f"\\ ({len(idx)}\\text{{ points}})" if more else "")
+
+
+def formula_at(page: Page, step: int) -> list[str]:
+    """Show ``step`` and read the formula's rows: the TeX each row typeset (checked typeset, as MathML offline)."""
+    return page.evaluate("""(step) => {
+        const v = window.__dblView, box = document.querySelector('#scene .dbls-math');
+        if (!box.open) box.open = true;
+        v.show(v.m.stopOf ? v.m.stopOf(step) : step);
+        const rows = Array.from(box.querySelectorAll('.dbls-math-tex'));
+        if (rows.some((r) => !r.querySelector('math'))) throw new Error('a row of the formula is not typeset');
+        return rows.map((r) => r.dataset.tex);
+    }""", step)
+
+
+def steps_of(traj, k: int, rng) -> list[int]:
+    S = traj.n_steps
+    return sorted({0, 1, S, *traj.update_steps[:3].tolist(), *rng.integers(0, S + 1, size=k).tolist()})
+
+
+def check_perceptron(page: Page, traj, steps) -> None:
+    """At each step, the formula writes the core's numbers."""
+    mount(page, perceptron_scene(traj).to_bytes())
+    p, tau = traj.problem, traj.tau
+    le, gt = ("<", "\\ge") if p.update_on == "negative" else ("\\le", ">")
+    for step in steps:
+        rows = formula_at(page, int(step))
+        tex = " ".join(rows)
+        snap = traj[int(step)]
+        k = int(traj.state_index(step))
+        assert rows[0].startswith("\\text{if } y_{i}" if traj.variant in ("cyclic", "random") else "M = \\{i \\in"), step
+        if step == 0:
+            assert f"\\mathbf{{w}}_0 = {tv(snap.w)}" in tex and f"|M| = {int(snap.misclassified.sum())}" in tex
+            continue
+        upd = snap.updated
+        (wp,), (bp,) = traj.states([step - 1])
+        if traj.variant in ("cyclic", "random"):
+            i = int(snap.examined[0])
+            a = float(p.y[i] * activation(p.X[i:i + 1], wp, bp)[0])  # y·(w·x + b) before the step, as the core sums it
+            assert f"y_{{{i + 1}}}(\\mathbf{{w}}_{{{k - (upd.size > 0)}}}\\cdot \\mathbf{{x}}_{{{i + 1}}}" in tex, step
+            assert f"= {tn(a)} {le if upd.size else gt} 0" in tex, step
+            if upd.size:
+                assert f"\\mathbf{{w}}_{{{k}}} = {tv(wp)} + {tn(tau)}\\cdot({'+1' if p.y[i] > 0 else '-1'})\\cdot {tv(p.X[i])} = {tv(snap.w)}" in tex
+                if p.fit_intercept:
+                    assert f"b_{{{k}}} = {tn(bp)} + {tn(tau)}\\cdot" in tex and tex.count(f"= {tn(snap.b)}") >= 1
+                # why it helps: y(w̃_k·x̃) = y(w̃_{k−1}·x̃) + τ‖x̃‖², the three numbers the core's
+                a_new = float(p.y[i] * activation(p.X[i:i + 1], snap.w, snap.b)[0])
+                sq = float(p.X[i] @ p.X[i]) + (1.0 if p.fit_intercept else 0.0)
+                assert f"{tn(a_new)} = {tn(a)} + {tn(tau)}\\cdot {tn(sq)}" in rows[-1], step
+                assert a_new == pytest.approx(a + tau * sq, rel=1e-9, abs=1e-9)
+            else:
+                assert "\\text{no update}" in tex
+        else:
+            assert f"M = {tset(upd)}" in tex, step
+            if traj.variant == "minibatch":
+                assert f"I = {tset(snap.examined)}\\ (B = {traj.batch_size})" in tex, step
+            if upd.size:
+                g = (p.y[upd][:, None] * p.X[upd]).sum(axis=0)
+                assert f"y_i \\mathbf{{x}}_i = {tv(g)}" in tex and f"= {tv(snap.w)}" in tex, step
+            else:
+                assert "\\text{no update}" in tex
+
+
+@pytest.mark.parametrize("variant", ["cyclic", "random", "minibatch", "batch"])
+def test_the_perceptron_formula_writes_the_core_s_numbers(renderer, variant):  # noqa: F811
+    rng = np.random.default_rng({"cyclic": 0, "random": 1, "minibatch": 2, "batch": 3}[variant])
+    X, y = ties_and_duplicates(4, 30)  # exact ties y·a = 0 and repeated points
+    for kw in ({"tau": 0.5}, {"tau": 2.0, "update_on": "negative", "w0": (1.0, -0.5), "b0": 0.5},
+               {"tau": 1.0, "fit_intercept": False}, {"tau": 0.3, "reduction": "sum"}):
+        traj = run_perceptron(X, y, variant=variant, batch_size=7, max_steps=300, seed=3, **kw)
+        check_perceptron(renderer, traj, steps_of(traj, 8, rng))
+
+
+def test_the_textbook_formula_reads_as_a_student_writes_it(renderer):  # noqa: F811
+    X, y = make_dataset("textbook", 3, 0)
+    check_perceptron(renderer, run_perceptron(X, y), range(16))
+    rows = formula_at(renderer, 1)
+    assert rows[2] == ("y_{1}(\\mathbf{w}_{0}\\cdot \\mathbf{x}_{1} + b_{0}) = (+1)\\,\\big((0,\\ 0)\\cdot (3,\\ 3) + 0\\big) = 0 "
+                       "\\le 0 \\;\\Rightarrow\\; \\text{update on } \\mathbf{x}_{1}")
+    assert rows[3] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
+    # folded away, it is not typeset on every step; unfolded again, it shows the step shown
+    renderer.evaluate("() => { document.querySelector('#scene .dbls-math').open = false; window.__dblView.show(5); }")
+    assert "Step 1" in renderer.locator("#scene .dbls-math-body").text_content()
+    assert formula_at(renderer, 5)[2].startswith("y_{2}(\\mathbf{w}_{2}\\cdot \\mathbf{x}_{2} + b_{2}) = (+1)")
+
+
+def test_the_proof_of_the_mistake_bound_is_the_core_s(renderer):  # noqa: F811
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        X = rng.normal(size=(40, 2))
+        fit = seed != 1
+        y = np.where(X[:, 0] - 0.5 * X[:, 1] > (0.1 if fit else 0.0), 1, -1)  # separable (through 0 without b)
+        bound = mistake_bound(X, y, fit_intercept=fit)
+        traj = run_perceptron(X, y, tau=0.7, fit_intercept=fit, variant="random" if seed else "cyclic",
+                              max_steps=20_000, seed=seed)
+        assert traj.converged
+        inner, norm2 = novikoff_terms(traj.W, traj.B, bound)
+        mount(renderer, perceptron_scene(traj, bound).to_bytes())
+        got = renderer.evaluate("""async () => {
+            const box = document.querySelector('#scene .dbls-proof');
+            box.open = true;
+            const v = window.__dblView;
+            v.show(v.m.stopOf(v.m.S));
+            await new Promise((r) => setTimeout(r, 300));
+            const gd = box.querySelector('.dbls-proof-plot');
+            return {hidden: box.hidden, data: gd.data.map((t) => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y)})),
+                    k: Number(gd.dataset.k), tex: Array.from(box.querySelectorAll('.dbls-math-tex')).map((r) => r.dataset.tex)};
+        }""")
+        K = traj.n_updates
+        assert not got["hidden"] and got["k"] == K
+        lower, dots, norms, upper = got["data"]
+        assert dots["x"] == list(range(K + 1)) and dots["y"] == inner.tolist()  # the core's numbers, bit for bit
+        assert norms["y"] == np.sqrt(norm2).tolist()
+        tau, g, R = traj.tau, bound.gamma, bound.R
+        assert lower["y"] == pytest.approx([x * tau * g for x in lower["x"]])
+        assert upper["y"] == pytest.approx([np.sqrt(x) * tau * R for x in upper["x"]])
+        assert f"= {tn(inner[K])} \\;\\ge\\; k\\tau\\gamma = {K}\\cdot {tn(tau)}\\cdot {tn(g)} = {tn(K * tau * g)}" in got["tex"][0]
+        assert f"= {tn(norm2[K])} \\;\\le\\; k\\tau^2R^2 = {K}\\cdot" in got["tex"][1]
+        assert got["tex"][2].endswith(f"k \\le (R/\\gamma)^2 = {tn(bound.bound)}")
+    # no bound (mini-batch, or a start away from zero): the proof is not offered
+    mount(renderer, perceptron_scene(run_perceptron(X, y, variant="minibatch", batch_size=5), bound).to_bytes())
+    assert renderer.evaluate("() => document.querySelector('#scene .dbls-proof').hidden")
+
+
+def test_the_dual_formula_writes_the_core_s_numbers(renderer):  # noqa: F811
+    rng = np.random.default_rng(7)
+    X, y = ties_and_duplicates(2, 24)
+    for kernel, params in [("linear", {}), ("poly", {"degree": 2, "coef0": 1.0}), ("rbf", {"gamma": 0.8})]:
+        traj = run_dual(X, y, kernel=kernel, variant="random", eta=0.5, max_steps=200, seed=1, **params)
+        mount(renderer, dual_scene(traj).to_bytes())
+        for step in steps_of(traj, 6, rng):
+            tex = " ".join(formula_at(renderer, step))
+            (alpha,), (b,) = traj.states([step])
+            if step == 0:
+                assert "\\alpha = 0,\\ b = 0" in tex
+                continue
+            i = int(traj.examined(step)[0])
+            f = float(traj.decisions([step - 1])[0][i])  # f(xᵢ), the value the run judged xᵢ by
+            assert f"y_{{{i + 1}}} f(\\mathbf{{x}}_{{{i + 1}}}) = {tn(p := y[i] * f)}" in tex, step
+            if traj.updated(step).size:
+                assert p <= 0 and f"\\alpha_{{{i + 1}}} \\leftarrow" in tex and f"= {tn(alpha[i])}," in tex
+                assert f"= {tn(b)}" in tex
+            else:
+                assert "\\text{no update}" in tex
+            if kernel == "linear":
+                assert f"= {tv(traj.weights([step])[0])}" in tex
+
+
+def test_the_svm_formula_writes_the_solver_s_objective_and_xi(renderer):  # noqa: F811
+    X, y = make_dataset("blobs", 40, 3)
+    sols = svm_grid(X, y)
+    mount(renderer, svm_scene(X, y, sols).to_bytes())
+    for k in (0, len(sols) // 2, len(sols) - 2):
+        s = sols[k]
+        tex = " ".join(formula_at(renderer, k))
+        xi = np.maximum(0.0, 1 - y * (X @ s.w + s.b))
+        assert f"= {tn(0.5 * float(s.w @ s.w))} + {tn(s.C)}\\cdot" in tex or f"{tn(s.C)}\\cdot" in tex, k
+        assert tex.count(f"= {tn(s.objective)}") >= 1 and f"= {tv(s.w)},\\ b = {tn(s.b)}" in tex, k
+        if xi.max() > 1e-9:  # the largest ξ, as the chart labels it
+            i = int(np.argmax(xi))
+            assert f"\\xi_{{{i + 1}}} = \\max" in tex and tex.endswith(f"= {tn(xi[i])}"), k
+        # the point under the pointer: its own ξ
+        j = 5
+        renderer.evaluate("(j) => window.__dblView.hover({points: [{pointIndex: j}]})", j)
+        last = renderer.evaluate("() => Array.from(document.querySelectorAll('#scene .dbls-math-tex')).pop().dataset.tex")
+        assert last.startswith(f"\\xi_{{{j + 1}}}") and last.endswith(f"= {tn(xi[j])}"), k
+        renderer.evaluate("() => window.__dblView.hover(null)")
+
+
+def test_the_loss_formulas_write_each_loss_at_the_chosen_weight(renderer):  # noqa: F811
+    X, y = make_dataset("blobs", 30, 1)
+    us = vs = np.linspace(-3, 3, 41)
+    bs = np.linspace(-2, 2, 9)
+    w, b = np.array([0.75, -0.5]), float(bs[3])
+    names = ("zero_one", "perceptron", "hinge")
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, lams=(0.1,), chosen=(w, b)).to_bytes())
+    tex = " ".join(formula_at(renderer, 0))
+    W = w[None, :]
+    z = zero_one(W, b, X, y)[0]
+    assert f"L_{{0\\text{{-}}1}} = {round(z * len(y))}/{len(y)} = {tn(z)}" in tex
+    assert f"L_{{\\text{{perc}}}} = {tn(perceptron(W, b, X, y)[0])}" in tex
+    assert tex.endswith(f"= {tn(hinge(W, b, X, y, lam=0.1)[0])}")
+    mount(renderer, loss_scene(X, y, names, us, vs, bs).to_bytes())
+    assert "Click a weight" in renderer.locator("#scene .dbls-math-body").inner_text()
+
+
+# ----- in the app: Streamlit's own KaTeX, served by the app, typesets the formula, which follows the step and τ
+
+def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_step(page: Page, app_server: str) -> None:
+    from e2e_helpers import SCENE, assert_no_exception, open_page, scene_button, wait_for_step
+
+    open_page(page, app_server, "Perceptron", "perceptron")
+    page.wait_for_selector(f"{SCENE} .dbls-math-tex .katex-html", timeout=30_000)  # KaTeX's HTML, not the raw TeX
+    tex = lambda: page.evaluate(  # noqa: E731
+        f"() => Array.from(document.querySelectorAll('{SCENE} .dbls-math-tex')).map((r) => r.dataset.tex)")
+    assert tex()[-1].startswith("\\mathbf{w}_0 = (0,\\ 0)")
+    scene_button(page, "next")
+    wait_for_step(page, 1)
+    assert tex()[3] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
+    # the proof, unfolded: its plot is drawn, and the page's τ moves it (τ scales both sides)
+    page.locator(f"{SCENE} .dbls-proof summary").click()
+    page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-proof-plot')._fullLayout")
+    assert page.evaluate(f"() => document.querySelector('{SCENE} .dbls-proof-plot').dataset.k") == "1"
+    slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # τ = 2: the same updates, every number doubled
+    page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-math-tex[data-tex*=\"(6,\\\\\\\\ 6)\"]')")
+    assert page.locator(f"{SCENE} .dbls-proof").get_attribute("open") is not None  # the folds are kept
+    assert_no_exception(page)

@@ -1,0 +1,323 @@
+// ---------------------------------------------------------------------------------------------------
+// the lesson under the chart: each model's formula (formula(step): rows of [label, TeX], the rule in the seeds'
+// notation, then the same rule with this step's numbers), typeset by KaTeX, the copy Streamlit itself ships and
+// loads for st.latex (served by this app as static/katex.js; its style sheet and fonts are in every Streamlit
+// page; the offline file carries it inside and asks for MathML, which the browser typesets alone); and on the
+// Perceptron page the proof of the mistake bound, drawn from the core's ⟨w̃*, w̃_k⟩ and ‖w̃_k‖² (record: proof.<j>)
+// ---------------------------------------------------------------------------------------------------
+
+let KATEX = null, KATEX_FAILED = false;
+function loadKatex() {
+  if (KATEX) return Promise.resolve(KATEX);
+  if (!window.__dblKatex) {
+    const got = window.katex ? Promise.resolve(window.katex)
+      : import(new URL("app/static/katex.js", window.location.href).toString()).then((mod) => mod.default);
+    window.__dblKatex = got.then((k) => { KATEX = k; KATEX_FAILED = false; return k; },
+                                 (e) => { window.__dblKatex = null; KATEX_FAILED = true; throw e; });
+  }
+  return window.__dblKatex;
+}
+
+function typeset(src) {
+  return KATEX.renderToString(src, {displayMode: true, throwOnError: false, strict: "ignore",
+                                    output: window.__dblMathML ? "mathml" : "htmlAndMathml"});
+}
+
+// numbers in TeX as the words write them (num: the core's value, 3 decimals), with an ASCII minus for KaTeX
+const tn = (v) => num(v).replace(/−/g, "-");
+const tv = (v) => `(${Array.from(v, tn).join(",\\ ")})`;
+const tsign = (yi) => (yi > 0 ? "+1" : "-1");
+function tset(idx, limit = 8) {  // {3, 7, 12, …} with the points' numbers (1-based, as x₃ in the words)
+  if (!idx.length) return "\\varnothing";
+  const s = idx.slice(0, limit).map((i) => String(i + 1)).join(",\\ ");
+  return `\\{${s}${idx.length > limit ? ",\\ \\dots" : ""}\\}` + (idx.length > limit ? `\\ (${idx.length}\\text{ points})` : "");
+}
+const TW = "\\mathbf{w}", TX = "\\mathbf{x}";
+
+// the lesson of the step shown: the formula (when unfolded and KaTeX is in), the proof's marker
+function showLesson(view, step) {
+  const root = view.root, box = root.querySelector(".dbls-math");
+  if (box) {
+    const body = box.querySelector(".dbls-math-body");
+    box.hidden = !view.m.formula;
+    if (view.m.formula && box.open) {
+      if (KATEX) {
+        body.innerHTML = mathRows(view.m.formula(step, view));
+      } else if (KATEX_FAILED) {
+        body.textContent = "The formulas could not be typeset: KaTeX could not be loaded from this server (katex.js).";
+      }
+    }
+  }
+  if (view.proofAt) view.proofAt(step);
+}
+
+// rows of [label, TeX] (or [label, null, words]) as the panel's grid: the TeX typeset, and kept in data-tex
+function mathRows(rows) {
+  return rows.map(([label, src, words]) => `<div class="dbls-math-row"><div class="dbls-math-label">${esc(label)}</div>` +
+    (src === null ? `<div class="dbls-math-note">${esc(words)}</div>` : `<div class="dbls-math-tex" data-tex="${esc(src)}">${typeset(src)}</div>`) +
+    "</div>").join("");
+}
+
+// the folds as the user left them on this chart (the formula open, the proof folded, the first time)
+function lessonFolds(root) {
+  const open = root.__dblOpen || {};
+  for (const d of root.querySelectorAll("details[data-part]")) d.open = open[d.dataset.part] ?? d.dataset.part === "math";
+}
+
+// ----- the Perceptron: the update rule of its variant, then this step's numbers, in the seeds' notation
+PerceptronModel.prototype.formula = function (step) {
+  const r = this.run, N = this.N, tau = tn(r.tau);
+  const k = this.stateOf(step), upd = this.updated(step, k);
+  const kp = step && k && this.US[k - 1] === step ? k - 1 : k;  // the state before the step
+  const [le, gt] = this.negative ? ["<", "\\ge"] : ["\\le", ">"];
+  const fit = r.fit_intercept, b0 = this.B[0], withB = fit || b0 !== 0;
+  const bAt = (j) => (fit ? `b_{${j}}` : "b_0");
+  const act = (j, i) => `y_{${i}}(${TW}_{${j}}\\cdot ${TX}_{${i}}${withB ? ` + ${bAt(j)}` : ""})`;
+  const online = r.variant === "cyclic" || r.variant === "random";
+  const mean = r.reduction === "mean";
+  const coef = !online && mean ? `\\frac{\\tau}{${r.variant === "minibatch" ? "B" : "N"}}` : "\\tau";
+  const rows = [];
+  if (online) {
+    rows.push(["Rule", `\\text{if } ${act("k-1", "i")} ${le} 0:`]);
+    rows.push(["", `${TW}_k = ${TW}_{k-1} + \\tau\\, y_i ${TX}_i` + (fit ? `,\\quad b_k = b_{k-1} + \\tau\\, y_i` : "")]);
+  } else {
+    const over = r.variant === "minibatch" ? "I" : "\\{1, \\dots, N\\}";
+    rows.push(["Rule", `M = \\{i \\in ${over} : ${act("k-1", "i")} ${le} 0\\}`]);
+    rows.push(["", `${TW}_k = ${TW}_{k-1} + ${coef} \\sum_{i \\in M} y_i ${TX}_i` +
+                   (fit ? `,\\quad b_k = b_{k-1} + ${coef} \\sum_{i \\in M} y_i` : "")]);
+  }
+  const [w, b] = [this.w(k), this.B[k]], [wp, bp] = [this.w(kp), this.B[kp]];
+  if (step === 0) {
+    rows.push(["Step 0", `${TW}_0 = ${tv(w)}${withB ? `,\\quad ${bAt(0)} = ${tn(b)}` : ""},\\quad |M| = ${this.errors[0]}`]);
+    return rows;
+  }
+  const label = `Step ${grouped(step)}`;
+  if (online) {
+    const i = this.examined(step)[0], xi = [this.X[2 * i], this.X[2 * i + 1]], yi = this.y[i];
+    const a = yi * (wp[0] * xi[0] + wp[1] * xi[1] + bp);  // y·(w·x + b) at the old state, in the core's order
+    const bias = !withB ? "" : (bp >= 0 ? ` + ${tn(bp)}` : ` - ${tn(-bp)}`);
+    const lhs = `${act(kp, i + 1)} = (${tsign(yi)})\\,\\big(${tv(wp)}\\cdot ${tv(xi)}${bias}\\big) = ${tn(a)}`;
+    if (!upd.length) {
+      rows.push([label, `${lhs} ${gt} 0 \\;\\Rightarrow\\; \\text{no update}`]);
+      return rows;
+    }
+    rows.push([label, `${lhs} ${le} 0 \\;\\Rightarrow\\; \\text{update on } ${TX}_{${i + 1}}`]);
+    rows.push(["", `${TW}_{${k}} = ${tv(wp)} + ${tau}\\cdot(${tsign(yi)})\\cdot ${tv(xi)} = ${tv(w)}` +
+                   (fit ? `,\\quad b_{${k}} = ${tn(bp)} + ${tau}\\cdot(${tsign(yi)}) = ${tn(b)}` : "")]);
+    // why one update helps: y(w_k·x̃) = y(w_{k−1}·x̃) + τ‖x̃‖², x̃ = (x, 1) with a learned bias
+    const an = yi * (w[0] * xi[0] + w[1] * xi[1] + b), sq = xi[0] * xi[0] + xi[1] * xi[1] + (fit ? 1 : 0);
+    const [Wt, Xt] = fit ? ["\\tilde{\\mathbf{w}}", "\\tilde{\\mathbf{x}}"] : [TW, TX];
+    const tail = !fit && b0 !== 0 ? " + b_0" : "";
+    rows.push(["Why it helps", `y_{${i + 1}}(${Wt}_{${k}}\\cdot ${Xt}_{${i + 1}}${tail}) = y_{${i + 1}}(${Wt}_{${k - 1}}\\cdot ${Xt}_{${i + 1}}${tail})` +
+                               ` + \\tau\\,\\|${Xt}_{${i + 1}}\\|^2:\\quad ${tn(an)} = ${tn(a)} + ${tau}\\cdot ${tn(sq)}`]);
+    return rows;
+  }
+  const ex = this.examined(step);
+  const where = r.variant === "minibatch" ? `I = ${tset(ex)}\\ (B = ${r.batch_size}),\\quad ` : `N = ${N},\\quad `;
+  rows.push([label, `${where}M = ${tset(upd)}`]);
+  if (!upd.length) {
+    rows.push(["", "M = \\varnothing \\;\\Rightarrow\\; \\text{no update}"]);
+    return rows;
+  }
+  const g = [0, 0];
+  let ys = 0;
+  for (const i of upd) { g[0] += this.y[i] * this.X[2 * i]; g[1] += this.y[i] * this.X[2 * i + 1]; ys += this.y[i]; }
+  const c = mean ? `\\frac{${tau}}{${r.variant === "minibatch" ? r.batch_size : N}}` : tau;
+  rows.push(["", `\\textstyle\\sum_{i \\in M} y_i ${TX}_i = ${tv(g)},\\quad ${TW}_{${k}} = ${tv(wp)} + ${c}\\,${tv(g)} = ${tv(w)}` +
+                 (fit ? `,\\quad b_{${k}} = ${tn(bp)} + ${c}\\cdot(${tn(ys)}) = ${tn(b)}` : "")]);
+  return rows;
+};
+
+// ----- the Perceptron's proof of the mistake bound, for an online run from zero on separable data (the header's
+// bound is there exactly then): per update k, ⟨w̃*, w̃_k⟩ ≥ kτγ and ‖w̃_k‖² ≤ kτ²R² (the core's numbers), and the
+// squeeze kτγ ≤ ⟨w̃*, w̃_k⟩ ≤ ‖w̃_k‖ ≤ √k·τR that forces k ≤ (R/γ)²
+PerceptronView.prototype.proofAt = function (step) {
+  const box = this.root.querySelector(".dbls-proof");
+  if (!box) return;
+  const m = this.m, P = m.h.bound ? m.proof : null;
+  box.hidden = !P;
+  if (!P || !box.open || !this.sz) return;
+  const bd = m.h.bound, tau = m.run.tau, k = m.stateOf(step);
+  const inner = P[2 * k], norm2 = P[2 * k + 1];
+  const [Wt, Xt] = bd.fit_intercept ? ["\\tilde{\\mathbf{w}}", "\\tilde{\\mathbf{x}}"] : [TW, TX];
+  const text = box.querySelector(".dbls-proof-text");
+  const rows = [
+    [afterUpdates(k), `\\langle ${Wt}^*, ${Wt}_{${k}}\\rangle = ${tn(inner)} \\;\\ge\\; k\\tau\\gamma = ${k}\\cdot ${tn(tau)}\\cdot ${tn(bd.gamma)} = ${tn(k * tau * bd.gamma)}`],
+    ["", `\\|${Wt}_{${k}}\\|^2 = ${tn(norm2)} \\;\\le\\; k\\tau^2R^2 = ${k}\\cdot ${tn(tau)}^2\\cdot ${tn(bd.R)}^2 = ${tn(k * tau * tau * bd.R * bd.R)}`],
+    ["Squeeze", `k\\tau\\gamma \\le \\langle ${Wt}^*, ${Wt}_k\\rangle \\le \\|${Wt}_k\\| \\le \\sqrt{k}\\,\\tau R \\;\\Rightarrow\\; k \\le (R/\\gamma)^2 = ${tn(bd.bound)}`],
+  ];
+  const why = `Each update on a mistake (y·${bd.fit_intercept ? "w̃·x̃" : "w·x"} ≤ 0) adds τ·y⟨${bd.fit_intercept ? "w̃*, x̃" : "w*, x"}⟩ ≥ τγ ` +
+    `to the first (w${bd.fit_intercept ? "̃" : ""}* is the unit max-margin separator) and at most τ²R² to the second (the cross term ` +
+    `2τ·y${bd.fit_intercept ? "w̃·x̃" : "w·x"} ≤ 0 on a mistake). The lower side grows like k, the upper like √k: they cross at ` +
+    `k = (R/γ)², so no run can make more updates.${bd.fit_intercept ? " Measured on x̃ = (x, 1), w̃ = (w, b)." : ""}`;
+  text.innerHTML = `<p class="dbls-proof-why">${esc(why)}</p>` + (KATEX ? mathRows(rows) : "");
+  const el = box.querySelector(".dbls-proof-plot"), key = `${m.j}:${this.sz.stripW}:${m.K}`;
+  if (this.proofKey !== key || !el._fullLayout) {
+    this.proofKey = key;
+    this.Plotly.react(el, proofTraces(m, P, this.k), proofLayout(m, this.sz.stripW, this.k), CONFIG).then(() => proofMark(this, el, k));
+  } else proofMark(this, el, k);
+};
+
+function proofSpan(m) {  // the updates drawn: the run's, and on to (R/γ)² when the crossing is near
+  const K = Math.max(m.K, 1), bound = m.h.bound.bound;
+  return bound <= 4 * K ? Math.ceil(bound * 1.04) : K;
+}
+
+function proofTraces(m, P, k) {
+  const bd = m.h.bound, tau = m.run.tau, top = proofSpan(m);
+  const ks = [], inner = [], norm = [];
+  for (let j = 0; j <= m.K; j++) { ks.push(j); inner.push(P[2 * j]); norm.push(Math.sqrt(P[2 * j + 1])); }
+  const cx = [];
+  for (let t = 0; t <= 200; t++) cx.push((top * t) / 200);
+  const w = bd.fit_intercept ? "w̃" : "w";
+  const marks = m.K <= 200 ? "lines+markers" : "lines";
+  return [
+    {type: "scatter", mode: "lines", name: "kτγ (lower side)", x: cx, y: cx.map((v) => v * tau * bd.gamma),
+     line: {color: NEG, width: 2 * k, dash: "dash"}, hovertemplate: "k = %{x:.0f}: kτγ = %{y:.4g}<extra></extra>"},
+    {type: "scatter", mode: marks, name: `⟨${w}*, ${w}ₖ⟩`, x: ks, y: inner, line: {color: NEG, width: 2 * k},
+     marker: {size: 6 * k}, hovertemplate: `k = %{x}: ⟨${w}*, ${w}ₖ⟩ = %{y:.4g}<extra></extra>`},
+    {type: "scatter", mode: marks, name: `‖${w}ₖ‖`, x: ks, y: norm, line: {color: POS, width: 2 * k},
+     marker: {size: 6 * k, symbol: "diamond"}, hovertemplate: `k = %{x}: ‖${w}ₖ‖ = %{y:.4g}<extra></extra>`},
+    {type: "scatter", mode: "lines", name: "√k·τR (upper side)", x: cx, y: cx.map((v) => Math.sqrt(v) * tau * bd.R),
+     line: {color: POS, width: 2 * k, dash: "dash"}, hovertemplate: "k = %{x:.0f}: √k·τR = %{y:.4g}<extra></extra>"},
+  ];
+}
+
+function proofLayout(m, width, k) {
+  const bd = m.h.bound, top = proofSpan(m), tick = {size: 13 * k, color: "#333"};
+  const shapes = bd.bound <= top ? [{type: "line", x0: bd.bound, x1: bd.bound, yref: "paper", y0: 0, y1: 1,
+                                     line: {color: PURPLE, width: 2 * k, dash: "dot"}}] : [];
+  const notes = bd.bound <= top ? [{x: bd.bound, yref: "paper", y: 1, yanchor: "bottom", showarrow: false,
+                                    text: `(R/γ)² = ${num(bd.bound)}`, font: {size: 13 * k, color: PURPLE}}] : [];
+  return {
+    width, height: Math.round(230 * k), autosize: false, dragmode: false, hovermode: "closest",
+    font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: 12, t: Math.round(22 * k), b: Math.round(40 * k)},
+    plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)", shapes, annotations: notes,
+    legend: {orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: {size: 13 * k}},
+    xaxis: {title: {text: "updates k", standoff: 2, font: {size: 14 * k, color: "#333"}}, tickfont: tick, range: [0, top],
+            gridcolor: "#eeeeee", fixedrange: true, zeroline: false},
+    yaxis: {tickfont: tick, gridcolor: "#eeeeee", fixedrange: true, rangemode: "tozero"},
+    meta: {view: "proof", updates: m.K, bound: bd.bound},
+  };
+}
+
+function proofMark(view, el, k) {  // the current k on the proof's plot
+  const fl = el._fullLayout, over = el.parentElement.querySelector(".dbls-proof-over");
+  if (!fl || !fl.xaxis || !fl.xaxis._length || !over) return;
+  const x = fl.xaxis._offset + fl.xaxis.l2p(k), y0 = fl.yaxis._offset, y1 = y0 + fl.yaxis._length;
+  layer(over, fl, `<line x1="${f1(x)}" y1="${y0}" x2="${f1(x)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * view.k}" stroke-dasharray="2 3"/>`);
+  el.dataset.k = String(k);
+}
+
+// ----- the Dual / Gram page: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b and αᵢ ← αᵢ + η, with the step's numbers
+function kernelTex(run) {
+  const p = run.kernel_params || {}, X = TX;
+  if (run.kernel === "rbf") return `\\exp(-${tn(p.gamma)}\\,\\|${X}_j - ${X}_i\\|^2)`;
+  if (run.kernel === "poly") return `(${X}_j\\cdot ${X}_i + ${tn(p.coef0)})^{${p.degree}}`;
+  return `${X}_j\\cdot ${X}_i`;
+}
+
+DualModel.prototype.formula = function (step) {
+  const eta = this.eta, k = this.stateOf(step), upd = this.updated(step), kp = upd >= 0 ? k - 1 : k;
+  const rows = [
+    ["Rule", `f(${TX}_i) = \\sum_j \\alpha_j y_j G_{ji} + b,\\quad G_{ji} = K(${TX}_j, ${TX}_i) = ${kernelTex(this.run)}`],
+    ["", `\\text{if } y_i f(${TX}_i) \\le 0:\\quad \\alpha_i \\leftarrow \\alpha_i + \\eta,\\quad b \\leftarrow b + \\eta\\, y_i`],
+  ];
+  if (this.linear) rows.push(["", `${TW} = \\sum_i \\alpha_i y_i ${TX}_i,\\quad f(${TX}) = ${TW}\\cdot ${TX} + b`]);
+  if (step === 0) {
+    rows.push(["Step 0", `\\alpha = 0,\\ b = 0 \\;\\Rightarrow\\; f(${TX}) = 0 \\text{ at every point: } y\\,f = 0 \\le 0`]);
+    return rows;
+  }
+  const i = this.examined(step), yi = this.y[i], n = i + 1, bp = this.B[kp], b = this.B[k];
+  this.goState(kp);
+  const S = this.support(), ap = Array.from(S, (j) => this.alpha(j)), api = this.alpha(i);
+  const f = this.fExam[step - 1];  // the value the run judged xᵢ by
+  let sum = `f(${TX}_{${n}}) = \\sum_j \\alpha_j y_j G_{j,${n}} + b = `;
+  if (!S.length) sum += `${tn(bp)}`;
+  else if (S.length <= 4 && step < this.tPtr.length && this.tPtr[step] - this.tPtr[step - 1] === S.length) {
+    const t0 = this.tPtr[step - 1];
+    sum += S.map((j, q) => `${tn(ap[q])}\\cdot(${tsign(this.y[j])})\\cdot ${tn(this.terms[t0 + q])}`).join(" + ") +
+      ` + (${tn(bp)}) = ${tn(f)}`;
+  } else sum += `${tn(f)}\\quad (\\text{over the ${S.length} points with } \\alpha_j > 0)`;
+  rows.push([`Step ${grouped(step)}`, sum]);
+  if (upd >= 0) {
+    rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} \\le 0 \\;\\Rightarrow\\; \\alpha_{${n}} \\leftarrow ${tn(api)} + ${tn(eta)} = ${tn(eta * (this.count[i] + 1))},` +
+                   `\\quad b \\leftarrow ${tn(bp)} + ${tn(eta)}\\cdot(${tsign(yi)}) = ${tn(b)}`]);
+  } else rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} > 0 \\;\\Rightarrow\\; \\text{no update}`]);
+  if (this.linear) rows.push(["", `${TW} = \\sum_i \\alpha_i y_i ${TX}_i = ${tv(this.w(k))},\\quad b = ${tn(b)}`]);
+  return rows;
+};
+
+// ----- the SVM page: the soft-margin objective and ξ at the slider's C, ξ for the point under the pointer (else
+// the point with the largest ξ, as the chart labels it)
+SvmModel.prototype.formula = function (k, view) {
+  const f = this.linear ? `${TW}\\cdot ${TX} + b` : `\\sum_j \\alpha_j y_j K(${TX}_j, ${TX}) + b`;
+  const rows = [
+    ["Objective", `\\min_{${TW},\\, b}\\ \\tfrac12\\|${TW}\\|^2 + C\\sum_i \\xi_i,\\qquad f(${TX}) = ${f}`],
+    ["", `\\xi_i = \\max\\big(0,\\ 1 - y_i f(${TX}_i)\\big)`],
+  ];
+  const reg = Number.isFinite(this.margin[k]) && this.margin[k] > 0 ? 0.5 / (this.margin[k] * this.margin[k]) : 0;
+  let sxi = this.slackSum[k];
+  sxi = sxi < 1e-9 ? 0 : sxi;  // the solver's residue, not slack (as the words say)
+  if (this.finite(k)) {
+    const C = tn(this.Cs[k]);
+    rows.push([`C = ${this.cText(k)}`, `\\tfrac12\\|${TW}\\|^2 + C\\sum_i \\xi_i = ${tn(reg)} + ${C}\\cdot ${tn(sxi)} = ${tn(this.objective[k])}`]);
+  } else {
+    rows.push(["Hard margin", `C = \\infty:\\ \\xi_i = 0 \\text{ for every } i,\\quad \\tfrac12\\|${TW}\\|^2 = ${tn(this.objective[k])}`]);
+  }
+  if (this.linear) rows.push(["", `${TW} = ${tv(this.w(k))},\\ b = ${tn(this.B[k])},\\quad \\text{margin } 2/\\|${TW}\\| = ${tn(2 * this.margin[k])}`]);
+  const hovered = view && view.hovered !== undefined && view.hovered !== null ? view.hovered : null;
+  const i = hovered !== null ? hovered : this.labPtr[k] < this.labPtr[k + 1] ? this.labIdx[this.labPtr[k]] : null;
+  if (i !== null) {
+    const fi = this.f(k, i), yi = this.y[i], n = i + 1;
+    rows.push([hovered !== null ? `x${sub(n)} (pointer)` : `x${sub(n)} (largest ξ)`,
+               `\\xi_{${n}} = \\max\\big(0,\\ 1 - y_{${n}} f(${TX}_{${n}})\\big) = \\max\\big(0,\\ 1 - (${tsign(yi)})(${tn(fi)})\\big) = ${tn(Math.max(0, 1 - yi * fi))}`]);
+  }
+  return rows;
+};
+
+// ----- the SVM page's hinge-SGD tab: one step of SGD on J = λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b))
+SgdModel.prototype.formula = function (s) {
+  const p = this.p, X = this.X, y = this.y, lam = tn(this.run.lam);
+  const rows = [
+    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,\\quad b \\leftarrow b + \\eta\\, y_i`],
+    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW},\\qquad \\lambda = \\frac{1}{N C} = ${lam}`],
+  ];
+  if (!s) { rows.push(["Step 0", `${TW}_0 = (0,\\ 0),\\ b_0 = 0`]); return rows; }
+  const i = p.order[s - 1], [v0, v1] = p.w(s - 1), bp = p.B[s - 1], n = i + 1, eta = tn(this.etas[s - 1]);
+  const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
+  const xi = [X[2 * i], X[2 * i + 1]];
+  rows.push([`Step ${grouped(s)}`, `y_{${n}}(${TW}\\cdot ${TX}_{${n}} + b) = ${tn(m)} ${p.active[s - 1] ? "< 1" : "\\ge 1"},\\quad \\eta = ${eta}`]);
+  rows.push(["", p.active[s - 1]
+    ? `${TW} = (1 - ${eta}\\cdot ${lam})\\,${tv([v0, v1])} + ${eta}\\cdot(${tsign(y[i])})\\cdot ${tv(xi)} = ${tv(p.w(s))},\\quad b = ${tn(bp)} + ${eta}\\cdot(${tsign(y[i])}) = ${tn(p.B[s])}`
+    : `${TW} = (1 - ${eta}\\cdot ${lam})\\,${tv([v0, v1])} = ${tv(p.w(s))},\\quad b = ${tn(p.B[s])}`]);
+  return rows;
+};
+
+// ----- the Loss surface: the three losses as the core defines them, and their values at the chosen weight
+const LOSS_TEX = {
+  zero_one: (a) => `L_{0\\text{-}1} = \\frac{1}{N}\\sum_i \\big[\\,${a} \\le 0\\,\\big]`,
+  perceptron: (a) => `L_{\\text{perc}} = \\frac{1}{N}\\sum_i \\max(0,\\ -${a})`,
+  hinge: (a) => `L_{\\text{hinge}} = \\frac{1}{N}\\sum_i \\max(0,\\ 1 - ${a}) + \\frac{\\lambda}{2}\\|${TW}\\|^2`,
+};
+
+LossModel.prototype.formula = function () {
+  const a = `y_i(${TW}\\cdot ${TX}_i + b)`, c = this.run.chosen, rows = [];
+  for (const nm of this.run.names) rows.push([rows.length ? "" : "Losses", LOSS_TEX[nm](a)]);
+  if (!c) { rows.push(["", null, "Click a weight on a surface to see each loss there (with the b shown)."]); return rows; }
+  // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
+  const X = this.X, y = this.y, N = this.N, [u, v] = c.w, b = c.b;
+  let z = 0, per = 0, hin = 0;
+  for (let i = 0; i < N; i++) {
+    const m = y[i] * ((X[2 * i] * u + X[2 * i + 1] * v) + b);
+    if (m <= 0) z++;
+    if (m < 0) per -= m;
+    if (m < 1) hin += 1 - m;
+  }
+  const lam = this.lam, reg = 0.5 * lam * (u * u + v * v);
+  const at = `\\text{at } ${TW} = ${tv(c.w)},\\ b = ${tn(b)}`;
+  const vals = {zero_one: `L_{0\\text{-}1} = ${z}/${N} = ${tn(z / N)}`, perceptron: `L_{\\text{perc}} = ${tn(per / N)}`,
+                hinge: `L_{\\text{hinge}} = ${tn(hin / N)} + \\frac{${tn(lam)}}{2}\\cdot ${tn(u * u + v * v)} = ${tn(hin / N + reg)}`};
+  rows.push(["Chosen", `${at}:\\quad ` + this.run.names.map((nm) => vals[nm]).join(",\\quad ")]);
+  return rows;
+};
