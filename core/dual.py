@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.bounds import is_separable
+from core.formulas import dual_alpha
 from core.snapshot import DualProblem, DualSnapshot, RunSteps, readonly
 from core.validate import check_choice, check_real, is_int, validate_data
 
@@ -320,7 +321,7 @@ class DualTrajectory(RunSteps):
             k = int(states[j])
             np.add.at(counts, self.update_points[done:k], 1)
             done = k
-            out[j] = self.eta * counts  # αᵢ = η·cᵢ
+            out[j] = dual_alpha(counts, self.eta)  # αᵢ ← αᵢ + η per update on xᵢ: αᵢ = η·cᵢ
         return out
 
     def _states_at(self, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

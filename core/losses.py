@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from core.formulas import hinge_loss, l2_penalty, perceptron_loss
 from core.validate import check_real, validate_data
 
 LOSSES = ("zero_one", "perceptron", "hinge")
@@ -80,7 +81,7 @@ def perceptron(W, b, X, y) -> np.ndarray:
     Wf, Bf, X, y, lead = _prepare(W, b, X, y)
     out = np.empty(Wf.shape[0])
     for rows, M in _margins_in_blocks(Wf, Bf, X, y):
-        out[rows] = np.maximum(0.0, -M).mean(axis=1)
+        out[rows] = perceptron_loss(M)
     return out.reshape(lead)
 
 
@@ -90,8 +91,8 @@ def hinge(W, b, X, y, lam: float = 0.0) -> np.ndarray:
     Wf, Bf, X, y, lead = _prepare(W, b, X, y)
     out = np.empty(Wf.shape[0])
     for rows, M in _margins_in_blocks(Wf, Bf, X, y):
-        out[rows] = np.maximum(0.0, 1.0 - M).mean(axis=1)
-    out += 0.5 * lam * (Wf * Wf).sum(axis=1)
+        out[rows] = hinge_loss(M)
+    out += l2_penalty((Wf * Wf).sum(axis=1), lam)
     return out.reshape(lead)
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.formulas import perceptron_loss, perceptron_update
 from core.snapshot import UPDATE_RULES, Problem, RunSteps, Snapshot, activation, readonly
 from core.validate import check_choice, check_real, is_int, validate_data
 
@@ -177,7 +178,7 @@ class Trajectory(RunSteps):
         loss = np.empty(states.size)
         for rows, m in self._state_margins(states):
             err[rows] = self.problem.mistakes(m).sum(axis=1)
-            loss[rows] = np.maximum(0.0, -m).mean(axis=1)
+            loss[rows] = perceptron_loss(m)
         return err[inverse], loss[inverse]
 
     def curves(self) -> tuple[np.ndarray, np.ndarray]:
@@ -263,10 +264,12 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
                 if cyclic and s - 1 - last >= n:  # a clean pass preceded this point
                     conv = True
                     break
-                w0 += tau * yi * xi0  # w ← w + τ·y·x
+                # perceptron_update written out on Python floats, the fast path where mistakes are dense
+                # (test_every_update_is_the_formula holds it equal, bit for bit)
+                w0 += tau * yi * xi0
                 w1 += tau * yi * xi1
                 if fit_b:
-                    bb += tau * yi  # b ← b + τ·y
+                    bb += tau * yi
                 steps.append(s)
                 Ws.append((w0, w1))
                 Bs.append(bb)
@@ -317,9 +320,7 @@ def _online(problem: Problem, w, b, tau, max_steps, cyclic, rng):
             break
         s += j + 1
         i = idx[j]
-        w = w + tau * yf[i] * X[i]  # w ← w + τ·y·x
-        if fit_b:
-            b = b + tau * yf[i]  # b ← b + τ·y
+        w, b = perceptron_update(w, b, tau, yf[i:i + 1], X[i:i + 1], fit_b)  # w ← w + τ·y·x, b ← b + τ·y
         steps.append(s)
         Ws.append(w)
         Bs.append(b)
@@ -366,9 +367,7 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
                 checked = True
                 converged = not minibatch or problem.separates(w, b)
             continue
-        w = w + scale * (yf[M] @ X[M])  # w ← w + τ/B Σ_{i∈M} yᵢxᵢ
-        if fit_b:
-            b = b + scale * yf[M].sum()  # b ← b + τ/B Σ_{i∈M} yᵢ
+        w, b = perceptron_update(w, b, scale, yf[M], X[M], fit_b)  # w ← w + τ/B Σ_{i∈M} yᵢxᵢ, b ← b + τ/B Σ_{i∈M} yᵢ
         steps.append(s)
         Ws.append(w)
         Bs.append(b)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.formulas import perceptron_loss
+
 UPDATE_RULES = ("nonpositive", "negative")
 
 
@@ -214,7 +216,7 @@ class Snapshot:
     @property
     def loss(self) -> float:
         """Mean perceptron loss (1/N) Σᵢ max(0, −yᵢ(w·xᵢ + b))."""
-        return float(np.maximum(0.0, -self.margins).mean())
+        return float(perceptron_loss(self.margins))
 
 
 @dataclass(frozen=True, eq=False)

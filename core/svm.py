@@ -26,6 +26,7 @@ import numpy as np
 
 from core.bounds import is_separable
 from core.dual import _int_power, kernel_matrix, kernel_params
+from core.formulas import slacks, soft_margin_objective
 from core.qp import TOL, margin_qp
 from core.snapshot import readonly
 from core.validate import check_real, validate_data
@@ -323,9 +324,7 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
     support = alpha / max(float(alpha.max()), 1e-300) > s_rows
     alpha = alpha / sigma**2
     f = Xa @ w + b
-    slack = np.maximum(0.0, 1.0 - ya * f)  # ξᵢ = max(0, 1 − yᵢ(w·xᵢ + b))
-    if hard:
-        slack = np.zeros(n)
+    slack = np.zeros(n) if hard else slacks(ya * f)  # ξᵢ = max(0, 1 − yᵢ(w·xᵢ + b))
     nw = float(np.linalg.norm(w))
     return SVMSolution(
         alpha=readonly(np.where(support, alpha, 0.0)),  # the interior point leaves ~t/s on the others
@@ -334,7 +333,7 @@ def fit_svm(X, y, *, C: float = 1.0, kernel: str = "linear", tol: float = TOL, *
         support=readonly(support),
         slack=readonly(slack),
         margin=1.0 / nw if nw > 0 else math.inf,
-        objective=0.5 * nw**2 + (0.0 if hard else C * float(slack.sum())),
+        objective=float(soft_margin_objective(nw**2, C, slack)),  # ½‖w‖² + C Σξᵢ (ξ = 0 for the hard margin)
         C=C,
         iterations=iters,
         decision=readonly(f),
@@ -366,7 +365,7 @@ def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) 
     c = alpha[S] * yf[S]  # αᵢyᵢ
     KS = np.array([col(int(i)) for i in S]).reshape(S.size, len(y))
     f = c @ KS + b  # f(xⱼ) = Σ αᵢyᵢK(xᵢ, xⱼ) + b
-    slack = np.maximum(0.0, 1.0 - yf * f)
+    slack = slacks(yf * f)
     wsq = max(float(c @ KS[:, S] @ c), 0.0)  # ‖w‖² = Σᵢⱼ αᵢαⱼyᵢyⱼKᵢⱼ in feature space
     return SVMSolution(
         alpha=readonly(alpha),
@@ -375,7 +374,7 @@ def _fit_kernel(X: np.ndarray, y: np.ndarray, C: float, kernel: str, kp: tuple) 
         support=readonly(alpha > 0),
         slack=readonly(slack),
         margin=1.0 / math.sqrt(wsq) if wsq > 0 else math.inf,
-        objective=0.5 * wsq + C * float(slack.sum()),
+        objective=float(soft_margin_objective(wsq, C, slack)),
         C=C,
         iterations=iters,
         decision=readonly(f),
@@ -542,7 +541,7 @@ def svm_objective(X, y, W, B, C: float) -> np.ndarray:
     step = max(1, 2_000_000 // max(len(y), 1))
     for a in range(0, W.shape[0], step):
         m = y * (W[a:a + step] @ X.T + np.asarray(B)[a:a + step, None])  # yᵢ(w·xᵢ + b)
-        out[a:a + step] = 0.5 * (W[a:a + step] ** 2).sum(axis=1) + C * np.maximum(0.0, 1.0 - m).sum(axis=1)
+        out[a:a + step] = soft_margin_objective((W[a:a + step] ** 2).sum(axis=1), C, slacks(m))
     return out
 
 

@@ -119,9 +119,9 @@ def test_the_textbook_formula_reads_as_a_student_writes_it(renderer):  # noqa: F
     X, y = make_dataset("textbook", 3, 0)
     check_perceptron(renderer, run_perceptron(X, y), range(16))
     rows = formula_at(renderer, 1)
-    assert rows[2] == ("y_{1}(\\mathbf{w}_{0}\\cdot \\mathbf{x}_{1} + b_{0}) = (+1)\\,\\big((0,\\ 0)\\cdot (3,\\ 3) + 0\\big) = 0 "
-                       "\\le 0 \\;\\Rightarrow\\; \\text{update on } \\mathbf{x}_{1}")
-    assert rows[3] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
+    assert rows[2] == "y_{1}(\\mathbf{w}_{0}\\cdot \\mathbf{x}_{1} + b_{0}) = (+1)\\,\\big((0,\\ 0)\\cdot (3,\\ 3) + 0\\big)"
+    assert rows[3] == "= 0 \\le 0 \\;\\Rightarrow\\; \\text{update on } \\mathbf{x}_{1}"
+    assert rows[4] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
     # folded away, it is not typeset on every step; unfolded again, it shows the step shown
     renderer.evaluate("() => { document.querySelector('#scene .dbls-math').open = false; window.__dblView.show(5); }")
     assert "Step 1" in renderer.locator("#scene .dbls-math-body").text_content()
@@ -240,7 +240,7 @@ def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_
     assert tex()[-1].startswith("\\mathbf{w}_0 = (0,\\ 0)")
     scene_button(page, "next")
     wait_for_step(page, 1)
-    assert tex()[3] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
+    assert tex()[4] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
     # the proof, unfolded: its plot is drawn, and the page's τ moves it (τ scales both sides)
     page.locator(f"{SCENE} .dbls-proof summary").click()
     page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-proof-plot')._fullLayout")
@@ -251,3 +251,41 @@ def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_
     page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-math-tex[data-tex*=\"(6,\\\\\\\\ 6)\"]')")
     assert page.locator(f"{SCENE} .dbls-proof").get_attribute("open") is not None  # the folds are kept
     assert_no_exception(page)
+
+
+def margins_at(page: Page, step: int) -> dict:
+    """Unfold the losses-against-the-margin plot, show ``step`` and read the z drawn on each loss's curve."""
+    return page.evaluate("""async (step) => {
+        const v = window.__dblView, box = document.querySelector('#scene .dbls-margins');
+        box.open = true;
+        v.show(v.m.stopOf ? v.m.stopOf(step) : step);
+        const gd = box.querySelector('.dbls-margins-plot');
+        await new Promise((r) => setTimeout(r, 50));
+        return {hidden: box.hidden, curves: gd.data.slice(0, 3).map((t) => t.name),
+                points: gd.data.slice(3).map((t) => ({x: Array.from(t.x), y: Array.from(t.y)})),
+                text: box.querySelector('.dbls-margins-text').textContent};
+    }""", step)
+
+
+def test_the_losses_against_the_margin_mark_every_point_s_core_margin(renderer):  # noqa: F811
+    rng = np.random.default_rng(11)
+    X, y = ties_and_duplicates(6, 30)
+    traj = run_perceptron(X, y, variant="random", tau=0.5, max_steps=200, seed=2)
+    mount(renderer, perceptron_scene(traj).to_bytes())
+    for step in steps_of(traj, 5, rng):
+        got = margins_at(renderer, step)
+        (w,), (b,) = traj.states([step])
+        z = y * activation(X, w, b)  # yᵢ(w·xᵢ + b) as the core sums it
+        assert not got["hidden"] and got["curves"] == ["0-1: [z ≤ 0]", "perceptron: max(0, −z)", "hinge: max(0, 1 − z)"]
+        zero_one_pts, perceptron_pts, hinge_pts = got["points"]
+        assert zero_one_pts["x"] == z.tolist(), step  # bit for bit
+        assert zero_one_pts["y"] == (z <= 0).astype(float).tolist()
+        assert perceptron_pts["y"] == np.maximum(0, -z).tolist() and hinge_pts["y"] == np.maximum(0, 1 - z).tolist()
+        assert f"Here {int((z <= 0).sum())} of 30 point" in got["text"]
+        assert int((z <= 0).sum()) == int(traj[step].misclassified.sum())  # the 0-1 loss counts M (rule y·a ≤ 0)
+    X, y = make_dataset("blobs", 40, 3)
+    sols = svm_grid(X, y)
+    mount(renderer, svm_scene(X, y, sols).to_bytes())
+    for k in (0, len(sols) // 2):
+        z = np.array(margins_at(renderer, k)["points"][2]["x"])
+        assert np.allclose(z, y * (X @ sols[k].w + sols[k].b), rtol=1e-12, atol=1e-12), k

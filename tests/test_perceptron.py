@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.formulas import perceptron_update
 from core.perceptron import WORK_LIMIT, perceptron, run_perceptron
 from core.snapshot import Snapshot
 from viz.perceptron import run_summary
@@ -835,3 +836,22 @@ def test_bad_values_are_refused_with_a_message():
         run_perceptron([[1.0, 1.0], [-1.0, -1.0]], [True, False])
     with pytest.raises(ValueError, match="as numbers"):
         run_perceptron([[1.0, 1.0], [-1.0, -1.0]], ["1", "-1"])
+
+
+@pytest.mark.parametrize("variant", ["cyclic", "random", "minibatch", "batch"])
+@pytest.mark.parametrize("kind", ["labels", "noisy"])
+def test_every_update_is_the_formula(variant, kind):
+    """Each stored update, on every path (the scalar loop where mistakes are dense, the vectorised blocks, the batch
+    step), is core.formulas.perceptron_update of the state before on the points updated, bit for bit."""
+    X, y = _large(kind, N=3000)
+    for fit, tau, reduction in ((True, 0.7, "mean"), (False, 1.3, "sum")):
+        traj = run_perceptron(X, y, variant=variant, tau=tau, batch_size=40, max_steps=6000, seed=4,
+                              fit_intercept=fit, reduction=reduction)
+        B = {"minibatch": 40, "batch": len(y)}.get(variant, 1)
+        scale = tau / B if reduction == "mean" and B > 1 else tau
+        yf = y.astype(float)
+        assert traj.n_updates > 50
+        for k, step in enumerate(traj.update_steps.tolist(), start=1):
+            M = traj.updated(step)
+            w, b = perceptron_update(traj.W[k - 1], float(traj.B[k - 1]), scale, yf[M], X[M], fit)
+            assert np.array_equal(w, traj.W[k]) and b == traj.B[k], (variant, kind, k)

@@ -9,7 +9,7 @@ from test_views import page_from_url
 
 from datasets import make_dataset
 from datasets.points import encode_points
-from views.shared import DATASET_KEY
+from views.dataset import DATASET_KEY
 from views.userdata import CUSTOM, CUSTOM_KEY, UserPoints, _check_rows
 
 XU = np.array([[0.5, 1.25], [-1.0, 2.0], [2.0, -0.75], [1.5, 1.5]])

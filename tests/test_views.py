@@ -11,8 +11,8 @@ from apptest_helpers import chart_shown, decoded, figure, run_meta, scene, scene
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
+from views.dataset import DATASET_KEY, Dataset
 from views.options import TAUS
-from views.shared import DATASET_KEY, Dataset
 from viz.scene import LossScene, SgdScene
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")

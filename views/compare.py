@@ -15,12 +15,12 @@ from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
 from views.builds import SCALE, compare_page
 from views.chart_tools import exports, file_stem
+from views.dataset import current_dataset
 from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
 from views.present import part
 from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
-    current_dataset,
     plane_data,
     points_ready,
     presenting,

@@ -15,6 +15,7 @@ import streamlit as st
 
 from views.builds import SCALE, dual_page, dual_steps
 from views.chart_tools import exports, file_stem
+from views.dataset import current_dataset
 from views.options import (
     COEF0S,
     DEGREES,
@@ -31,7 +32,6 @@ from views.present import part
 from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
-    current_dataset,
     plane_data,
     points_ready,
     presenting,

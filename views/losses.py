@@ -17,6 +17,7 @@ import streamlit as st
 from core.losses import grid_half_width
 from views.builds import SCALE, loss_data, loss_grid, loss_page, loss_path, loss_scene_page, loss_theta, loss_tops
 from views.chart_tools import exports, file_stem
+from views.dataset import current_dataset
 from views.options import (
     HEIGHTS,
     LAMS,
@@ -35,7 +36,6 @@ from views.present import part
 from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
-    current_dataset,
     plane_data,
     points_ready,
     presenting,

@@ -13,13 +13,13 @@ import streamlit as st
 from datasets.csvio import trajectory_csv
 from views.builds import SCALE, perceptron_page
 from views.chart_tools import exports, file_stem
+from views.dataset import current_dataset
 from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
 from views.quiz import quiz
 from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
-    current_dataset,
     plane_data,
     points_ready,
     presenting,

@@ -90,8 +90,8 @@ CSS = """
 .dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
 .dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
-.dbls-math, .dbls-proof { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }
-.dbls-math summary, .dbls-proof summary { cursor: pointer; font-size: 0.92em; color: #31333f; padding: 0.1rem 0; }
+.dbls-math, .dbls-proof, .dbls-margins { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }
+.dbls-math summary, .dbls-proof summary, .dbls-margins summary { cursor: pointer; font-size: 0.92em; color: #31333f; padding: 0.1rem 0; }
 .dbls-math-row { display: grid; grid-template-columns: 6.5em minmax(0, 1fr); column-gap: 0.6em; align-items: center; }
 .dbls-math-label { font-size: 0.88em; color: #555; }
 .dbls-math-note { padding: 0.3em 0; }
@@ -100,7 +100,7 @@ CSS = """
 .dbls-math .katex, .dbls-proof .katex { font-size: 1.08em; }
 .dbls-math .katex-display, .dbls-proof .katex-display { margin: 0.2em 0; text-align: left; }
 .dbls-math .katex-display > .katex, .dbls-proof .katex-display > .katex { text-align: left; }
-.dbls-side .dbls-math, .dbls-side .dbls-proof, .dbls-dside .dbls-math { grid-column: 1 / -1; }
+.dbls-side .dbls-math, .dbls-side .dbls-proof, .dbls-side .dbls-margins, .dbls-dside .dbls-math, .dbls-dside .dbls-margins { grid-column: 1 / -1; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }
 """

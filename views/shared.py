@@ -10,21 +10,27 @@ not valid.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from core.validate import validate_data
-from datasets import REGISTRY, make_dataset
-from datasets.points import standardize
+from datasets import REGISTRY
 from views.builds import sized
+from views.dataset import (
+    CUSTOM,
+    DATASET_KEY,
+    DEFAULT_DATASET,
+    STANDARDIZE,
+    Dataset,
+    cached_points,
+    current_dataset,
+    default_dataset,
+)
 from views.options import DATASET_LABELS, N_PLANE_MAX, known_url_key, n_choices, parse_url, url_spelling
 from views.userdata import (
-    CUSTOM,
     PTS,
-    STANDARDIZE,
     drop_points_from_url,
     escape_html,
     escape_md,
@@ -45,69 +51,7 @@ from viz.common import (
     titled_axes,
 )
 
-DATASET_KEY = "_dataset"
-STANDARD_VIEW = "_standard_view"  # (the dataset, it standardized)
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
-DEFAULT_DATASET = "textbook"
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """The shared dataset: how it was made and its points.
-
-    Attributes
-    ----------
-    name, n, seed, params
-        The registry entry (or ``"custom"``, the user's points), the number of points, the seed and the
-        (name, value) parameters.
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,)
-        Labels in {−1, +1}.
-    origin : str
-        For the user's points: where they came from ("imported from data.csv").
-    columns : tuple of 2 str, or None
-        The names of the columns x₁ and x₂ were read from (an imported file), else None.
-    standard : tuple of 2 ndarray of shape (2,), or None
-        When the features are standardized (what the pages show): the raw points' means μ and standard
-        deviations σ, with X = (raw − μ) / σ; None otherwise.
-    """
-
-    name: str
-    n: int
-    seed: int
-    params: tuple[tuple[str, float], ...]
-    X: np.ndarray
-    y: np.ndarray
-    origin: str = ""
-    columns: tuple[str, str] | None = None
-    standard: tuple[np.ndarray, np.ndarray] | None = None
-
-    @property
-    def axes(self) -> tuple[str, str] | None:
-        """The data axes' titles when they say more than x₁ and x₂ (the columns' names, standardized), else None."""
-        if self.columns is None and self.standard is None:
-            return None
-        names = ("x₁", "x₂") if self.columns is None else (f"x₁: {self.columns[0]}", f"x₂: {self.columns[1]}")
-        suffix = " (standardized)" if self.standard is not None else ""
-        return (names[0] + suffix, names[1] + suffix)
-
-    @property
-    def label(self) -> str:
-        return self._label() + (", standardized" if self.standard is not None else "")
-
-    def _label(self) -> str:
-        if self.name == CUSTOM:
-            return f"Your points: n = {self.n}" + (f" ({self.origin})" if self.origin else "")
-        spec = REGISTRY[self.name]
-        extra = ", ".join(f"{p.label} = {v:g}" for p, (_, v) in zip(spec.params, self.params, strict=True))
-        if spec.fixed_n:
-            return spec.label
-        return f"{spec.label}: n = {self.n}" + (f", {extra}" if extra else "") + f", seed {self.seed}"
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _make(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -> tuple[np.ndarray, np.ndarray]:
-    return make_dataset(name, n, seed, **dict(params))
 
 
 # ----------------------------------------------------------------------------
@@ -236,7 +180,7 @@ def _user_dataset(sb) -> None:
     """The user's points as the shared dataset (the shown generator's points if there are none yet)."""
     pts = user_points()
     if pts is None:
-        old = st.session_state.get(DATASET_KEY) or _default_dataset()
+        old = st.session_state.get(DATASET_KEY) or default_dataset()
         set_points(old.X, old.y, f"started from {old.label}", select=False)
         pts = user_points()
     sb.caption(f"{points_count(len(pts.y))}, {escape_md(pts.origin)}. Click the chart, edit the table under the "
@@ -269,11 +213,11 @@ def _generated_dataset(sb, name: str) -> None:
     old = st.session_state.get(DATASET_KEY)
     if old is None or (old.name, old.n, old.seed, old.params) != (name, n, seed, params_t):
         try:
-            X, y = _make(name, int(n), seed, params_t)
+            X, y = cached_points(name, int(n), seed, params_t)
         except ValueError as exc:
             sb.error(f"Could not make this dataset: {exc}. Keeping the previous one.")
             if old is None:
-                st.session_state[DATASET_KEY] = _default_dataset()
+                st.session_state[DATASET_KEY] = default_dataset()
             return
         st.session_state[DATASET_KEY] = Dataset(name, int(n), seed, params_t, X, y)
 
@@ -418,28 +362,3 @@ def steps_table(label: str, table: dict | Callable[[], dict]) -> None:
     if box.open:
         with box:
             st.dataframe(table() if callable(table) else table, hide_index=True, width="stretch")
-
-
-def current_dataset(raw: bool = False) -> Dataset:
-    """The shared dataset as the pages show it (the default one if the sidebar has not run yet).
-
-    With *Standardize* on, its features are standardized (``standard`` holds μ and σ); ``raw`` gives the
-    points as they are kept (the point table, the CSV, edits).
-    """
-    ds = st.session_state.get(DATASET_KEY)
-    if ds is None:
-        ds = st.session_state[DATASET_KEY] = _default_dataset()
-    if raw or not st.session_state.get(STANDARDIZE) or len(ds.y) == 0:
-        return ds
-    kept = st.session_state.get(STANDARD_VIEW)
-    if kept is None or kept[0] is not ds:  # the same object: the same arrays for the pages' caches
-        Z, mu, sigma = standardize(ds.X)
-        Z.flags.writeable = False
-        kept = st.session_state[STANDARD_VIEW] = (ds, replace(ds, X=Z, standard=(mu, sigma)))
-    return kept[1]
-
-
-def _default_dataset() -> Dataset:
-    """The dataset a session starts with."""
-    X, y = _make(DEFAULT_DATASET, REGISTRY[DEFAULT_DATASET].default_n, 0, ())
-    return Dataset(DEFAULT_DATASET, len(y), 0, (), X, y)

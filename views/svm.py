@@ -17,6 +17,7 @@ import streamlit as st
 from core.svm import C_GRID
 from views.builds import SCALE, sgd_page, svm_page, svm_solutions
 from views.chart_tools import exports, file_stem
+from views.dataset import current_dataset
 from views.options import (
     COEF0S,
     DEGREES,
@@ -35,7 +36,6 @@ from views.present import part
 from views.scene_chart import preload_renderer, show_scene
 from views.shared import (
     bound,
-    current_dataset,
     plane_data,
     points_ready,
     presenting,

@@ -32,8 +32,8 @@ from datasets.points import (
     encode_points,
 )
 from views.chart_tools import SLIDER_JS
+from views.dataset import CUSTOM, STANDARDIZE, current_dataset
 
-CUSTOM = "custom"  # the dataset list's entry for the user's points
 CUSTOM_KEY = "_custom_points"  # UserPoints
 HISTORY_KEY = "_custom_history"  # earlier UserPoints, newest last
 NOTICE_KEY = "_points_notice"  # (kind, text) of the last edit, shown once
@@ -44,7 +44,6 @@ PICK = {"x1": "csv_x1", "x2": "csv_x2", "label": "csv_label", "positive": "csv_p
 REST = "\x00rest"  # the −1 choice "every other class" (no class text starts with NUL: the CSV reader refuses it)
 TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refused (the table shows the points again)
 CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
-STANDARDIZE = "std"  # the sidebar's Standardize switch (views.shared draws it; its URL parameter too)
 TOOLS_KEY = "dbl_tools"
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
@@ -120,8 +119,6 @@ def _start_points() -> tuple[np.ndarray, np.ndarray, str]:
     the dataset the last run drew), so edits that come faster than the
     reruns build on each other.
     """
-    from views.shared import current_dataset
-
     pts = user_points()
     if pts is not None and st.session_state.get("ds") == CUSTOM:
         return pts.X, pts.y, pts.origin
@@ -456,8 +453,6 @@ def points_sidebar() -> None:
                  "commas, semicolons or tabs (with semicolons or tabs, decimal commas are read too). Choose the "
                  "columns and classes below once it is read.")
         _column_picker()
-        from views.shared import current_dataset
-
         ds = current_dataset(raw=True)
         # written when clicked (a callable), so a rerun does not format thousands of numbers
         st.download_button("Download the points (CSV)", lambda X=ds.X, y=ds.y: _csv_or_message(X, y),
@@ -511,8 +506,6 @@ def _file_name(ds) -> str:
 
 def points_table() -> None:
     """The points as an editable table (a keyboard way to add, change and delete them)."""
-    from views.shared import current_dataset
-
     ds = current_dataset(raw=True)
     pts = user_points()
     version = pts.version if pts is not None and ds.name == CUSTOM else "gen"

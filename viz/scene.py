@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from core.bounds import novikoff_terms
+from core.formulas import perceptron_loss
 from core.perceptron import Trajectory, epoch_of, examined_at
 from core.snapshot import activation
 from core.svm import HingeRun, SVMSolution
@@ -456,7 +457,7 @@ def run_record(traj: Trajectory) -> PerceptronRun:
         margins = p.y * activation(p.X, traj.W[k], traj.B[k])  # yᵢ(w·xᵢ + b), as the core sums it
         core = p.mistakes(margins)  # M of each state under the run's rule
         errors[k] = core.sum(axis=1)
-        loss[k] = np.maximum(0.0, -margins).mean(axis=1)  # (1/N) Σ max(0, −yᵢ(w·xᵢ + b))
+        loss[k] = perceptron_loss(margins)
         rows, cols = np.nonzero(core ^ rule_mistakes(p.X, p.y, traj.W[k], traj.B[k], p.update_on))
         counts = np.bincount(rows, minlength=k.size)
         ptr[a + 1:a + 1 + k.size] = total + np.cumsum(counts)

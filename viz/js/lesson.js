@@ -49,6 +49,7 @@ function showLesson(view, step) {
     }
   }
   if (view.proofAt) view.proofAt(step);
+  showMargins(view, step);
 }
 
 // rows of [label, TeX] (or [label, null, words]) as the panel's grid: the TeX typeset, and kept in data-tex
@@ -96,12 +97,12 @@ PerceptronModel.prototype.formula = function (step) {
     const i = this.examined(step)[0], xi = [this.X[2 * i], this.X[2 * i + 1]], yi = this.y[i];
     const a = yi * (wp[0] * xi[0] + wp[1] * xi[1] + bp);  // y·(w·x + b) at the old state, in the core's order
     const bias = !withB ? "" : (bp >= 0 ? ` + ${tn(bp)}` : ` - ${tn(-bp)}`);
-    const lhs = `${act(kp, i + 1)} = (${tsign(yi)})\\,\\big(${tv(wp)}\\cdot ${tv(xi)}${bias}\\big) = ${tn(a)}`;
+    rows.push([label, `${act(kp, i + 1)} = (${tsign(yi)})\\,\\big(${tv(wp)}\\cdot ${tv(xi)}${bias}\\big)`]);
     if (!upd.length) {
-      rows.push([label, `${lhs} ${gt} 0 \\;\\Rightarrow\\; \\text{no update}`]);
+      rows.push(["", `= ${tn(a)} ${gt} 0 \\;\\Rightarrow\\; \\text{no update}`]);
       return rows;
     }
-    rows.push([label, `${lhs} ${le} 0 \\;\\Rightarrow\\; \\text{update on } ${TX}_{${i + 1}}`]);
+    rows.push(["", `= ${tn(a)} ${le} 0 \\;\\Rightarrow\\; \\text{update on } ${TX}_{${i + 1}}`]);
     rows.push(["", `${TW}_{${k}} = ${tv(wp)} + ${tau}\\cdot(${tsign(yi)})\\cdot ${tv(xi)} = ${tv(w)}` +
                    (fit ? `,\\quad b_{${k}} = ${tn(bp)} + ${tau}\\cdot(${tsign(yi)}) = ${tn(b)}` : "")]);
     // why one update helps: y(w_k·x̃) = y(w_{k−1}·x̃) + τ‖x̃‖², x̃ = (x, 1) with a learned bias
@@ -321,3 +322,81 @@ LossModel.prototype.formula = function () {
   rows.push(["Chosen", `${at}:\\quad ` + this.run.names.map((nm) => vals[nm]).join(",\\quad ")]);
   return rows;
 };
+
+// ----- the losses as functions of the margin z = y·(w·x + b), every point's z at the step (the Perceptron page) or
+// at the C shown (the SVM page) marked on each: 0-1 counts z ≤ 0, the perceptron loss max(0, −z) the points with
+// z < 0 by how far, the hinge max(0, 1 − z) every point with z < 1; so the perceptron stops once no z ≤ 0, while
+// the SVM goes on until the points it can afford are at z ≥ 1
+const MARGIN_LOSSES = [
+  ["zero_one", "0-1: [z ≤ 0]", (z) => (z <= 0 ? 1 : 0), "#444444", "solid"],
+  ["perceptron", "perceptron: max(0, −z)", (z) => Math.max(0, -z), NEG, "dash"],
+  ["hinge", "hinge: max(0, 1 − z)", (z) => Math.max(0, 1 - z), POS, "dot"],
+];
+
+// z = yᵢ·((xᵢ₁w₁ + xᵢ₂w₂) + b) of every point after the step, in the order the core sums it
+PerceptronModel.prototype.margins = function (step) {
+  const k = this.stateOf(step), [w1, w2] = this.w(k), b = this.B[k], z = new Float64Array(this.N);
+  for (let i = 0; i < this.N; i++) z[i] = this.y[i] * ((this.X[2 * i] * w1 + this.X[2 * i + 1] * w2) + b);
+  return z;
+};
+// z = yᵢ·f(xᵢ) of the solution at C number k (f as the chart's pointer reads it)
+SvmModel.prototype.margins = function (k) {
+  const z = new Float64Array(this.N);
+  for (let i = 0; i < this.N; i++) z[i] = this.y[i] * this.f(k, i);
+  return z;
+};
+
+function showMargins(view, step) {
+  const box = view.root.querySelector(".dbls-margins"), m = view.m;
+  if (!box) return;
+  box.hidden = !m.margins;
+  if (!m.margins || !box.open || !view.sz) return;
+  const width = view.sz.stripW || view.sz.width || 600;
+  if (view.marginsOf && view.marginsOf[0] === m && view.marginsOf[1] === step && view.marginsOf[2] === width) return;
+  view.marginsOf = [m, step, width];  // drawn once per step shown (the SVM's pointer re-typesets only the formula)
+  const z = m.margins(step), N = m.N, k = view.k;
+  let lo = -1.5, hi = 2.5, mis = 0, neg = 0, inside = 0, sumNeg = 0;
+  for (const v of z) {
+    lo = Math.min(lo, v); hi = Math.max(hi, v);
+    if (v <= 0) mis++;
+    if (v < 0) { neg++; sumNeg -= v; }
+    if (v < 1) inside++;
+  }
+  const pad = 0.04 * (hi - lo);
+  lo -= pad; hi += pad;
+  const data = [];
+  for (const [, name, loss, colour, dash] of MARGIN_LOSSES) {
+    const xs = name.startsWith("0-1") ? [lo, 0, 0, hi] : name.startsWith("hinge") ? [lo, 1, hi] : [lo, 0, hi];
+    data.push({type: "scatter", mode: "lines", name, x: xs, y: name.startsWith("0-1") ? [1, 1, 0, 0] : xs.map(loss),
+               line: {color: colour, width: 2.5 * k, dash}, hoverinfo: "skip", legendgroup: name});
+  }
+  const colours = Array.from(m.y, (v) => (v > 0 ? POS : NEG));
+  for (const [, name, loss, colour] of MARGIN_LOSSES)
+    data.push({type: N > GL_POINTS ? "scattergl" : "scatter", mode: "markers", name: `points on ${name.split(":")[0]}`, showlegend: false,
+               x: Array.from(z), y: Array.from(z, loss), customdata: Array.from(z, (_, i) => i + 1), legendgroup: name,
+               marker: {color: colours, size: (N <= 100 ? 9 : N <= 1000 ? 6 : 4) * k, opacity: 0.75, line: {color: colour, width: N <= 400 ? 1 : 0}},
+               hovertemplate: `x<sub>%{customdata}</sub>: z = %{x:.4g}, ${name.split(":")[0]} loss %{y:.4g}<extra></extra>`});
+  const tick = {size: 13 * k, color: "#333"};
+  const layout = {
+    width, height: Math.round(240 * k), autosize: false, dragmode: false, hovermode: "closest",
+    font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(50 * k), r: 12, t: Math.round(26 * k), b: Math.round(40 * k)},
+    plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+    legend: {orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: {size: 13 * k}},
+    xaxis: {title: {text: "margin z = y·(w·x + b)", standoff: 2, font: {size: 14 * k, color: "#333"}}, range: [lo, hi], tickfont: tick,
+            gridcolor: "#eeeeee", fixedrange: true, zeroline: true, zerolinecolor: "#999"},
+    yaxis: {title: {text: "loss", font: {size: 14 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee", fixedrange: true,
+            rangemode: "tozero"},
+    shapes: [{type: "line", x0: 1, x1: 1, yref: "paper", y0: 0, y1: 1, line: {color: POS, width: 1.5 * k, dash: "dot"}}],
+    meta: {view: "margins", step, n_points: N},
+  };
+  const svm = m.h.kind === "svm";
+  box.querySelector(".dbls-margins-text").innerHTML = `<p class="dbls-proof-why">${esc(
+    `Here ${mis} of ${N} point${mis === 1 ? " has" : "s have"} z ≤ 0 (the 0-1 loss counts them), ${neg} ${neg === 1 ? "has" : "have"} ` +
+    `z < 0 (the perceptron loss adds their −z: Σ = ${num(sumNeg)}) and ${inside} ${inside === 1 ? "has" : "have"} z < 1 ` +
+    "(the hinge loss adds 1 − z). " +
+    (svm ? "The SVM pays C·Σξ = C·Σ max(0, 1 − z) for the points below 1 and ½‖w‖² for the margin: a larger C pushes more points past z = 1."
+         : "The perceptron changes w only for a point with z ≤ 0, so it stops once every z > 0, with points still below 1; the SVM's hinge would go on."))}</p>`;
+  const el = box.querySelector(".dbls-margins-plot");
+  el.__z = z;  // (for tests and the curious: the z drawn)
+  view.Plotly.react(el, data, layout, CONFIG);
+}

@@ -1067,6 +1067,8 @@ const MATH = `<details class="dbls-math" data-part="math" hidden><summary>The fo
 <div class="dbls-math-body"></div></details>`;
 const PROOF = `<details class="dbls-proof" data-part="proof" hidden><summary>Why the perceptron stops: the mistake bound, proved</summary>
 <div class="dbls-proof-text"></div><div class="dbls-stage"><div class="dbls-proof-plot"></div><svg class="dbls-proof-over dbls-strip-over" aria-hidden="true"></svg></div></details>`;
+const MARGINS = `<details class="dbls-margins" data-part="margins" hidden><summary>The losses against the margin z = y·(w·x + b): which points each counts</summary>
+<div class="dbls-margins-text"></div><div class="dbls-margins-plot"></div></details>`;
 
 const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-figure">
@@ -1076,7 +1078,7 @@ const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>
 <div class="dbls-state"></div>
 ${CONTROLS}
-${MATH}${PROOF}
+${MATH}${PROOF}${MARGINS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 // what the page's slider labelled ``label`` shows (its text), or null where the page has none (the offline file)

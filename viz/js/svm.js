@@ -649,7 +649,7 @@ const SVM_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 <div class="dbls-state dbls-lines"></div>
 ${SVM_CONTROLS}
-${MATH}
+${MATH}${MARGINS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 KINDS.svm = {shell: SVM_SHELL, model: (scene) => new SvmModel(scene), View: SvmView};
