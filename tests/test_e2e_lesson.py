@@ -84,13 +84,13 @@ def check_perceptron(page: Page, traj, steps) -> None:
             assert f"y_{{{i + 1}}}(\\mathbf{{w}}_{{{k - (upd.size > 0)}}}\\cdot \\mathbf{{x}}_{{{i + 1}}}" in tex, step
             assert f"= {tn(a)} {le if upd.size else gt} 0" in tex, step
             if upd.size:
-                assert f"\\mathbf{{w}}_{{{k}}} = {tv(wp)} + {tn(tau)}\\cdot({'+1' if p.y[i] > 0 else '-1'})\\cdot {tv(p.X[i])} = {tv(snap.w)}" in tex
+                assert f"\\mathbf{{w}}_{{{k}}} = {tv(wp)} + {tn(tau)}\\cdot({'+1' if p.y[i] > 0 else '-1'})\\cdot {tv(p.X[i])} = {tv(snap.w)}" in rows
                 if p.fit_intercept:
                     assert f"b_{{{k}}} = {tn(bp)} + {tn(tau)}\\cdot" in tex and tex.count(f"= {tn(snap.b)}") >= 1
                 # why it helps: y(w̃_k·x̃) = y(w̃_{k−1}·x̃) + τ‖x̃‖², the three numbers the core's
                 a_new = float(p.y[i] * activation(p.X[i:i + 1], snap.w, snap.b)[0])
                 sq = float(p.X[i] @ p.X[i]) + (1.0 if p.fit_intercept else 0.0)
-                assert f"{tn(a_new)} = {tn(a)} + {tn(tau)}\\cdot {tn(sq)}" in rows[-1], step
+                assert rows[-1] == f"{tn(a_new)} = {tn(a)} + {tn(tau)}\\cdot {tn(sq)}", step
                 assert a_new == pytest.approx(a + tau * sq, rel=1e-9, abs=1e-9)
             else:
                 assert "\\text{no update}" in tex
@@ -121,7 +121,9 @@ def test_the_textbook_formula_reads_as_a_student_writes_it(renderer):  # noqa: F
     rows = formula_at(renderer, 1)
     assert rows[2] == "y_{1}(\\mathbf{w}_{0}\\cdot \\mathbf{x}_{1} + b_{0}) = (+1)\\,\\big((0,\\ 0)\\cdot (3,\\ 3) + 0\\big)"
     assert rows[3] == "= 0 \\le 0 \\;\\Rightarrow\\; \\text{update on } \\mathbf{x}_{1}"
-    assert rows[4] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
+    assert rows[4:] == ["\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3)", "b_{1} = 0 + 1\\cdot(+1) = 1",
+                        "y_{1}(\\tilde{\\mathbf{w}}_{1}\\cdot \\tilde{\\mathbf{x}}_{1}) = y_{1}(\\tilde{\\mathbf{w}}_{0}\\cdot "
+                        "\\tilde{\\mathbf{x}}_{1}) + \\tau\\,\\|\\tilde{\\mathbf{x}}_{1}\\|^2", "19 = 0 + 1\\cdot 19"]
     # folded away, it is not typeset on every step; unfolded again, it shows the step shown
     renderer.evaluate("() => { document.querySelector('#scene .dbls-math').open = false; window.__dblView.show(5); }")
     assert "Step 1" in renderer.locator("#scene .dbls-math-body").text_content()
@@ -240,7 +242,7 @@ def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_
     assert tex()[-1].startswith("\\mathbf{w}_0 = (0,\\ 0)")
     scene_button(page, "next")
     wait_for_step(page, 1)
-    assert tex()[4] == "\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3),\\quad b_{1} = 0 + 1\\cdot(+1) = 1"
+    assert tex()[4:6] == ["\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3)", "b_{1} = 0 + 1\\cdot(+1) = 1"]
     # the proof, unfolded: its plot is drawn, and the page's τ moves it (τ scales both sides)
     page.locator(f"{SCENE} .dbls-proof summary").click()
     page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-proof-plot')._fullLayout")

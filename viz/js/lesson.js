@@ -103,14 +103,15 @@ PerceptronModel.prototype.formula = function (step) {
       return rows;
     }
     rows.push(["", `= ${tn(a)} ${le} 0 \\;\\Rightarrow\\; \\text{update on } ${TX}_{${i + 1}}`]);
-    rows.push(["", `${TW}_{${k}} = ${tv(wp)} + ${tau}\\cdot(${tsign(yi)})\\cdot ${tv(xi)} = ${tv(w)}` +
-                   (fit ? `,\\quad b_{${k}} = ${tn(bp)} + ${tau}\\cdot(${tsign(yi)}) = ${tn(b)}` : "")]);
+    rows.push(["", `${TW}_{${k}} = ${tv(wp)} + ${tau}\\cdot(${tsign(yi)})\\cdot ${tv(xi)} = ${tv(w)}`]);
+    if (fit) rows.push(["", `b_{${k}} = ${tn(bp)} + ${tau}\\cdot(${tsign(yi)}) = ${tn(b)}`]);
     // why one update helps: y(w_k·x̃) = y(w_{k−1}·x̃) + τ‖x̃‖², x̃ = (x, 1) with a learned bias
     const an = yi * (w[0] * xi[0] + w[1] * xi[1] + b), sq = xi[0] * xi[0] + xi[1] * xi[1] + (fit ? 1 : 0);
     const [Wt, Xt] = fit ? ["\\tilde{\\mathbf{w}}", "\\tilde{\\mathbf{x}}"] : [TW, TX];
     const tail = !fit && b0 !== 0 ? " + b_0" : "";
     rows.push(["Why it helps", `y_{${i + 1}}(${Wt}_{${k}}\\cdot ${Xt}_{${i + 1}}${tail}) = y_{${i + 1}}(${Wt}_{${k - 1}}\\cdot ${Xt}_{${i + 1}}${tail})` +
-                               ` + \\tau\\,\\|${Xt}_{${i + 1}}\\|^2:\\quad ${tn(an)} = ${tn(a)} + ${tau}\\cdot ${tn(sq)}`]);
+                               ` + \\tau\\,\\|${Xt}_{${i + 1}}\\|^2`]);
+    rows.push(["", `${tn(an)} = ${tn(a)} + ${tau}\\cdot ${tn(sq)}`]);
     return rows;
   }
   const ex = this.examined(step);
