@@ -291,3 +291,27 @@ def test_the_losses_against_the_margin_mark_every_point_s_core_margin(renderer):
     for k in (0, len(sols) // 2):
         z = np.array(margins_at(renderer, k)["points"][2]["x"])
         assert np.allclose(z, y * (X @ sols[k].w + sols[k].b), rtol=1e-12, atol=1e-12), k
+
+
+def test_compare_writes_each_side_s_formula_with_its_run_s_numbers(renderer):  # noqa: F811
+    from core.svm import hinge_sgd
+    from viz.scene import compare_scene
+
+    X, y = ties_and_duplicates(8, 26)
+    left = run_perceptron(X, y, variant="minibatch", batch_size=5, tau=0.5, max_steps=80, seed=1)
+    right = hinge_sgd(X, y, C=1.0, max_steps=60, seed=1)
+    mount(renderer, compare_scene(left, right).to_bytes())
+    for t in (0, 1, 7, 40, 79):
+        cols = renderer.evaluate("""(t) => {
+            const v = window.__dblView, box = document.querySelector('#scene .dbls-math');
+            box.open = true;
+            v.show(t);
+            return Array.from(box.querySelectorAll('.dbls-math-cols > div')).map((c) =>
+                Array.from(c.querySelectorAll('.dbls-math-tex')).map((r) => r.dataset.tex).join(' '));
+        }""", t)
+        s = min(t, left.n_steps)
+        assert f"= {tv(left[s].w)}" in cols[0] or s == 0 or not left[s].updated.size, t
+        if s and left[s].updated.size:
+            assert f"M = {tset(left[s].updated)}" in cols[0]
+        r = min(t, right.n_steps)
+        assert f"{tv(right.W[r])},\\ b = {tn(right.B[r])}" in cols[1] or r == 0, t

@@ -81,7 +81,7 @@ CSS = """
 .dbls-cmp-side { display: grid; grid-template-columns: minmax(0, 1fr) var(--dbls-l); column-gap: 16px; align-items: start; }
 .dbls-cmp-side .dbls-cmp { grid-column: 1; grid-row: 1; }
 .dbls-cmp-side .dbls-legend { grid-column: 2; grid-row: 1; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding-top: 3em; }
-.dbls-cmp-side .dbls-controls, .dbls-cmp-side .dbls-error { grid-column: 1 / -1; }
+.dbls-cmp-side .dbls-controls, .dbls-cmp-side .dbls-error, .dbls-cmp-side .dbls-math { grid-column: 1 / -1; }
 .dbls-cmp-title { text-align: center; white-space: pre-line; line-height: 1.3; min-height: 2.6em; }
 .dbls-cmp-title::first-line { font-weight: 600; }
 .dbls-cmp-state { white-space: pre-line; font-size: 0.92em; line-height: 1.4; min-height: 4.2em; overflow-wrap: anywhere; }
@@ -95,6 +95,10 @@ CSS = """
 .dbls-math-row { display: grid; grid-template-columns: 6.5em minmax(0, 1fr); column-gap: 0.6em; align-items: center; }
 .dbls-math-label { font-size: 0.88em; color: #555; }
 .dbls-math-note { padding: 0.3em 0; }
+.dbls-math-cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 0 1.5rem; }
+.dbls-math-cols .dbls-math-row { grid-template-columns: minmax(0, 1fr); }
+.dbls-math-cols .dbls-math-label:empty { display: none; }
+.dbls-math-title { font-weight: 600; font-size: 0.92em; margin-top: 0.3em; }
 .dbls-proof-why { margin: 0.3em 0 0.2em; font-size: 0.95em; line-height: 1.45; }
 .dbls-math-tex { overflow-x: auto; overflow-y: hidden; }
 .dbls-math .katex, .dbls-proof .katex { font-size: 1.08em; }

@@ -266,7 +266,8 @@ class CompareView extends Panels {
   // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls
   aroundNow() {
     const cmp = this.root.querySelector(".dbls-cmp").offsetHeight, ctl = this.root.querySelector(".dbls-controls").offsetHeight;
-    return this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H;
+    const math = this.root.querySelector(".dbls-math");  // (the formula under the controls takes no room from the panels)
+    return this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H - (math ? math.offsetHeight : 0);
   }
 
   show(i) {
@@ -280,6 +281,7 @@ class CompareView extends Panels {
     this.range.value = String(this.i);
     this.label.textContent = `Step ${grouped(t)} of ${grouped(m.S)}`;
     this.root.dataset.step = String(t);
+    showLesson(this, t);
     if (this.live) this.live.textContent = `Step ${t} of ${m.S}. Left, ${m.titles[0].split("\n")[0]}: ${lines[0].replace("\n", "; ")}. ` +
       `Right, ${m.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
@@ -360,6 +362,7 @@ const CMP_PANEL = (j) => `<div class="dbls-cmp-panel" data-side="${j}">
 const CMP_SHELL = `<div class="dbls-cmp">${CMP_PANEL(0)}${CMP_PANEL(1)}</div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 ${CONTROLS}
+${MATH}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
 KINDS.compare = {shell: CMP_SHELL, View: CompareView,

@@ -39,10 +39,14 @@ function showLesson(view, step) {
   const root = view.root, box = root.querySelector(".dbls-math");
   if (box) {
     const body = box.querySelector(".dbls-math-body");
-    box.hidden = !view.m.formula;
-    if (view.m.formula && box.open) {
+    const m = view.m, has = Boolean(m.formula || m.formulaColumns);
+    box.hidden = !has;
+    if (has && box.open) {
       if (KATEX) {
-        body.innerHTML = mathRows(view.m.formula(step, view));
+        body.innerHTML = m.formulaColumns  // (Compare: a column per side)
+          ? `<div class="dbls-math-cols">${m.formulaColumns(step).map(([title, rows]) =>
+              `<div><div class="dbls-math-title">${esc(title)}</div>${mathRows(rows)}</div>`).join("")}</div>`
+          : mathRows(m.formula(step, view));
       } else if (KATEX_FAILED) {
         body.textContent = "The formulas could not be typeset: KaTeX could not be loaded from this server (katex.js).";
       }
@@ -401,3 +405,21 @@ function showMargins(view, step) {
   el.__z = z;  // (for tests and the curious: the z drawn)
   view.Plotly.react(el, data, layout, CONFIG);
 }
+
+// ----- Compare: each side's rule, then its step's numbers (a side that has finished holds its last state)
+HingeModel.prototype.formula = function (s) {
+  const X = this.X, y = this.y, rows = [
+    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,\\quad b \\leftarrow b + \\eta\\, y_i`],
+    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW},\\qquad \\lambda = \\frac{1}{N C} = ${tn(this.run.lam)}`],
+  ];
+  if (!s) { rows.push(["Step 0", `${TW}_0 = (0,\\ 0),\\ b_0 = 0`]); return rows; }
+  const i = this.order[s - 1], [v0, v1] = this.w(s - 1), bp = this.B[s - 1], n = i + 1;
+  const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
+  rows.push([`Step ${grouped(s)}`, `y_{${n}}(${TW}\\cdot ${TX}_{${n}} + b) = ${tn(m)} ${this.active[s - 1] ? "< 1" : "\\ge 1"}` +
+             `\\;\\Rightarrow\\; ${TW} = ${tv(this.w(s))},\\ b = ${tn(this.B[s])}`]);
+  return rows;
+};
+
+CompareModel.prototype.formulaColumns = function (t) {
+  return this.panels.map((p, j) => [`${j ? "Right" : "Left"}: ${this.titles[j].split("\n")[0]}`, p.formula(Math.min(t, p.S))]);
+};
