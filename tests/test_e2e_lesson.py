@@ -315,3 +315,24 @@ def test_compare_writes_each_side_s_formula_with_its_run_s_numbers(renderer):  #
             assert f"M = {tset(left[s].updated)}" in cols[0]
         r = min(t, right.n_steps)
         assert f"{tv(right.W[r])},\\ b = {tn(right.B[r])}" in cols[1] or r == 0, t
+
+
+def test_the_sgd_tab_writes_each_step_with_the_run_s_numbers(renderer):  # noqa: F811
+    from core.svm import fit_svm, hinge_sgd
+    from viz.scene import sgd_scene
+
+    X, y = make_dataset("blobs", 40, 2)
+    run = hinge_sgd(X, y, C=1.0, max_steps=120, seed=3)
+    mount(renderer, sgd_scene(run, fit_svm(X, y, C=1.0)).to_bytes())
+    rng = np.random.default_rng(1)
+    for s in sorted({0, 1, 120, *rng.integers(1, 121, size=6).tolist()}):
+        tex = " ".join(formula_at(renderer, s))
+        assert f"\\lambda = \\frac{{1}}{{N C}} = {tn(run.lam)}" in tex
+        if s == 0:
+            continue
+        i = int(run.order[s - 1])
+        m = float(y[i] * activation(X[i:i + 1], run.W[s - 1], run.B[s - 1])[0])
+        rel = "<" if run.active[s - 1] else "\\ge"
+        assert f"y_{{{i + 1}}}(\\mathbf{{w}}\\cdot \\mathbf{{x}}_{{{i + 1}}} + b) = {tn(m)} {rel} 1" in tex, s
+        assert bool(run.active[s - 1]) == (m < 1)
+        assert f"\\eta = {tn(run.etas[s - 1])}" in tex and f"= {tv(run.W[s])}" in tex and f"= {tn(run.B[s])}" in tex, s

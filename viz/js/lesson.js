@@ -2,8 +2,10 @@
 // the lesson under the chart: each model's formula (formula(step): rows of [label, TeX], the rule in the seeds'
 // notation, then the same rule with this step's numbers), typeset by KaTeX, the copy Streamlit itself ships and
 // loads for st.latex (served by this app as static/katex.js; its style sheet and fonts are in every Streamlit
-// page; the offline file carries it inside and asks for MathML, which the browser typesets alone); and on the
-// Perceptron page the proof of the mistake bound, drawn from the core's ⟨w̃*, w̃_k⟩ and ‖w̃_k‖² (record: proof.<j>)
+// page; the offline file carries it inside and asks for MathML, which the browser typesets alone); on the
+// Perceptron page the proof of the mistake bound, drawn from the core's ⟨w̃*, w̃_k⟩ and ‖w̃_k‖² (record: proof.<j>);
+// and on the Perceptron and SVM pages the losses against the margin z = y·(w·x + b), every point's z marked.
+// Each part is typeset or drawn only while unfolded.
 // ---------------------------------------------------------------------------------------------------
 
 let KATEX = null, KATEX_FAILED = false;
