@@ -20,9 +20,16 @@ function loadKatex() {
   return window.__dblKatex;
 }
 
+const TYPESET = new Map();  // TeX → its HTML, the last 256 (a rule's rows are typeset once, not at every step)
 function typeset(src) {
-  return KATEX.renderToString(src, {displayMode: true, throwOnError: false, strict: "ignore",
-                                    output: window.__dblMathML ? "mathml" : "htmlAndMathml"});
+  let html = TYPESET.get(src);
+  if (html === undefined) {
+    html = KATEX.renderToString(src, {displayMode: true, throwOnError: false, strict: "ignore",
+                                      output: window.__dblMathML ? "mathml" : "htmlAndMathml"});
+    if (TYPESET.size >= 256) TYPESET.delete(TYPESET.keys().next().value);
+    TYPESET.set(src, html);
+  }
+  return html;
 }
 
 // numbers in TeX as the words write them (num: the core's value, 3 decimals), with an ASCII minus for KaTeX
@@ -45,10 +52,10 @@ function showLesson(view, step) {
     box.hidden = !has;
     if (has && box.open) {
       if (KATEX) {
-        body.innerHTML = m.formulaColumns  // (Compare: a column per side)
-          ? `<div class="dbls-math-cols">${m.formulaColumns(step).map(([title, rows]) =>
-              `<div><div class="dbls-math-title">${esc(title)}</div>${mathRows(rows)}</div>`).join("")}</div>`
-          : mathRows(m.formula(step, view));
+        if (m.formulaColumns) {  // (Compare: a column per side)
+          body.innerHTML = `<div class="dbls-math-cols">${m.formulaColumns(step).map(([title, rows]) =>
+            `<div><div class="dbls-math-title">${esc(title)}</div>${mathRows(rows)}</div>`).join("")}</div>`;
+        } else setRows(body, m.formula(step, view));
       } else if (KATEX_FAILED) {
         body.textContent = "The formulas could not be typeset: KaTeX could not be loaded from this server (katex.js).";
       }
@@ -59,10 +66,24 @@ function showLesson(view, step) {
 }
 
 // rows of [label, TeX] (or [label, null, words]) as the panel's grid: the TeX typeset, and kept in data-tex
-function mathRows(rows) {
-  return rows.map(([label, src, words]) => `<div class="dbls-math-row"><div class="dbls-math-label">${esc(label)}</div>` +
-    (src === null ? `<div class="dbls-math-note">${esc(words)}</div>` : `<div class="dbls-math-tex" data-tex="${esc(src)}">${typeset(src)}</div>`) +
-    "</div>").join("");
+const mathRow = ([label, src, words]) => `<div class="dbls-math-row"><div class="dbls-math-label">${esc(label)}</div>` +
+  (src === null ? `<div class="dbls-math-note">${esc(words)}</div>` : `<div class="dbls-math-tex" data-tex="${esc(src)}">${typeset(src)}</div>`) +
+  "</div>";
+const mathRows = (rows) => rows.map(mathRow).join("");
+
+// the rows into ``body``, replacing only those that changed (a step changes its own rows, not the rule's)
+function setRows(body, rows) {
+  if (body.childNodes.length !== body.children.length) body.textContent = "";  // (words in it: a message)
+  rows.forEach((row, r) => {
+    const key = JSON.stringify(row), el = body.children[r];
+    if (el && el.__dblKey === key) return;
+    const t = document.createElement("template");
+    t.innerHTML = mathRow(row);
+    const node = t.content.firstElementChild;
+    node.__dblKey = key;
+    if (el) el.replaceWith(node); else body.appendChild(node);
+  });
+  while (body.children.length > rows.length) body.lastElementChild.remove();
 }
 
 // the folds as the user left them on this chart (the formula open, the proof folded, the first time)
