@@ -184,7 +184,7 @@ def test_the_dual_formula_writes_the_core_s_numbers(renderer):  # noqa: F811
             f = float(traj.decisions([step - 1])[0][i])  # f(xᵢ), the value the run judged xᵢ by
             assert f"y_{{{i + 1}}} f(\\mathbf{{x}}_{{{i + 1}}}) = {tn(p := y[i] * f)}" in tex, step
             if traj.updated(step).size:
-                assert p <= 0 and f"\\alpha_{{{i + 1}}} \\leftarrow" in tex and f"= {tn(alpha[i])}," in tex
+                assert p <= 0 and f"\\alpha_{{{i + 1}}} \\leftarrow" in tex and f"= {tn(alpha[i])} b \\leftarrow" in tex
                 assert f"= {tn(b)}" in tex
             else:
                 assert "\\text{no update}" in tex

@@ -249,7 +249,8 @@ function kernelTex(run) {
 DualModel.prototype.formula = function (step) {
   const eta = this.eta, k = this.stateOf(step), upd = this.updated(step), kp = upd >= 0 ? k - 1 : k;
   const rows = [
-    ["Rule", `f(${TX}_i) = \\sum_j \\alpha_j y_j G_{ji} + b,\\quad G_{ji} = K(${TX}_j, ${TX}_i) = ${kernelTex(this.run)}`],
+    ["Rule", `f(${TX}_i) = \\sum_j \\alpha_j y_j G_{ji} + b`],
+    ["", `G_{ji} = K(${TX}_j, ${TX}_i) = ${kernelTex(this.run)}`],
     ["", `\\text{if } y_i f(${TX}_i) \\le 0:\\quad \\alpha_i \\leftarrow \\alpha_i + \\eta,\\quad b \\leftarrow b + \\eta\\, y_i`],
   ];
   if (this.linear) rows.push(["", `${TW} = \\sum_i \\alpha_i y_i ${TX}_i,\\quad f(${TX}) = ${TW}\\cdot ${TX} + b`]);
@@ -270,8 +271,8 @@ DualModel.prototype.formula = function (step) {
   } else sum += `${tn(f)}\\quad (\\text{over the ${S.length} points with } \\alpha_j > 0)`;
   rows.push([`Step ${grouped(step)}`, sum]);
   if (upd >= 0) {
-    rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} \\le 0 \\;\\Rightarrow\\; \\alpha_{${n}} \\leftarrow ${tn(api)} + ${tn(eta)} = ${tn(eta * (this.count[i] + 1))},` +
-                   `\\quad b \\leftarrow ${tn(bp)} + ${tn(eta)}\\cdot(${tsign(yi)}) = ${tn(b)}`]);
+    rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} \\le 0 \\;\\Rightarrow\\; \\alpha_{${n}} \\leftarrow ${tn(api)} + ${tn(eta)} = ${tn(eta * (this.count[i] + 1))}`]);
+    rows.push(["", `b \\leftarrow ${tn(bp)} + ${tn(eta)}\\cdot(${tsign(yi)}) = ${tn(b)}`]);
   } else rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} > 0 \\;\\Rightarrow\\; \\text{no update}`]);
   if (this.linear) rows.push(["", `${TW} = \\sum_i \\alpha_i y_i ${TX}_i = ${tv(this.w(k))},\\quad b = ${tn(b)}`]);
   return rows;
@@ -282,8 +283,8 @@ DualModel.prototype.formula = function (step) {
 SvmModel.prototype.formula = function (k, view) {
   const f = this.linear ? `${TW}\\cdot ${TX} + b` : `\\sum_j \\alpha_j y_j K(${TX}_j, ${TX}) + b`;
   const rows = [
-    ["Objective", `\\min_{${TW},\\, b}\\ \\tfrac12\\|${TW}\\|^2 + C\\sum_i \\xi_i,\\qquad f(${TX}) = ${f}`],
-    ["", `\\xi_i = \\max\\big(0,\\ 1 - y_i f(${TX}_i)\\big)`],
+    ["Objective", `\\min_{${TW},\\, b}\\ \\tfrac12\\|${TW}\\|^2 + C\\sum_i \\xi_i`],
+    ["", `\\xi_i = \\max\\big(0,\\ 1 - y_i f(${TX}_i)\\big),\\qquad f(${TX}) = ${f}`],
   ];
   const reg = Number.isFinite(this.margin[k]) && this.margin[k] > 0 ? 0.5 / (this.margin[k] * this.margin[k]) : 0;
   let sxi = this.slackSum[k];
@@ -331,8 +332,8 @@ const LOSS_TEX = {
 };
 
 LossModel.prototype.formula = function () {
-  const a = `y_i(${TW}\\cdot ${TX}_i + b)`, c = this.run.chosen, rows = [];
-  for (const nm of this.run.names) rows.push([rows.length ? "" : "Losses", LOSS_TEX[nm](a)]);
+  const c = this.run.chosen, rows = [["Losses", `m_i = y_i(${TW}\\cdot ${TX}_i + b)`]];
+  for (const nm of this.run.names) rows.push(["", LOSS_TEX[nm]("m_i")]);
   if (!c) { rows.push(["", null, "Click a weight on a surface to see each loss there (with the b shown)."]); return rows; }
   // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
   const X = this.X, y = this.y, N = this.N, [u, v] = c.w, b = c.b;
