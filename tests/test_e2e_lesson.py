@@ -163,9 +163,24 @@ def test_the_proof_of_the_mistake_bound_is_the_core_s(renderer):  # noqa: F811
         assert f"= {tn(inner[K])} \\;\\ge\\; k\\tau\\gamma = {K}\\cdot {tn(tau)}\\cdot {tn(g)} = {tn(K * tau * g)}" in got["tex"][0]
         assert f"= {tn(norm2[K])} \\;\\le\\; k\\tau^2R^2 = {K}\\cdot" in got["tex"][1]
         assert got["tex"][2].endswith(f"k \\le (R/\\gamma)^2 = {tn(bound.bound)}")
-    # no bound (mini-batch, or a start away from zero): the proof is not offered
-    mount(renderer, perceptron_scene(run_perceptron(X, y, variant="minibatch", batch_size=5), bound).to_bytes())
-    assert renderer.evaluate("() => document.querySelector('#scene .dbls-proof').hidden")
+    # where the bound does not apply (mini-batch, a start away from zero), the panel says why
+    for traj, why in ((run_perceptron(X, y, variant="minibatch", batch_size=5), "mini-batch and batch steps add up"),
+                      (run_perceptron(X, y, w0=(1.0, 0.0)), "it assumes the start w = 0, b = 0")):
+        mount(renderer, perceptron_scene(traj, bound).to_bytes())
+        got = renderer.evaluate(NOT_APPLIED)
+        assert not got["hidden"] and got["plot"], why
+        assert got["text"].startswith("The mistake bound (R/γ)² does not apply to this run:") and why in got["text"]
+    mount(renderer, perceptron_scene(traj).to_bytes())  # no bound measured: the run's kind still says why
+    assert why in renderer.evaluate(NOT_APPLIED)["text"]
+
+
+NOT_APPLIED = """() => {
+    const box = document.querySelector('#scene .dbls-proof');
+    box.open = true;
+    window.__dblView.show(1);
+    return {hidden: box.hidden, plot: box.querySelector('.dbls-proof-plot').hidden,
+            text: box.querySelector('.dbls-proof-text').textContent};
+}"""
 
 
 def test_the_dual_formula_writes_the_core_s_numbers(renderer):  # noqa: F811

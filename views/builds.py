@@ -54,6 +54,8 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
     bound : core.bounds.MistakeBound or None
         Where it applies to the runs.
     conventions : str
+    why : str
+        Why the bound does not apply to the runs ("" where it does).
     """
     trajs = [run_perceptron(X, y, tau=float(t), **dict(params)) for t in taus]
     traj = trajs[0]
@@ -63,10 +65,11 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
             bound = mistake_bound(X, y, fit_intercept=traj.problem.fit_intercept)
         except ValueError:  # the max-margin solve failed to floating-point accuracy: the page goes on without it
             bound = None
-    shown = bound if bound is not None and bound_applies(traj, bound)[0] else None
+    applies, why = bound_applies(traj, bound)
+    shown = bound if applies else None
     separable = separable_by_run(X, y, fit_intercept=traj.problem.fit_intercept, b0=float(traj.B[0]))
     words = {float(t.tau): (run_summary(t, separable), t.n_steps, bound_line(t, bound)) for t in trajs}
-    return [run_record(t) for t in trajs], words, shown, conventions(traj)
+    return [run_record(t) for t in trajs], words, shown, conventions(traj), why
 
 
 def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None):
@@ -87,7 +90,7 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None):
         parts = share(perceptron_runs, X, y, params, taus)
     records = [r for part in parts for r in part[0]]
     words = {k: v for part in parts for k, v in part[1].items()}
-    scene = assemble(X, y, records, parts[0][2], follow=follow).to_bytes()
+    scene = assemble(X, y, records, parts[0][2], follow=follow, bound_note=parts[0][4]).to_bytes()
     return scene, words, parts[0][3]
 
 

@@ -36,7 +36,7 @@ from core.svm import HingeRun, SVMSolution
 from viz.common import view_box
 from viz.compare import check_pair, reference_of, run_label, run_summary
 from viz.dual import MAX_TERMS, gram_display
-from viz.perceptron import bound_applies
+from viz.perceptron import bound_applies, bound_run_kind
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
 SCENE_VERSION = 1
@@ -279,6 +279,9 @@ class PerceptronScene:
     proof : tuple of ndarray of shape (K + 1, 2), float64, or None
         With ``bound``: for each run, ⟨w̃*, w̃_k⟩ and ‖w̃_k‖² after each update, the two sides of the proof of
         the bound (:func:`core.bounds.novikoff_terms`); arrays ``proof.<j>``.
+    bound_note : str
+        Without ``bound``: why it does not apply to the runs (:func:`viz.perceptron.bound_applies`), which the
+        proof's panel says; "" where unknown.
     """
 
     X: np.ndarray
@@ -289,6 +292,7 @@ class PerceptronScene:
     follow: str | None = None
     view: View = field(default_factory=View)
     proof: tuple[np.ndarray, ...] | None = None
+    bound_note: str = ""
 
     @property
     def taus(self) -> list[float]:
@@ -298,7 +302,7 @@ class PerceptronScene:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron",
                   "runs": [r.run for r in self.runs], "box": list(self.box), "bound": self.bound,
-                  "follow": self.follow, "view": asdict(self.view)}
+                  "bound_note": self.bound_note, "follow": self.follow, "view": asdict(self.view)}
         proof = {f"proof.{j}": a for j, a in enumerate(self.proof or ())}
         return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs), **proof})
 
@@ -310,7 +314,8 @@ class PerceptronScene:
             raise ValueError(f"not a Perceptron scene: kind {header.get('kind')!r}")
         proof = tuple(arrays[f"proof.{j}"] for j in range(len(header["runs"]))) if "proof.0" in arrays else None
         return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), box=tuple(header["box"]), bound=header["bound"],
-                   follow=header["follow"], view=_view(header["view"]), proof=proof)
+                   follow=header["follow"], view=_view(header["view"]), proof=proof,
+                   bound_note=header.get("bound_note", ""))
 
 
 def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:
@@ -474,11 +479,12 @@ def run_record(traj: Trajectory) -> PerceptronRun:
 
 
 def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None = None,
-             follow: str | None = None) -> PerceptronScene:
+             follow: str | None = None, bound_note: str = "") -> PerceptronScene:
     """A scene from run records made apart (:func:`run_record`, e.g. in several worker processes).
 
     Runs that examine the same points share one ``order`` (``run["order_of"]``: the first such run).
-    ``bound`` is the :class:`core.bounds.MistakeBound` to send, already known to apply, or None.
+    ``bound`` is the :class:`core.bounds.MistakeBound` to send, already known to apply, or None, and then
+    ``bound_note`` why it does not apply.
     """
     runs = list(runs)
     out = []
@@ -493,6 +499,7 @@ def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None =
                                           "b": float(bound.b), "fit_intercept": bool(bound.fit_intercept)},
         follow=follow, view=view or View(),
         proof=None if bound is None else tuple(np.column_stack(novikoff_terms(r.W, r.B, bound)) for r in out),
+        bound_note="" if bound is not None else bound_note,
     )
 
 
@@ -515,8 +522,9 @@ def perceptron_scene(trajs, bound=None, view: View | None = None, follow: str | 
         raise ValueError(f"the step-through chart draws 2-D data, got d = {p.X.shape[1]}")
     if any(t.problem.X is not p.X and not np.array_equal(t.problem.X, p.X) for t in trajs[1:]):
         raise ValueError("the runs of one scene must be on the same points")
-    shown = bound if bound is not None and bound_applies(trajs[0], bound)[0] else None
-    return assemble(p.X, p.y, [run_record(t) for t in trajs], shown, view, follow)
+    # without a bound given, only the run's kind can say why (the data were not measured)
+    applies, why = bound_applies(trajs[0], bound) if bound is not None else (False, bound_run_kind(trajs[0])[1])
+    return assemble(p.X, p.y, [run_record(t) for t in trajs], bound if applies else None, view, follow, why)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -163,9 +163,15 @@ PerceptronModel.prototype.formula = function (step) {
 PerceptronView.prototype.proofAt = function (step) {
   const box = this.root.querySelector(".dbls-proof");
   if (!box) return;
-  const m = this.m, P = m.h.bound ? m.proof : null;
-  box.hidden = !P;
-  if (!P || !box.open || !this.sz) return;
+  const m = this.m, P = m.h.bound ? m.proof : null, note = m.h.bound_note;
+  box.hidden = !P && !note;  // (the SGD tab's view has neither)
+  if (box.hidden || !box.open || !this.sz) return;
+  if (!P) {  // the bound does not speak to this run: say why, as the bound line does
+    box.querySelector(".dbls-proof-text").innerHTML = `<p class="dbls-proof-why">${esc(`The mistake bound (R/γ)² does not apply to this run: ${note}.`)}</p>`;
+    box.querySelector(".dbls-proof-plot").hidden = true;
+    return;
+  }
+  box.querySelector(".dbls-proof-plot").hidden = false;
   const bd = m.h.bound, tau = m.run.tau, k = m.stateOf(step);
   const inner = P[2 * k], norm2 = P[2 * k + 1];
   const [Wt, Xt] = bd.fit_intercept ? ["\\tilde{\\mathbf{w}}", "\\tilde{\\mathbf{x}}"] : [TW, TX];
