@@ -230,7 +230,7 @@ function proofLayout(m, width, k) {
     plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)", shapes, annotations: notes,
     legend: {orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: {size: 13 * k}},
     xaxis: {title: {text: "updates k", standoff: 2, font: {size: 14 * k, color: "#333"}}, tickfont: tick, range: [0, top],
-            gridcolor: "#eeeeee", fixedrange: true, zeroline: false},
+            gridcolor: "#eeeeee", fixedrange: true, zeroline: false, tickformat: "d", ...(top <= 12 ? {dtick: 1} : {})},
     yaxis: {tickfont: tick, gridcolor: "#eeeeee", fixedrange: true, rangemode: "tozero"},
     meta: {view: "proof", updates: m.K, bound: bd.bound},
   };
