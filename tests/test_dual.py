@@ -469,6 +469,9 @@ def test_the_work_cap_stops_a_dual_run_and_says_so():
     traj = run_dual(X, y, max_steps=cap + 10)
     assert cap == 80_000 and traj.n_steps == traj.step_cap == cap and traj.stopped_by_work_cap
     assert "Stopped at the work cap after 80,000 steps" in dual_summary(traj, False)[1]
+    for separable in (True, None):  # the advice is what can help: never "raise max steps" once the work cap stopped it
+        text = dual_summary(traj, separable)[1]
+        assert "raise max steps" not in text and "use fewer points" in text, separable
     assert not run_dual(X, y, max_steps=cap).stopped_by_work_cap  # max steps came first
     Xs = np.array([[2.0, 1.0], [3.0, -1.0], [-2.0, 0.5], [-3.0, -0.5]])
     ys = np.array([1, 1, -1, -1])

@@ -215,7 +215,8 @@ def test_the_svm_formula_writes_the_solver_s_objective_and_xi(renderer):  # noqa
         s = sols[k]
         tex = " ".join(formula_at(renderer, k))
         xi = np.maximum(0.0, 1 - y * (X @ s.w + s.b))
-        assert f"= {tn(0.5 * float(s.w @ s.w))} + {tn(s.C)}\\cdot" in tex or f"{tn(s.C)}\\cdot" in tex, k
+        reg = 0.5 / s.margin**2  # ½‖w‖² as the record sends it (the margin 1/‖w‖)
+        assert f"= {tn(reg)} + {tn(s.C)}\\cdot" in tex and reg == pytest.approx(0.5 * float(s.w @ s.w)), k
         assert tex.count(f"= {tn(s.objective)}") >= 1 and f"= {tv(s.w)},\\ b = {tn(s.b)}" in tex, k
         if xi.max() > 1e-9:  # the largest ξ, as the chart labels it
             i = int(np.argmax(xi))
@@ -351,3 +352,11 @@ def test_the_sgd_tab_writes_each_step_with_the_run_s_numbers(renderer):  # noqa:
         assert f"y_{{{i + 1}}}(\\mathbf{{w}}\\cdot \\mathbf{{x}}_{{{i + 1}}} + b) = {tn(m)} {rel} 1" in tex, s
         assert bool(run.active[s - 1]) == (m < 1)
         assert f"\\eta = {tn(run.etas[s - 1])}" in tex and f"= {tv(run.W[s])}" in tex and f"= {tn(run.B[s])}" in tex, s
+
+
+def test_the_offline_file_carries_streamlit_s_katex():
+    from viz.export import _katex_inline, katex_module
+
+    assert katex_module() is not None and katex_module().name.startswith("katex.")
+    inline = _katex_inline()
+    assert inline.rstrip().endswith(";") and "window.katex=" in inline[-200:] and "export{" not in inline[-200:]

@@ -817,6 +817,7 @@ def test_the_work_cap_stops_a_run_and_never_refuses_one_that_converges_first():
         assert traj.stopped_by_work_cap and not traj.converged
         kind, text = run_summary(traj, False)
         assert f"Stopped at the work cap after {cap:,} steps" in text and "before max steps (100,000)" in text
+        assert "raise max steps" not in run_summary(traj, True)[1]  # the advice is what can help
         short = run_perceptron(X, y, max_steps=cap - 1, **kw)  # max steps first: not the work cap
         assert short.n_steps == cap - 1 and not short.stopped_by_work_cap
         assert run_summary(short, False)[1].startswith(f"No convergence after {cap - 1:,} steps")

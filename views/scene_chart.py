@@ -99,7 +99,7 @@ CSS = """
 .dbls-math-cols .dbls-math-row { grid-template-columns: minmax(0, 1fr); }
 .dbls-math-cols .dbls-math-label:empty { display: none; }
 .dbls-math-title { font-weight: 600; font-size: 0.92em; margin-top: 0.3em; }
-.dbls-proof-why { margin: 0.3em 0 0.2em; font-size: 0.95em; line-height: 1.45; }
+.dbls-lesson-why { margin: 0.3em 0 0.2em; font-size: 0.95em; line-height: 1.45; }
 .dbls-math-tex { overflow-x: auto; overflow-y: hidden; }
 .dbls-math .katex, .dbls-proof .katex { font-size: 1.08em; }
 .dbls-math .katex-display, .dbls-proof .katex-display { margin: 0.2em 0; text-align: left; }
@@ -147,10 +147,9 @@ def serve_assets() -> None:
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             _place(target, lambda tmp: shutil.copyfile(source, tmp))
-        katex = katex_module()
-        if katex is not None and (not (STATIC / KATEX_FILE).exists() or
-                                  (STATIC / KATEX_FILE).read_bytes() != katex.read_bytes()):
-            _place(STATIC / KATEX_FILE, lambda tmp: shutil.copyfile(katex, tmp))
+        katex, placed = katex_module(), STATIC / KATEX_FILE
+        if katex is not None and (not placed.exists() or placed.stat().st_size != katex.stat().st_size):
+            _place(placed, lambda tmp: shutil.copyfile(katex, tmp))
         if not renderer.exists() or renderer.read_text(encoding="utf-8") != RENDERER_JS:
             _place(renderer, lambda tmp: tmp.write_text(RENDERER_JS, encoding="utf-8"))
     except OSError as exc:  # a read-only install: the charts then say that they could not be loaded

@@ -1,7 +1,8 @@
 """What every page shares: the dataset sidebar and the dataset it keeps.
 
 The dataset is stored in ``st.session_state[DATASET_KEY]``, a key no widget
-owns, so it survives page switches; pages call :func:`current_dataset`.
+owns, so it survives page switches; pages read it with
+:func:`views.dataset.current_dataset`.
 Widgets here bind to the URL (``?ds=XOR&n_xor=60&data_seed=3``) so a link
 reproduces the data; :func:`report_url_problems` names parameters that were
 not valid.

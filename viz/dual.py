@@ -178,16 +178,18 @@ def dual_summary(traj: DualTrajectory, separable: bool | None) -> tuple[str, str
                            f"({S:,} step{'s' * (S != 1)}): y·f(x) > 0 at every point. {int((traj[S].alpha > 0).sum()):,} of "
                            f"{traj.problem.n:,} points have αᵢ > 0: f sums over them only.")
     head = f"No convergence after {S:,} steps ({K:,} updates)"
-    if traj.stopped_by_work_cap:
+    more, joint = "raise max steps", " yet: the"
+    if traj.stopped_by_work_cap:  # raising max steps cannot help: say what can
         head = (f"Stopped at the work cap after {S:,} steps ({K:,} updates), before max steps ({traj.max_steps:,}): "
                 f"each update costs O(N) and a run on {traj.problem.n:,} points takes at most {traj.step_cap:,} steps")
+        more, joint = "use fewer points", ". The"
     space = "linearly" if traj.problem.kernel == "linear" else "in this kernel's feature space"
     if separable is False:
         return "warning", (f"{head}: the data are not separable {space}, so some point is always misclassified "
                            "and the perceptron never stops.")
     if separable is True:
-        return "info", f"{head} yet: the data are separable {space}, so it will converge; raise max steps."
-    return "info", f"{head}; try another kernel or parameter, or raise max steps."
+        return "info", f"{head}{joint} data are separable {space}, so it will converge; {more}."
+    return "info", f"{head}; try another kernel or parameter, or {more}."
 
 
 def agreement_text(a) -> tuple[str, str]:

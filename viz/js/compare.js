@@ -266,8 +266,8 @@ class CompareView extends Panels {
   // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls
   aroundNow() {
     const cmp = this.root.querySelector(".dbls-cmp").offsetHeight, ctl = this.root.querySelector(".dbls-controls").offsetHeight;
-    const math = this.root.querySelector(".dbls-math");  // (the formula under the controls takes no room from the panels)
-    return this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H - (math ? math.offsetHeight : 0);
+    // (the lesson under the controls takes no room from the panels)
+    return this.sz.side ? cmp - this.sz.H + ctl + 16 : this.root.offsetHeight - this.sz.H - lessonHeight(this.root);
   }
 
   show(i) {

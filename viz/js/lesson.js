@@ -9,15 +9,24 @@
 // ---------------------------------------------------------------------------------------------------
 
 let KATEX = null, KATEX_FAILED = false;
+// the module is fetched once per page (window.__dblKatex); each instance of the renderer (a new one is imported when
+// the server's renderer changes) keeps its own reference to it
 function loadKatex() {
   if (KATEX) return Promise.resolve(KATEX);
   if (!window.__dblKatex) {
-    const got = window.katex ? Promise.resolve(window.katex)
+    window.__dblKatex = window.katex ? Promise.resolve(window.katex)
       : import(new URL("app/static/katex.js", window.location.href).toString()).then((mod) => mod.default);
-    window.__dblKatex = got.then((k) => { KATEX = k; KATEX_FAILED = false; return k; },
-                                 (e) => { window.__dblKatex = null; KATEX_FAILED = true; throw e; });
+    window.__dblKatex.catch(() => { window.__dblKatex = null; });  // the next chart tries again
   }
-  return window.__dblKatex;
+  return window.__dblKatex.then((k) => { KATEX = k; KATEX_FAILED = false; return k; },
+                                (e) => { KATEX_FAILED = true; throw e; });
+}
+
+// what the lesson's open parts take under the controls: the panels' sizing leaves it out (Loss, Compare, SVM)
+function lessonHeight(root) {
+  let h = 0;
+  for (const d of root.querySelectorAll("details[data-part]")) h += d.hidden ? 0 : d.offsetHeight;
+  return h;
 }
 
 const TYPESET = new Map();  // TeX → its HTML, the last 256 (a rule's rows are typeset once, not at every step)
@@ -57,7 +66,7 @@ function showLesson(view, step) {
             `<div><div class="dbls-math-title">${esc(title)}</div>${mathRows(rows)}</div>`).join("")}</div>`;
         } else setRows(body, m.formula(step, view));
       } else if (KATEX_FAILED) {
-        body.textContent = "The formulas could not be typeset: KaTeX could not be loaded from this server (katex.js).";
+        body.textContent = "The formulas could not be typeset: KaTeX could not be loaded (katex.js).";
       }
     }
   }
@@ -167,7 +176,7 @@ PerceptronView.prototype.proofAt = function (step) {
   box.hidden = !P && !note;  // (the SGD tab's view has neither)
   if (box.hidden || !box.open || !this.sz) return;
   if (!P) {  // the bound does not speak to this run: say why, as the bound line does
-    box.querySelector(".dbls-proof-text").innerHTML = `<p class="dbls-proof-why">${esc(`The mistake bound (R/γ)² does not apply to this run: ${note}.`)}</p>`;
+    box.querySelector(".dbls-proof-text").innerHTML = `<p class="dbls-lesson-why">${esc(`The mistake bound (R/γ)² does not apply to this run: ${note}.`)}</p>`;
     box.querySelector(".dbls-proof-plot").hidden = true;
     return;
   }
@@ -185,11 +194,11 @@ PerceptronView.prototype.proofAt = function (step) {
     `to the first (w${bd.fit_intercept ? "̃" : ""}* is the unit max-margin separator) and at most τ²R² to the second (the cross term ` +
     `2τ·y${bd.fit_intercept ? "w̃·x̃" : "w·x"} ≤ 0 on a mistake). The lower side grows like k, the upper like √k: they cross at ` +
     `k = (R/γ)², so no run can make more updates.${bd.fit_intercept ? " Measured on x̃ = (x, 1), w̃ = (w, b)." : ""}`;
-  text.innerHTML = `<p class="dbls-proof-why">${esc(why)}</p>` + (KATEX ? mathRows(rows) : "");
-  const el = box.querySelector(".dbls-proof-plot"), key = `${m.j}:${this.sz.stripW}:${m.K}`;
+  text.innerHTML = `<p class="dbls-lesson-why">${esc(why)}</p>` + (KATEX ? mathRows(rows) : "");
+  const width = lessonWidth(this), el = box.querySelector(".dbls-proof-plot"), key = `${m.j}:${width}:${m.K}`;
   if (this.proofKey !== key || !el._fullLayout) {
     this.proofKey = key;
-    this.Plotly.react(el, proofTraces(m, P, this.k), proofLayout(m, this.sz.stripW, this.k), CONFIG).then(() => proofMark(this, el, k));
+    this.Plotly.react(el, proofTraces(m, P, this.k), proofLayout(m, width, this.k), CONFIG).then(() => proofMark(this, el, k));
   } else proofMark(this, el, k);
 };
 
@@ -198,7 +207,7 @@ function proofSpan(m) {  // the updates drawn: the run's, and on to (R/γ)² whe
   return bound <= 4 * K ? Math.ceil(bound * 1.04) : K;
 }
 
-function proofTraces(m, P, k) {
+function proofTraces(m, P, scale) {
   const bd = m.h.bound, tau = m.run.tau, top = proofSpan(m);
   const ks = [], inner = [], norm = [];
   for (let j = 0; j <= m.K; j++) { ks.push(j); inner.push(P[2 * j]); norm.push(Math.sqrt(P[2 * j + 1])); }
@@ -208,28 +217,28 @@ function proofTraces(m, P, k) {
   const marks = m.K <= 200 ? "lines+markers" : "lines";
   return [
     {type: "scatter", mode: "lines", name: "kτγ (lower side)", x: cx, y: cx.map((v) => v * tau * bd.gamma),
-     line: {color: NEG, width: 2 * k, dash: "dash"}, hovertemplate: "k = %{x:.0f}: kτγ = %{y:.4g}<extra></extra>"},
-    {type: "scatter", mode: marks, name: `⟨${w}*, ${w}ₖ⟩`, x: ks, y: inner, line: {color: NEG, width: 2 * k},
-     marker: {size: 6 * k}, hovertemplate: `k = %{x}: ⟨${w}*, ${w}ₖ⟩ = %{y:.4g}<extra></extra>`},
-    {type: "scatter", mode: marks, name: `‖${w}ₖ‖`, x: ks, y: norm, line: {color: POS, width: 2 * k},
-     marker: {size: 6 * k, symbol: "diamond"}, hovertemplate: `k = %{x}: ‖${w}ₖ‖ = %{y:.4g}<extra></extra>`},
+     line: {color: NEG, width: 2 * scale, dash: "dash"}, hovertemplate: "k = %{x:.0f}: kτγ = %{y:.4g}<extra></extra>"},
+    {type: "scatter", mode: marks, name: `⟨${w}*, ${w}ₖ⟩`, x: ks, y: inner, line: {color: NEG, width: 2 * scale},
+     marker: {size: 6 * scale}, hovertemplate: `k = %{x}: ⟨${w}*, ${w}ₖ⟩ = %{y:.4g}<extra></extra>`},
+    {type: "scatter", mode: marks, name: `‖${w}ₖ‖`, x: ks, y: norm, line: {color: POS, width: 2 * scale},
+     marker: {size: 6 * scale, symbol: "diamond"}, hovertemplate: `k = %{x}: ‖${w}ₖ‖ = %{y:.4g}<extra></extra>`},
     {type: "scatter", mode: "lines", name: "√k·τR (upper side)", x: cx, y: cx.map((v) => Math.sqrt(v) * tau * bd.R),
-     line: {color: POS, width: 2 * k, dash: "dash"}, hovertemplate: "k = %{x:.0f}: √k·τR = %{y:.4g}<extra></extra>"},
+     line: {color: POS, width: 2 * scale, dash: "dash"}, hovertemplate: "k = %{x:.0f}: √k·τR = %{y:.4g}<extra></extra>"},
   ];
 }
 
-function proofLayout(m, width, k) {
-  const bd = m.h.bound, top = proofSpan(m), tick = {size: 13 * k, color: "#333"};
+function proofLayout(m, width, scale) {
+  const bd = m.h.bound, top = proofSpan(m), tick = {size: 13 * scale, color: "#333"};
   const shapes = bd.bound <= top ? [{type: "line", x0: bd.bound, x1: bd.bound, yref: "paper", y0: 0, y1: 1,
-                                     line: {color: PURPLE, width: 2 * k, dash: "dot"}}] : [];
+                                     line: {color: PURPLE, width: 2 * scale, dash: "dot"}}] : [];
   const notes = bd.bound <= top ? [{x: bd.bound, yref: "paper", y: 1, yanchor: "bottom", showarrow: false,
-                                    text: `(R/γ)² = ${num(bd.bound)}`, font: {size: 13 * k, color: PURPLE}}] : [];
+                                    text: `(R/γ)² = ${num(bd.bound)}`, font: {size: 13 * scale, color: PURPLE}}] : [];
   return {
-    width, height: Math.round(230 * k), autosize: false, dragmode: false, hovermode: "closest",
-    font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: 12, t: Math.round(22 * k), b: Math.round(40 * k)},
+    width, height: Math.round(230 * scale), autosize: false, dragmode: false, hovermode: "closest",
+    font: {family: FONT, size: 14 * scale, color: INK}, margin: {l: Math.round(56 * scale), r: 12, t: Math.round(22 * scale), b: Math.round(40 * scale)},
     plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)", shapes, annotations: notes,
-    legend: {orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: {size: 13 * k}},
-    xaxis: {title: {text: "updates k", standoff: 2, font: {size: 14 * k, color: "#333"}}, tickfont: tick, range: [0, top],
+    legend: {orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: {size: 13 * scale}},
+    xaxis: {title: {text: "updates k", standoff: 2, font: {size: 14 * scale, color: "#333"}}, tickfont: tick, range: [0, top],
             gridcolor: "#eeeeee", fixedrange: true, zeroline: false, tickformat: "d", ...(top <= 12 ? {dtick: 1} : {})},
     yaxis: {tickfont: tick, gridcolor: "#eeeeee", fixedrange: true, rangemode: "tozero"},
     meta: {view: "proof", updates: m.K, bound: bd.bound},
@@ -313,12 +322,16 @@ SvmModel.prototype.formula = function (k, view) {
 };
 
 // ----- the SVM page's hinge-SGD tab: one step of SGD on J = λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b))
+function hingeRule(lam) {  // (and Compare's hinge side)
+  return [
+    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,\\quad b \\leftarrow b + \\eta\\, y_i`],
+    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW},\\qquad \\lambda = \\frac{1}{N C} = ${tn(lam)}`],
+  ];
+}
+
 SgdModel.prototype.formula = function (s) {
   const p = this.p, X = this.X, y = this.y, lam = tn(this.run.lam);
-  const rows = [
-    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,\\quad b \\leftarrow b + \\eta\\, y_i`],
-    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW},\\qquad \\lambda = \\frac{1}{N C} = ${lam}`],
-  ];
+  const rows = hingeRule(this.run.lam);
   if (!s) { rows.push(["Step 0", `${TW}_0 = (0,\\ 0),\\ b_0 = 0`]); return rows; }
   const i = p.order[s - 1], [v0, v1] = p.w(s - 1), bp = p.B[s - 1], n = i + 1, eta = tn(this.etas[s - 1]);
   const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
@@ -381,12 +394,15 @@ SvmModel.prototype.margins = function (k) {
   return z;
 };
 
+// the lesson's plots span the chart's whole row (also beside the panel in presentation mode)
+const lessonWidth = (view) => Math.max(view.root.clientWidth || view.sz.width || 600, 300);
+
 function showMargins(view, step) {
   const box = view.root.querySelector(".dbls-margins"), m = view.m;
   if (!box) return;
   box.hidden = !m.margins;
   if (!m.margins || !box.open || !view.sz) return;
-  const width = view.sz.stripW || view.sz.width || 600;
+  const width = lessonWidth(view);
   if (view.marginsOf && view.marginsOf[0] === m && view.marginsOf[1] === step && view.marginsOf[2] === width) return;
   view.marginsOf = [m, step, width];  // drawn once per step shown (the SVM's pointer re-typesets only the formula)
   const z = m.margins(step), N = m.N, k = view.k;
@@ -400,9 +416,9 @@ function showMargins(view, step) {
   const pad = 0.04 * (hi - lo);
   lo -= pad; hi += pad;
   const data = [];
-  for (const [, name, loss, colour, dash] of MARGIN_LOSSES) {
-    const xs = name.startsWith("0-1") ? [lo, 0, 0, hi] : name.startsWith("hinge") ? [lo, 1, hi] : [lo, 0, hi];
-    data.push({type: "scatter", mode: "lines", name, x: xs, y: name.startsWith("0-1") ? [1, 1, 0, 0] : xs.map(loss),
+  for (const [id, name, loss, colour, dash] of MARGIN_LOSSES) {  // each a broken line, exact at its kink
+    const xs = {zero_one: [lo, 0, 0, hi], perceptron: [lo, 0, hi], hinge: [lo, 1, hi]}[id];
+    data.push({type: "scatter", mode: "lines", name, x: xs, y: id === "zero_one" ? [1, 1, 0, 0] : xs.map(loss),
                line: {color: colour, width: 2.5 * k, dash}, hoverinfo: "skip", legendgroup: name});
   }
   const colours = Array.from(m.y, (v) => (v > 0 ? POS : NEG));
@@ -417,20 +433,20 @@ function showMargins(view, step) {
     font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(50 * k), r: 12, t: Math.round(26 * k), b: Math.round(40 * k)},
     plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
     legend: {orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: {size: 13 * k}},
-    xaxis: {title: {text: "margin z = y·(w·x + b)", standoff: 2, font: {size: 14 * k, color: "#333"}}, range: [lo, hi], tickfont: tick,
+    xaxis: {title: {text: m.h.kind === "svm" && !m.linear ? "margin z = y·f(x)" : "margin z = y·(w·x + b)", standoff: 2, font: {size: 14 * k, color: "#333"}}, range: [lo, hi], tickfont: tick,
             gridcolor: "#eeeeee", fixedrange: true, zeroline: true, zerolinecolor: "#999"},
     yaxis: {title: {text: "loss", font: {size: 14 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee", fixedrange: true,
             rangemode: "tozero"},
     shapes: [{type: "line", x0: 1, x1: 1, yref: "paper", y0: 0, y1: 1, line: {color: POS, width: 1.5 * k, dash: "dot"}}],
     meta: {view: "margins", step, n_points: N},
   };
-  const svm = m.h.kind === "svm";
-  box.querySelector(".dbls-margins-text").innerHTML = `<p class="dbls-proof-why">${esc(
+  const svm = m.h.kind === "svm", [bad, good] = m.negative ? ["z < 0", "z ≥ 0"] : ["z ≤ 0", "z > 0"];
+  box.querySelector(".dbls-margins-text").innerHTML = `<p class="dbls-lesson-why">${esc(
     `Here ${mis} of ${N} point${mis === 1 ? " has" : "s have"} z ≤ 0 (the 0-1 loss counts them), ${neg} ${neg === 1 ? "has" : "have"} ` +
     `z < 0 (the perceptron loss adds their −z: Σ = ${num(sumNeg)}) and ${inside} ${inside === 1 ? "has" : "have"} z < 1 ` +
     "(the hinge loss adds 1 − z). " +
     (svm ? "The SVM pays C·Σξ = C·Σ max(0, 1 − z) for the points below 1 and ½‖w‖² for the margin: a larger C pushes more points past z = 1."
-         : "The perceptron changes w only for a point with z ≤ 0, so it stops once every z > 0, with points still below 1; the SVM's hinge would go on."))}</p>`;
+         : `The perceptron changes w only for a point with ${bad}, so it stops once every ${good}, with points still below 1; the SVM's hinge would go on.`))}</p>`;
   const el = box.querySelector(".dbls-margins-plot");
   el.__z = z;  // (for tests and the curious: the z drawn)
   view.Plotly.react(el, data, layout, CONFIG);
@@ -438,10 +454,7 @@ function showMargins(view, step) {
 
 // ----- Compare: each side's rule, then its step's numbers (a side that has finished holds its last state)
 HingeModel.prototype.formula = function (s) {
-  const X = this.X, y = this.y, rows = [
-    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,\\quad b \\leftarrow b + \\eta\\, y_i`],
-    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW},\\qquad \\lambda = \\frac{1}{N C} = ${tn(this.run.lam)}`],
-  ];
+  const X = this.X, y = this.y, rows = hingeRule(this.run.lam);
   if (!s) { rows.push(["Step 0", `${TW}_0 = (0,\\ 0),\\ b_0 = 0`]); return rows; }
   const i = this.order[s - 1], [v0, v1] = this.w(s - 1), bp = this.B[s - 1], n = i + 1;
   const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order

@@ -307,9 +307,8 @@ class LossView extends Panels {
     this.show(this.i);
   }
 
-  aroundNow() {  // (the formula under the controls takes no room from the panels)
-    const math = this.root.querySelector(".dbls-math");
-    return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - (math ? math.offsetHeight : 0);
+  aroundNow() {  // (the lesson under the controls takes no room from the panels)
+    return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
   }
 
   // a click on a weight: the page is told (w at the grid node under the pointer, and the b shown)

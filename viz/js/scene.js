@@ -936,7 +936,10 @@ class PerceptronView extends Stepping {
     if (!sz) return;
     this.fitStrip(sz);
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
-    this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => this.drawStep());
+    this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => {
+      this.drawStep();
+      showLesson(this, this.step);  // (the lesson's plots take the new width)
+    });
   }
 
   // the page's τ control moved: its run

@@ -375,7 +375,7 @@ class SvmView extends Stepping {
   async fit() {
     const sz = this.sz;
     if (!sz.side) return;
-    const below = this.root.offsetHeight - Math.max(sz.main, sz.sideH);
+    const below = this.root.offsetHeight - Math.max(sz.main, sz.sideH) - lessonHeight(this.root);  // (the lesson: under it)
     const S = Math.max(260, Math.min(sz.main, this.room(below + 4)));
     if (S >= sz.main - 2) return;
     Object.assign(sz, {main: S, sideW: Math.max(Math.round(0.75 * S), 250), sideH: S});
@@ -390,7 +390,10 @@ class SvmView extends Stepping {
     if (!sz) return;
     this.g = null;
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
-                 this.Plotly.relayout(this.sideEl, {width: sz.sideW, height: sz.sideH})]).then(() => this.fit()).then(() => this.drawStep());
+                 this.Plotly.relayout(this.sideEl, {width: sz.sideW, height: sz.sideH})]).then(() => this.fit()).then(() => {
+      this.drawStep();
+      showLesson(this, this.i);  // (the lesson's plots take the new width)
+    });
   }
 
   // ----- one C on screen
