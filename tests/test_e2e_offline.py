@@ -51,6 +51,7 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
     finally:
         context.close()
     assert any(urlparse(u).netloc == ours for u in asked)  # the recording works: it saw the app's own requests
+    assert any(urlparse(u).path.endswith("/app/static/katex.js") for u in asked)  # the formulas' KaTeX: from the app
     elsewhere = sorted({u for u in asked if not u.startswith(LOCAL) and urlparse(u).netloc != ours})
     assert not elsewhere, "requests to other hosts:\n" + "\n".join(elsewhere[:20])
 
