@@ -137,8 +137,8 @@ def test_the_proof_of_the_mistake_bound_is_the_core_s(renderer):  # noqa: F811
         fit = seed != 1
         y = np.where(X[:, 0] - 0.5 * X[:, 1] > (0.1 if fit else 0.0), 1, -1)  # separable (through 0 without b)
         bound = mistake_bound(X, y, fit_intercept=fit)
-        traj = run_perceptron(X, y, tau=0.7, fit_intercept=fit, variant="random" if seed else "cyclic",
-                              max_steps=20_000, seed=seed)
+        variant = ("cyclic", "random", "minibatch")[seed]  # mini-batch with B = 1: single-point updates too
+        traj = run_perceptron(X, y, tau=0.7, fit_intercept=fit, variant=variant, batch_size=1, max_steps=20_000, seed=seed)
         assert traj.converged
         inner, norm2 = novikoff_terms(traj.W, traj.B, bound)
         mount(renderer, perceptron_scene(traj, bound).to_bytes())
@@ -162,9 +162,12 @@ def test_the_proof_of_the_mistake_bound_is_the_core_s(renderer):  # noqa: F811
         assert upper["y"] == pytest.approx([np.sqrt(x) * tau * R for x in upper["x"]])
         assert f"= {tn(inner[K])} \\;\\ge\\; k\\tau\\gamma = {K}\\cdot {tn(tau)}\\cdot {tn(g)} = {tn(K * tau * g)}" in got["tex"][0]
         assert f"= {tn(norm2[K])} \\;\\le\\; k\\tau^2R^2 = {K}\\cdot" in got["tex"][1]
-        assert got["tex"][2].endswith(f"k \\le (R/\\gamma)^2 = {tn(bound.bound)}")
+        assert got["tex"][3] == (f"{tn(K * tau * g)} \\le {tn(inner[K])} \\le {tn(np.sqrt(norm2[K]))} \\le "
+                                 f"{tn(np.sqrt(K) * tau * R)}")  # the squeeze with this k's numbers
+        assert got["tex"][4].endswith(f"k \\le (R/\\gamma)^2 = {tn(bound.bound)}")
     # where the bound does not apply (mini-batch, a start away from zero), the panel says why
     for traj, why in ((run_perceptron(X, y, variant="minibatch", batch_size=5), "mini-batch and batch steps add up"),
+                      (run_perceptron(X, y, variant="batch"), "mini-batch and batch steps add up"),
                       (run_perceptron(X, y, w0=(1.0, 0.0)), "it assumes the start w = 0, b = 0")):
         mount(renderer, perceptron_scene(traj, bound).to_bytes())
         got = renderer.evaluate(NOT_APPLIED)
@@ -217,14 +220,16 @@ def test_the_svm_formula_writes_the_solver_s_objective_and_xi(renderer):  # noqa
         xi = np.maximum(0.0, 1 - y * (X @ s.w + s.b))
         reg = 0.5 / s.margin**2  # ½‖w‖² as the record sends it (the margin 1/‖w‖)
         assert f"= {tn(reg)} + {tn(s.C)}\\cdot" in tex and reg == pytest.approx(0.5 * float(s.w @ s.w)), k
-        assert tex.count(f"= {tn(s.objective)}") >= 1 and f"= {tv(s.w)},\\ b = {tn(s.b)}" in tex, k
+        assert tex.count(f"= {tn(s.objective)}") >= 1 and f"= {tv(s.w)},\\quad b = {tn(s.b)}" in tex, k
+        assert f"2/\\|\\mathbf{{w}}\\| = {tn(2 * s.margin)}" in tex, k
         if xi.max() > 1e-9:  # the largest ξ, as the chart labels it
             i = int(np.argmax(xi))
             assert f"\\xi_{{{i + 1}}} = \\max" in tex and tex.endswith(f"= {tn(xi[i])}"), k
         # the point under the pointer: its own ξ
         j = 5
         renderer.evaluate("(j) => window.__dblView.hover({points: [{pointIndex: j}]})", j)
-        last = renderer.evaluate("() => Array.from(document.querySelectorAll('#scene .dbls-math-tex')).pop().dataset.tex")
+        last = renderer.evaluate("() => Array.from(document.querySelectorAll('#scene .dbls-math-tex')).slice(-2)"
+                                 ".map((r) => r.dataset.tex).join(' ')")
         assert last.startswith(f"\\xi_{{{j + 1}}}") and last.endswith(f"= {tn(xi[j])}"), k
         renderer.evaluate("() => window.__dblView.hover(null)")
 

@@ -283,8 +283,8 @@ def test_mistake_bound_beside_the_count():
     bound = scene(at).bound  # the renderer writes "updates so far k ≤ (R/γ)² = 117" and draws R and γ from it
     assert round(bound["bound"]) == 117 and bound["R"] > 0 and bound["gamma"] > 0
     at.selectbox(key="variant").set_value("batch").run()
-    assert any("does not apply to this run: it counts the single-point updates" in c.value for c in at.caption)
-    assert scene(at).bound is None
+    assert any("does not apply to this run: it counts single-point updates" in c.value for c in at.caption)
+    assert scene(at).bound is None and "mini-batch and batch steps add up" in scene(at).bound_note  # the proof's words
     at.selectbox(key="variant").set_value("cyclic")
     at.sidebar.selectbox(key="ds").set_value("xor").run()
     assert any("not linearly separable, so γ = 0" in c.value for c in at.caption)

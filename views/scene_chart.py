@@ -17,7 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from viz.export import katex_module
+from viz.export import katex_css, katex_module
 from viz.scene import RENDERER_JS
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -100,7 +100,9 @@ CSS = """
 .dbls-math-cols .dbls-math-label:empty { display: none; }
 .dbls-math-title { font-weight: 600; font-size: 0.92em; margin-top: 0.3em; }
 .dbls-lesson-why { margin: 0.3em 0 0.2em; font-size: 0.95em; line-height: 1.45; }
-.dbls-math-tex { overflow-x: auto; overflow-y: hidden; }
+.dbls-math-tex { overflow-x: auto; overflow-y: hidden; scrollbar-width: thin; }
+.dbls-math-body { container-type: inline-size; }
+@container (max-width: 46rem) { .dbls-math .katex { font-size: 0.96em; } .dbls-math-row { grid-template-columns: 5.2em minmax(0, 1fr); } }
 .dbls-math .katex, .dbls-proof .katex { font-size: 1.08em; }
 .dbls-math .katex-display, .dbls-proof .katex-display { margin: 0.2em 0; text-align: left; }
 .dbls-math .katex-display > .katex, .dbls-proof .katex-display > .katex { text-align: left; }
@@ -126,7 +128,8 @@ SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>',
                                    isolate_styles=False)
 
 
-KATEX_FILE = "katex.js"  # the formulas' typesetter: the KaTeX module Streamlit's own st.latex loads, served as is
+KATEX_FILE = "katex.js"  # the formulas' typesetter: the KaTeX module the installed Streamlit ships, served as is
+KATEX_CSS = "katex.css"  # Streamlit's own KaTeX rules for the classes that module names differently (viz.export)
 
 
 def _place(target: Path, write) -> None:
@@ -147,9 +150,11 @@ def serve_assets() -> None:
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             _place(target, lambda tmp: shutil.copyfile(source, tmp))
-        katex, placed = katex_module(), STATIC / KATEX_FILE
-        if katex is not None and (not placed.exists() or placed.stat().st_size != katex.stat().st_size):
+        katex, placed, sheet = katex_module(), STATIC / KATEX_FILE, STATIC / KATEX_CSS
+        if katex is not None and (not placed.exists() or not sheet.exists() or placed.stat().st_size != katex.stat().st_size):
             _place(placed, lambda tmp: shutil.copyfile(katex, tmp))
+            rules = katex_css(katex)
+            _place(sheet, lambda tmp: tmp.write_text(rules, encoding="utf-8"))
         if not renderer.exists() or renderer.read_text(encoding="utf-8") != RENDERER_JS:
             _place(renderer, lambda tmp: tmp.write_text(RENDERER_JS, encoding="utf-8"))
     except OSError as exc:  # a read-only install: the charts then say that they could not be loaded

@@ -52,6 +52,30 @@ def katex_module() -> Path | None:
     return found[0] if found else None
 
 
+def katex_css(module: Path | None = None) -> str:
+    """The style rules the KaTeX module of :func:`katex_module` needs beyond the ones every Streamlit page has.
+
+    Streamlit's style sheet is written for the KaTeX inside its Markdown renderer, whose classes are unprefixed
+    (``.sizing``, ``.base``…); the stand-alone module names some of the same classes ``katex-sizing``,
+    ``katex-base``…. These are Streamlit's own ``.katex`` rules for those classes, with the module's names, so
+    sub- and superscripts, fractions and sums are set at their sizes. Empty if either file cannot be read.
+    """
+    module = module or katex_module()
+    sheets = sorted(module.parent.parent.glob("css/index.*.css")) if module else []
+    if module is None or not sheets:
+        return ""
+    renamed = sorted({m[len("katex-"):] for m in re.findall(r"katex-[a-z0-9-]+", module.read_text(encoding="utf-8"))}
+                     - {"display", "error", "html", "mathml", "version"}, key=len, reverse=True)
+    if not renamed:
+        return ""
+    pattern = re.compile(r"\.(" + "|".join(map(re.escape, renamed)) + r")(?![\w-])")
+    out = []
+    for selector, body in re.findall(r"([^{}]*\.katex[^{}]*)\{([^{}]*)\}", sheets[0].read_text(encoding="utf-8")):
+        if pattern.search(selector):
+            out.append(pattern.sub(r".katex-\1", selector.strip()) + "{" + body + "}")
+    return "\n".join(out)
+
+
 def _katex_inline() -> str:
     """KaTeX's module with its one export set on ``window.katex`` instead, for the offline file; empty if it cannot be
     had."""

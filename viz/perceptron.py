@@ -171,9 +171,10 @@ def _bnum(v: float) -> str:
 
 
 def bound_run_kind(traj: Trajectory) -> tuple[bool, str]:
-    """Whether the run is one Novikoff's bound speaks to (online, from w = 0, b = 0), and if not, why."""
-    if traj.variant not in ("cyclic", "random"):
-        return False, ("it counts the single-point updates of the online perceptron (cyclic or random order); "
+    """Whether the run is one Novikoff's bound speaks to (single-point updates from w = 0, b = 0: online, or
+    mini-batch with B = 1), and if not, why."""
+    if traj.variant not in ("cyclic", "random") and not (traj.variant == "minibatch" and traj.batch_size == 1):
+        return False, ("it counts single-point updates (the online perceptron, or mini-batch with B = 1); "
                        "mini-batch and batch steps add up several points at once")
     if np.any(traj.W[0] != 0) or traj.B[0] != 0:
         return False, "it assumes the start w = 0, b = 0"

@@ -14,6 +14,13 @@ let KATEX = null, KATEX_FAILED = false;
 function loadKatex() {
   if (KATEX) return Promise.resolve(KATEX);
   if (!window.__dblKatex) {
+    if (!window.katex && !document.querySelector("link[data-dbl-katex]")) {  // its rules beyond Streamlit's own
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = new URL("app/static/katex.css", window.location.href).toString();
+      link.dataset.dblKatex = "";
+      document.head.appendChild(link);
+    }
     window.__dblKatex = window.katex ? Promise.resolve(window.katex)
       : import(new URL("app/static/katex.js", window.location.href).toString()).then((mod) => mod.default);
     window.__dblKatex.catch(() => { window.__dblKatex = null; });  // the next chart tries again
@@ -45,6 +52,7 @@ function typeset(src) {
 const tn = (v) => num(v).replace(/−/g, "-");
 const tv = (v) => `(${Array.from(v, tn).join(",\\ ")})`;
 const tsign = (yi) => (yi > 0 ? "+1" : "-1");
+const tparen = (v) => (v < 0 ? `(${tn(v)})` : tn(v));  // a negative factor in brackets
 function tset(idx, limit = 8) {  // {3, 7, 12, …} with the points' numbers (1-based, as x₃ in the words)
   if (!idx.length) return "\\varnothing";
   const s = idx.slice(0, limit).map((i) => String(i + 1)).join(",\\ ");
@@ -151,8 +159,8 @@ PerceptronModel.prototype.formula = function (step) {
     return rows;
   }
   const ex = this.examined(step);
-  const where = r.variant === "minibatch" ? `I = ${tset(ex)}\\ (B = ${r.batch_size}),\\quad ` : `N = ${N},\\quad `;
-  rows.push([label, `${where}M = ${tset(upd)}`]);
+  if (r.variant === "minibatch") rows.push([label, `I = ${tset(ex)}\\ (B = ${r.batch_size})`]);
+  rows.push([r.variant === "minibatch" ? "" : label, `M = ${tset(upd)}${r.variant === "minibatch" ? "" : `\\quad (N = ${N})`}`]);
   if (!upd.length) {
     rows.push(["", "M = \\varnothing \\;\\Rightarrow\\; \\text{no update}"]);
     return rows;
@@ -161,8 +169,9 @@ PerceptronModel.prototype.formula = function (step) {
   let ys = 0;
   for (const i of upd) { g[0] += this.y[i] * this.X[2 * i]; g[1] += this.y[i] * this.X[2 * i + 1]; ys += this.y[i]; }
   const c = mean ? `\\frac{${tau}}{${r.variant === "minibatch" ? r.batch_size : N}}` : tau;
-  rows.push(["", `\\textstyle\\sum_{i \\in M} y_i ${TX}_i = ${tv(g)},\\quad ${TW}_{${k}} = ${tv(wp)} + ${c}\\,${tv(g)} = ${tv(w)}` +
-                 (fit ? `,\\quad b_{${k}} = ${tn(bp)} + ${c}\\cdot(${tn(ys)}) = ${tn(b)}` : "")]);
+  rows.push(["", `\\textstyle\\sum_{i \\in M} y_i ${TX}_i = ${tv(g)}`]);
+  rows.push(["", `${TW}_{${k}} = ${tv(wp)} + ${c}\\,${tv(g)} = ${tv(w)}`]);
+  if (fit) rows.push(["", `b_{${k}} = ${tn(bp)} + ${c}\\cdot(${tn(ys)}) = ${tn(b)}`]);
   return rows;
 };
 
@@ -178,6 +187,7 @@ PerceptronView.prototype.proofAt = function (step) {
   if (!P) {  // the bound does not speak to this run: say why, as the bound line does
     box.querySelector(".dbls-proof-text").innerHTML = `<p class="dbls-lesson-why">${esc(`The mistake bound (R/γ)² does not apply to this run: ${note}.`)}</p>`;
     box.querySelector(".dbls-proof-plot").hidden = true;
+    box.querySelector(".dbls-proof-over").innerHTML = "";  // (its marker of the last run's k)
     return;
   }
   box.querySelector(".dbls-proof-plot").hidden = false;
@@ -188,7 +198,9 @@ PerceptronView.prototype.proofAt = function (step) {
   const rows = [
     [afterUpdates(k), `\\langle ${Wt}^*, ${Wt}_{${k}}\\rangle = ${tn(inner)} \\;\\ge\\; k\\tau\\gamma = ${k}\\cdot ${tn(tau)}\\cdot ${tn(bd.gamma)} = ${tn(k * tau * bd.gamma)}`],
     ["", `\\|${Wt}_{${k}}\\|^2 = ${tn(norm2)} \\;\\le\\; k\\tau^2R^2 = ${k}\\cdot ${tn(tau)}^2\\cdot ${tn(bd.R)}^2 = ${tn(k * tau * tau * bd.R * bd.R)}`],
-    ["Squeeze", `k\\tau\\gamma \\le \\langle ${Wt}^*, ${Wt}_k\\rangle \\le \\|${Wt}_k\\| \\le \\sqrt{k}\\,\\tau R \\;\\Rightarrow\\; k \\le (R/\\gamma)^2 = ${tn(bd.bound)}`],
+    ["Squeeze", `k\\tau\\gamma \\le \\langle ${Wt}^*, ${Wt}_k\\rangle \\le \\|${Wt}_k\\| \\le \\sqrt{k}\\,\\tau R`],
+    ["", `${tn(k * tau * bd.gamma)} \\le ${tn(inner)} \\le ${tn(Math.sqrt(norm2))} \\le ${tn(Math.sqrt(k) * tau * bd.R)}`],
+    ["", `\\Rightarrow\\; k \\le (R/\\gamma)^2 = ${tn(bd.bound)}`],
   ];
   const why = `Each update on a mistake (y·${bd.fit_intercept ? "w̃·x̃" : "w·x"} ≤ 0) adds τ·y⟨${bd.fit_intercept ? "w̃*, x̃" : "w*, x"}⟩ ≥ τγ ` +
     `to the first (w${bd.fit_intercept ? "̃" : ""}* is the unit max-margin separator) and at most τ²R² to the second (the cross term ` +
@@ -277,14 +289,15 @@ DualModel.prototype.formula = function (step) {
   this.goState(kp);
   const S = this.support(), ap = Array.from(S, (j) => this.alpha(j)), api = this.alpha(i);
   const f = this.fExam[step - 1];  // the value the run judged xᵢ by
-  let sum = `f(${TX}_{${n}}) = \\sum_j \\alpha_j y_j G_{j,${n}} + b = `;
+  rows.push([`Step ${grouped(step)}`, `f(${TX}_{${n}}) = \\sum_j \\alpha_j y_j G_{j,${n}} + b`]);
+  let sum = "= ";
   if (!S.length) sum += `${tn(bp)}`;
   else if (S.length <= 4 && step < this.tPtr.length && this.tPtr[step] - this.tPtr[step - 1] === S.length) {
     const t0 = this.tPtr[step - 1];
-    sum += S.map((j, q) => `${tn(ap[q])}\\cdot(${tsign(this.y[j])})\\cdot ${tn(this.terms[t0 + q])}`).join(" + ") +
+    sum += S.map((j, q) => `${tn(ap[q])}\\cdot(${tsign(this.y[j])})\\cdot ${tparen(this.terms[t0 + q])}`).join(" + ") +
       ` + (${tn(bp)}) = ${tn(f)}`;
   } else sum += `${tn(f)}\\quad (\\text{over the ${S.length} points with } \\alpha_j > 0)`;
-  rows.push([`Step ${grouped(step)}`, sum]);
+  rows.push(["", sum]);
   if (upd >= 0) {
     rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} \\le 0 \\;\\Rightarrow\\; \\alpha_{${n}} \\leftarrow ${tn(api)} + ${tn(eta)} = ${tn(eta * (this.count[i] + 1))}`]);
     rows.push(["", `b \\leftarrow ${tn(bp)} + ${tn(eta)}\\cdot(${tsign(yi)}) = ${tn(b)}`]);
@@ -310,13 +323,14 @@ SvmModel.prototype.formula = function (k, view) {
   } else {
     rows.push(["Hard margin", `C = \\infty:\\ \\xi_i = 0 \\text{ for every } i,\\quad \\tfrac12\\|${TW}\\|^2 = ${tn(this.objective[k])}`]);
   }
-  if (this.linear) rows.push(["", `${TW} = ${tv(this.w(k))},\\ b = ${tn(this.B[k])},\\quad \\text{margin } 2/\\|${TW}\\| = ${tn(2 * this.margin[k])}`]);
+  if (this.linear) rows.push(["", `${TW} = ${tv(this.w(k))},\\quad b = ${tn(this.B[k])}`], ["", `\\text{margin } 2/\\|${TW}\\| = ${tn(2 * this.margin[k])}`]);
   const hovered = view && view.hovered !== undefined && view.hovered !== null ? view.hovered : null;
   const i = hovered !== null ? hovered : this.labPtr[k] < this.labPtr[k + 1] ? this.labIdx[this.labPtr[k]] : null;
   if (i !== null) {
     const fi = this.f(k, i), yi = this.y[i], n = i + 1;
     rows.push([hovered !== null ? `x${sub(n)} (pointer)` : `x${sub(n)} (largest ξ)`,
-               `\\xi_{${n}} = \\max\\big(0,\\ 1 - y_{${n}} f(${TX}_{${n}})\\big) = \\max\\big(0,\\ 1 - (${tsign(yi)})(${tn(fi)})\\big) = ${tn(Math.max(0, 1 - yi * fi))}`]);
+               `\\xi_{${n}} = \\max\\big(0,\\ 1 - y_{${n}} f(${TX}_{${n}})\\big)`]);
+    rows.push(["", `= \\max\\big(0,\\ 1 - (${tsign(yi)})(${tn(fi)})\\big) = ${tn(Math.max(0, 1 - yi * fi))}`]);
   }
   return rows;
 };
@@ -375,6 +389,8 @@ LossModel.prototype.formula = function () {
 // at the C shown (the SVM page) marked on each: 0-1 counts z ≤ 0, the perceptron loss max(0, −z) the points with
 // z < 0 by how far, the hinge max(0, 1 − z) every point with z < 1; so the perceptron stops once no z ≤ 0, while
 // the SVM goes on until the points it can afford are at z ≥ 1
+const MARGIN_GL = 300;  // above this many points the three sets of markers are drawn with WebGL (3N SVG markers cost
+// ~0.3 s a step at N = 2,000)
 const MARGIN_LOSSES = [
   ["zero_one", "0-1: [z ≤ 0]", (z) => (z <= 0 ? 1 : 0), "#444444", "solid"],
   ["perceptron", "perceptron: max(0, −z)", (z) => Math.max(0, -z), NEG, "dash"],
@@ -387,7 +403,13 @@ PerceptronModel.prototype.margins = function (step) {
   for (let i = 0; i < this.N; i++) z[i] = this.y[i] * ((this.X[2 * i] * w1 + this.X[2 * i + 1] * w2) + b);
   return z;
 };
+PerceptronModel.prototype.marginCounts = function (step, below) {  // |M| as the core counted it; z < 1 as drawn
+  return {mis: this.errors[this.stateOf(step)], inside: below};
+};
 // z = yᵢ·f(xᵢ) of the solution at C number k (f as the chart's pointer reads it)
+SvmModel.prototype.marginCounts = function (k) {  // the solver's categories: misclassified, and ξ > its tolerance
+  return {mis: this.mistakes(k).length, inside: this.violators(k).length};
+};
 SvmModel.prototype.margins = function (k) {
   const z = new Float64Array(this.N);
   for (let i = 0; i < this.N; i++) z[i] = this.y[i] * this.f(k, i);
@@ -402,17 +424,18 @@ function showMargins(view, step) {
   if (!box) return;
   box.hidden = !m.margins;
   if (!m.margins || !box.open || !view.sz) return;
-  const width = lessonWidth(view);
-  if (view.marginsOf && view.marginsOf[0] === m && view.marginsOf[1] === step && view.marginsOf[2] === width) return;
-  view.marginsOf = [m, step, width];  // drawn once per step shown (the SVM's pointer re-typesets only the formula)
+  const width = lessonWidth(view), state = m.stateOf ? m.stateOf(step) : step;  // z changes with the state only
+  if (view.marginsOf && view.marginsOf[0] === m && view.marginsOf[1] === state && view.marginsOf[2] === width) return;
+  view.marginsOf = [m, state, width];  // drawn once per state shown (the SVM's pointer re-typesets only the formula)
   const z = m.margins(step), N = m.N, k = view.k;
-  let lo = -1.5, hi = 2.5, mis = 0, neg = 0, inside = 0, sumNeg = 0;
+  let lo = -1.5, hi = 2.5, neg = 0, sumNeg = 0, below = 0;
   for (const v of z) {
     lo = Math.min(lo, v); hi = Math.max(hi, v);
-    if (v <= 0) mis++;
     if (v < 0) { neg++; sumNeg -= v; }
-    if (v < 1) inside++;
+    if (v < 1) below++;
   }
+  // the counts the core (or the solver, within its tolerance) decided, as the chart and its words say them
+  const {mis, inside} = m.marginCounts(step, below);
   const pad = 0.04 * (hi - lo);
   lo -= pad; hi += pad;
   const data = [];
@@ -423,7 +446,7 @@ function showMargins(view, step) {
   }
   const colours = Array.from(m.y, (v) => (v > 0 ? POS : NEG));
   for (const [, name, loss, colour] of MARGIN_LOSSES)
-    data.push({type: N > GL_POINTS ? "scattergl" : "scatter", mode: "markers", name: `points on ${name.split(":")[0]}`, showlegend: false,
+    data.push({type: N > MARGIN_GL ? "scattergl" : "scatter", mode: "markers", name: `points on ${name.split(":")[0]}`, showlegend: false,
                x: Array.from(z), y: Array.from(z, loss), customdata: Array.from(z, (_, i) => i + 1), legendgroup: name,
                marker: {color: colours, size: (N <= 100 ? 9 : N <= 1000 ? 6 : 4) * k, opacity: 0.75, line: {color: colour, width: N <= 400 ? 1 : 0}},
                hovertemplate: `x<sub>%{customdata}</sub>: z = %{x:.4g}, ${name.split(":")[0]} loss %{y:.4g}<extra></extra>`});
@@ -441,12 +464,14 @@ function showMargins(view, step) {
     meta: {view: "margins", step, n_points: N},
   };
   const svm = m.h.kind === "svm", [bad, good] = m.negative ? ["z < 0", "z ≥ 0"] : ["z ≤ 0", "z > 0"];
+  const has = (c) => (c === 1 ? "has" : "have"), stopped = !svm && m.run.converged && step >= m.S;
   box.querySelector(".dbls-margins-text").innerHTML = `<p class="dbls-lesson-why">${esc(
-    `Here ${mis} of ${N} point${mis === 1 ? " has" : "s have"} z ≤ 0 (the 0-1 loss counts them), ${neg} ${neg === 1 ? "has" : "have"} ` +
-    `z < 0 (the perceptron loss adds their −z: Σ = ${num(sumNeg)}) and ${inside} ${inside === 1 ? "has" : "have"} z < 1 ` +
+    `Here ${mis} of ${N} points ${has(mis)} ${svm ? "z ≤ 0" : bad} (the 0-1 loss counts them${svm ? "" : ": M"}), ${neg} ${has(neg)} ` +
+    `z < 0 (the perceptron loss adds their −z: Σ = ${num(sumNeg)}) and ${inside} ${has(inside)} z < 1 ` +
     "(the hinge loss adds 1 − z). " +
     (svm ? "The SVM pays C·Σξ = C·Σ max(0, 1 − z) for the points below 1 and ½‖w‖² for the margin: a larger C pushes more points past z = 1."
-         : `The perceptron changes w only for a point with ${bad}, so it stops once every ${good}, with points still below 1; the SVM's hinge would go on.`))}</p>`;
+         : stopped ? `The perceptron changes w only for a point with ${bad}: it stopped here, with every ${good} and points still below 1, where the SVM's hinge would go on.`
+         : `The perceptron changes w only for a point with ${bad}, and stops once every ${good} (on data no line separates, never), with points still below 1; the SVM's hinge would go on.`))}</p>`;
   const el = box.querySelector(".dbls-margins-plot");
   el.__z = z;  // (for tests and the curious: the z drawn)
   view.Plotly.react(el, data, layout, CONFIG);
