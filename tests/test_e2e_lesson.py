@@ -261,6 +261,12 @@ def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_
     tex = lambda: page.evaluate(  # noqa: E731
         f"() => Array.from(document.querySelectorAll('{SCENE} .dbls-math-tex')).map((r) => r.dataset.tex)")
     assert tex()[-1].startswith("\\mathbf{w}_0 = (0,\\ 0)")
+    # a subscript is set smaller than its base (the module's classes get Streamlit's rules: static/katex.css)
+    sizes = page.evaluate(f"""() => {{
+        const tex = document.querySelector('{SCENE} .dbls-math-tex .katex-html'), sub = tex.querySelector('.msupsub .katex-sizing');
+        return [parseFloat(getComputedStyle(tex).fontSize), parseFloat(getComputedStyle(sub).fontSize)];
+    }}""")
+    assert sizes[1] < 0.8 * sizes[0], sizes
     scene_button(page, "next")
     wait_for_step(page, 1)
     assert tex()[4:6] == ["\\mathbf{w}_{1} = (0,\\ 0) + 1\\cdot(+1)\\cdot (3,\\ 3) = (3,\\ 3)", "b_{1} = 0 + 1\\cdot(+1) = 1"]
@@ -360,7 +366,10 @@ def test_the_sgd_tab_writes_each_step_with_the_run_s_numbers(renderer):  # noqa:
 
 
 def test_the_offline_file_carries_streamlit_s_katex():
-    from viz.export import _katex_inline, katex_module
+    from viz.export import _katex_inline, katex_css, katex_module
+
+    rules = katex_css()  # Streamlit's rules for the classes the module names katex-…
+    assert ".katex .katex-sizing.reset-size6.size3{" in rules.replace(" {", "{") and ".katex .sizing" not in rules
 
     assert katex_module() is not None and katex_module().name.startswith("katex.")
     inline = _katex_inline()
