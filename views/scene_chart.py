@@ -102,7 +102,8 @@ CSS = """
 .dbls-lesson-why { margin: 0.3em 0 0.2em; font-size: 0.95em; line-height: 1.45; }
 .dbls-math-tex { overflow-x: auto; overflow-y: hidden; scrollbar-width: thin; }
 .dbls-math-body { container-type: inline-size; }
-@container (max-width: 46rem) { .dbls-math .katex { font-size: 0.96em; } .dbls-math-row { grid-template-columns: 5.2em minmax(0, 1fr); } }
+@container (max-width: 46rem) { .dbls-math .katex { font-size: 0.96em; } .dbls-math-row { grid-template-columns: minmax(0, 1fr); }
+  .dbls-math-label:empty { display: none; } .dbls-math-label { margin-top: 0.2em; } }
 .dbls-math .katex, .dbls-proof .katex { font-size: 1.08em; }
 .dbls-math .katex-display, .dbls-proof .katex-display { margin: 0.2em 0; text-align: left; }
 .dbls-math .katex-display > .katex, .dbls-proof .katex-display > .katex { text-align: left; }

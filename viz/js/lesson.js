@@ -160,7 +160,7 @@ PerceptronModel.prototype.formula = function (step) {
   }
   const ex = this.examined(step);
   if (r.variant === "minibatch") rows.push([label, `I = ${tset(ex)}\\ (B = ${r.batch_size})`]);
-  rows.push([r.variant === "minibatch" ? "" : label, `M = ${tset(upd)}${r.variant === "minibatch" ? "" : `\\quad (N = ${N})`}`]);
+  rows.push([r.variant === "minibatch" ? "" : label, `M = ${tset(upd)}`]);
   if (!upd.length) {
     rows.push(["", "M = \\varnothing \\;\\Rightarrow\\; \\text{no update}"]);
     return rows;
