@@ -43,8 +43,9 @@ def standalone_html(fig: dict, title: str) -> str:
 
 
 def katex_module() -> Path | None:
-    """The KaTeX ES module the installed Streamlit ships for its own ``st.latex`` (``static/static/js/katex.<hash>.js``),
-    or None if this Streamlit has none (the formulas then say that they could not be typeset)."""
+    """The stand-alone KaTeX ES module the installed Streamlit ships (``static/static/js/katex.<hash>.js``; its
+    Markdown carries a KaTeX of its own), or None if this Streamlit has none (the formulas then say that they could not
+    be typeset)."""
     spec = importlib.util.find_spec("streamlit")
     if spec is None or spec.origin is None:
         return None

@@ -1,8 +1,9 @@
 // ---------------------------------------------------------------------------------------------------
 // the lesson under the chart: each model's formula (formula(step): rows of [label, TeX], the rule in the seeds'
-// notation, then the same rule with this step's numbers), typeset by KaTeX, the copy Streamlit itself ships and
-// loads for st.latex (served by this app as static/katex.js; its style sheet and fonts are in every Streamlit
-// page; the offline file carries it inside and asks for MathML, which the browser typesets alone); on the
+// notation, then the same rule with this step's numbers), typeset by KaTeX, the stand-alone module Streamlit itself
+// ships (served by this app as static/katex.js; its fonts and Streamlit's KaTeX rules are in every Streamlit page,
+// static/katex.css adds those rules for the classes the module names katex-…; the offline file carries the module
+// inside and asks for MathML, which the browser typesets alone); on the
 // Perceptron page the proof of the mistake bound, drawn from the core's ⟨w̃*, w̃_k⟩ and ‖w̃_k‖² (record: proof.<j>);
 // and on the Perceptron and SVM pages the losses against the margin z = y·(w·x + b), every point's z marked.
 // Each part is typeset or drawn only while unfolded.
@@ -369,14 +370,7 @@ LossModel.prototype.formula = function () {
   for (const nm of this.run.names) rows.push(["", LOSS_TEX[nm]("m_i")]);
   if (!c) { rows.push(["", null, "Click a weight on a surface to see each loss there (with the b shown)."]); return rows; }
   // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
-  const X = this.X, y = this.y, N = this.N, [u, v] = c.w, b = c.b;
-  let z = 0, per = 0, hin = 0;
-  for (let i = 0; i < N; i++) {
-    const m = y[i] * ((X[2 * i] * u + X[2 * i + 1] * v) + b);
-    if (m <= 0) z++;
-    if (m < 0) per -= m;
-    if (m < 1) hin += 1 - m;
-  }
+  const N = this.N, [u, v] = c.w, b = c.b, [z, per, hin] = lossSums(this.X, this.y, N, u, v, b);
   const lam = this.lam, reg = 0.5 * lam * (u * u + v * v);
   const at = `\\text{at } ${TW} = ${tv(c.w)},\\ b = ${tn(b)}`;
   const vals = {zero_one: `L_{0\\text{-}1} = ${z}/${N} = ${tn(z / N)}`, perceptron: `L_{\\text{perc}} = ${tn(per / N)}`,

@@ -27,6 +27,19 @@ function conePolygon(X, y, b, box) {
   return 0.5 * Math.abs(area) > 1e-9 * (box[1] - box[0]) * (box[3] - box[2]) ? poly : [];
 }
 
+// at the weight (u, v) and bias b: #[m ≤ 0], Σ max(0, −m), Σ max(0, 1 − m) over m = yᵢ((xᵢ₁u + xᵢ₂v) + b), summed as
+// the core sums its margins (the surfaces, and the lesson's values at the chosen weight)
+function lossSums(X, y, N, u, v, b) {
+  let k = 0, p = 0, h = 0;
+  for (let i = 0; i < N; i++) {
+    const m = y[i] * ((X[2 * i] * u + X[2 * i + 1] * v) + b);
+    if (m <= 0) k++;
+    if (m < 0) p -= m;
+    if (m < 1) h += 1 - m;
+  }
+  return [k, p, h];
+}
+
 class LossModel {
   constructor({header, arrays}) {
     const h = this.h = header, a = arrays, r = this.run = h.run;
@@ -126,13 +139,7 @@ class LossModel {
       const v = this.vs[r];
       for (let c = 0; c < G; c++) {
         const u = this.us[c];
-        let k = 0, p = 0, h = 0;
-        for (let i = 0; i < N; i++) {
-          const m = y[i] * ((X[2 * i] * u + X[2 * i + 1] * v) + b);
-          if (m <= 0) k++;
-          if (m < 0) p -= m;
-          if (m < 1) h += 1 - m;
-        }
+        const [k, p, h] = lossSums(X, y, N, u, v, b);
         z01[r * G + c] = k / N; per[r * G + c] = p / N; hin[r * G + c] = h / N;
       }
     }
