@@ -394,7 +394,7 @@ class DualView extends Stepping {
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
-    const barsH = Math.round((k > 1 ? 64 : 120) * k);
+    const barsH = Math.round((k > 1 ? 84 : 120) * k);  // (at 64 px the presentation strip kept 28 px for its bars)
     if (k > 1 && width >= 720) {
       // under the panels: the legend and the controls (full width in every layout), the bars, the state line (two lines)
       const legend = this.legendEl.offsetHeight || 2.4 * fs, controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
