@@ -29,7 +29,7 @@ function conePolygon(X, y, b, box) {
 
 // at the weight (u, v) and bias b: #[m ≤ 0], Σ max(0, −m), Σ max(0, 1 − m) over m = yᵢ((xᵢ₁u + xᵢ₂v) + b), summed as
 // the core sums its margins (the surfaces, and the lesson's values at the chosen weight)
-function lossSums(X, y, N, u, v, b) {
+function lossSums(X, y, N, u, v, b, out = new Float64Array(3)) {  // (``out`` reused: no allocation per grid node)
   let k = 0, p = 0, h = 0;
   for (let i = 0; i < N; i++) {
     const m = y[i] * ((X[2 * i] * u + X[2 * i + 1] * v) + b);
@@ -37,7 +37,8 @@ function lossSums(X, y, N, u, v, b) {
     if (m < 0) p -= m;
     if (m < 1) h += 1 - m;
   }
-  return [k, p, h];
+  out[0] = k; out[1] = p; out[2] = h;
+  return out;
 }
 
 class LossModel {
@@ -134,13 +135,13 @@ class LossModel {
   // rows r0..r1 − 1 (over w₂) of every loss at b = bs[j] (the hinge without its λ term), into out
   sampleRows(j, r0, r1, out) {
     const G = this.G, N = this.N, X = this.X, y = this.y, b = this.bs[j];
-    const z01 = out.zero_one, per = out.perceptron, hin = out.hinge;
+    const z01 = out.zero_one, per = out.perceptron, hin = out.hinge, sums = new Float64Array(3);
     for (let r = r0; r < Math.min(r1, G); r++) {
       const v = this.vs[r];
       for (let c = 0; c < G; c++) {
         const u = this.us[c];
-        const [k, p, h] = lossSums(X, y, N, u, v, b);
-        z01[r * G + c] = k / N; per[r * G + c] = p / N; hin[r * G + c] = h / N;
+        lossSums(X, y, N, u, v, b, sums);
+        z01[r * G + c] = sums[0] / N; per[r * G + c] = sums[1] / N; hin[r * G + c] = sums[2] / N;
       }
     }
   }
