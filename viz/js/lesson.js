@@ -61,7 +61,7 @@ function tset(idx, limit = 8) {  // {3, 7, 12, …} with the points' numbers (1-
 }
 const TW = "\\mathbf{w}", TX = "\\mathbf{x}";
 
-// the lesson of the step shown: the formula (when unfolded and KaTeX is in), the proof's marker
+// the lesson of the step shown: the formula (when unfolded and KaTeX is in), the proof and the margin plot (when unfolded)
 function showLesson(view, step) {
   const root = view.root, box = root.querySelector(".dbls-math");
   if (box) {
