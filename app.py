@@ -23,7 +23,7 @@ from views.shared import dataset_sidebar, remember_url, report_url_problems  # n
 from views.userdata import points_table  # noqa: E402
 
 tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (views/server.py)
-serve_assets()  # plotly.js and the scene renderer, served by this app (static/)
+serve_assets()  # once per server: plotly.js, KaTeX and the scene renderer, served by this app (static/)
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 pages = [
         st.Page("views/home.py", title="Home", default=True),

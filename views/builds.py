@@ -150,6 +150,28 @@ def dual_steps(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
     return dual_table(run_dual(X, y, kernel=kernel, G=G, **dict(params), **dict(kparams)))
 
 
+def compare_specs(lefts: tuple, rights: tuple, common: dict, pair: tuple | None, key: str, follow: tuple,
+                  budget: int) -> tuple[tuple, tuple, tuple, int | None]:
+    """Each side's runs as :func:`compare_page` takes them, the settings ``common`` added to each.
+
+    ``lefts``/``rights``: ("perceptron" | "hinge", keyword arguments); a side's family is picked from by ``key``
+    with the value ``pair[side]`` its control shows. While runs × max steps stays within ``budget`` every run is
+    sent (the controls ``follow`` move in the browser); past it only the runs shown, ``follow`` becomes
+    (None, None), and the last value is the most steps that would have kept every run (else None).
+    """
+    lefts, rights = (tuple((kind, tuple(sorted({**kw, **common}.items()))) for kind, kw in side) for side in (lefts, rights))
+    runs = len(set(lefts + rights))
+    if pair is None or runs * common["max_steps"] <= budget:
+        return lefts, rights, follow, None
+    lefts, rights = (tuple(s for s in side if dict(s[1])[key] == pair[j]) for j, side in enumerate((lefts, rights)))
+    return lefts, rights, (None, None), budget // runs
+
+
+def shown_run(specs: tuple, key: str, value) -> int:
+    """Which of a side's runs ``specs`` has ``key`` = ``value`` (the one its control shows); the first if none."""
+    return next((j for j, (_, kw) in enumerate(specs) if dict(kw)[key] == value), 0)
+
+
 def compare_page(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple = (None, None), key: str = "tau"):
     """The runs of the Compare page and their scene record (:func:`viz.scene.compare_scene`, no view).
 

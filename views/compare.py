@@ -13,7 +13,7 @@ import streamlit as st
 
 from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
-from views.builds import SCALE, compare_page
+from views.builds import SCALE, compare_page, compare_specs, shown_run
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
 from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
@@ -94,22 +94,17 @@ with part("settings"):
         C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
                         fmt=c_label))
         lefts, rights = (("perceptron", {"variant": "random"}),), (("hinge", {"C": C}),)
-lefts, rights = (tuple((kind, tuple(sorted({**kw, **common}.items()))) for kind, kw in side) for side in (lefts, rights))
-runs_sent = len(set(lefts + rights))
-if pair is not None and runs_sent * common["max_steps"] > FAMILY_STEPS:  # only the runs shown: τ (or B) reruns the page
-    lefts, rights = (tuple(s for s in side if dict(s[1])[key] == pair[j]) for j, side in enumerate((lefts, rights)))
-    follow = (None, None)
-    st.caption(f"Above {FAMILY_STEPS // runs_sent:,} steps only the two runs shown are sent, so moving "
+lefts, rights, follow, most = compare_specs(lefts, rights, common, pair, key, follow, FAMILY_STEPS)
+if most is not None:  # only the runs shown: τ (or B) reruns the page
+    st.caption(f"Above {most:,} steps only the two runs shown are sent, so moving "
                f"{'B' if key == 'batch_size' else 'τ'} reruns the page (a run for each of its values would make the "
                "chart's record several MB).")
 
 
 def shown(specs: tuple, side: int) -> int:
-    """Which of a side's runs (``specs``, as they were built) the page's control shows now (the chart follows it in
-    the browser); the first when it is not among them (the last good result, of other settings)."""
-    if pair is None or (lefts, rights)[side] != specs:
-        return 0
-    return next((j for j, (_, kw) in enumerate(specs) if dict(kw)[key] == pair[side]), 0)
+    """Which of a side's runs (``specs``, as they were built) the page's control shows now; the first when they are
+    not this run's (the last good result, of other settings)."""
+    return 0 if pair is None or (lefts, rights)[side] != specs else shown_run(specs, key, pair[side])
 
 
 result = None

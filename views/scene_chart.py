@@ -141,9 +141,15 @@ def _place(target: Path, write) -> None:
     tmp.replace(target)
 
 
+_placed = False  # the assets are in static/ for this server process (they change only with the installed packages)
+
+
 def serve_assets() -> None:
-    """Put the installed plotly.js, Streamlit's own KaTeX and the scene renderer in ``static/`` (once per server;
-    again when they change)."""
+    """Put the installed plotly.js, Streamlit's own KaTeX and the scene renderer in ``static/``, where they are not
+    there or differ (once per server process; again on the next run if placing them failed)."""
+    global _placed
+    if _placed:
+        return
     import plotly
 
     source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -158,6 +164,7 @@ def serve_assets() -> None:
             _place(sheet, lambda tmp: tmp.write_text(rules, encoding="utf-8"))
         if not renderer.exists() or renderer.read_text(encoding="utf-8") != RENDERER_JS:
             _place(renderer, lambda tmp: tmp.write_text(RENDERER_JS, encoding="utf-8"))
+        _placed = True
     except OSError as exc:  # a read-only install: the charts then say that they could not be loaded
         st.warning(f"Could not place the chart scripts in {STATIC} ({exc}); the step-through charts need them.")
 
