@@ -71,12 +71,13 @@ def line(name: str, times: list[float], ref: float | None = None) -> str:
     return f"{name:<46} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  n={len(times)}{ratio}"
 
 
-def arm(page, read: str) -> None:
-    """Time the next key press in the page itself (no Playwright round trips): from the keydown event until the
-    frame after ``read`` (a JS function) returns another value; read by :func:`armed_ms` (gives up after 60 s)."""
-    page.evaluate("""(src) => {
+def arm(page, read: str, event: str = "keydown") -> None:
+    """Time the next key press (or ``event``, such as a click) in the page itself (no Playwright round trips): from
+    the event until the frame after ``read`` (a JS function) returns another value; read by :func:`armed_ms` (gives
+    up after 60 s)."""
+    page.evaluate("""([src, event]) => {
         const read = eval(src), before = read(), p = window.__probe = {t0: null, ms: null};
-        document.addEventListener("keydown", (e) => { p.t0 = e.timeStamp; }, {capture: true, once: true});
+        document.addEventListener(event, (e) => { p.t0 = e.timeStamp; }, {capture: true, once: true});
         const start = performance.now();
         const tick = () => {
             let v = before;
@@ -85,7 +86,7 @@ def arm(page, read: str) -> None:
             if (performance.now() - start < 60000) requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
-    }""", read)
+    }""", [read, event])
 
 
 def armed_ms(page) -> float:
@@ -164,40 +165,50 @@ def redrawn(page, t: float, before: str, received: list[int], n0: int, root: str
     return ms, sum(received[n0:])
 
 
-def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int]]:
-    """Change the data's seed (a new set of runs: every τ run again on the server): until it is drawn."""
-    times, sizes = [], []
+READY = "() => document.querySelector('.dbls').dataset.ready || ''"
+
+
+def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int], list[float]]:
+    """Change the data's seed (a new set of runs: every τ run again on the server): until it is drawn; the bytes
+    sent; and the Enter key until the frame after it is drawn, timed in the page."""
+    times, sizes, inpage = [], [], []
     field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
     for seed in range(1, 4):
-        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        ready = page.evaluate(READY)
         n0 = len(received)
         field.fill(str(seed))
+        arm(page, READY)
         t = time.perf_counter()
         field.press("Enter")
         ms, size = redrawn(page, t, ready, received, n0)
         times.append(ms)
         sizes.append(size)
-    return times, sizes
+        inpage.append(armed_ms(page))
+    return times, sizes, inpage
 
 
-def variant_changes(page, received: list[int]) -> tuple[list[float], list[float], list[int]]:
+def variant_changes(page, received: list[int]) -> tuple[list[float], list[float], list[int], list[float]]:
     """The variant changed (every τ run again on the server and sent, the points kept): the option's click until
-    the new scene is drawn; the first visit of each variant (built) and the later ones (cached) apart."""
-    built, cached, sizes = [], [], []
+    the new scene is drawn; the first visit of each variant (built) and the later ones (cached) apart; the bytes
+    sent; and the cached ones timed in the page (the click event until the frame after the new scene is drawn)."""
+    built, cached, sizes, inpage = [], [], [], []
     seen = {"cyclic"}
     for v in ["random", "cyclic", "random", "cyclic", "random", "cyclic"]:
-        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        ready = page.evaluate(READY)
         page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
         n0 = len(received)
         option = page.get_by_role("option", name=v, exact=True)
         option.wait_for()
+        arm(page, READY, "click")
         t = time.perf_counter()
         option.click()
         ms, size = redrawn(page, t, ready, received, n0)
         (cached if v in seen else built).append(ms)
+        if v in seen:
+            inpage.append(armed_ms(page))
         seen.add(v)
         sizes.append(size)
-    return built, cached, sizes
+    return built, cached, sizes, inpage
 
 
 def frame_times(page, act: str, n: int, root: str = ".dbls") -> list[float]:
@@ -243,12 +254,14 @@ def main() -> None:
             print("  " + line("  the same, timed in the page", inpage, ref_in50))
             print("  " + line("move τ → the page's rerun done (status…)", reruns, ref50))
             print(f"  bytes received per τ move: median {statistics.median(sizes) / 1000:.1f} KB")
-            ntimes, nsizes = new_runs(tab, received, query)
+            ntimes, nsizes, nin = new_runs(tab, received, query)
             print("  " + line("new data seed → every τ run, drawn", ntimes, ref50))
+            print("  " + line("  the same, timed in the page", nin, ref_in50))
             print(f"  bytes received per new set of runs: median {statistics.median(nsizes) / 1000:.1f} KB")
-            built, cached, vsizes = variant_changes(tab, received)
+            built, cached, vsizes, vin = variant_changes(tab, received)
             print("  " + line("variant → every τ run, drawn (built)", built, ref50))
             print("  " + line("variant → every τ run, drawn (cached)", cached, ref50))
+            print("  " + line("  the same, timed in the page", vin, ref_in50))
             print(f"  bytes received per variant change: median {statistics.median(vsizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))

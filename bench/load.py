@@ -9,7 +9,8 @@ Chromium tabs fighting for the same two cores. Every session opens the shared li
 ``--rounds`` rounds: changes the dataset, moves τ, turns on drawing and clicks a point in, switches to
 the SVM page and moves C, switches to the loss surface and moves λ, and goes back; with 1 to 5 s
 between actions (``--think``: reading the chart, stepping and dragging its sliders in the browser). Stepping and the chart sliders run in the browser (Plotly frames) and cost
-the server nothing, so they are not sent.
+the server nothing, so they are not sent. A page's own control (τ, C, λ) reruns that page alone, as a browser's
+does (the page is a fragment: views/pages.py); the dataset, drawing and a page switch rerun the whole app.
 
 Printed per N: errors (a dropped connection, a timeout, an exception element on the page), p50 and
 p95 latency per action (from sending the rerun to the server's "script finished"), the bytes the
@@ -51,6 +52,8 @@ class Session:
         self.url, self.query, self.page = url, query, "perceptron"
         self.ids: dict[str, str] = {}  # widget key -> widget id, from the elements the server sent
         self.values: dict[str, WidgetState] = {}  # widget key -> the value this tab holds (sent every rerun)
+        self.fragments: dict[str, str] = {}  # widget key -> the fragment it was drawn in (a page's own control)
+        self.fragment = ""  # the fragment the next rerun is of: a page control's reruns that page alone, as a tab's would
         self.ws = None
         self.bytes = 0
         self.cache: dict[str, list[tuple[str, str]]] = {}  # as a browser: hash of a big message -> its widget ids
@@ -66,6 +69,7 @@ class Session:
         msg.rerun_script.page_name = self.page
         msg.rerun_script.widget_states.widgets.extend([*self.values.values(), *triggers])
         msg.rerun_script.cached_message_hashes.extend(self.cache)  # the server sends only a reference for these
+        msg.rerun_script.fragment_id, self.fragment = self.fragment, ""
         await self.ws.send(msg.SerializeToString())
         problems = []
         while True:
@@ -75,14 +79,14 @@ class Session:
             fm.ParseFromString(raw)
             kind = fm.WhichOneof("type")
             if kind == "ref_hash":  # a message this tab has cached: its widgets are drawn again
-                self.ids.update(self.cache.get(fm.ref_hash, []))
+                self.remember(self.cache.get(fm.ref_hash, []))
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 el = fm.delta.new_element
                 t = el.WhichOneof("type")
                 sub = getattr(el, t)
                 wid = getattr(sub, "id", "")
-                found = [(wid.split("-", 2)[2], wid)] if wid.startswith("$$ID-") else []
-                self.ids.update(found)
+                found = [(wid.split("-", 2)[2], wid, fm.delta.fragment_id)] if wid.startswith("$$ID-") else []
+                self.remember(found)
                 if fm.metadata.cacheable:
                     self.cache[fm.hash] = found
                 if t == "exception":
@@ -90,8 +94,15 @@ class Session:
             elif kind == "script_finished":
                 return problems
 
+    def remember(self, found: list[tuple[str, str, str]]) -> None:
+        for key, wid, fragment in found:
+            self.ids[key] = wid
+            self.fragments[key] = fragment
+
     def set(self, key: str, **value) -> None:
+        """Change widget ``key``: the next rerun is of the fragment it is in (none: the whole app)."""
         self.values[key] = WidgetState(id=self.ids[key], **value)
+        self.fragment = self.fragments.get(key, "")
 
     def click(self, x: float, y: float) -> list[WidgetState]:
         """A click on the data chart, as the page's component reports it."""
@@ -129,7 +140,8 @@ async def student(i: int, url: str, rounds: int, times: dict, errors: list, rng:
             await act("move τ", lambda: s.set("tau", string_array_value={"data": [rng.choice(["0.1", "1.0", "2.0"])]}))
             await act("turn drawing on", lambda: s.set("edit_points", bool_value=True))
             await act("draw a point", triggers=s.click(rng.uniform(-1, 1), rng.uniform(-1, 1)))
-            s.values["ds"] = WidgetState(id=s.ids["ds"], string_value="Your points")  # the tab now shows them
+            s.set("ds", string_value="Your points")  # the tab now shows them (a value only: no rerun of its own)
+            s.fragment = ""
             await act("switch page", lambda: setattr(s, "page", "svm"))
             await act("move C", lambda: s.set("C", string_array_value={"data": [rng.choice(["0.1", "1", "10"])]}))
             await act("switch page", lambda: setattr(s, "page", "losses"))

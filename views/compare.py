@@ -18,7 +18,7 @@ from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
 from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
 from views.present import part
-from views.scene_chart import preload_renderer, show_scene
+from views.scene_chart import show_scene
 from views.shared import (
     bound,
     plane_data,
@@ -53,7 +53,6 @@ def compute(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple, k
 
 
 st.title("Compare two runs")
-preload_renderer()  # plotly.js loads in the browser while the runs are built
 first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()

@@ -29,7 +29,7 @@ from views.options import (
     TTL,
 )
 from views.present import part
-from views.scene_chart import preload_renderer, show_scene
+from views.scene_chart import show_scene
 from views.shared import (
     bound,
     plane_data,
@@ -76,7 +76,6 @@ def steps_of() -> dict:
 
 
 st.title("Dual perceptron and the Gram matrix")
-preload_renderer()  # plotly.js loads in the browser while the run is built
 first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once

@@ -33,7 +33,7 @@ from views.options import (
     weight_pick,
 )
 from views.present import part
-from views.scene_chart import preload_renderer, show_scene
+from views.scene_chart import show_scene
 from views.shared import (
     bound,
     plane_data,
@@ -76,7 +76,6 @@ def _path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
 
 
 st.title("Loss surface")
-preload_renderer()  # plotly.js loads in the browser while the page is built
 first = st.container()  # presentation mode: the charts here, before the settings
 ds = current_dataset()
 with part("settings"):

@@ -17,7 +17,7 @@ from views.dataset import current_dataset
 from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
 from views.present import part
 from views.quiz import quiz
-from views.scene_chart import preload_renderer, show_scene
+from views.scene_chart import show_scene
 from views.shared import (
     bound,
     plane_data,
@@ -71,7 +71,6 @@ def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
 
 
 st.title("Perceptron")
-preload_renderer()  # plotly.js loads in the browser while the runs are built
 ds = current_dataset()
 step0 = take_start_step()  # a link's ?step=, used once
 N = max(len(ds.y), 1)

@@ -33,7 +33,7 @@ from views.options import (
     c_label,
 )
 from views.present import part
-from views.scene_chart import preload_renderer, show_scene
+from views.scene_chart import show_scene
 from views.shared import (
     bound,
     plane_data,
@@ -86,7 +86,6 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 
 st.title("SVM: margin and slack")
-preload_renderer()  # plotly.js loads in the browser while the SVM is solved
 first = st.container()  # presentation mode: the chart here, before the settings
 ds = current_dataset()
 with part("settings"):
