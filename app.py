@@ -16,7 +16,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import streamlit as st  # noqa: E402
 
-from views.pages import fragment_page  # noqa: E402
 from views.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
 from views.scene_chart import preload_renderer, serve_assets  # noqa: E402
 from views.server import tune_once  # noqa: E402
@@ -28,11 +27,11 @@ serve_assets()  # once per server: plotly.js, KaTeX and the scene renderer, serv
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 pages = [
         st.Page("views/home.py", title="Home", default=True),
-        st.Page(fragment_page("perceptron"), title="Perceptron", url_path="perceptron"),
-        st.Page(fragment_page("dual"), title="Dual / Gram", url_path="dual"),
-        st.Page(fragment_page("svm"), title="SVM margin", url_path="svm"),
-        st.Page(fragment_page("losses"), title="Loss surface", url_path="losses"),
-        st.Page(fragment_page("compare"), title="Compare", url_path="compare"),
+        st.Page("views/perceptron.py", title="Perceptron", url_path="perceptron"),
+        st.Page("views/dual.py", title="Dual / Gram", url_path="dual"),
+        st.Page("views/svm.py", title="SVM margin", url_path="svm"),
+        st.Page("views/losses.py", title="Loss surface", url_path="losses"),
+        st.Page("views/compare.py", title="Compare", url_path="compare"),
 ]
 nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget

@@ -119,3 +119,55 @@ def test_xor_never_converges(page: Page, app_server: str) -> None:
     wait_for_step(page, 1000)
     assert scene_state(page)["at"] == "Step 1,000 of 1,000"
     assert_no_exception(page)
+
+
+def _deltas(frames: list) -> list[tuple[tuple[int, ...], str]]:
+    """The (delta path, fragment id) of every element the server sent in ``frames`` (websocket payloads)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    out = []
+    for raw in frames:
+        if isinstance(raw, str):
+            continue
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        if msg.WhichOneof("type") == "delta":
+            out.append((tuple(msg.metadata.delta_path), msg.delta.fragment_id))
+    return out
+
+
+def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(page: Page, app_server: str) -> None:
+    """The page is a fragment (views/*.py, ``page()``): the variant sends the page's elements again and none of the
+    sidebar's (delta paths under container 1); a new data seed in the sidebar reruns the whole app."""
+    frames: list = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200")
+    wait_for_rerun(page)
+    wait_for_scene(page)
+    assert chart_meta(page)["variant"] == "cyclic"
+    n0 = len(frames)
+    page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
+    page.get_by_role("option", name="random", exact=True).click()
+    page.wait_for_function("() => { const g = document.querySelector('.dbls .dbls-plot');"
+                           " return g && g.layout && g.layout.meta && g.layout.meta.variant === 'random'; }")
+    wait_for_rerun(page)
+    page.wait_for_timeout(200)
+    sent = _deltas(frames[n0:])
+    assert sent, "the variant sent nothing"
+    assert all(fragment for _, fragment in sent)  # every element of that rerun is the page's
+    assert not [path for path, _ in sent if path[0] == 1]  # and the sidebar was not sent again
+    assert "variant=random" in page.url
+
+    n1 = len(frames)
+    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
+    field.fill("3")
+    field.press("Enter")
+    page.wait_for_function("() => { const g = document.querySelector('.dbls .dbls-plot');"
+                           " return g && g.layout && g.layout.meta && g.layout.meta.variant === 'random'; }")
+    wait_for_rerun(page)
+    page.wait_for_timeout(200)
+    again = _deltas(frames[n1:])
+    assert [path for path, _ in again if path[0] == 1]  # the sidebar ran again
+    assert [path for path, fragment in again if path[0] == 0 and fragment]  # and the page inside it
+    assert "data_seed=3" in page.url
+    assert_no_exception(page)

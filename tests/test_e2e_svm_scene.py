@@ -193,3 +193,38 @@ def test_ten_thousand_points_each_painted_in_its_class_colour(renderer):  # noqa
     assert len(colours) > 20
     assert all(px == [*rgb[cls], 255] for cls, px in colours), colours  # a lone point: its class's colour
     renderer.evaluate("() => { const v = window.__dblView; for (const p of ['sv', 'slack', 'line', 'margin']) v.toggle(p); }")
+
+
+WIDTH_LABEL_COVERS = """(k) => {
+    const v = window.__dblView;
+    v.show(k);
+    const g = v.g, m = v.m, t = document.querySelector('#scene .dbls-width-text');
+    if (!t || !g.arrows) return null;
+    const r = t.getBoundingClientRect(), pr = v.plot.getBoundingClientRect(), fl = v.plot._fullLayout;
+    let inside = 0;
+    for (let i = 0; i < m.N; i++) {
+        const x = pr.left + fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), y = pr.top + fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]);
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) inside++;
+    }
+    return {inside, covers: g.arrowCovers, chosen: g.arrows.indexOf(g.arrow), n: g.arrows.length};
+}"""
+
+
+def test_the_width_label_stands_where_it_covers_no_point(renderer: Page) -> None:  # noqa: F811
+    """The "width 2/‖w‖" arrow starts at the boundary's middle unless its label would cover points there (a support
+    vector lies where the arrow ends); then at another point of the boundary. The label as drawn (its box in the
+    page) covers no point's centre wherever such a place exists, and the middle is left on some of these C."""
+    moved = 0
+    for name, n, seed in [("blobs", 60, 1), ("separable", 100, 0), ("moons", 200, 1)]:
+        X, y = make_dataset(name, n, seed)
+        sols = svm_grid(X, y)
+        mount(renderer, svm_scene(X, y, sols).to_bytes())
+        for k in range(0, len(sols), 4):
+            got = renderer.evaluate(WIDTH_LABEL_COVERS, k)
+            if got is None:
+                continue
+            assert 0 <= got["chosen"] < got["n"]
+            if got["covers"] == 0:
+                assert got["inside"] == 0, (name, k)
+            moved += got["chosen"] > 0
+    assert moved  # the middle was covered at least once, and the label moved

@@ -52,84 +52,89 @@ def compute(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple, k
     return offload(compare_page, X, y, lefts, rights, C, follow, key)
 
 
-st.title("Compare two runs")
-first = st.container()  # presentation mode: the chart here, before the settings
-ds = current_dataset()
-step0 = take_start_step()
-N = max(len(ds.y), 1)
-follow, key, pair = (None, None), "tau", None  # a side's family follows its control in the browser
-with part("settings"):
-    c1, c2, c3, c4 = st.columns([2.2, 2.4, 1.6, 1.6])
-    what = bound(c1.selectbox, "Compare", list(COMPARE_LABELS), format_func=COMPARE_LABELS.get, key="cmp",
-                 fmt=COMPARE_LABELS.get, help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
-    seed = bound(c3.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
-                 help="Seeds the random order of both runs (the same draws).")
-    max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
-    common = {"seed": int(seed), "max_steps": max_steps}
-    C = None
-    if what == "order":  # every τ run both ways: τ moves in the browser
-        tau = float(bound(c2.select_slider, TAU_BOTH, TAUS, value=1.0, key="tau"))
-        lefts = tuple(("perceptron", {"variant": "cyclic", "tau": t}) for t in TAUS)
-        rights = tuple(("perceptron", {"variant": "random", "tau": t}) for t in TAUS)
-        follow, pair = (TAU_BOTH, TAU_BOTH), (tau, tau)
-    elif what == "tau":  # one family of every τ; each side shows the τ of its control
-        k1, k2, k3 = c2.columns([1.2, 1, 1])
-        variant = bound(k1.selectbox, "Variant", list(ORDER_LABELS), format_func=ORDER_LABELS.get,
-                        key="cmp_order", fmt=ORDER_LABELS.get)
-        ta = float(bound(k2.select_slider, TAU_LEFT, TAUS, value=0.1, key="tau_a"))
-        tb = float(bound(k3.select_slider, TAU_RIGHT, TAUS, value=1.0, key="tau_b"))
-        lefts = rights = tuple(("perceptron", {"variant": variant, "tau": t}) for t in TAUS)
-        follow, pair = (TAU_LEFT, TAU_RIGHT), (ta, tb)
-    elif what == "batch":  # one family of every B
-        k1, k2 = c2.columns(2)
-        ba = int(bound(k1.select_slider, B_LEFT, BATCHES, value=1, key="B_a"))
-        bb = int(bound(k2.select_slider, B_RIGHT, BATCHES, value=16, key="B_b"))
-        if max(ba, bb) > N:
-            st.info(f"B is at most N = {N}: a batch of {max(ba, bb)} takes every point, so it runs with B = {N}.")
-        Bs = sorted({min(b, N) for b in BATCHES})
-        lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
-        follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
-    else:
-        C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
-                        fmt=c_label))
-        lefts, rights = (("perceptron", {"variant": "random"}),), (("hinge", {"C": C}),)
-lefts, rights, follow, most = compare_specs(lefts, rights, common, pair, key, follow, FAMILY_STEPS)
-if most is not None:  # only the runs shown: τ (or B) reruns the page
-    st.caption(f"Above {most:,} steps only the two runs shown are sent, so moving "
-               f"{'B' if key == 'batch_size' else 'τ'} reruns the page (a run for each of its values would make the "
-               "chart's record several MB).")
+@st.fragment
+def page() -> None:
+    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
+    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    st.title("Compare two runs")
+    first = st.container()  # presentation mode: the chart here, before the settings
+    ds = current_dataset()
+    step0 = take_start_step()
+    N = max(len(ds.y), 1)
+    follow, key, pair = (None, None), "tau", None  # a side's family follows its control in the browser
+    with part("settings"):
+        c1, c2, c3, c4 = st.columns([2.2, 2.4, 1.6, 1.6])
+        what = bound(c1.selectbox, "Compare", list(COMPARE_LABELS), format_func=COMPARE_LABELS.get, key="cmp",
+                     fmt=COMPARE_LABELS.get, help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
+        seed = bound(c3.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+                     help="Seeds the random order of both runs (the same draws).")
+        max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
+        common = {"seed": int(seed), "max_steps": max_steps}
+        C = None
+        if what == "order":  # every τ run both ways: τ moves in the browser
+            tau = float(bound(c2.select_slider, TAU_BOTH, TAUS, value=1.0, key="tau"))
+            lefts = tuple(("perceptron", {"variant": "cyclic", "tau": t}) for t in TAUS)
+            rights = tuple(("perceptron", {"variant": "random", "tau": t}) for t in TAUS)
+            follow, pair = (TAU_BOTH, TAU_BOTH), (tau, tau)
+        elif what == "tau":  # one family of every τ; each side shows the τ of its control
+            k1, k2, k3 = c2.columns([1.2, 1, 1])
+            variant = bound(k1.selectbox, "Variant", list(ORDER_LABELS), format_func=ORDER_LABELS.get,
+                            key="cmp_order", fmt=ORDER_LABELS.get)
+            ta = float(bound(k2.select_slider, TAU_LEFT, TAUS, value=0.1, key="tau_a"))
+            tb = float(bound(k3.select_slider, TAU_RIGHT, TAUS, value=1.0, key="tau_b"))
+            lefts = rights = tuple(("perceptron", {"variant": variant, "tau": t}) for t in TAUS)
+            follow, pair = (TAU_LEFT, TAU_RIGHT), (ta, tb)
+        elif what == "batch":  # one family of every B
+            k1, k2 = c2.columns(2)
+            ba = int(bound(k1.select_slider, B_LEFT, BATCHES, value=1, key="B_a"))
+            bb = int(bound(k2.select_slider, B_RIGHT, BATCHES, value=16, key="B_b"))
+            if max(ba, bb) > N:
+                st.info(f"B is at most N = {N}: a batch of {max(ba, bb)} takes every point, so it runs with B = {N}.")
+            Bs = sorted({min(b, N) for b in BATCHES})
+            lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
+            follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
+        else:
+            C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
+                            fmt=c_label))
+            lefts, rights = (("perceptron", {"variant": "random"}),), (("hinge", {"C": C}),)
+    lefts, rights, follow, most = compare_specs(lefts, rights, common, pair, key, follow, FAMILY_STEPS)
+    if most is not None:  # only the runs shown: τ (or B) reruns the page
+        st.caption(f"Above {most:,} steps only the two runs shown are sent, so moving "
+                   f"{'B' if key == 'batch_size' else 'τ'} reruns the page (a run for each of its values would make the "
+                   "chart's record several MB).")
+
+    def shown(specs: tuple, side: int) -> int:
+        """Which of a side's runs (``specs``, as they were built) the page's control shows now; the first when they are
+        not this run's (the last good result, of other settings)."""
+        return 0 if pair is None or (lefts, rights)[side] != specs else shown_run(specs, key, pair[side])
+
+    result = None
+    if points_ready(ds, CHART, "the comparison", need_both=True):
+        result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
+            *compute(*plane_data(ds, N_UI_MAX), lefts, rights, C, follow, key), lefts, rights, ds.label), CHART)
+    if result is not None:
+        blob, left_runs, right_runs, left_specs, right_specs, label = result
+        runs = (left_runs[shown(left_specs, 0)], right_runs[shown(right_specs, 1)])  # the CSV's and the link's pair
+        last = max(r.n_steps for r in runs)
+        if step0 is not None and step0 > last:
+            st.info(f"The link asked for step {step0:,}; the longer run has {last:,} steps, so the chart opens at step "
+                    f"{last:,}.")
+        view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes)
+        scene = with_view(blob, view)  # τ (or B) is not in it: moving it sends the same bytes, and the chart follows
+        with first if presenting() else nullcontext():
+            st.markdown(f"**{escape_md(label)}**")
+            show_scene(scene, CHART)
+        with part("notes"):
+            st.caption("One slider, Back / Next, Play and the ← → keys step both runs together, in your browser; a run "
+                       "that has ended holds its last state. Both start at w = 0, b = 0 with the same seed, on the same "
+                       "points." + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the "
+                                    "exact SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else
+                                    " Every value of the τ (or B) controls is run once: moving one redraws its panel at once, "
+                                    "in your browser." if follow[0] else ""))
+        with part("tables"):
+            exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), with_view(blob, replace(view, pair=pair)),
+                    f"Compare: {label}",
+                    csv=("Both runs (CSV)", lambda r=runs: paired_runs_csv(*r)))
 
 
-def shown(specs: tuple, side: int) -> int:
-    """Which of a side's runs (``specs``, as they were built) the page's control shows now; the first when they are
-    not this run's (the last good result, of other settings)."""
-    return 0 if pair is None or (lefts, rights)[side] != specs else shown_run(specs, key, pair[side])
-
-
-result = None
-if points_ready(ds, CHART, "the comparison", need_both=True):
-    result = run_or_last_good(LAST_GOOD, "the comparison", lambda: (
-        *compute(*plane_data(ds, N_UI_MAX), lefts, rights, C, follow, key), lefts, rights, ds.label), CHART)
-if result is not None:
-    blob, left_runs, right_runs, left_specs, right_specs, label = result
-    runs = (left_runs[shown(left_specs, 0)], right_runs[shown(right_specs, 1)])  # the CSV's and the link's pair
-    last = max(r.n_steps for r in runs)
-    if step0 is not None and step0 > last:
-        st.info(f"The link asked for step {step0:,}; the longer run has {last:,} steps, so the chart opens at step "
-                f"{last:,}.")
-    view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes)
-    scene = with_view(blob, view)  # τ (or B) is not in it: moving it sends the same bytes, and the chart follows
-    with first if presenting() else nullcontext():
-        st.markdown(f"**{escape_md(label)}**")
-        show_scene(scene, CHART)
-    with part("notes"):
-        st.caption("One slider, Back / Next, Play and the ← → keys step both runs together, in your browser; a run "
-                   "that has ended holds its last state. Both start at w = 0, b = 0 with the same seed, on the same "
-                   "points." + (" Right: stochastic subgradient steps on the hinge loss (the SVM's objective), with the "
-                                "exact SVM for the same C dashed; rings mark margins below 1 there." if what == "svm" else
-                                " Every value of the τ (or B) controls is run once: moving one redraws its panel at once, "
-                                "in your browser." if follow[0] else ""))
-    with part("tables"):
-        exports(CHART, file_stem("compare", what, f"{len(ds.y)}pts"), with_view(blob, replace(view, pair=pair)),
-                f"Compare: {label}",
-                csv=("Both runs (CSV)", lambda r=runs: paired_runs_csv(*r)))
+page()

@@ -67,7 +67,7 @@ def table_of(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
     return offload(dual_steps, X, y, kernel, kparams, params)
 
 
-def steps_of() -> dict:
+def steps_of(ds, kernel: str, kparams: tuple, params: tuple) -> dict:
     """The table of the run shown; empty while the points cannot be run (the error above the chart names why)."""
     try:
         return table_of(*plane_data(ds, N_UI_MAX), kernel, kparams, params)
@@ -75,90 +75,95 @@ def steps_of() -> dict:
         return {}
 
 
-st.title("Dual perceptron and the Gram matrix")
-first = st.container()  # presentation mode: the chart here, before the settings
-ds = current_dataset()
-step0 = take_start_step()  # a link's ?step=, used once
+@st.fragment
+def page() -> None:
+    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
+    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    st.title("Dual perceptron and the Gram matrix")
+    first = st.container()  # presentation mode: the chart here, before the settings
+    ds = current_dataset()
+    step0 = take_start_step()  # a link's ?step=, used once
 
-with part("settings"):
-    c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
-    kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
-                   fmt=KERNEL_LABELS.get, help=KERNEL_HELP)
-    kparams: tuple = ()
-    if kernel == "poly":
-        k1, k2 = c2.columns(2)
-        degree = bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree")
-        coef0 = bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0")
-        kparams = (("degree", int(degree)), ("coef0", float(coef0)))
-    elif kernel == "rbf":
-        gamma = bound(c2.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma",
-                      help="Small γ: smooth, wide bumps; large γ: a bump around each point.")
-        kparams = (("gamma", float(gamma)),)
-    else:
-        c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
-    eta = bound(c3.select_slider, ETA_LABEL, TAUS, value=1.0, key="eta", help=ETA_HELP)
-    order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
-                  fmt=ORDER_LABELS.get)
-    mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
-                 fmt=FRAME_LABELS.get)
-    with st.expander("More settings: seed, max steps, figure size"):
-        e1, e2, e3 = st.columns(3)
-        seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed", help="Seeds the random order.")
-        max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
-        height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
+    with part("settings"):
+        c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
+        kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
+                       fmt=KERNEL_LABELS.get, help=KERNEL_HELP)
+        kparams: tuple = ()
+        if kernel == "poly":
+            k1, k2 = c2.columns(2)
+            degree = bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree")
+            coef0 = bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0")
+            kparams = (("degree", int(degree)), ("coef0", float(coef0)))
+        elif kernel == "rbf":
+            gamma = bound(c2.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma",
+                          help="Small γ: smooth, wide bumps; large γ: a bump around each point.")
+            kparams = (("gamma", float(gamma)),)
+        else:
+            c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
+        eta = bound(c3.select_slider, ETA_LABEL, TAUS, value=1.0, key="eta", help=ETA_HELP)
+        order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
+                      fmt=ORDER_LABELS.get)
+        mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+                     fmt=FRAME_LABELS.get)
+        with st.expander("More settings: seed, max steps, figure size"):
+            e1, e2, e3 = st.columns(3)
+            seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed", help="Seeds the random order.")
+            max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
+            height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
 
-if int(height) < MIN_HEIGHT:
-    st.caption(f"This page draws three panels: its figure is at least {MIN_HEIGHT} px tall (asked for {int(height)}).")
-    height = MIN_HEIGHT
-n = len(ds.y)
-# each update costs O(N): the core stops a run at its work cap (never reached here: N ≤ 2,000 and 100,000 steps)
-params = (("eta", float(eta)), ("variant", order), ("max_steps", int(max_steps)), ("seed", int(seed)))
+    if int(height) < MIN_HEIGHT:
+        st.caption(f"This page draws three panels: its figure is at least {MIN_HEIGHT} px tall (asked for {int(height)}).")
+        height = MIN_HEIGHT
+    n = len(ds.y)
+    # each update costs O(N): the core stops a run at its work cap (never reached here: N ≤ 2,000 and 100,000 steps)
+    params = (("eta", float(eta)), ("variant", order), ("max_steps", int(max_steps)), ("seed", int(seed)))
+
+    def make() -> tuple:
+        """The run sent for every η (η rescales α, b and f only; the linear kernel's w and primal run come for each η):
+        η then moves in the browser. When that would not hold the whole run, the η asked for alone (η reruns it)."""
+        X, y = plane_data(ds, N_UI_MAX)  # G has N² entries: N is capped
+        out = compute(X, y, kernel, kparams, (("eta", 1.0), *params[1:]), tuple(TAUS), ETA_LABEL)
+        return (*(out or compute(X, y, kernel, kparams, params, None, None)), ds.label)
+
+    result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
+        LAST_GOOD, "the dual perceptron", make, CHART)
+    if result is not None:
+        blob, (kind, status), cost, agreements, facts, label = result
+        agreement = agreements.get(float(eta))  # (the last good result may be of another η: then none is said)
+        block = facts["gram_block"]
+        if facts["shown"] < facts["n_steps"]:
+            st.info(f"This run has {facts['n_steps']:,} steps and never settles: its mistakes change at every update, so "
+                    f"the chart holds its first {facts['shown']:,} steps ({DUAL_BYTES / 1e6:g} MB). Lower max steps to "
+                    "see where it ends, or try another kernel or parameter.")
+        if step0 is not None and step0 > facts["shown"]:
+            st.info(f"The link asked for step {step0:,}; the chart holds {facts['shown']:,} steps, so it opens at "
+                    f"step {facts['shown']:,}.")
+        view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
+        scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
+        with first if presenting() else nullcontext():
+            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+            show_scene(scene, CHART)
+            getattr(st, kind)(status)
+        with part("notes"):
+            if agreement is not None:
+                getattr(st, agreement[0])(agreement[1])
+            if block > 1:
+                st.caption(f"The Gram matrix has {n:,}² entries; it is drawn in means of {block}×{block} blocks "
+                           "of consecutive points (the run itself uses every entry).")
+            st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. A halo's area grows "
+                       "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
+                       "yellow circle is the point examined (tagged with its new α after an update), and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
+                       "that row. The dashed curve is the boundary before the update.")
+        st.subheader("What the Gram matrix saved", divider="gray")
+        cols = st.columns(len(cost))
+        for col, (name, value, help_text) in zip(cols, cost, strict=True):
+            col.metric(f"{name} (kernel evaluations)", value, help=help_text)
+        with part("tables"):
+            exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"),
+                    with_view(blob, replace(view, tau=float(eta))),
+                    f"Dual perceptron: {label}")
+            rows = min(facts["n_steps"] + 1, 2000)  # viz.dual.dual_table's cap
+            steps_table(f"Every step as a table ({rows:,} rows)", lambda: steps_of(ds, kernel, kparams, params))
 
 
-def make() -> tuple:
-    """The run sent for every η (η rescales α, b and f only; the linear kernel's w and primal run come for each η):
-    η then moves in the browser. When that would not hold the whole run, the η asked for alone (η reruns it)."""
-    X, y = plane_data(ds, N_UI_MAX)  # G has N² entries: N is capped
-    out = compute(X, y, kernel, kparams, (("eta", 1.0), *params[1:]), tuple(TAUS), ETA_LABEL)
-    return (*(out or compute(X, y, kernel, kparams, params, None, None)), ds.label)
-
-
-result = None if not points_ready(ds, CHART, "the dual perceptron") else run_or_last_good(
-    LAST_GOOD, "the dual perceptron", make, CHART)
-if result is not None:
-    blob, (kind, status), cost, agreements, facts, label = result
-    agreement = agreements.get(float(eta))  # (the last good result may be of another η: then none is said)
-    block = facts["gram_block"]
-    if facts["shown"] < facts["n_steps"]:
-        st.info(f"This run has {facts['n_steps']:,} steps and never settles: its mistakes change at every update, so "
-                f"the chart holds its first {facts['shown']:,} steps ({DUAL_BYTES / 1e6:g} MB). Lower max steps to "
-                "see where it ends, or try another kernel or parameter.")
-    if step0 is not None and step0 > facts["shown"]:
-        st.info(f"The link asked for step {step0:,}; the chart holds {facts['shown']:,} steps, so it opens at "
-                f"step {facts['shown']:,}.")
-    view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
-    scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
-    with first if presenting() else nullcontext():
-        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        show_scene(scene, CHART)
-        getattr(st, kind)(status)
-    with part("notes"):
-        if agreement is not None:
-            getattr(st, agreement[0])(agreement[1])
-        if block > 1:
-            st.caption(f"The Gram matrix has {n:,}² entries; it is drawn in means of {block}×{block} blocks "
-                       "of consecutive points (the run itself uses every entry).")
-        st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. A halo's area grows "
-                   "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
-                   "yellow circle is the point examined (tagged with its new α after an update), and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
-                   "that row. The dashed curve is the boundary before the update.")
-    st.subheader("What the Gram matrix saved", divider="gray")
-    cols = st.columns(len(cost))
-    for col, (name, value, help_text) in zip(cols, cost, strict=True):
-        col.metric(f"{name} (kernel evaluations)", value, help=help_text)
-    with part("tables"):
-        exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"),
-                with_view(blob, replace(view, tau=float(eta))),
-                f"Dual perceptron: {label}")
-        rows = min(facts["n_steps"] + 1, 2000)  # viz.dual.dual_table's cap
-        steps_table(f"Every step as a table ({rows:,} rows)", steps_of)
+page()

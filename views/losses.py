@@ -75,34 +75,6 @@ def _path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
     return offload(loss_path, X, y, kind, variant, tau, seed, lam)
 
 
-st.title("Loss surface")
-first = st.container()  # presentation mode: the charts here, before the settings
-ds = current_dataset()
-with part("settings"):
-    c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
-    loss = bound(c1.selectbox, "Loss", list(LOSS_LABELS), format_func=LOSS_LABELS.get, key="loss", fmt=LOSS_LABELS.get)
-    slc = bound(c2.radio, "Slice of weight space", list(SLICE_LABELS), format_func=SLICE_LABELS.get, key="slice",
-                fmt=SLICE_LABELS.get, horizontal=True)
-    view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
-                 horizontal=True)
-    lam = float(bound(c4.select_slider, LAM_LABEL, LAMS, value=0.0, key="lam",
-                      help="The (w₁, w₂) chart follows it at once, in your browser: every λ is drawn in advance."))
-    with st.expander("Trajectory, point, radius, figure size"):
-        e1, e2, e3, e4, e5 = st.columns(5)
-        path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
-                     fmt=PATH_LABELS.get, index=1)
-        variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
-                        key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
-        tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
-        lit = int(bound(e4.number_input, "Highlight point xᵢ (0: none)", 0, max(ds.n, 1), 0, 1, key="lit"))
-        radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
-                             disabled=slc != "theta"))
-        height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
-        path_seed = int(bound(e2.number_input, "Trajectory seed", 0, 2**31 - 1, 0, 1, key="path_seed"))
-
-names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
-
-
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
 def figures(X, y, names: tuple, lam: float, view: str, slc: str, b_at: int, path: str, variant: str, tau: float,
             path_seed: int, lit_i, radius: float, height: int, scale: float, big: bool = False):
@@ -158,64 +130,97 @@ def _on_pick() -> None:
         st.session_state[CHOSEN] = (*pick, current_dataset().label)
 
 
-def make():
-    X, y = plane_data(ds, N_UI_MAX)
-    chosen = st.session_state.get(CHOSEN)
-    chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
-    paths = paths_of(X, y, path, variant, tau, path_seed)
-    scale = grid_half_width(X, y, np.concatenate([p[0] for p in paths]) if paths else None)  # the grid holds every path
-    us, vs, bs = loss_grid(X, y, GRID[len(names)], scale)
-    bs = bs.tolist()
-    if chosen is not None and not (us[0] <= chosen[0][0] <= us[-1] and vs[0] <= chosen[0][1] <= vs[-1] and chosen[1] in bs):
-        chosen = None  # a weight off this grid (another path widened or narrowed it) is not drawn
-    with part("settings", "b"):
-        b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
-                        format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
-                        help="The slider under the chart moves b in the browser; this is where it starts (and the "
-                             "b of the 3-D view).", disabled=slc == "theta")
-    b_at = bs.index(b_start) if b_start in bs else len(bs) // 2
-    if chosen is not None and chosen[1] in bs:
-        b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
-    lit_i = lit - 1 if 0 < lit <= len(y) else None
-    live = view != "surface" and slc == "w"
-    data = data_of(X, y, names, lam, chosen, lit_i, live, height, presenting())
-    if live:
-        return scene_of(X, y, names, path, variant, tau, path_seed, chosen, lit_i, scale), b_at, data, ds.label
-    return figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, lit_i, radius, height, scale,
-                   presenting()), b_at, data, ds.label
+@st.fragment
+def page() -> None:
+    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
+    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    st.title("Loss surface")
+    first = st.container()  # presentation mode: the charts here, before the settings
+    ds = current_dataset()
+    with part("settings"):
+        c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
+        loss = bound(c1.selectbox, "Loss", list(LOSS_LABELS), format_func=LOSS_LABELS.get, key="loss", fmt=LOSS_LABELS.get)
+        slc = bound(c2.radio, "Slice of weight space", list(SLICE_LABELS), format_func=SLICE_LABELS.get, key="slice",
+                    fmt=SLICE_LABELS.get, horizontal=True)
+        view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
+                     horizontal=True)
+        lam = float(bound(c4.select_slider, LAM_LABEL, LAMS, value=0.0, key="lam",
+                          help="The (w₁, w₂) chart follows it at once, in your browser: every λ is drawn in advance."))
+        with st.expander("Trajectory, point, radius, figure size"):
+            e1, e2, e3, e4, e5 = st.columns(5)
+            path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
+                         fmt=PATH_LABELS.get, index=1)
+            variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
+                            key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
+            tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
+            lit = int(bound(e4.number_input, "Highlight point xᵢ (0: none)", 0, max(ds.n, 1), 0, 1, key="lit"))
+            radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
+                                 disabled=slc != "theta"))
+            height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
+            path_seed = int(bound(e2.number_input, "Trajectory seed", 0, 2**31 - 1, 0, 1, key="path_seed"))
 
+    names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
-result = None if not points_ready(ds, CHART, "the loss surface") else run_or_last_good(
-    LAST_GOOD, "the loss surface", make, CHART)
-if result is not None:
-    chart, b_at, data, label = result
-    live = isinstance(chart, bytes)
-    # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
-    with first if presenting() else nullcontext():
-        left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
-        what = f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}"
-        with left:
-            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            if live:
-                shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"))
-                show_scene(with_view(chart, shown), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
-            else:
-                show_chart(chart, SURFACE, what)
-            with part("notes"):
-                if view == "surface" and len(names) > 1:
-                    st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
-                               "for another).")
+    def make():
+        X, y = plane_data(ds, N_UI_MAX)
+        chosen = st.session_state.get(CHOSEN)
+        chosen = (tuple(chosen[0]), chosen[1]) if chosen is not None and chosen[2] == ds.label else None
+        paths = paths_of(X, y, path, variant, tau, path_seed)
+        scale = grid_half_width(X, y, np.concatenate([p[0] for p in paths]) if paths else None)  # the grid holds every path
+        us, vs, bs = loss_grid(X, y, GRID[len(names)], scale)
+        bs = bs.tolist()
+        if chosen is not None and not (us[0] <= chosen[0][0] <= us[-1] and vs[0] <= chosen[0][1] <= vs[-1] and chosen[1] in bs):
+            chosen = None  # a weight off this grid (another path widened or narrowed it) is not drawn
+        with part("settings", "b"):
+            b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
+                            format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
+                            help="The slider under the chart moves b in the browser; this is where it starts (and the "
+                                 "b of the 3-D view).", disabled=slc == "theta")
+        b_at = bs.index(b_start) if b_start in bs else len(bs) // 2
+        if chosen is not None and chosen[1] in bs:
+            b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
+        lit_i = lit - 1 if 0 < lit <= len(y) else None
+        live = view != "surface" and slc == "w"
+        data = data_of(X, y, names, lam, chosen, lit_i, live, height, presenting())
+        if live:
+            return scene_of(X, y, names, path, variant, tau, path_seed, chosen, lit_i, scale), b_at, data, ds.label
+        return figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, lit_i, radius, height, scale,
+                       presenting()), b_at, data, ds.label
+
+    result = None if not points_ready(ds, CHART, "the loss surface") else run_or_last_good(
+        LAST_GOOD, "the loss surface", make, CHART)
+    if result is not None:
+        chart, b_at, data, label = result
+        live = isinstance(chart, bytes)
+        # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
+        with first if presenting() else nullcontext():
+            left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
+            what = f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}"
+            with left:
+                st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
                 if live:
-                    st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
-                               "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
-                               "boundary in the data chart. Trajectory markers are hollow where the run's b differs from the "
-                               "slice's.")
-            with part("tables"):
-                exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
-                        with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
-                        slider_name="b" if live else "", state_chart=CHART)
-        with right:
-            show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
-            with part("notes", "explain"):
-                for nm in names:
-                    st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
+                    shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"))
+                    show_scene(with_view(chart, shown), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
+                else:
+                    show_chart(chart, SURFACE, what)
+                with part("notes"):
+                    if view == "surface" and len(names) > 1:
+                        st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
+                                   "for another).")
+                    if live:
+                        st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
+                                   "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
+                                   "boundary in the data chart. Trajectory markers are hollow where the run's b differs from the "
+                                   "slice's.")
+                with part("tables"):
+                    exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
+                            with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
+                            slider_name="b" if live else "", state_chart=CHART)
+            with right:
+                show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
+                with part("notes", "explain"):
+                    for nm in names:
+                        st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
+
+
+page()

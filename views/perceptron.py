@@ -70,87 +70,94 @@ def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
     return perceptron_gif(SceneRun.of_tau(blob, tau), max_frames=GIF_FRAMES, mode=mode)
 
 
-st.title("Perceptron")
-ds = current_dataset()
-step0 = take_start_step()  # a link's ?step=, used once
-N = max(len(ds.y), 1)
-big = presenting()
-first = st.container()  # presentation mode: the chart comes first, the settings under it
+@st.fragment
+def page() -> None:
+    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
+    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    st.title("Perceptron")
+    ds = current_dataset()
+    step0 = take_start_step()  # a link's ?step=, used once
+    N = max(len(ds.y), 1)
+    big = presenting()
+    first = st.container()  # presentation mode: the chart comes first, the settings under it
 
-with part("settings"):
-    c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
-    variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
-                    fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
-    tau = bound(c2.select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
-                help="Moves the chart at once, in your browser: every τ is run in advance.")
-    batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
-                  disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
-    rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
-                 fmt=RULE_LABELS.get)
-    mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
-                 fmt=FRAME_LABELS.get)
-    with st.expander("More settings: bias, start, seed, max steps, figure size"):
-        d1, d2, d3, d4 = st.columns(4)
-        fit_b = bound(d1.toggle, "Learn bias b", value=True, key="bias", fmt=lambda v: str(v).lower())
-        w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
-        w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
-        b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
-        e1, e2, e3, e4 = st.columns(4)
-        seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
-                     help="Seeds the random order (random and mini-batch variants).")
-        max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
-        reduction = bound(e3.radio, "Batch step", list(REDUCTION_LABELS), format_func=REDUCTION_LABELS.get,
-                          key="reduction", fmt=REDUCTION_LABELS.get,
-                          help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
-        height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
-quiz_on = bound(st.toggle, "Quiz: predict each update", value=False, key="quiz", fmt=lambda v: str(v).lower(),
-                help="Before each step is shown, click the point you think will be updated (or answer No update); "
-                     "the app says whether you were right and why, and keeps your score for this session.")
+    with part("settings"):
+        c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
+        variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
+                        fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
+        tau = bound(c2.select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
+                    help="Moves the chart at once, in your browser: every τ is run in advance.")
+        batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
+                      disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
+        rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
+                     fmt=RULE_LABELS.get)
+        mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+                     fmt=FRAME_LABELS.get)
+        with st.expander("More settings: bias, start, seed, max steps, figure size"):
+            d1, d2, d3, d4 = st.columns(4)
+            fit_b = bound(d1.toggle, "Learn bias b", value=True, key="bias", fmt=lambda v: str(v).lower())
+            w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
+            w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
+            b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
+            e1, e2, e3, e4 = st.columns(4)
+            seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+                         help="Seeds the random order (random and mini-batch variants).")
+            max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
+            reduction = bound(e3.radio, "Batch step", list(REDUCTION_LABELS), format_func=REDUCTION_LABELS.get,
+                              key="reduction", fmt=REDUCTION_LABELS.get,
+                              help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
+            height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
+    quiz_on = bound(st.toggle, "Quiz: predict each update", value=False, key="quiz", fmt=lambda v: str(v).lower(),
+                    help="Before each step is shown, click the point you think will be updated (or answer No update); "
+                         "the app says whether you were right and why, and keeps your score for this session.")
 
-# mini-batch and batch examine B (or N) points per step: the core stops a run at its work cap and the status says so
-steps = int(max_steps)
-# the record checks M at every state against every point, for each τ: past 2,000 points, fewer steps
-if steps > RECORD_WORK // N:
-    st.info(f"On {N:,} points a run here is capped at {RECORD_WORK // N:,} steps: the chart's record holds M at every "
-            f"update for each of the {len(TAUS)} values of τ (max steps lowered from {steps:,}).")
-    steps = RECORD_WORK // N
+    # mini-batch and batch examine B (or N) points per step: the core stops a run at its work cap and the status says so
+    steps = int(max_steps)
+    # the record checks M at every state against every point, for each τ: past 2,000 points, fewer steps
+    if steps > RECORD_WORK // N:
+        st.info(f"On {N:,} points a run here is capped at {RECORD_WORK // N:,} steps: the chart's record holds M at every "
+                f"update for each of the {len(TAUS)} values of τ (max steps lowered from {steps:,}).")
+        steps = RECORD_WORK // N
 
-params = (
-    ("variant", variant), ("tau", float(tau)), ("batch_size", int(batch)), ("w0", (float(w01), float(w02))),
-    ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
-    ("seed", int(seed)), ("reduction", reduction),
-)
-result = None
-out = first if big else st.container()
-stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
-with out:
-    if points_ready(ds, CHART, "the perceptron"):
-        result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-            *compute(*plane_data(ds, N_PLANE_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
-    if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
-        quiz(result[0], float(tau), View(int(height), SCALE if big else 1.0, axes=ds.axes or View.axes))
-        result = None
-    if result is not None:
-        blob, words, conv, label = result
-        (kind, status), n_steps, (bkind, btext) = words[float(tau)]
-        if step0 is not None and step0 > n_steps:
-            st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
-                    f"{n_steps:,}.")
-        view = View(int(height), SCALE if big else 1.0, mode, step0, axes=ds.axes or View.axes)
-        scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
-        st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-        show_scene(scene, CHART)
-        getattr(st, kind)(status)
-if result is not None:  # the notes and tables under the settings in presentation mode
-    with part("notes"):
-        st.caption(conv)
-        getattr(st, bkind)(btext)
-        st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
-                   "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
-                   "the dashed line is the boundary before the update.")
-    with part("tables"):
-        exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}",
-                gif=lambda: run_gif(blob, float(tau), mode),
-                csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda: run_csv(blob, float(tau))))
-        steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
-                    lambda: table_of(blob, float(tau)))
+    params = (
+        ("variant", variant), ("tau", float(tau)), ("batch_size", int(batch)), ("w0", (float(w01), float(w02))),
+        ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
+        ("seed", int(seed)), ("reduction", reduction),
+    )
+    result = None
+    out = first if big else st.container()
+    stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
+    with out:
+        if points_ready(ds, CHART, "the perceptron"):
+            result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
+                *compute(*plane_data(ds, N_PLANE_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
+        if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
+            quiz(result[0], float(tau), View(int(height), SCALE if big else 1.0, axes=ds.axes or View.axes))
+            result = None
+        if result is not None:
+            blob, words, conv, label = result
+            (kind, status), n_steps, (bkind, btext) = words[float(tau)]
+            if step0 is not None and step0 > n_steps:
+                st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
+                        f"{n_steps:,}.")
+            view = View(int(height), SCALE if big else 1.0, mode, step0, axes=ds.axes or View.axes)
+            scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
+            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+            show_scene(scene, CHART)
+            getattr(st, kind)(status)
+    if result is not None:  # the notes and tables under the settings in presentation mode
+        with part("notes"):
+            st.caption(conv)
+            getattr(st, bkind)(btext)
+            st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
+                       "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
+                       "the dashed line is the boundary before the update.")
+        with part("tables"):
+            exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}",
+                    gif=lambda: run_gif(blob, float(tau), mode),
+                    csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda: run_csv(blob, float(tau))))
+            steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
+                        lambda: table_of(blob, float(tau)))
+
+
+page()

@@ -85,94 +85,101 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     return offload(sgd_page, X, y, C, schedule, eta, steps, seed)
 
 
-st.title("SVM: margin and slack")
-first = st.container()  # presentation mode: the chart here, before the settings
-ds = current_dataset()
-with part("settings"):
-    c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
-    kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
-                   fmt=KERNEL_LABELS.get)
-    hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
-                 disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
-    hard = hard and kernel == "linear"
-    C = bound(c1.select_slider, C_LABEL, list(C_GRID), value=1.0, key="C", help=C_HELP,
-              format_func=c_label, fmt=c_label, disabled=hard)
-    kparams: tuple = ()
-    if kernel == "poly":
-        k1, k2 = c4.columns(2)
-        kparams = (("degree", int(bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree"))),
-                   ("coef0", float(bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0"))))
-    elif kernel == "rbf":
-        kparams = (("gamma", float(bound(c4.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma"))),)
-    else:
-        c4.caption("Linear kernel: w·x + b = 0, margin lines w·x + b = ±1.")
-    with st.expander("More settings: overlay, figure size"):
-        e1, e2 = st.columns(2)
-        overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
-                        fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
-        height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
+@st.fragment
+def page() -> None:
+    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
+    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    st.title("SVM: margin and slack")
+    first = st.container()  # presentation mode: the chart here, before the settings
+    ds = current_dataset()
+    with part("settings"):
+        c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
+        kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
+                       fmt=KERNEL_LABELS.get)
+        hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
+                     disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
+        hard = hard and kernel == "linear"
+        C = bound(c1.select_slider, C_LABEL, list(C_GRID), value=1.0, key="C", help=C_HELP,
+                  format_func=c_label, fmt=c_label, disabled=hard)
+        kparams: tuple = ()
+        if kernel == "poly":
+            k1, k2 = c4.columns(2)
+            kparams = (("degree", int(bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree"))),
+                       ("coef0", float(bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0"))))
+        elif kernel == "rbf":
+            kparams = (("gamma", float(bound(c4.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma"))),)
+        else:
+            c4.caption("Linear kernel: w·x + b = 0, margin lines w·x + b = ±1.")
+        with st.expander("More settings: overlay, figure size"):
+            e1, e2 = st.columns(2)
+            overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
+                            fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
+            height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
 
-C_used = math.inf if hard else float(C)
-live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser
-# lazy tabs: only the open one runs, so moving C does not also rerun the SGD
-exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
-with exact_tab:
-    ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
-    result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
-        compute(*plane_data(ds, N_PLANE_MAX if kernel == "linear" else N_UI_MAX,
-                                 "this page" if kernel == "linear" else f"the {KERNEL_LABELS[kernel]} kernel"), None if live else C_used, kernel, kparams,
-                bool(overlay) and kernel == "linear"), ds.label), CHART)
-    if result is not None:
-        blob, label = result
-        view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
-        with first if presenting() else nullcontext():
-            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            show_scene(with_view(blob, view), CHART)  # C is not in it: moving C sends the same bytes
-        with part("notes"):
-            if live:
-                st.caption("C moves in your browser: drag the slider under the chart, use ◀ Smaller C / Larger C ▶ or "
-                           "the ← → keys, or move the Penalty C control above, which the chart follows and which "
-                           "goes into the link. Sweep C ▶ plays C from small to large.")
-            elif kernel != "linear":
-                st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
-                           f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
-                           "above sets C.")
-            st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
-                       "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
-                       "point inside the margin or misclassified is joined to its own margin line by a segment "
-                       "labelled ξᵢ. Point at a point for its y·f(x) and ξ.")
-        with part("tables"):
-            start = C_GRID.index(float(C)) if live else 0
-            exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), with_view(blob, replace(view, start=start)),
-                    f"SVM margin and slack: {label}", slider_name="C" if live else "")
+    C_used = math.inf if hard else float(C)
+    live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser
+    # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
+    exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
+    with exact_tab:
+        ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
+        result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
+            compute(*plane_data(ds, N_PLANE_MAX if kernel == "linear" else N_UI_MAX,
+                                     "this page" if kernel == "linear" else f"the {KERNEL_LABELS[kernel]} kernel"), None if live else C_used, kernel, kparams,
+                    bool(overlay) and kernel == "linear"), ds.label), CHART)
+        if result is not None:
+            blob, label = result
+            view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
+            with first if presenting() else nullcontext():
+                st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+                show_scene(with_view(blob, view), CHART)  # C is not in it: moving C sends the same bytes
+            with part("notes"):
+                if live:
+                    st.caption("C moves in your browser: drag the slider under the chart, use ◀ Smaller C / Larger C ▶ or "
+                               "the ← → keys, or move the Penalty C control above, which the chart follows and which "
+                               "goes into the link. Sweep C ▶ plays C from small to large.")
+                elif kernel != "linear":
+                    st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
+                               f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
+                               "above sets C.")
+                st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
+                           "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
+                           "point inside the margin or misclassified is joined to its own margin line by a segment "
+                           "labelled ξᵢ. Point at a point for its y·f(x) and ξ.")
+            with part("tables"):
+                start = C_GRID.index(float(C)) if live else 0
+                exports(CHART, file_stem("svm", kernel, f"{len(ds.y)}pts"), with_view(blob, replace(view, start=start)),
+                        f"SVM margin and slack: {label}", slider_name="C" if live else "")
 
-with sgd_tab:
-    st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "
-                "the same minimiser as the SVM above, reached one random point at a time.")
-    s1, s2, s3, s4 = st.columns(4)
-    schedule = bound(s1.radio, "Step size", list(SCHEDULE_LABELS), format_func=SCHEDULE_LABELS.get, key="schedule",
-                     fmt=SCHEDULE_LABELS.get)
-    sgd_eta = bound(s2.select_slider, "Constant η", TAUS, value=0.1, key="sgd_eta",
-                    disabled=schedule != "constant")
-    sgd_steps = bound(s3.select_slider, "Steps", SGD_STEPS, value=2000, key="sgd_steps")
-    sgd_seed = bound(s4.number_input, "Seed", 0, 2**31 - 1, 0, 1, key="sgd_seed")
-    if not sgd_tab.open:
-        pass
-    elif hard or kernel != "linear":
-        st.info("Hinge-loss SGD runs on the linear primal with a finite C: switch off the hard margin and pick the "
-                "linear kernel to compare it with the exact SVM.")
-    else:
-        sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: compute_sgd(
-            *plane_data(ds, N_PLANE_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
-        if sgd is not None:
-            sblob, gap = sgd
-            sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
-            show_scene(with_view(sblob, sview), SGD_CHART)
-            with part("notes", "sgd"):
-                st.caption("Every step can be reached, in your browser: ◀ Back / Next ▶, the slider, Play and the ← → "
-                           "keys. Rings mark the points with margin y·(w·x+b) < 1 (the hinge is active there); the "
-                           "yellow disc marks the point drawn at the step.")
-            with part("tables", "sgd"):
-                exports(SGD_CHART, file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"),
-                        with_view(sblob, sview), f"Hinge-loss SGD: {ds.label}")
-            st.info(gap)
+    with sgd_tab:
+        st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "
+                    "the same minimiser as the SVM above, reached one random point at a time.")
+        s1, s2, s3, s4 = st.columns(4)
+        schedule = bound(s1.radio, "Step size", list(SCHEDULE_LABELS), format_func=SCHEDULE_LABELS.get, key="schedule",
+                         fmt=SCHEDULE_LABELS.get)
+        sgd_eta = bound(s2.select_slider, "Constant η", TAUS, value=0.1, key="sgd_eta",
+                        disabled=schedule != "constant")
+        sgd_steps = bound(s3.select_slider, "Steps", SGD_STEPS, value=2000, key="sgd_steps")
+        sgd_seed = bound(s4.number_input, "Seed", 0, 2**31 - 1, 0, 1, key="sgd_seed")
+        if not sgd_tab.open:
+            pass
+        elif hard or kernel != "linear":
+            st.info("Hinge-loss SGD runs on the linear primal with a finite C: switch off the hard margin and pick the "
+                    "linear kernel to compare it with the exact SVM.")
+        else:
+            sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: compute_sgd(
+                *plane_data(ds, N_PLANE_MAX), C_used, schedule, float(sgd_eta), int(sgd_steps), int(sgd_seed)))
+            if sgd is not None:
+                sblob, gap = sgd
+                sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
+                show_scene(with_view(sblob, sview), SGD_CHART)
+                with part("notes", "sgd"):
+                    st.caption("Every step can be reached, in your browser: ◀ Back / Next ▶, the slider, Play and the ← → "
+                               "keys. Rings mark the points with margin y·(w·x+b) < 1 (the hinge is active there); the "
+                               "yellow disc marks the point drawn at the step.")
+                with part("tables", "sgd"):
+                    exports(SGD_CHART, file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"),
+                            with_view(sblob, sview), f"Hinge-loss SGD: {ds.label}")
+                st.info(gap)
+
+
+page()

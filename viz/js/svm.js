@@ -9,6 +9,7 @@ const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
+const ARROW_AT = [0.5, 0.38, 0.62, 0.26, 0.74, 0.14, 0.86];  // where along the boundary in view the width arrow may stand
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
 
 class SvmModel {
@@ -209,12 +210,16 @@ class SvmView extends Stepping {
         const x = m.X[2 * i], y = m.X[2 * i + 1], t = (m.y[i] - ((x * w0 + y * w1) + b)) / nw2;
         return [x + t * w0, y + t * w1];
       };
-      // the width 2/‖w‖: a double arrow across the margin from the middle of the boundary in view
+      // the width 2/‖w‖: a double arrow across the margin from a point of the boundary in view, the middle unless its
+      // label would cover points there (placeArrow picks among these, nearest the middle first)
       const width = 2 * m.margin[k], bs = segment(box, w0, w1, b);
       if (Number.isFinite(width) && bs[0].length) {
-        const mid = [(bs[0][0] + bs[0][1]) / 2, (bs[1][0] + bs[1][1]) / 2], nw = Math.sqrt(nw2), u = [w0 / nw, w1 / nw];
-        const r = m.margin[k];
-        g.arrow = {mid, tip: [mid[0] + u[0] * r, mid[1] + u[1] * r], tail: [mid[0] - u[0] * r, mid[1] - u[1] * r], text: `width 2/‖w‖ = ${num(width)}`};
+        const nw = Math.sqrt(nw2), u = [w0 / nw, w1 / nw], r = m.margin[k], text = `width 2/‖w‖ = ${num(width)}`;
+        g.arrows = ARROW_AT.map((t) => {
+          const mid = [bs[0][0] + t * (bs[0][1] - bs[0][0]), bs[1][0] + t * (bs[1][1] - bs[1][0])];
+          return {mid, tip: [mid[0] + u[0] * r, mid[1] + u[1] * r], tail: [mid[0] - u[0] * r, mid[1] - u[1] * r], text};
+        });
+        g.arrow = g.arrows[0];
       }
     } else {
       const grid = g.grid = this.gridOf(k), shift = new Float64Array(grid.F.length);
@@ -484,17 +489,47 @@ class SvmView extends Stepping {
     if (on("slack")) for (const L of g.labels)
       svg += `<text class="dbls-xi" x="${f1(px(L.at[0]) + 4 * k)}" y="${f1(py(L.at[1]) + fs * 0.35)}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
     if (on("margin") && g.arrow) {
-      const a = g.arrow, head = (from, to) => {
+      const a = this.placeArrow(g, px, py, xa, ya, on), head = (from, to) => {
         const x0 = px(from[0]), y0 = py(from[1]), x1 = px(to[0]), y1 = py(to[1]), L = Math.hypot(x1 - x0, y1 - y0) || 1;
         const ux = (x1 - x0) / L, uy = (y1 - y0) / L, s = 11 * k;
         return `M${f1(x0)},${f1(y0)}L${f1(x1)},${f1(y1)}M${f1(x1 - s * ux + 0.5 * s * uy)},${f1(y1 - s * uy - 0.5 * s * ux)}L${f1(x1)},${f1(y1)}L${f1(x1 - s * ux - 0.5 * s * uy)},${f1(y1 - s * uy + 0.5 * s * ux)}`;
       };
       svg += `<path class="dbls-width" d="${head(a.mid, a.tip)}${head(a.mid, a.tail)}" stroke="${MARGIN_INK}" stroke-width="${2 * k}" fill="none"/>`;
-      const tx = Math.max(xa._offset + 90 * k, Math.min(px(a.tip[0]), xa._offset + xa._length - 90 * k));
-      svg += `<text class="dbls-width-text" x="${f1(tx)}" y="${f1(Math.max(ya._offset + 17 * k, py(a.tip[1]) - 8 * k))}" text-anchor="middle" font-size="${17 * k}" fill="${INK}" ${halo}>${esc(a.text)}</text>`;
+      const [ty, tx] = this.arrowLabel(a, px, py, xa, ya);
+      svg += `<text class="dbls-width-text" x="${f1(tx)}" y="${f1(ty)}" text-anchor="middle" font-size="${17 * k}" fill="${INK}" ${halo}>${esc(a.text)}</text>`;
     }
     layer(this.over, fl, svg);
     this.drawSide(g);
+  }
+
+  // where the width's label stands (px): its baseline y and its middle x, above the arrow's tip, inside the plot
+  arrowLabel(a, px, py, xa, ya) {
+    const k = this.k;
+    return [Math.max(ya._offset + 17 * k, py(a.tip[1]) - 8 * k),
+            Math.max(xa._offset + 90 * k, Math.min(px(a.tip[0]), xa._offset + xa._length - 90 * k))];
+  }
+
+  // the width arrow whose label covers the fewest points shown (the one nearest the middle of the boundary on a tie):
+  // a support vector lies on the margin line, where the label's arrow ends; g.arrow becomes that one
+  placeArrow(g, px, py, xa, ya, on) {
+    if (!g.arrows) return g.arrow;
+    const m = this.m, k = this.k, fs = 17 * k, pad = this.size / 2, w = 0.55 * fs * g.arrow.text.length / 2;
+    const shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`));  // the kinds of point drawn (the legend hides some)
+    let best = g.arrows[0], fewest = Infinity;
+    for (const a of g.arrows) {
+      const [ty, tx] = this.arrowLabel(a, px, py, xa, ya), x0 = tx - w - pad, x1 = tx + w + pad, y0 = ty - 0.8 * fs - pad, y1 = ty + 0.25 * fs + pad;
+      let n = 0;
+      for (let i = 0; i < m.N && n < fewest; i++) {
+        if (!shown[g.cat[i]]) continue;
+        const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]);
+        if (x >= x0 && x <= x1 && y >= y0 && y <= y1) n++;
+      }
+      if (n < fewest) { fewest = n; best = a; }
+      if (!n) break;
+    }
+    g.arrow = best;
+    g.arrowCovers = fewest;
+    return best;
   }
 
   // the points: y = +1 circles, y = −1 diamonds; filled outside the margin, dotted on it, hollow inside, crossed when
@@ -550,7 +585,7 @@ class SvmView extends Stepping {
   drawn() {
     const g = this.g, m = this.m;
     return {k: g.k, C: m.Cs[g.k], cat: Array.from(g.cat), sv: g.sv, lines: g.lines, slack: g.slack, labels: g.labels.map((L) => L.text),
-            arrow: g.arrow || null, J: g.J, status: m.describe(g.k), state: m.stateLine(g.k),
+            arrow: g.arrow || null, arrows: g.arrows || [], arrowCovers: g.arrowCovers ?? null, J: g.J, status: m.describe(g.k), state: m.stateLine(g.k),
             mark: m.path.C.indexOf(m.Cs[g.k])};
   }
 
