@@ -341,7 +341,9 @@ def test_compare_writes_each_side_s_formula_with_its_run_s_numbers(renderer):  #
         if s and left[s].updated.size:
             assert f"M = {tset(left[s].updated)}" in cols[0]
         r = min(t, right.n_steps)
-        assert f"{tv(right.W[r])},\\ b = {tn(right.B[r])}" in cols[1] or r == 0, t
+        if r:  # the hinge side: its step's η (from the run's record), then w and b
+            assert f"\\eta = {tn(right.etas[r - 1])}" in cols[1] and f"= {tv(right.W[r])}" in cols[1], t
+            assert cols[1].endswith(f"= {tn(right.B[r])}"), t
 
 
 def test_the_sgd_tab_writes_each_step_with_the_run_s_numbers(renderer):  # noqa: F811

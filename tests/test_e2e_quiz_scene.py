@@ -15,7 +15,7 @@ from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page hold
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from viz.common import boundary_segment, point_set, view_box
+from viz.common import boundary_segment, point_set, sub, view_box
 from viz.perceptron import describe_step
 from viz.scene import View, perceptron_scene, with_view
 
@@ -102,3 +102,37 @@ def test_a_quiz_on_a_run_with_its_bound_leaves_the_bound_out_of_the_legend(rende
         assert renderer.locator("#scene .dbls-error").count() == 0
         legend = asked(renderer)["legend"]
         assert "R" not in legend and "gamma" not in legend and "exam" in legend
+
+
+NAMES_AND_RINGS = """() => {
+    const v = window.__dblView, fl = v.plot._fullLayout, o = v.over.getBoundingClientRect();  // (the layer's own pixels)
+    const px = (x) => o.left + fl.xaxis._offset + fl.xaxis.l2p(x), py = (y) => o.top + fl.yaxis._offset + fl.yaxis.l2p(y);
+    const names = [...document.querySelectorAll('#scene .dbls-name')].map((t) => {
+        const r = t.getBoundingClientRect(); return {text: t.textContent, box: [r.left, r.top, r.right, r.bottom]}; });
+    const r = v.examSize / 2 + 3 * v.k, m = v.m;
+    const kids = [...v.over.children], firstName = kids.findIndex((e) => e.classList.contains('dbls-name'));
+    return {names, rings: v.g.updated.map((i) => [i, px(m.X[2 * i]), py(m.X[2 * i + 1])]), r, stroke: 4 * v.k,
+            namesAfterRings: firstName > kids.findIndex((e) => e.tagName === 'path')};
+}"""
+
+
+def test_the_points_names_stand_clear_of_the_rings(renderer):  # noqa: F811
+    """Every point is named (x₁, x₂, …), written over the rings (white-haloed), and the ring of a point updated on does
+    not cross that point's own name."""
+    X, y = make_dataset("blobs", 40, 3)
+    traj = run_perceptron(X, y, max_steps=200)
+    blob = perceptron_scene([traj]).to_bytes()
+    crossings = []
+    for k in (int(s) - 1 for s in traj.update_steps[:4]):
+        mount(renderer, with_view(blob, View(tau=traj.tau, quiz={"step": k, "answered": True, "pick": None})))
+        got = renderer.evaluate(NAMES_AND_RINGS)
+        assert sorted(n["text"] for n in got["names"]) == sorted(f"x{sub(i + 1)}" for i in range(len(y)))
+        assert got["rings"] and got["namesAfterRings"]  # the step's ring is drawn, and every name over it
+        inner, outer = got["r"] - got["stroke"] / 2, got["r"] + got["stroke"] / 2
+        for i, cx, cy in got["rings"]:
+            x0, y0, x1, y1 = next(n["box"] for n in got["names"] if n["text"] == f"x{sub(i + 1)}")
+            near = np.hypot(max(x0 - cx, 0, cx - x1), max(y0 - cy, 0, cy - y1))
+            far = max(np.hypot(x - cx, yy - cy) for x in (x0, x1) for yy in (y0, y1))
+            if near <= outer and far >= inner:  # the name's box meets its ring's stroke
+                crossings.append((k, i))
+    assert not crossings

@@ -23,7 +23,7 @@ from datasets import make_dataset
 from viz.common import boundary_segment, num, view_box
 from viz.export import scene_html
 from viz.perceptron import bound_applies, describe_step, state_line_of
-from viz.scene import View, pack, perceptron_scene, unpack, with_view
+from viz.scene import SCENE_VERSION, View, pack, perceptron_scene, unpack, with_view
 
 
 @pytest.fixture(scope="module")
@@ -200,7 +200,7 @@ def test_a_record_the_renderer_cannot_draw_is_named_and_the_last_chart_stays(ren
     header, arrays = unpack(good)
     header["version"] = 99
     bad = [b"not a scene at all", pack({**header}, arrays)]
-    header["version"] = 1
+    header["version"] = SCENE_VERSION
     arrays = {**arrays, "W.0": arrays["W.0"][:-1]}  # states that do not match the updates
     bad.append(pack(header, arrays))
     for blob in bad:

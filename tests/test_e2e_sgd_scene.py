@@ -84,7 +84,7 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
     header, arrays = unpack(good)
     broken = [
         (header, {**arrays, "objective": arrays["objective"][:-1]}),
-        (header, {k: v for k, v in arrays.items() if k != "etas"}),
+        (header, {k: v for k, v in arrays.items() if k != "etas.0"}),  # the run without its η
         ({**header, "exact": {"w": [1.0, "a"], "b": 0.0, "objective": 1.0}}, arrays),
         ({**header, "runs": [{**header["runs"][0], "kind": "perceptron"}]}, arrays),
         (header, {**arrays, "m_ptr.0": arrays["m_ptr.0"][:-1]}),

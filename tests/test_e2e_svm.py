@@ -1,5 +1,6 @@
 """The SVM page in a real Chromium: C moves in the browser, on the chart and from the Penalty C control above it (which
-the chart follows before the server answers), with no new record sent; the hard margin on XOR explains itself."""
+the chart follows before the server answers; the control follows the chart once its C rests), with no new record sent;
+the hard margin on XOR explains itself."""
 
 from __future__ import annotations
 
@@ -47,10 +48,23 @@ def test_c_moves_on_the_chart_in_the_browser(page: Page, app_server: str) -> Non
     page.wait_for_function(f"() => document.querySelector({ROOT!r}).dataset.c === '0.001'")
     soft = shown(page)
     assert soft["width"] > before["width"] > hard["width"] and soft["support"] > before["support"]
-    # all of it in the browser: nothing sent, the URL and the page's control where they were
-    page.wait_for_timeout(300)
-    assert len(sent) == n0 and page.url == url0
-    expect(page.get_by_test_id("stSlider").filter(has_text="Penalty C")).to_contain_text("1")
+    # all of it in the browser; once C rests, the chart tells the page: the Penalty C control and the link take it,
+    # in one rerun per rest (not one per C passed), and no new record comes back
+    control = page.get_by_test_id("stSlider").filter(has_text="Penalty C").get_by_role("slider")
+    expect(control).to_have_attribute("aria-valuetext", "0.001", timeout=10_000)
+    wait_for_rerun(page)
+    page.wait_for_function("() => window.location.search.includes('C=0.001')")
+    assert url0 != page.url and 1 <= len(sent) - n0 <= 3
+    assert shown(page)["c"] == "0.001"
+    page.evaluate(f"() => {{ window.__record = document.querySelector({ROOT!r}).dataset.ready; }}")
+    n1 = len(sent)
+    page.get_by_role("button", name="Sweep C ▶").click()  # 24 values of C in the browser, then one message
+    page.wait_for_function(f"() => document.querySelector({ROOT!r}).dataset.c === '1000'", timeout=20_000)
+    expect(control).to_have_attribute("aria-valuetext", "1000", timeout=10_000)
+    wait_for_rerun(page)
+    page.wait_for_timeout(800)
+    assert len(sent) - n1 == 1 and "C=1000" in page.url
+    assert page.evaluate(f"() => document.querySelector({ROOT!r}).dataset.ready === window.__record")
     assert_no_exception(page)
 
 

@@ -34,6 +34,8 @@ def drawn_at(page: Page, k: int) -> dict:
                 live: document.querySelector('#scene .dbls-live').textContent,
                 at: document.querySelector('#scene .dbls-at').textContent,
                 labels_drawn: document.querySelectorAll('#scene .dbls-xi').length,
+                label_boxes: [...document.querySelectorAll('#scene .dbls-xi')].map((t) => {
+                    const r = t.getBBox(); return [r.x, r.y, r.x + r.width, r.y + r.height]; }),
                 marks_drawn: document.querySelectorAll('#scene .dbls-mark').length,
                 meta: document.querySelector('#scene .dbls-plot').layout.meta};
     }""", k)
@@ -82,7 +84,12 @@ def check_svm(page: Page, X, y, sols, ks, path=None) -> None:
             assert sorted(starts) == viol.tolist()
             top = label_order(s)[:MAX_SLACK_LABELS]
             assert got["labels"] == [f"ξ{sub(i + 1)}={num(s.slack[i], 2)}" for i in top]
-        assert got["labels_drawn"] == len(got["labels"]) <= MAX_SLACK_LABELS
+        # written: the largest ξ first, then each label that lies over none written before (none lies over another)
+        assert got["labels_drawn"] == len(got["shownLabels"]) <= len(got["labels"]) <= MAX_SLACK_LABELS
+        assert got["shownLabels"][:1] == got["labels"][:1] and set(got["shownLabels"]) <= set(got["labels"])
+        boxes = got["label_boxes"]
+        assert not [(a, b) for j, a in enumerate(boxes) for b in boxes[j + 1:]
+                    if a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5]
         # the width arrow: from the boundary's middle in view, 1/‖w‖ each way along w
         if s.kernel == "linear" and np.isfinite(s.margin) and got["arrow"]:
             a = got["arrow"]

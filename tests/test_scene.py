@@ -9,7 +9,17 @@ import pytest
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from viz.scene import PerceptronRun, PerceptronScene, View, pack, perceptron_scene, rule_mistakes, unpack, with_view
+from viz.scene import (
+    SCENE_VERSION,
+    PerceptronRun,
+    PerceptronScene,
+    View,
+    pack,
+    perceptron_scene,
+    rule_mistakes,
+    unpack,
+    with_view,
+)
 
 
 def runs():
@@ -76,8 +86,8 @@ def test_bad_records_are_named():
     with pytest.raises(ValueError, match="does not start with DBLS"):
         unpack(b"PNG...")
     header, arrays = unpack(perceptron_scene(runs()[2]).to_bytes())
-    with pytest.raises(ValueError, match="scene version 2"):
-        unpack(pack({**header, "version": 2}, arrays))
+    with pytest.raises(ValueError, match=f"scene version {SCENE_VERSION + 1}"):
+        unpack(pack({**header, "version": SCENE_VERSION + 1}, arrays))
     with pytest.raises(ValueError, match="dtype float32"):
         pack({}, {"a": np.zeros(3, dtype=np.float32)})
     with pytest.raises(ValueError, match="not a Perceptron scene"):

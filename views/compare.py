@@ -63,21 +63,22 @@ def page() -> None:
     N = max(len(ds.y), 1)
     follow, key, pair = (None, None), "tau", None  # a side's family follows its control in the browser
     with part("settings"):
-        c1, c2, c3, c4 = st.columns([2.2, 2.4, 1.6, 1.6])
+        c1, c2, c3 = st.columns([2.4, 1.4, 1.4])
+        own = st.container()  # the chosen comparison's own controls, a row of their own (whole on a projector)
         what = bound(c1.selectbox, "Compare", list(COMPARE_LABELS), format_func=COMPARE_LABELS.get, key="cmp",
                      fmt=COMPARE_LABELS.get, help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
-        seed = bound(c3.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+        seed = bound(c2.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
                      help="Seeds the random order of both runs (the same draws).")
-        max_steps = int(bound(c4.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
+        max_steps = int(bound(c3.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
         common = {"seed": int(seed), "max_steps": max_steps}
         C = None
         if what == "order":  # every τ run both ways: τ moves in the browser
-            tau = float(bound(c2.select_slider, TAU_BOTH, TAUS, value=1.0, key="tau"))
+            tau = float(bound(own.columns(2)[0].select_slider, TAU_BOTH, TAUS, value=1.0, key="tau"))
             lefts = tuple(("perceptron", {"variant": "cyclic", "tau": t}) for t in TAUS)
             rights = tuple(("perceptron", {"variant": "random", "tau": t}) for t in TAUS)
             follow, pair = (TAU_BOTH, TAU_BOTH), (tau, tau)
         elif what == "tau":  # one family of every τ; each side shows the τ of its control
-            k1, k2, k3 = c2.columns([1.2, 1, 1])
+            k1, k2, k3 = own.columns(3)
             variant = bound(k1.selectbox, "Variant", list(ORDER_LABELS), format_func=ORDER_LABELS.get,
                             key="cmp_order", fmt=ORDER_LABELS.get)
             ta = float(bound(k2.select_slider, TAU_LEFT, TAUS, value=0.1, key="tau_a"))
@@ -85,7 +86,7 @@ def page() -> None:
             lefts = rights = tuple(("perceptron", {"variant": variant, "tau": t}) for t in TAUS)
             follow, pair = (TAU_LEFT, TAU_RIGHT), (ta, tb)
         elif what == "batch":  # one family of every B
-            k1, k2 = c2.columns(2)
+            k1, k2, _ = own.columns(3)
             ba = int(bound(k1.select_slider, B_LEFT, BATCHES, value=1, key="B_a"))
             bb = int(bound(k2.select_slider, B_RIGHT, BATCHES, value=16, key="B_b"))
             if max(ba, bb) > N:
@@ -94,8 +95,8 @@ def page() -> None:
             lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
             follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
         else:
-            C = float(bound(c2.select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C", format_func=c_label,
-                            fmt=c_label))
+            C = float(bound(own.columns(2)[0].select_slider, "SVM penalty C", list(C_GRID), value=1.0, key="C",
+                            format_func=c_label, fmt=c_label))
             lefts, rights = (("perceptron", {"variant": "random"}),), (("hinge", {"C": C}),)
     lefts, rights, follow, most = compare_specs(lefts, rights, common, pair, key, follow, FAMILY_STEPS)
     if most is not None:  # only the runs shown: τ (or B) reruns the page

@@ -85,6 +85,14 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
     return offload(sgd_page, X, y, C, schedule, eta, steps, seed)
 
 
+def _on_chart_c() -> None:
+    """The chart's own C came to rest (its slider, buttons, keys or sweep): the Penalty C control takes it, so the
+    control, the link and the SGD tab say the C shown. A value off the grid is ignored."""
+    c = (st.session_state.get(CHART) or {}).get("c")
+    if isinstance(c, int | float) and float(c) in C_GRID:
+        st.session_state["C"] = float(c)
+
+
 @st.fragment
 def page() -> None:
     """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
@@ -131,12 +139,14 @@ def page() -> None:
             view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
             with first if presenting() else nullcontext():
                 st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-                show_scene(with_view(blob, view), CHART)  # C is not in it: moving C sends the same bytes
+                # C is not in it: moving C sends the same bytes; the chart's own C, once at rest, moves the control
+                show_scene(with_view(blob, view), CHART, on_c_change=_on_chart_c)
             with part("notes"):
                 if live:
                     st.caption("C moves in your browser: drag the slider under the chart, use ◀ Smaller C / Larger C ▶ or "
-                               "the ← → keys, or move the Penalty C control above, which the chart follows and which "
-                               "goes into the link. Sweep C ▶ plays C from small to large.")
+                               "the ← → keys, or move the Penalty C control above. Each follows the other (the control "
+                               "once the chart's C has rested), and the control's C goes into the link and the SGD tab. "
+                               "Sweep C ▶ plays C from small to large.")
                 elif kernel != "linear":
                     st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
                                f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "

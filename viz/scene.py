@@ -39,7 +39,7 @@ from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
-SCENE_VERSION = 1
+SCENE_VERSION = 2  # 2: a hinge run carries its η (Compare writes it); the SGD scene reads it there
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
@@ -965,6 +965,8 @@ class HingeRunRecord:
     active : ndarray of shape (S,), uint8
         1 where step s's hinge was active, yᵢ(w·xᵢ + b) < 1 (its data term entered: the chart draws the
         boundary before it, dashed).
+    etas : ndarray of shape (S,), float64
+        η of steps 1..S, as the core stepped (the formula writes it with the step's numbers).
     m_ptr, m_idx : ndarray of shape (S + 2,) and (total,)
         The ringed points of each state (the active hinges, yᵢ(w·xᵢ + b) < 1) as the rule evaluated in the
         renderer's order (:func:`rule_margins`) plus the states' exceptions, where the core's own sums
@@ -979,13 +981,14 @@ class HingeRunRecord:
     B: np.ndarray
     order: np.ndarray
     active: np.ndarray
+    etas: np.ndarray
     m_ptr: np.ndarray
     m_idx: np.ndarray
     e_ptr: np.ndarray
     e_idx: np.ndarray
     run: dict
 
-    ARRAYS = ("W", "B", "order", "active", "m_ptr", "m_idx", "e_ptr", "e_idx")
+    ARRAYS = ("W", "B", "order", "active", "etas", "m_ptr", "m_idx", "e_ptr", "e_idx")
 
 
 def _exceptions(core: np.ndarray, rule: np.ndarray, ptr: np.ndarray, start: int, total: int) -> tuple[np.ndarray, int]:
@@ -1016,7 +1019,8 @@ def hinge_record(run: HingeRun) -> HingeRunRecord:
     return HingeRunRecord(
         W=np.ascontiguousarray(run.W, dtype=float), B=np.ascontiguousarray(run.B, dtype=float),
         order=np.asarray(run.order).astype(ix), active=np.asarray(run.active).astype(np.uint8),
-        m_ptr=m_ptr, m_idx=np.concatenate(rings).astype(ix), e_ptr=e_ptr, e_idx=np.concatenate(wrong).astype(ix),
+        etas=np.ascontiguousarray(run.etas, dtype=float), m_ptr=m_ptr, m_idx=np.concatenate(rings).astype(ix),
+        e_ptr=e_ptr, e_idx=np.concatenate(wrong).astype(ix),
         run={"kind": "hinge", "n_steps": S, "C": float(run.C), "lam": float(run.lam), "schedule": run.schedule,
              "order_of": 0})
 
@@ -1156,9 +1160,8 @@ class SgdScene:
         The run's states, rings (yᵢ(w·xᵢ + b) < 1) and mistakes (≤ 0) as on the Compare page; its arrays are
         named ``<field>.0`` and ``run.run`` travels as ``runs[0]``.
     objective : ndarray of shape (S + 1,), float64
-        J = ½‖w‖² + C Σξᵢ after each step (the core's ``HingeRun.objective``).
-    etas : ndarray of shape (S,), float64
-        The step size ηₜ of each step.
+        J = ½‖w‖² + C Σξᵢ after each step (the core's ``HingeRun.objective``). The step sizes ηₜ travel with the
+        run (``run.etas``).
     exact : dict
         The exact SVM for the run's C: ``w``, ``b`` and ``objective`` J*.
     box : tuple of 4 floats
@@ -1169,7 +1172,6 @@ class SgdScene:
     y: np.ndarray
     run: HingeRunRecord
     objective: np.ndarray
-    etas: np.ndarray
     exact: dict
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
@@ -1178,7 +1180,7 @@ class SgdScene:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "sgd", "runs": [self.run.run],
                   "exact": self.exact, "box": list(self.box), "bound": None, "view": asdict(self.view)}
-        return pack(header, {"X": self.X, "y": self.y, "objective": self.objective, "etas": self.etas,
+        return pack(header, {"X": self.X, "y": self.y, "objective": self.objective,
                              **_run_arrays([self.run])})
 
     @classmethod
@@ -1188,7 +1190,7 @@ class SgdScene:
         if header.get("kind") != "sgd":
             raise ValueError(f"not a hinge-SGD scene: kind {header.get('kind')!r}")
         (run,) = _runs_of(header["runs"], arrays)
-        return cls(X=arrays["X"], y=arrays["y"], run=run, objective=arrays["objective"], etas=arrays["etas"],
+        return cls(X=arrays["X"], y=arrays["y"], run=run, objective=arrays["objective"],
                    exact=header["exact"], box=tuple(header["box"]), view=_view(header["view"]))
 
 
@@ -1208,7 +1210,6 @@ def sgd_scene(run: HingeRun, exact: SVMSolution, view: View | None = None) -> Sg
                          f"{exact.kernel} with C = {exact.C:g}")
     return SgdScene(X=X, y=np.asarray(run.y).astype(np.int8), run=hinge_record(run),
                     objective=np.ascontiguousarray(run.objective, dtype=float),
-                    etas=np.ascontiguousarray(run.etas, dtype=float),
                     exact={"w": [float(v) for v in exact.w], "b": float(exact.b), "objective": float(exact.objective)},
                     box=view_box(X), view=view or View())
 

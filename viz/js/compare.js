@@ -18,12 +18,13 @@ class HingeModel {
     if (!Number.isInteger(S) || S < 0) throw new Error(`run ${j} has ${S} steps`);
     if (!(run.C > 0 && run.lam > 0 && Number.isFinite(run.C) && Number.isFinite(run.lam))) throw new Error("the hinge run's C or λ is not a number");
     this.K = S;
-    this.W = at("W"); this.B = at("B"); this.order = at("order"); this.active = at("active");
+    this.W = at("W"); this.B = at("B"); this.order = at("order"); this.active = at("active"); this.etas = at("etas");
     this.mPtr = at("m_ptr"); this.mIdx = at("m_idx"); this.ePtr = at("e_ptr"); this.eIdx = at("e_idx");
     if (this.W.length !== 2 * (S + 1) || this.B.length !== S + 1 || this.order.length !== S || this.active.length !== S ||
+        this.etas.length !== S ||
         this.mPtr.length !== S + 2 || this.ePtr.length !== S + 2)
       throw new Error(`the hinge run's states do not match its ${S} steps`);
-    checkFinite("the hinge run's w", this.W); checkFinite("the hinge run's b", this.B);
+    checkFinite("the hinge run's w", this.W); checkFinite("the hinge run's b", this.B); checkFinite("the hinge run's η", this.etas);
     for (const v of this.active) if (v > 1) throw new Error("the hinge run's active steps are not 0 or 1");
     for (const i of this.order) if (i >= this.N) throw new Error(`the hinge run draws point ${i + 1} of ${this.N}`);
     checkPtr("the hinge run's rings", this.mPtr, this.mIdx, this.N);

@@ -344,19 +344,21 @@ function hingeRule(lam) {  // (and Compare's hinge side)
   ];
 }
 
-SgdModel.prototype.formula = function (s) {
-  const p = this.p, X = this.X, y = this.y, lam = tn(this.run.lam);
-  const rows = hingeRule(this.run.lam);
+// hinge SGD's step s written out: p holds its order, active steps, w and b; etas its η (the SVM page's SGD tab, Compare)
+function hingeStep(p, X, y, lam, etas, s) {
+  const rows = hingeRule(lam);
   if (!s) { rows.push(["Step 0", `${TW}_0 = (0,\\ 0),\\ b_0 = 0`]); return rows; }
-  const i = p.order[s - 1], [v0, v1] = p.w(s - 1), bp = p.B[s - 1], n = i + 1, eta = tn(this.etas[s - 1]);
+  const i = p.order[s - 1], [v0, v1] = p.w(s - 1), bp = p.B[s - 1], n = i + 1, eta = tn(etas[s - 1]), l = tn(lam);
   const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
   const xi = [X[2 * i], X[2 * i + 1]];
   rows.push([`Step ${grouped(s)}`, `y_{${n}}(${TW}\\cdot ${TX}_{${n}} + b) = ${tn(m)} ${p.active[s - 1] ? "< 1" : "\\ge 1"},\\quad \\eta = ${eta}`]);
   rows.push(["", p.active[s - 1]
-    ? `${TW} = (1 - ${eta}\\cdot ${lam})\\,${tv([v0, v1])} + ${eta}\\cdot(${tsign(y[i])})\\cdot ${tv(xi)} = ${tv(p.w(s))},\\quad b = ${tn(bp)} + ${eta}\\cdot(${tsign(y[i])}) = ${tn(p.B[s])}`
-    : `${TW} = (1 - ${eta}\\cdot ${lam})\\,${tv([v0, v1])} = ${tv(p.w(s))},\\quad b = ${tn(p.B[s])}`]);
+    ? `${TW} = (1 - ${eta}\\cdot ${l})\\,${tv([v0, v1])} + ${eta}\\cdot(${tsign(y[i])})\\cdot ${tv(xi)} = ${tv(p.w(s))},\\quad b = ${tn(bp)} + ${eta}\\cdot(${tsign(y[i])}) = ${tn(p.B[s])}`
+    : `${TW} = (1 - ${eta}\\cdot ${l})\\,${tv([v0, v1])} = ${tv(p.w(s))},\\quad b = ${tn(p.B[s])}`]);
   return rows;
-};
+}
+
+SgdModel.prototype.formula = function (s) { return hingeStep(this.p, this.X, this.y, this.run.lam, this.etas, s); };
 
 // ----- the Loss surface: the three losses as the core defines them, and their values at the chosen weight
 const LOSS_TEX = {
@@ -472,15 +474,7 @@ function showMargins(view, step) {
 }
 
 // ----- Compare: each side's rule, then its step's numbers (a side that has finished holds its last state)
-HingeModel.prototype.formula = function (s) {
-  const X = this.X, y = this.y, rows = hingeRule(this.run.lam);
-  if (!s) { rows.push(["Step 0", `${TW}_0 = (0,\\ 0),\\ b_0 = 0`]); return rows; }
-  const i = this.order[s - 1], [v0, v1] = this.w(s - 1), bp = this.B[s - 1], n = i + 1;
-  const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
-  rows.push([`Step ${grouped(s)}`, `y_{${n}}(${TW}\\cdot ${TX}_{${n}} + b) = ${tn(m)} ${this.active[s - 1] ? "< 1" : "\\ge 1"}` +
-             `\\;\\Rightarrow\\; ${TW} = ${tv(this.w(s))},\\ b = ${tn(this.B[s])}`]);
-  return rows;
-};
+HingeModel.prototype.formula = function (s) { return hingeStep(this, this.X, this.y, this.run.lam, this.etas, s); };
 
 CompareModel.prototype.formulaColumns = function (t) {
   return this.panels.map((p, j) => [`${j ? "Right" : "Left"}: ${this.titles[j].split("\n")[0]}`, p.formula(Math.min(t, p.S))]);

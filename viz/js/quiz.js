@@ -51,12 +51,8 @@ class QuizView extends PerceptronView {
 
   legendButtons() { return this.legendItems().filter(([id]) => id !== "R" && id !== "gamma"); }  // the bound is not the question
 
-  mainTraces() {  // the points named (up to LABEL_MAX) and clickable
-    const data = super.mainTraces(), m = this.m;
-    if (m.N <= LABEL_MAX) for (const t of data.slice(0, 2)) {
-      t.mode = "markers+text"; t.text = t.customdata.map((i) => `x${sub(i)}`); t.textposition = "top right";
-      t.textfont = {size: 15 * this.k, color: INK}; t.cliponaxis = false;  // a name past the panel's edge is not cut
-    }
+  mainTraces() {  // the points clickable (their names are written over the rings: drawStep)
+    const data = super.mainTraces();
     for (const t of data.slice(0, 2)) t.hovertemplate = t.hovertemplate.replace("<extra>", this.q.answered ? "<extra>" : ": click to pick<extra>");
     return data;
   }
@@ -107,6 +103,13 @@ class QuizView extends PerceptronView {
     if (on("wrong") && g.wrong[0].length) {
       const x = P.px(g.wrong[0][0]), y = P.py(g.wrong[1][0]), d = r * 0.8;
       svg += `<path d="M${f1(x - d)},${f1(y - d)}L${f1(x + d)},${f1(y + d)}M${f1(x + d)},${f1(y - d)}L${f1(x - d)},${f1(y + d)}" stroke="${WRONG}" stroke-width="${4 * k}"/>`;
+    }
+    // the points' names (up to LABEL_MAX), above and right of the rings so that no ring crosses one, white-haloed
+    if (this.m.N <= LABEL_MAX) {
+      const m = this.m, d = 0.72 * r + 3 * k, fs = 15 * k;
+      for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg"))
+        svg += `<text class="dbls-name" x="${f1(P.px(m.X[2 * i]) + d)}" y="${f1(P.py(m.X[2 * i + 1]) - d)}" font-size="${fs}" fill="${INK}" ` +
+          `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round">x${sub(i + 1)}</text>`;
     }
     this.over.insertAdjacentHTML("beforeend", svg);
   }

@@ -15,10 +15,9 @@ class SgdModel {
     checkBox(h.box);
     const p = this.p = new HingeModel(scene, 0);
     this.X = p.X; this.y = p.y; this.N = p.N; this.S = p.S; this.K = p.S; this.box = h.box;
-    this.J = scene.arrays.objective; this.etas = scene.arrays.etas;
-    if (!this.J || this.J.length !== this.S + 1 || !this.etas || this.etas.length !== this.S)
-      throw new Error("the run's J or η do not match its steps");
-    checkFinite("the run's J", this.J); checkFinite("the run's η", this.etas);
+    this.J = scene.arrays.objective; this.etas = p.etas;  // (η checked with the run)
+    if (!this.J || this.J.length !== this.S + 1) throw new Error("the run's J does not match its steps");
+    checkFinite("the run's J", this.J);
     const e = h.exact;
     if (!e || !Array.isArray(e.w) || e.w.length !== 2 || ![...e.w, e.b, e.objective].every(Number.isFinite))
       throw new Error("the exact SVM's w, b and J* are not numbers");

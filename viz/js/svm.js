@@ -9,6 +9,7 @@ const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
+const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
 const ARROW_AT = [0.5, 0.38, 0.62, 0.26, 0.74, 0.14, 0.86];  // where along the boundary in view the width arrow may stand
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
 
@@ -166,7 +167,25 @@ class SvmView extends Stepping {
     if (text === null || text === this.following) return;
     this.following = text;
     const k = this.indexOf(text);
-    if (k !== null && k !== this.i) { this.pause(); this.show(k); }
+    if (k !== null && k !== this.i) { this.syncing = true; this.pause(); this.show(k); this.syncing = false; }
+  }
+  // the chart's own C (its slider, ◀ ▶, the keys, the sweep's end) is told to the page once it has rested REPORT_MS:
+  // the page's Penalty C control then shows it, the link carries it and the SGD tab runs at it; a move of that control
+  // (sync) is not sent back, nor a C the control already shows
+  report() {
+    const send = this.root.__dblSend;
+    if (!send || this.syncing || this.m.K < 2) return;
+    clearTimeout(this.reportTimer);
+    this.reportTimer = setTimeout(() => {
+      const text = this.followed();
+      if (this.timer || this.root.__dblView !== this || text === null || this.indexOf(text) === this.i) return;
+      send("c", this.m.Cs[this.i]);
+    }, REPORT_MS);
+  }
+  pause() {
+    const sweeping = !!this.timer;
+    super.pause();
+    if (sweeping) this.report();
   }
 
   // ----- f of a kernel solution on a grid over the data panel's axes (a line needs none: w is sent)
@@ -418,6 +437,7 @@ class SvmView extends Stepping {
     this.root.dataset.c = m.cText(this.i);
     if (this.plot.layout) this.plot.layout.meta = this.meta();
     if (this.live) this.live.textContent = line.replace("\n", "; ");
+    if (!this.timer) this.report();
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.K - 1;
     if (this.hovered !== undefined && this.hovered !== null) this.hover({points: [{pointIndex: this.hovered}]});
@@ -486,8 +506,15 @@ class SvmView extends Stepping {
     // the words on the panel: the ξ labels and the width arrow (SVG, white-haloed text)
     const fs = 14 * k, halo = `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round"`;
     let svg = "";
-    if (on("slack")) for (const L of g.labels)
-      svg += `<text class="dbls-xi" x="${f1(px(L.at[0]) + 4 * k)}" y="${f1(py(L.at[1]) + fs * 0.35)}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
+    g.shownLabels = [];  // the largest ξ first; a label that would lie over one already written is left out
+    const boxes = [];
+    if (on("slack")) for (const L of g.labels) {
+      const x = px(L.at[0]) + 4 * k, y = py(L.at[1]) + fs * 0.35, box = [x, y - 0.95 * fs, x + 0.56 * fs * L.text.length, y + 0.3 * fs];
+      if (boxes.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) continue;
+      boxes.push(box);
+      g.shownLabels.push(L);
+      svg += `<text class="dbls-xi" x="${f1(x)}" y="${f1(y)}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
+    }
     if (on("margin") && g.arrow) {
       const a = this.placeArrow(g, px, py, xa, ya, on), head = (from, to) => {
         const x0 = px(from[0]), y0 = py(from[1]), x1 = px(to[0]), y1 = py(to[1]), L = Math.hypot(x1 - x0, y1 - y0) || 1;
@@ -585,6 +612,7 @@ class SvmView extends Stepping {
   drawn() {
     const g = this.g, m = this.m;
     return {k: g.k, C: m.Cs[g.k], cat: Array.from(g.cat), sv: g.sv, lines: g.lines, slack: g.slack, labels: g.labels.map((L) => L.text),
+            shownLabels: (g.shownLabels || []).map((L) => L.text),
             arrow: g.arrow || null, arrows: g.arrows || [], arrowCovers: g.arrowCovers ?? null, J: g.J, status: m.describe(g.k), state: m.stateLine(g.k),
             mark: m.path.C.indexOf(m.Cs[g.k])};
   }
@@ -617,7 +645,8 @@ class SvmView extends Stepping {
     if (on("slack")) {
       const [sx, sy] = xy(g.slack.map(([i, f]) => [[m.X[2 * i], m.X[2 * i + 1]], f]));
       data.push({type: "scatter", mode: "lines", name: "slack ξᵢ (to its margin line)", x: sx, y: sy, line: {color: SLACK_INK, width: 2.5 * k}, hoverinfo: "skip"});
-      data.push({type: "scatter", mode: "text", x: g.labels.map((L) => L.at[0]), y: g.labels.map((L) => L.at[1]), text: g.labels.map((L) => L.text),
+      const shownLabels = g.shownLabels || g.labels;  // (those the chart writes: none over another)
+      data.push({type: "scatter", mode: "text", x: shownLabels.map((L) => L.at[0]), y: shownLabels.map((L) => L.at[1]), text: shownLabels.map((L) => L.text),
                  textposition: "middle right", textfont: {size: 14 * k, color: SLACK_TEXT}, showlegend: false, hoverinfo: "skip"});
     }
     if (on("sv")) data.push({type: "scatter", mode: "markers", name: "support vectors", x: g.sv.map((i) => m.X[2 * i]), y: g.sv.map((i) => m.X[2 * i + 1]),
