@@ -1,12 +1,20 @@
-"""What AppTest tests read from a page: its Plotly figures and the scenes the renderer draws (viz.scene)."""
+"""What AppTest tests read from a page: the scenes the renderer draws (viz.scene), its still figures among them."""
 
 from __future__ import annotations
 
-import json
-
 from streamlit.testing.v1 import AppTest
 
-from viz.scene import CompareScene, DualScene, LossScene, PerceptronRun, PerceptronScene, SgdScene, SvmScene, unpack
+from viz.scene import (
+    CompareScene,
+    DualScene,
+    LossScene,
+    PerceptronRun,
+    PerceptronScene,
+    SgdScene,
+    SvmScene,
+    figure_of,
+    unpack,
+)
 
 
 def decoded(blob: bytes) -> PerceptronScene | DualScene | SvmScene | CompareScene | SgdScene | LossScene:
@@ -16,16 +24,25 @@ def decoded(blob: bytes) -> PerceptronScene | DualScene | SvmScene | CompareScen
             "sgd": SgdScene, "loss": LossScene}[kind].from_bytes(blob)
 
 
-def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
-    """The scene records sent to the browser renderer on this run, decoded."""
-    return [decoded(e.proto.bytes) for e in at.get("bidi_component")
+def records(at: AppTest) -> list[bytes]:
+    """Every scene record sent to the browser renderer on this run, still figures included, as bytes."""
+    return [e.proto.bytes for e in at.get("bidi_component")
             if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
+
+
+def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
+    """The scene records of this run that step (every kind but a still figure), decoded."""
+    return [decoded(b) for b in scenes_bytes(at)]
 
 
 def scenes_bytes(at: AppTest) -> list[bytes]:
-    """The scene records sent on this run, as bytes (the same bytes twice: nothing new travelled)."""
-    return [e.proto.bytes for e in at.get("bidi_component")
-            if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
+    """The scene records of this run that step, as bytes (the same bytes twice: nothing new travelled)."""
+    return [b for b in records(at) if unpack(b)[0]["kind"] != "figure"]
+
+
+def figures(at: AppTest) -> list[dict]:
+    """The still figures of this run (``figure`` records: viz.scene.figure_scene), as Plotly figure dicts."""
+    return [figure_of(b) for b in records(at) if unpack(b)[0]["kind"] == "figure"]
 
 
 def scene(at: AppTest) -> PerceptronScene | DualScene:
@@ -44,13 +61,13 @@ def scene_run(at: AppTest) -> PerceptronRun:
 
 
 def figure(at: AppTest) -> dict:
-    """The page's first Plotly figure."""
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+    """The page's first still figure."""
+    return figures(at)[0]
 
 
 def chart_shown(at: AppTest) -> bool:
-    """Whether the page drew a chart: a Plotly figure or a scene."""
-    return bool(at.get("plotly_chart") or scenes(at))
+    """Whether the page drew a chart: a still figure or a scene."""
+    return bool(records(at))
 
 
 def run_meta(at: AppTest) -> dict:

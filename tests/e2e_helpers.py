@@ -27,7 +27,7 @@ DEFAULT_TIMEOUT_MS = 30_000
 
 APP_IDLE = "[data-testid=stApp][data-test-script-state=notRunning][data-test-connection-state=CONNECTED]"
 # a Plotly chart: Streamlit's own, or one the scene renderer drew (views.scene_chart)
-CHART = "[data-testid=stPlotlyChart] .js-plotly-plot, .dbls .js-plotly-plot"
+CHART = ".dbls .js-plotly-plot"  # every chart is drawn by the scene renderer (still figures too)
 SCENE = ".dbls[data-ready]"  # a scene the renderer has drawn
 
 # JS: the index-th Plotly graph div on the page, or null.

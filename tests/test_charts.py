@@ -1,4 +1,5 @@
-"""Charts serialized where they are built (viz.common.Chart) reach the browser exactly as their figures would."""
+"""Charts serialized where they are built (viz.common.Chart) reach the browser exactly as their figures would, in a
+still figure's scene record (viz.scene.figure_scene), with no library function replaced."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import json
 
 import numpy as np
 import plotly.io as pio
-from apptest_helpers import still_figure
+from apptest_helpers import records, still_figure
 from streamlit.testing.v1 import AppTest
 
 from viz.common import Chart, readable, serialized
+from viz.scene import figure_of
 
 X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
 Y = np.array([1, 1, -1, -1, -1])
@@ -33,13 +35,14 @@ def _sent_specs() -> list[str]:
 
     at = AppTest.from_function(app).run()
     assert not at.exception
-    return [c.proto.spec for c in at.get("plotly_chart")]
+    assert not at.get("plotly_chart")  # the renderer draws them
+    return [figure_of(b) for b in records(at)]
 
 
 def test_a_chart_sends_the_same_spec_as_the_figure_it_was_made_from():
     as_dict, as_chart = _sent_specs()
     assert as_dict == as_chart
-    assert json.loads(as_chart)["data"] == json.loads(pio.to_json(readable(_figure()), validate=False))["data"]
+    assert as_chart["data"] == json.loads(pio.to_json(readable(_figure()), validate=False))["data"]
 
 
 def test_a_chart_keeps_what_the_page_reads():
@@ -51,9 +54,12 @@ def test_a_chart_keeps_what_the_page_reads():
     assert chart.figure() == json.loads(pio.to_json(readable(fig), validate=False))
 
 
-def test_other_figures_are_still_serialized_by_plotly():
-    import views.shared  # noqa: F401 - installs the pass-through
+def test_plotly_s_own_serializer_is_left_as_it_is():
+    import plotly.io
 
+    import views.shared  # noqa: F401 - the page module that once replaced it
+
+    assert plotly.io.to_json.__module__.startswith("plotly.")
     fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, float("nan")]}], "layout": {"height": 300}}
     assert json.loads(pio.to_json(fig, validate=False)) == {
         "data": [{"type": "scatter", "x": [1, 2], "y": [3, None]}], "layout": {"height": 300}}

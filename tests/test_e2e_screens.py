@@ -73,7 +73,7 @@ def test_at_1024_with_the_sidebar_the_controls_labels_are_whole(page: Page, app_
 
 def test_at_1024_with_the_sidebar_the_loss_page_stacks_its_charts(page: Page, app_server: str) -> None:
     _open(page, app_server.rstrip("/") + "/losses?ds=xor", 1024, 768, scene=True)
-    surf, data = page.evaluate(BOX, ".st-key-loss_chart .dbls"), page.evaluate(BOX, "[data-testid=stPlotlyChart]")
+    surf, data = page.evaluate(BOX, ".st-key-loss_chart .dbls"), page.evaluate(BOX, ".st-key-loss_data .dbls")
     assert data["top"] >= surf["bottom"] - 1  # the data chart under the surface, not squeezed beside it
     assert surf["width"] >= 400 and data["width"] >= 400, (surf, data)
     plot, title = page.evaluate(BOX, ".st-key-loss_chart .dbls-plot"), page.evaluate(BOX, ".dbls-loss-title")

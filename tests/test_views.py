@@ -7,7 +7,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import chart_shown, decoded, figure, run_meta, scene, scene_run, scenes, scenes_bytes  # noqa: F401
+from apptest_helpers import (  # noqa: F401
+    chart_shown,
+    decoded,
+    figure,
+    figures,
+    run_meta,
+    scene,
+    scene_run,
+    scenes,
+    scenes_bytes,
+)
 from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID
@@ -337,7 +347,7 @@ def test_svm_kernel_and_url():
 def test_svm_sgd_tab_runs():
     at = page_from_url({"ds": "blobs", "sgd_steps": "500"}, page="views/svm.py")
     assert at.session_state["svm_tab"] == "Exact SVM"
-    assert not at.get("plotly_chart")  # the closed tab did not run
+    assert not [s for s in scenes(at) if isinstance(s, SgdScene)]  # the closed tab did not run
     at.session_state["svm_tab"] = "Hinge-loss SGD"
     at.run()
     sgd = scene(at)  # the SGD tab's record: every step of the run, the exact SVM beside it
@@ -352,12 +362,8 @@ def test_svm_sgd_tab_runs():
 
 
 def charts(at: AppTest) -> dict:
-    """The page's charts by their meta.view."""
-    out = {}
-    for c in at.get("plotly_chart"):
-        spec = json.loads(c.proto.spec)
-        out[spec["layout"].get("meta", {}).get("view")] = spec
-    return out
+    """The page's still figures by their meta.view."""
+    return {spec["layout"].get("meta", {}).get("view"): spec for spec in figures(at)}
 
 
 def test_loss_page_default_and_its_views():

@@ -30,6 +30,7 @@ from views.dataset import (
     default_dataset,
 )
 from views.options import DATASET_LABELS, N_PLANE_MAX, known_url_key, n_choices, parse_url, url_spelling
+from views.scene_chart import show_scene
 from views.userdata import (
     PTS,
     drop_points_from_url,
@@ -42,15 +43,8 @@ from views.userdata import (
     user_points,
     write_points_to_url,
 )
-from viz.common import (
-    Chart,
-    JSONSpec,
-    PrebuiltFigure,
-    PrebuiltJSON,
-    points_figure,
-    readable,
-    titled_axes,
-)
+from viz.common import Chart, points_figure, titled_axes
+from viz.scene import figure_scene
 
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
 
@@ -293,42 +287,13 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENT))
 
 
-CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False}
-
-
-def _send_prebuilt_json() -> None:
-    """Have ``plotly.io.to_json`` return a :class:`~viz.common.JSONSpec`'s JSON as it is (once per process).
-
-    ``st.plotly_chart`` serializes its figure on every rerun (about 6 ms for a 300 KB figure, the
-    largest part of a cached page's rerun); a :class:`~viz.common.Chart` was serialized once when it
-    was built. Every other figure goes to Plotly's own ``to_json`` unchanged.
+def show_chart(fig: dict | Chart, key: str, alt: str) -> None:
+    """Draw a still figure, one that nothing steps (the Loss page's θ slice, 3-D view and data chart; the points
+    alone), with the scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the
+    browser like every other chart, from the JSON made where the figure was built. ``alt`` describes it for screen
+    readers; the keyed element is the page's chart (clicks on a data chart edit its points).
     """
-    import plotly.io
-
-    original = plotly.io.to_json
-    if getattr(original, "prebuilt_json", False):
-        return
-
-    def to_json(fig, *args, **kwargs):
-        return fig.json if isinstance(fig, JSONSpec) else original(fig, *args, **kwargs)
-
-    to_json.prebuilt_json = True
-    plotly.io.to_json = to_json
-
-
-_send_prebuilt_json()
-
-
-def show_chart(fig: dict | Chart, key: str, alt: str, **kwargs):
-    """Draw a prebuilt figure (dark axis text for a projector, no Plotly logo, no zoom on scroll or double click).
-
-    ``fig`` is a figure dict or a :class:`~viz.common.Chart` (serialized where it was built, with the dark
-    axis text already). ``alt`` describes the chart for screen readers; ``kwargs`` go to ``st.plotly_chart``
-    (``on_select``…).
-    """
-    fig = titled_axes(fig, current_dataset().axes)  # an imported file's columns, standardized
-    spec = PrebuiltJSON(fig) if isinstance(fig, Chart) else PrebuiltFigure(readable(fig))
-    return st.plotly_chart(spec, key=key, alt=alt, config=CHART_CONFIG, **kwargs)
+    show_scene(figure_scene(titled_axes(fig, current_dataset().axes), alt), key)
 
 
 def show_points(ds: Dataset, key: str) -> None:

@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-import plotly.graph_objects as go
 
 # Okabe–Ito colour-blind-safe palette: +1 blue, −1 vermillion.
 POS_COLOUR = "#0072B2"
@@ -296,37 +295,18 @@ def rounded(v, nd: int = 3):
     return round(float(v), nd)
 
 
-class PrebuiltFigure(go.Figure):
-    """A ``go.Figure`` that hands a prebuilt dict to its consumer unvalidated.
-
-    ``st.plotly_chart`` validates a plain dict by building ``go.Figure(**d)``,
-    which validates every value again (the Loss surface's 201 × 201 surfaces); for a
-    ``BaseFigure`` it calls ``to_dict()`` instead. The dicts built here are
-    already in Plotly's JSON schema, so skip that step.
-    """
-
-    def __init__(self, spec: dict):
-        super().__init__()
-        self._prebuilt = spec
-
-    def to_dict(self) -> dict:  # noqa: D102 - see class docstring
-        return self._prebuilt
-
-    def to_plotly_json(self) -> dict:
-        return self._prebuilt
-
-
 @dataclass(frozen=True, eq=False)
 class Chart:
-    """A figure serialized once, where it was built: the JSON ``st.plotly_chart`` sends, and what a page reads.
+    """A figure serialized once, where it was built: the JSON its scene record carries, and what a page reads.
 
     A page that caches a :class:`Chart` sends its JSON on every rerun without serializing the figure
-    again, and a worker process hands back one string instead of a tree of lists and dicts.
+    again (:func:`viz.scene.figure_scene`), and a worker process hands back one string instead of a tree of
+    lists and dicts.
 
     Attributes
     ----------
     json : str
-        ``plotly.io.to_json`` of the figure (with :func:`readable` applied), as Streamlit would make it.
+        ``plotly.io.to_json`` of the figure (with :func:`readable` applied).
     meta : dict
         The figure's ``layout.meta`` (what the page says about it).
     height : int or None
@@ -343,7 +323,7 @@ class Chart:
 
 
 def serialized(fig: dict) -> Chart:
-    """``fig`` as a :class:`Chart`: :func:`readable` applied, then serialized as ``st.plotly_chart`` does."""
+    """``fig`` as a :class:`Chart`: :func:`readable` applied, then serialized (``plotly.io.to_json``)."""
     import plotly.io as pio
 
     layout = fig.get("layout", {})
@@ -355,26 +335,7 @@ def figure_dict(fig: dict | Chart) -> dict:
     return fig.figure() if isinstance(fig, Chart) else fig
 
 
-class JSONSpec(dict):
-    """What :class:`PrebuiltJSON` hands ``st.plotly_chart``: the layout's height, and the JSON to send in ``json``."""
-
-    json: str = ""
-
-
-class PrebuiltJSON(go.Figure):
-    """A ``go.Figure`` standing for a :class:`Chart`: ``st.plotly_chart`` gets its JSON without serializing.
-
-    Streamlit turns a figure into ``to_dict()`` and that into ``plotly.io.to_json``; ``views.shared``
-    has ``plotly.io.to_json`` return a :class:`JSONSpec`'s ``json`` as it is. Nothing else of the
-    ``go.Figure`` is used, so its (slow) initialisation is skipped.
-    """
-
-    def __init__(self, chart: Chart):  # noqa: D107 - no super().__init__(): only to_dict is ever called
-        self._spec = JSONSpec(layout={"height": chart.height} if chart.height else {})
-        self._spec.json = chart.json
-
-    def to_dict(self) -> dict:  # noqa: D102 - see class docstring
-        return self._spec
+GL_POINTS = 2000  # above this many points, drawn with WebGL (viz/js/scene.js: GL_POINTS)
 
 
 def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "") -> dict:
@@ -392,10 +353,10 @@ def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "
     if 0 < len(y) < 3:  # a steady view while the first points go in: [−5, 5]², widened to hold them
         lo, hi = min(-5.0, float(X.min()) - 1), max(5.0, float(X.max()) + 1)
         box = (lo, hi, lo, hi)
-    traces = []
+    traces, kind = [], "scattergl" if len(y) > GL_POINTS else "scatter"  # WebGL for many points, as the renderer
     for cls, colour, symbol in ((1, POS_COLOUR, POS_SYMBOL), (-1, NEG_COLOUR, NEG_SYMBOL)):
         m = y == cls
-        traces.append({"type": "scatter", "mode": "markers", "name": f"y = {cls:+d}".replace("-", "−"), "x": X[m, 0].tolist(),
+        traces.append({"type": kind, "mode": "markers", "name": f"y = {cls:+d}".replace("-", "−"), "x": X[m, 0].tolist(),
                        "y": X[m, 1].tolist(), "marker": {"color": colour, "symbol": symbol, "size": 12,
                                                           "line": {"color": "white", "width": 1}}})
     axis = {"zeroline": True, "zerolinecolor": "#bbbbbb", "gridcolor": "#eeeeee", "fixedrange": True,

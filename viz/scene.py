@@ -33,7 +33,7 @@ from core.formulas import perceptron_loss
 from core.perceptron import Trajectory, epoch_of, examined_at
 from core.snapshot import activation
 from core.svm import HingeRun, SVMSolution
-from viz.common import view_box
+from viz.common import Chart, serialized, view_box
 from viz.compare import check_pair, reference_of, run_label, run_summary
 from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
@@ -45,7 +45,8 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "quiz.js", "lesson.js"))
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "quiz.js", "figure.js",
+                                      "lesson.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -1349,3 +1350,27 @@ def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | N
         path_W=np.concatenate(Ws) if Ws else np.zeros((0, 2)), path_B=np.concatenate(Bs) if Bs else np.zeros(0),
         path_ptr=np.concatenate([[0], np.cumsum([len(b) for b in Bs])]).astype(np.uint32),
         run=run, box=view_box(X), follow=follow, view=view or View())
+
+
+# ---------------------------------------------------------------------------------------------------
+# a still figure (the Loss page's θ slice and 3-D view, its data chart; the points alone where a page cannot run)
+# ---------------------------------------------------------------------------------------------------
+
+
+def figure_scene(fig: dict | Chart, alt: str = "") -> bytes:
+    """A Plotly figure that nothing steps, as a scene record (kind ``figure``): the renderer draws it as it is.
+
+    The figure's JSON travels as the array ``figure`` (UTF-8 bytes); a :class:`~viz.common.Chart` sends the JSON it
+    was serialized to where it was built. ``alt`` describes the chart for screen readers.
+    """
+    text = fig.json if isinstance(fig, Chart) else serialized(fig).json
+    header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "figure", "alt": str(alt), "view": {}}
+    return pack(header, {"figure": np.frombuffer(text.encode("utf-8"), dtype=np.uint8)})
+
+
+def figure_of(blob: bytes) -> dict:
+    """The figure a ``figure`` record holds (ValueError if the record is of another kind)."""
+    header, arrays = unpack(blob)
+    if header.get("kind") != "figure":
+        raise ValueError(f"not a figure scene: kind {header.get('kind')!r}")
+    return json.loads(arrays["figure"].tobytes().decode("utf-8"))
