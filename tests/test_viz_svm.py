@@ -103,7 +103,7 @@ def test_the_sgd_record_holds_the_run_and_its_words_follow_each_step():
     sc = SgdScene.from_bytes(sgd_scene(run, exact).to_bytes())
     assert np.array_equal(sc.run.W, run.W) and np.array_equal(sc.run.B, run.B)
     assert np.array_equal(sc.run.order, run.order) and np.array_equal(sc.run.active, run.active)
-    assert np.array_equal(sc.objective, run.objective) and np.array_equal(sc.etas, run.etas)
+    assert np.array_equal(sc.objective, run.objective) and np.array_equal(sc.run.etas, run.etas)
     assert sc.exact == {"w": exact.w.tolist(), "b": exact.b, "objective": exact.objective}
     assert sc.run.run["C"] == 1.0 and sc.run.run["n_steps"] == 500  # every step travels: no frame cap
     for s in (1, 2, 3, 50, 500):
