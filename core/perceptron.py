@@ -7,7 +7,7 @@ functional margin y·a, step size τ, and the mistake rule y·a ≤ 0
 - ``cyclic``: PerceptronTrain. Points in order, epoch after epoch; on a
   mistake w ← w + τ·y·x, b ← b + τ·y.
 - ``random``: one uniformly chosen point per step, same update.
-- ``minibatch``: a random B-subset I without replacement; with
+- ``minibatch``: a random B-subset I without replacement (its indices in increasing order: a set); with
   M = mistakes in I, w ← w + τ/B Σ_{i∈M} yᵢxᵢ, b ← b + τ/B Σ_{i∈M} yᵢ
   (``reduction="sum"`` drops the 1/B).
 - ``batch``: a gradient step on the perceptron loss over all N points:
@@ -356,7 +356,7 @@ def _batched(problem: Problem, w, b, tau, max_steps, batch_size, minibatch, redu
     s = last = 0
     while s < max_steps and not converged:
         if minibatch:
-            idx = rng.choice(n, size=batch_size, replace=False)  # I, |I| = B
+            idx = np.sort(rng.choice(n, size=batch_size, replace=False))  # I, |I| = B, a set: in index order
             order[s] = idx
             M = idx[problem.mistakes(yf[idx] * activation(X[idx], w, b))]  # M ∩ I
         else:

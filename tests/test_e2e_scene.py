@@ -269,3 +269,20 @@ def test_many_rings_are_one_layer_at_70_percent_ink(renderer):
         return [top, rgb];
     }""")
     assert 170 <= top[0] <= 180 and top[1] == 0  # 0.7 × 255, black
+
+
+def test_a_mini_batch_s_bit_sets_draw_the_core_s_subsets(renderer):  # noqa: F811
+    """B > N/16: the record sends each step's I as a bit set; the renderer lights exactly the core's I at every step,
+    and a set that does not hold B points is named, the last chart kept."""
+    X, y = make_dataset("blobs", 48, 2)
+    traj = run_perceptron(X, y, variant="minibatch", batch_size=12, max_steps=40, seed=5)
+    blob = perceptron_scene(traj).to_bytes()
+    header, arrays = unpack(blob)
+    assert header["runs"][0]["order_bits"] and arrays["order.0"].shape == (traj.n_steps, 6)
+    mount(renderer, blob)
+    got = renderer.evaluate("(S) => Array.from({length: S + 1}, (_, s) => window.__dblView.m.examined(s))", traj.n_steps)
+    assert got == [traj.examined(s).tolist() for s in range(traj.n_steps + 1)]
+    bad = arrays["order.0"].copy()
+    bad[3, 0] ^= 1  # step 4's set gains or loses a point
+    refused(renderer, pack(header, {**arrays, "order.0": bad}))
+    assert "step 4's subset does not hold B = 12 of the 48 points" in renderer.locator("#scene .dbls-error").text_content()

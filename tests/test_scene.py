@@ -13,10 +13,13 @@ from viz.scene import (
     SCENE_VERSION,
     PerceptronRun,
     PerceptronScene,
+    SceneRun,
     View,
+    bits_as_subsets,
     pack,
     perceptron_scene,
     rule_mistakes,
+    subsets_as_bits,
     unpack,
     with_view,
 )
@@ -111,8 +114,10 @@ def test_one_run_per_tau_with_the_examined_points_sent_once():
         back = PerceptronScene.from_bytes(scene.to_bytes())
         for traj, r in zip(trajs, back.runs, strict=True):
             assert np.array_equal(r.W, traj.W) and np.array_equal(r.update_steps, traj.update_steps)
-            if traj.order is not None:
-                assert np.array_equal(r.order, traj.order)
+            if traj.order is not None:  # (B = 6 of 60 > N/16: a mini-batch's subsets travel as bit sets)
+                assert r.run["order_bits"] == (variant == "minibatch")
+                got = bits_as_subsets(r.order, len(y), 6) if r.run["order_bits"] else r.order
+                assert np.array_equal(got, traj.order)
         header = json.loads(scene.to_bytes()[8:8 + int.from_bytes(scene.to_bytes()[4:8], "little")])
         sent = [name for name in header["arrays"] if name.startswith("order.")]
         assert sent == ["order.0"]  # the same seed examines the same points whatever τ: sent once
@@ -141,3 +146,22 @@ def test_the_csv_and_the_table_read_from_the_record_are_the_run_s(variant, kw):
         assert np.array_equal(back.state_mistakes(states), traj.state_mistakes(states))
     with pytest.raises(ValueError, match="no run with τ = 1"):
         SceneRun.of_tau(blob, 1.0)
+
+
+def test_a_mini_batch_s_subsets_travel_as_bit_sets_where_that_is_smaller():
+    """B > N/16: each step's I as N bits, not B indices; read back (core order: increasing) exactly; B ≤ N/16 stays
+    indices. A row that does not hold B points is refused."""
+    X, y = make_dataset("blobs", 2000, 1)
+    for B, bits in ((500, True), (125, False), (126, True)):
+        traj = run_perceptron(X, y, variant="minibatch", batch_size=B, max_steps=50, seed=2)
+        assert all((np.diff(row) > 0).all() for row in traj.order)  # the core keeps I in index order
+        rec = PerceptronScene.from_bytes(perceptron_scene(traj).to_bytes()).runs[0]
+        assert rec.run["order_bits"] is bits
+        assert rec.order.nbytes == (traj.n_steps * 250 if bits else traj.n_steps * B * 2)
+        back = SceneRun.of_tau(perceptron_scene(traj).to_bytes(), traj.tau)
+        assert np.array_equal(back.order, traj.order)
+        assert all(np.array_equal(back.examined(s), traj.examined(s)) for s in range(traj.n_steps + 1))
+    packed = subsets_as_bits(np.array([[0, 3, 9], [1, 2, 10]]), 11)
+    assert packed.tolist() == [[0b1001, 0b10], [0b110, 0b100]]
+    with pytest.raises(ValueError, match="B = 2 of the 11 points"):
+        bits_as_subsets(packed, 11, 2)

@@ -237,6 +237,7 @@ class PerceptronModel {
         this.errors.length !== this.K + 1 || this.loss.length !== this.K + 1)
       throw new Error("the scene's states do not match its update steps");
     if (this.proof && this.proof.length !== 2 * (this.K + 1)) throw new Error("the scene's proof does not match its updates");
+    if (this.run.order_bits) this.checkBits();
     this.negative = this.run.update_on === "negative";
     this.mask = new Uint8Array(this.N);
     this.maskAt = -1;
@@ -279,8 +280,27 @@ class PerceptronModel {
     const v = this.run.variant;
     if (v === "cyclic") return [(step - 1) % this.N];
     if (v === "batch") return Array.from({length: this.N}, (_, i) => i);
+    if (this.run.order_bits) return this.subset(step);
     const B = v === "minibatch" ? this.run.batch_size : 1;
     return Array.from(this.order.subarray((step - 1) * B, step * B));
+  }
+
+  // a mini-batch's I sent as a bit set (viz.scene.subsets_as_bits): bit i of row s − 1, least significant first
+  subset(step) {
+    const w = (this.N + 7) >> 3, row = this.order.subarray((step - 1) * w, step * w), out = [];
+    for (let j = 0; j < w; j++) for (let v = row[j]; v; v &= v - 1) out.push(8 * j + 31 - Math.clz32(v & -v));
+    return out;
+  }
+  checkBits() {  // every step's set holds B of the N points
+    const w = (this.N + 7) >> 3, B = this.run.batch_size, o = this.order;
+    if (!(o instanceof Uint8Array) || o.length !== this.S * w) throw new Error("the scene's subsets do not match its steps");
+    if (o.__dblChecked === B) return;  // (the runs of every τ share one array: checked once)
+    for (let s = 0; s < this.S; s++) {
+      let c = 0;
+      for (let j = s * w; j < (s + 1) * w; j++) for (let v = o[j]; v; v &= v - 1) c++;
+      if (c !== B || (this.N & 7 && o[(s + 1) * w - 1] >> (this.N & 7))) throw new Error(`step ${s + 1}'s subset does not hold B = ${B} of the ${this.N} points`);
+    }
+    o.__dblChecked = B;
   }
 
   updated(step, k) {  // the core's Trajectory.updated: the examined points in M of the state before (M ∩ I)
