@@ -5,7 +5,9 @@
 // yet. The figure is the page's own (axes, title, layout.meta); plotly.js draws it here like every other chart, and
 // the chart tools treat it as a still Plotly chart (no view on the plot: nothing to step, its own state lines read).
 
-const FIGURE_CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false};
+// no mode bar but on a 3-D view (its camera buttons); PNG and SVG are under every chart
+const FIGURE_CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false,
+                       modeBarButtonsToRemove: ["sendDataToCloud", "toImage"]};
 
 class FigureModel {
   constructor({header, arrays}) {
@@ -27,7 +29,8 @@ class FigureView {
   get step() { return 0; }
   async mount() {
     this.width = this.root.clientWidth;
-    await this.Plotly.react(this.plot, this.m.fig.data, this.m.fig.layout, FIGURE_CONFIG);
+    const fig = this.m.fig;
+    await this.Plotly.react(this.plot, fig.data, fig.layout, {...FIGURE_CONFIG, displayModeBar: fig.layout.scene ? "hover" : false});
   }
   resize() {  // the figure's own height; its width the page's
     if (!this.plot._fullLayout || Math.abs(this.root.clientWidth - this.width) < 2) return;

@@ -104,12 +104,16 @@ class QuizView extends PerceptronView {
       const x = P.px(g.wrong[0][0]), y = P.py(g.wrong[1][0]), d = r * 0.8;
       svg += `<path d="M${f1(x - d)},${f1(y - d)}L${f1(x + d)},${f1(y + d)}M${f1(x + d)},${f1(y - d)}L${f1(x - d)},${f1(y + d)}" stroke="${WRONG}" stroke-width="${4 * k}"/>`;
     }
-    // the points' names (up to LABEL_MAX), above and right of the rings so that no ring crosses one, white-haloed
+    // the points' names (up to LABEL_MAX), white-haloed over the rings: above and right of the marker, and of the
+    // ring where a point has one (updated on, or the pick), so that no ring crosses its own point's name
     if (this.m.N <= LABEL_MAX) {
-      const m = this.m, d = 0.72 * r + 3 * k, fs = 15 * k;
-      for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg"))
+      const m = this.m, fs = 15 * k, near = 0.5 * this.size + 2 * k, far = 0.72 * r + 3 * k;
+      const ringed = new Set([...(this.q.answered && g.updated ? g.updated : []), ...(g.wrong[0].length ? [this.q.pick] : [])]);
+      for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg")) {
+        const d = ringed.has(i) ? far : near;
         svg += `<text class="dbls-name" x="${f1(P.px(m.X[2 * i]) + d)}" y="${f1(P.py(m.X[2 * i + 1]) - d)}" font-size="${fs}" fill="${INK}" ` +
           `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round">x${sub(i + 1)}</text>`;
+      }
     }
     this.over.insertAdjacentHTML("beforeend", svg);
   }
