@@ -21,6 +21,7 @@ from views.present import part
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    page_fragment,
     plane_data,
     points_ready,
     presenting,
@@ -52,10 +53,9 @@ def compute(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple, k
     return offload(compare_page, X, y, lefts, rights, C, follow, key)
 
 
-@st.fragment
+@page_fragment
 def page() -> None:
-    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
-    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    """The Compare page (a fragment: views.shared.page_fragment)."""
     st.title("Compare two runs")
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()

@@ -32,6 +32,7 @@ from views.present import part
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    page_fragment,
     plane_data,
     points_ready,
     presenting,
@@ -75,10 +76,9 @@ def steps_of(ds, kernel: str, kparams: tuple, params: tuple) -> dict:
         return {}
 
 
-@st.fragment
+@page_fragment
 def page() -> None:
-    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
-    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    """The Dual / Gram page (a fragment: views.shared.page_fragment)."""
     st.title("Dual perceptron and the Gram matrix")
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()

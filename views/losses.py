@@ -36,6 +36,7 @@ from views.present import part
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    page_fragment,
     plane_data,
     points_ready,
     presenting,
@@ -130,10 +131,9 @@ def _on_pick() -> None:
         st.session_state[CHOSEN] = (*pick, current_dataset().label)
 
 
-@st.fragment
+@page_fragment
 def page() -> None:
-    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
-    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    """The Loss surface page (a fragment: views.shared.page_fragment)."""
     st.title("Loss surface")
     first = st.container()  # presentation mode: the charts here, before the settings
     ds = current_dataset()

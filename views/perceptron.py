@@ -20,6 +20,7 @@ from views.quiz import quiz
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    page_fragment,
     plane_data,
     points_ready,
     presenting,
@@ -70,10 +71,9 @@ def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
     return perceptron_gif(SceneRun.of_tau(blob, tau), max_frames=GIF_FRAMES, mode=mode)
 
 
-@st.fragment
+@page_fragment
 def page() -> None:
-    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
-    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    """The Perceptron page (a fragment: views.shared.page_fragment)."""
     st.title("Perceptron")
     ds = current_dataset()
     step0 = take_start_step()  # a link's ?step=, used once

@@ -287,6 +287,15 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENT))
 
 
+def page_fragment(body: Callable[[], None]) -> Callable[[], None]:
+    """A chart page's body as a fragment (``st.fragment``): the page's own controls rerun the page alone, not
+    ``app.py`` around it (the dataset sidebar, the presentation switch, the points table), which sends about two
+    thirds of the messages a whole rerun does. What lies outside the page (the dataset, a click on a chart that adds
+    a point, which the sidebar's tools apply, the table) still reruns the whole app.
+    """
+    return st.fragment(body)
+
+
 def show_chart(fig: dict | Chart, key: str, alt: str) -> None:
     """Draw a still figure, one that nothing steps (the Loss page's θ slice, 3-D view and data chart; the points
     alone), with the scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the

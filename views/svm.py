@@ -36,6 +36,7 @@ from views.present import part
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    page_fragment,
     plane_data,
     points_ready,
     presenting,
@@ -93,10 +94,9 @@ def _on_chart_c() -> None:
         st.session_state["C"] = float(c)
 
 
-@st.fragment
+@page_fragment
 def page() -> None:
-    """The page: run as a fragment, so its own controls rerun it alone, not the sidebar and the points table
-    around it (app.py); anything outside it (the dataset, a click that edits the points) reruns the app."""
+    """The SVM page (a fragment: views.shared.page_fragment)."""
     st.title("SVM: margin and slack")
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()

@@ -346,6 +346,15 @@ export default function(component) {
   // clicks sent but not yet applied by the server (kept across reruns; data.done lists the applied ones)
   const done = new Set(data.done || []);
   const pending = (window.__dblPendingClicks = (window.__dblPendingClicks || []).filter(c => !done.has(c.id)));
+  // a click still not applied a second after the last rerun drew this (its rerun was lost: stopped by the next
+  // one before its callback ran) is sent again, twice at most; the server applies each id once
+  clearTimeout(window.__dblResend);
+  if (editing && pending.some(c => (c.tries || 0) < 2)) window.__dblResend = setTimeout(() => {
+    const left = window.__dblPendingClicks || [];
+    if (!left.length) return;
+    for (const c of left) c.tries = (c.tries || 0) + 1;
+    setTriggerValue("click", {clicks: left.slice(-64)});
+  }, 1000);
 
   // a press and release apart (a drag) is not a click
   let down = null;
@@ -400,6 +409,7 @@ export default function(component) {
     setTimeout(() => { button.textContent = "Copy link to this view"; }, 2500);
   };
   return () => {
+    clearTimeout(window.__dblResend);
     document.removeEventListener("pointerdown", onDown, true);
     document.removeEventListener("click", onClick, true);
   };
