@@ -29,9 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_live import IDLE, against_bare, followed_moves, frame_times, line, open_tab  # noqa: E402
+from bench.browser import chart  # noqa: E402
 
-DATA = ("Array.from(document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot'))"
-        ".find(g => g.layout && g.layout.meta && g.layout.meta.view === 'loss_data')")
+DATA = chart("loss_data")  # the data chart beside the surface (a still figure)
 
 
 def clicks(page, k: int) -> list[float]:

@@ -95,7 +95,8 @@ class Trajectory(RunSteps):
         B[k] is b after the k-th update (B[0] = b₀).
     order : ndarray of shape (S,) or (S, B), or None
         The points examined at steps 1..S for the random and minibatch
-        variants; None where it follows from the step (cyclic, batch).
+        variants (a minibatch's row in increasing index order: I is a set);
+        None where it follows from the step (cyclic, batch).
     converged : bool
         Whether the last state misclassifies no point under the rule.
     max_steps : int

@@ -286,3 +286,22 @@ def test_a_mini_batch_s_bit_sets_draw_the_core_s_subsets(renderer):  # noqa: F81
     bad[3, 0] ^= 1  # step 4's set gains or loses a point
     refused(renderer, pack(header, {**arrays, "order.0": bad}))
     assert "step 4's subset does not hold B = 12 of the 48 points" in renderer.locator("#scene .dbls-error").text_content()
+
+
+def test_a_still_figure_is_drawn_and_a_broken_one_named(renderer):  # noqa: F811
+    """A ``figure`` record (viz.scene.figure_scene) is drawn as the figure it holds; one whose figure is not JSON, or
+    has no data, is named and the chart drawn before stays."""
+    from viz.common import points_figure
+    from viz.scene import figure_scene
+
+    X, y = make_dataset("blobs", 30, 1)
+    good = figure_scene(points_figure(X, y, note="the points"), "the points alone")
+    mount(renderer, good)
+    got = renderer.evaluate("""() => { const g = document.querySelector('#scene .dbls-plot');
+        return {n: g.data.length, x: Array.from(g.data[0].x), label: g.getAttribute('aria-label'), title: g.layout.title.text}; }""")
+    assert got["n"] == 2 and got["x"] == X[y == 1, 0].tolist() and got["label"] == "the points alone"
+    header, arrays = unpack(good)
+    for figure, says in ((b"{not json", "its figure is not JSON"), (b'{"layout": {}}', "no data")):
+        refused(renderer, pack(header, {"figure": np.frombuffer(figure, dtype=np.uint8)}))
+        assert says in renderer.locator("#scene .dbls-error").text_content()
+        assert renderer.evaluate("() => document.querySelector('#scene .dbls-plot').data.length") == 2  # still there

@@ -110,3 +110,24 @@ def test_hovering_a_point_says_where_it_lies(page: Page, app_server: str) -> Non
     expect(tip).to_be_visible()
     expect(tip).to_contain_text("x₁ = (3, 3), y = +1")
     expect(tip).to_contain_text("y·f(x) = ")
+
+
+def test_a_chart_move_during_the_control_s_echo_is_kept(page: Page, app_server: str) -> None:
+    """The chart reports its C once at rest; a move made while the page is taking it is not undone when the control
+    echoes the reported C, and is itself reported: chart and control end at the last C the chart showed."""
+    page.goto(app_server.rstrip("/") + "/svm?ds=blobs")
+    wait_for_rerun(page)
+    shown(page)
+    control = page.get_by_test_id("stSlider").filter(has_text="Penalty C").get_by_role("slider")
+    rng = page.locator(f"{ROOT} .dbls-range")
+    rng.scroll_into_view_if_needed()
+    rng.focus()
+    page.keyboard.press("End")  # C = 1000 on the chart: reported 0.6 s later
+    page.wait_for_timeout(640)
+    page.keyboard.press("Home")  # C = 0.001, while the page takes 1000
+    page.wait_for_function(f"() => document.querySelector({ROOT!r}).dataset.c === '0.001'")
+    expect(control).to_have_attribute("aria-valuetext", "0.001", timeout=10_000)
+    wait_for_rerun(page)
+    page.wait_for_timeout(900)
+    assert shown(page)["c"] == "0.001" and control.get_attribute("aria-valuetext") == "0.001"
+    assert_no_exception(page)

@@ -90,7 +90,8 @@ def check_svm(page: Page, X, y, sols, ks, path=None) -> None:
         boxes = got["label_boxes"]
         assert not [(a, b) for j, a in enumerate(boxes) for b in boxes[j + 1:]
                     if a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5]
-        # the width arrow: from the boundary's middle in view, 1/‖w‖ each way along w
+        # the width arrow: from a point of the boundary in view (the middle unless its label covers points there),
+        # 1/‖w‖ each way along w
         if s.kernel == "linear" and np.isfinite(s.margin) and got["arrow"]:
             a = got["arrow"]
             mid = np.array(a["mid"])

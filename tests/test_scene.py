@@ -165,3 +165,8 @@ def test_a_mini_batch_s_subsets_travel_as_bit_sets_where_that_is_smaller():
     assert packed.tolist() == [[0b1001, 0b10], [0b110, 0b100]]
     with pytest.raises(ValueError, match="B = 2 of the 11 points"):
         bits_as_subsets(packed, 11, 2)
+    padded = packed.copy()
+    padded[0, 1] = 0b1000  # row 0 holds points 0, 3 and 11, and there are 11 points (0 … 10): 11 is past the last
+    with pytest.raises(ValueError, match="B = 3 of the 11 points"):
+        bits_as_subsets(padded[:1], 11, 3)
+    assert bits_as_subsets(packed[:1], 11, 3).tolist() == [[0, 3, 9]]

@@ -438,6 +438,15 @@ def test_a_weight_the_chart_reports_is_read_and_a_bad_one_ignored():
         assert weight_pick(bad) is None, bad
 
 
+def test_a_c_the_svm_chart_reports_is_read_and_a_bad_one_ignored():
+    from core.svm import C_GRID
+    from views.options import c_pick
+
+    assert c_pick(10.0, C_GRID) == 10.0 and c_pick(1, C_GRID) == 1.0 and c_pick(0.001, C_GRID) == 0.001
+    for bad in (True, False, None, "10", b"10", [10.0], {"c": 10.0}, 11.0, float("nan"), float("inf"), -1.0, 10**400):
+        assert c_pick(bad, C_GRID) is None, bad
+
+
 @pytest.mark.parametrize("params", [{"loss": "squared"}, {"lam": "-1"}, {"b_at": "99"}, {"lit": "abc"},
                                     {"slice": "b"}, {"radius": "0"}])
 def test_loss_page_bad_url_never_breaks_it(params):

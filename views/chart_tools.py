@@ -41,7 +41,7 @@ _CSS = """
 """
 
 # JS both components use: where a chart's slider stands. Only the scene renderer's charts (views.scene_chart) move
-# (gd.__dbl says its step, or the SVM's C, or the Loss surface's b); the Plotly figures the app still sends are still.
+# (gd.__dbl says its step, or the SVM's C, or the Loss surface's b); a still figure (viz/js/figure.js) has no __dbl.
 SLIDER_JS = r"""
 function sliderAt(gd) {
   const p = gd && gd.__dbl ? gd.__dbl.position() : null;  // null: nothing moves

@@ -1,8 +1,8 @@
 """Dual / Gram: read widgets -> cached Gram matrix and dual run -> scene -> the browser draws it.
 
 The run crosses the wire once, as a scene record of the core's states (:func:`viz.scene.dual_scene`);
-stepping, scrubbing, playing and the step mode happen in the browser; only a parameter change reruns this
-script. The Gram matrix is cached per dataset and kernel, apart from the run, so changing η, the order or
+stepping, scrubbing, playing and the step mode happen in the browser; only a parameter change reruns the page
+(a fragment: views.shared.page_fragment). The Gram matrix is cached per dataset and kernel, apart from the run, so changing η, the order or
 max steps reuses it.
 """
 

@@ -196,3 +196,15 @@ def weight_pick(value) -> tuple[tuple[float, float], float] | None:
     if not all(map(math.isfinite, (w1, w2, b))):
         return None
     return (round(w1, 6), round(w2, 6)), round(b, 6)
+
+
+def c_pick(value, grid) -> float | None:
+    """The C the SVM chart reports as its own once at rest: one of ``grid`` (the page's values of C) as a float;
+    None for anything else (a hand-made or damaged message, a bool, text, a C off the grid)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        c = float(value)
+    except OverflowError:  # an int too large for a float
+        return None
+    return c if c in {float(g) for g in grid} else None

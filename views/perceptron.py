@@ -1,7 +1,8 @@
 """Perceptron step-through: read widgets -> cached core run -> scene -> the browser draws it.
 
 The run crosses the wire once, as a scene record of the core's states (:mod:`viz.scene`); stepping,
-scrubbing, playing and the step mode happen in the browser; only a parameter change reruns this script.
+scrubbing, playing and the step mode happen in the browser; only a parameter change reruns the page (its body
+is a fragment: views.shared.page_fragment).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ not valid.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -292,8 +293,18 @@ def page_fragment(body: Callable[[], None]) -> Callable[[], None]:
     ``app.py`` around it (the dataset sidebar, the presentation switch, the points table), which sends about two
     thirds of the messages a whole rerun does. What lies outside the page (the dataset, a click on a chart that adds
     a point, which the sidebar's tools apply, the table) still reruns the whole app.
+
+    A link's values that the page's widgets could not use are named above the page on every run of it, also one
+    that draws a widget for the first time (:func:`report_url_problems`, each once). Each page's fragment is named
+    after its script (Streamlit tells fragments apart by their function's name, and every page runs as ``__main__``).
     """
-    return st.fragment(body)
+    def page() -> None:
+        notes = st.container()
+        body()
+        report_url_problems(notes)
+
+    page.__name__ = page.__qualname__ = f"page_{Path(body.__code__.co_filename).stem}"
+    return st.fragment(page)
 
 
 def show_chart(fig: dict | Chart, key: str, alt: str) -> None:

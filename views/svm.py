@@ -3,7 +3,8 @@
 The SVM is solved once for every C of the grid (cached per dataset and
 kernel) and the page sends one scene record of every solution (viz.scene.svm_scene), so C moves
 in the browser with no round trip: on the chart (its slider, Back/Next, Sweep, the keys) and from
-the page's own Penalty C control, which the chart follows (bench/bench_svm_page.py).
+the page's own Penalty C control, which the chart follows (bench/bench_svm_page.py). Once the chart's own C rests,
+the chart tells the page, and the control takes it (one rerun per rest; no record comes back).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from views.options import (
     TAUS,
     TTL,
     c_label,
+    c_pick,
 )
 from views.present import part
 from views.scene_chart import show_scene
@@ -89,9 +91,9 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 def _on_chart_c() -> None:
     """The chart's own C came to rest (its slider, buttons, keys or sweep): the Penalty C control takes it, so the
     control, the link and the SGD tab say the C shown. A value off the grid is ignored."""
-    c = (st.session_state.get(CHART) or {}).get("c")
-    if isinstance(c, int | float) and float(c) in C_GRID:
-        st.session_state["C"] = float(c)
+    c = c_pick((st.session_state.get(CHART) or {}).get("c"), C_GRID)
+    if c is not None:
+        st.session_state["C"] = c
 
 
 @page_fragment

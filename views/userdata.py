@@ -345,16 +345,21 @@ export default function(component) {
 
   // clicks sent but not yet applied by the server (kept across reruns; data.done lists the applied ones)
   const done = new Set(data.done || []);
-  const pending = (window.__dblPendingClicks = (window.__dblPendingClicks || []).filter(c => !done.has(c.id)));
+  // (with editing off, clicks are not applied: none is kept to be replayed when it comes back on)
+  const pending = (window.__dblPendingClicks = editing ? (window.__dblPendingClicks || []).filter(c => !done.has(c.id)) : []);
   // a click still not applied a second after the last rerun drew this (its rerun was lost: stopped by the next
-  // one before its callback ran) is sent again, twice at most; the server applies each id once
+  // one before its callback ran) is sent again, twice at most, and not while a rerun is still running (it may be
+  // the click's own); the server applies each id once
   clearTimeout(window.__dblResend);
-  if (editing && pending.some(c => (c.tries || 0) < 2)) window.__dblResend = setTimeout(() => {
+  const resend = () => {
     const left = window.__dblPendingClicks || [];
-    if (!left.length) return;
+    if (!left.length || !left.some(c => (c.tries || 0) < 2)) return;
+    const app = document.querySelector("[data-testid=stApp]");
+    if (app && app.dataset.testScriptState === "running") { window.__dblResend = setTimeout(resend, 1000); return; }
     for (const c of left) c.tries = (c.tries || 0) + 1;
     setTriggerValue("click", {clicks: left.slice(-64)});
-  }, 1000);
+  };
+  if (pending.length) window.__dblResend = setTimeout(resend, 1000);
 
   // a press and release apart (a drag) is not a click
   let down = null;

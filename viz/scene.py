@@ -40,7 +40,7 @@ from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
-SCENE_VERSION = 2  # 2: a hinge run carries its η (Compare writes it); the SGD scene reads it there
+SCENE_VERSION = 2  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
@@ -520,9 +520,10 @@ def bits_as_subsets(bits: np.ndarray, n: int, size: int) -> np.ndarray:
     out = np.zeros((S, size), dtype=np.int64)
     chunk = max(1, 4_000_000 // max(n, 1))
     for a in range(0, S, chunk):
-        flags = np.unpackbits(bits[a:a + chunk], axis=1, count=n, bitorder="little")
-        if not (flags.sum(axis=1) == size).all():
+        flags = np.unpackbits(bits[a:a + chunk], axis=1, bitorder="little")  # (the bits past n must be 0)
+        if not (flags.sum(axis=1) == size).all() or flags[:, n:].any():
             raise ValueError(f"a step's subset does not hold B = {size} of the {n} points")
+        flags = flags[:, :n]
         out[a:a + chunk] = np.nonzero(flags)[1].reshape(-1, size)
     return out
 

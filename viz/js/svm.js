@@ -166,7 +166,9 @@ class SvmView extends Stepping {
     const text = this.followed();
     if (text === null || text === this.following) return;
     this.following = text;
-    const k = this.indexOf(text);
+    const k = this.indexOf(text), echo = k !== null && k === this.reported;
+    this.reported = null;
+    if (echo) return;  // the control took the C this chart reported: the chart has moved on since, or a sweep runs
     if (k !== null && k !== this.i) { this.syncing = true; this.pause(); this.show(k); this.syncing = false; }
   }
   // the chart's own C (its slider, ◀ ▶, the keys, the sweep's end) is told to the page once it has rested REPORT_MS:
@@ -179,6 +181,7 @@ class SvmView extends Stepping {
     this.reportTimer = setTimeout(() => {
       const text = this.followed();
       if (this.timer || this.root.__dblView !== this || text === null || this.indexOf(text) === this.i) return;
+      this.reported = this.i;  // (its echo from the control is not a move: sync)
       send("c", this.m.Cs[this.i]);
     }, REPORT_MS);
   }
