@@ -109,22 +109,23 @@ NAMES_AND_RINGS = """() => {
     const px = (x) => o.left + fl.xaxis._offset + fl.xaxis.l2p(x), py = (y) => o.top + fl.yaxis._offset + fl.yaxis.l2p(y);
     const names = [...document.querySelectorAll('#scene .dbls-name')].map((t) => {
         const r = t.getBoundingClientRect(); return {text: t.textContent, box: [r.left, r.top, r.right, r.bottom]}; });
-    const r = v.examSize / 2 + 3 * v.k, m = v.m;
+    const m = v.m, open = !v.q.answered;  // open: the yellow disc of the point examined; answered: the green rings
+    const r = open ? v.examSize / 2 : v.examSize / 2 + 3 * v.k, ringed = open ? m.examined(v.q.step + 1) : v.g.updated;
     const kids = [...v.over.children], firstName = kids.findIndex((e) => e.classList.contains('dbls-name'));
-    return {names, rings: v.g.updated.map((i) => [i, px(m.X[2 * i]), py(m.X[2 * i + 1])]), r, stroke: 4 * v.k,
+    return {names, rings: ringed.map((i) => [i, px(m.X[2 * i]), py(m.X[2 * i + 1])]), r, stroke: (open ? 3 : 4) * v.k,
             namesAfterRings: firstName > kids.findIndex((e) => e.tagName === 'path')};
 }"""
 
 
 def test_the_points_names_stand_clear_of_the_rings(renderer):  # noqa: F811
-    """Every point is named (x₁, x₂, …), written over the rings (white-haloed), and the ring of a point updated on does
-    not cross that point's own name."""
+    """Every point is named (x₁, x₂, …), written over the rings (white-haloed), and neither the ring of a point updated
+    on nor the yellow disc of the point a question examines crosses that point's own name."""
     X, y = make_dataset("blobs", 40, 3)
     traj = run_perceptron(X, y, max_steps=200)
     blob = perceptron_scene([traj]).to_bytes()
     crossings = []
-    for k in (int(s) - 1 for s in traj.update_steps[:4]):
-        mount(renderer, with_view(blob, View(tau=traj.tau, quiz={"step": k, "answered": True, "pick": None})))
+    for k, answered in ((int(s) - 1, a) for s in traj.update_steps[:4] for a in (False, True)):
+        mount(renderer, with_view(blob, View(tau=traj.tau, quiz={"step": k, "answered": answered, "pick": None})))
         got = renderer.evaluate(NAMES_AND_RINGS)
         assert sorted(n["text"] for n in got["names"]) == sorted(f"x{sub(i + 1)}" for i in range(len(y)))
         assert got["rings"] and got["namesAfterRings"]  # the step's ring is drawn, and every name over it

@@ -339,8 +339,10 @@ SvmModel.prototype.formula = function (k, view) {
 // ----- the SVM page's hinge-SGD tab: one step of SGD on J = λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b))
 function hingeRule(lam) {  // (and Compare's hinge side)
   return [
-    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,\\quad b \\leftarrow b + \\eta\\, y_i`],
-    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW},\\qquad \\lambda = \\frac{1}{N C} = ${tn(lam)}`],
+    ["Rule", `\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW} + \\eta\\, y_i ${TX}_i,`],
+    ["", `\\phantom{\\text{if } y_i(${TW}\\cdot ${TX}_i + b) < 1:}\\quad b \\leftarrow b + \\eta\\, y_i`],
+    ["", `\\text{else:}\\quad ${TW} \\leftarrow (1 - \\eta\\lambda)\\,${TW}`],
+    ["", `\\lambda = \\frac{1}{N C} = ${tn(lam)}`],
   ];
 }
 
@@ -352,9 +354,11 @@ function hingeStep(p, X, y, lam, etas, s) {
   const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
   const xi = [X[2 * i], X[2 * i + 1]];
   rows.push([`Step ${grouped(s)}`, `y_{${n}}(${TW}\\cdot ${TX}_{${n}} + b) = ${tn(m)} ${p.active[s - 1] ? "< 1" : "\\ge 1"},\\quad \\eta = ${eta}`]);
+  // w and b on rows of their own (two columns on Compare, and a projector's type, leave a row about 40 characters)
   rows.push(["", p.active[s - 1]
-    ? `${TW} = (1 - ${eta}\\cdot ${l})\\,${tv([v0, v1])} + ${eta}\\cdot(${tsign(y[i])})\\cdot ${tv(xi)} = ${tv(p.w(s))},\\quad b = ${tn(bp)} + ${eta}\\cdot(${tsign(y[i])}) = ${tn(p.B[s])}`
-    : `${TW} = (1 - ${eta}\\cdot ${l})\\,${tv([v0, v1])} = ${tv(p.w(s))},\\quad b = ${tn(p.B[s])}`]);
+    ? `${TW} = (1 - ${eta}\\cdot ${l})\\,${tv([v0, v1])} + ${eta}\\cdot(${tsign(y[i])})\\cdot ${tv(xi)} = ${tv(p.w(s))}`
+    : `${TW} = (1 - ${eta}\\cdot ${l})\\,${tv([v0, v1])} = ${tv(p.w(s))}`]);
+  rows.push(["", p.active[s - 1] ? `b = ${tn(bp)} + ${eta}\\cdot(${tsign(y[i])}) = ${tn(p.B[s])}` : `b = ${tn(p.B[s])}`]);
   return rows;
 }
 

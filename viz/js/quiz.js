@@ -105,10 +105,12 @@ class QuizView extends PerceptronView {
       svg += `<path d="M${f1(x - d)},${f1(y - d)}L${f1(x + d)},${f1(y + d)}M${f1(x + d)},${f1(y - d)}L${f1(x - d)},${f1(y + d)}" stroke="${WRONG}" stroke-width="${4 * k}"/>`;
     }
     // the points' names (up to LABEL_MAX), white-haloed over the rings: above and right of the marker, and of the
-    // ring where a point has one (updated on, or the pick), so that no ring crosses its own point's name
+    // ring or disc where a point has one (updated on, the pick, lit for the question), so none crosses its own name
     if (this.m.N <= LABEL_MAX) {
       const m = this.m, fs = 15 * k, near = 0.5 * this.size + 2 * k, far = 0.72 * r + 3 * k;
-      const ringed = new Set([...(this.q.answered && g.updated ? g.updated : []), ...(g.wrong[0].length ? [this.q.pick] : [])]);
+      const lit = this.q.answered ? [] : m.examined(this.q.step + 1);  // (the question's yellow disc)
+      const ringed = new Set([...(this.q.answered && g.updated ? g.updated : []), ...(g.wrong[0].length ? [this.q.pick] : []),
+                              ...(lit.length <= EXAM_MANY ? lit : [])]);
       for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg")) {
         const d = ringed.has(i) ? far : near;
         svg += `<text class="dbls-name" x="${f1(P.px(m.X[2 * i]) + d)}" y="${f1(P.py(m.X[2 * i + 1]) - d)}" font-size="${fs}" fill="${INK}" ` +

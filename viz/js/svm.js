@@ -519,7 +519,7 @@ class SvmView extends Stepping {
       svg += `<text class="dbls-xi" x="${f1(x)}" y="${f1(y)}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
     }
     if (on("margin") && g.arrow) {
-      const a = this.placeArrow(g, px, py, xa, ya, on), head = (from, to) => {
+      const a = this.placeArrow(g, px, py, xa, ya, on, boxes), head = (from, to) => {
         const x0 = px(from[0]), y0 = py(from[1]), x1 = px(to[0]), y1 = py(to[1]), L = Math.hypot(x1 - x0, y1 - y0) || 1;
         const ux = (x1 - x0) / L, uy = (y1 - y0) / L, s = 11 * k;
         return `M${f1(x0)},${f1(y0)}L${f1(x1)},${f1(y1)}M${f1(x1 - s * ux + 0.5 * s * uy)},${f1(y1 - s * uy - 0.5 * s * ux)}L${f1(x1)},${f1(y1)}L${f1(x1 - s * ux - 0.5 * s * uy)},${f1(y1 - s * uy + 0.5 * s * ux)}`;
@@ -539,16 +539,18 @@ class SvmView extends Stepping {
             Math.max(xa._offset + 90 * k, Math.min(px(a.tip[0]), xa._offset + xa._length - 90 * k))];
   }
 
-  // the width arrow whose label covers the fewest points shown (the one nearest the middle of the boundary on a tie):
-  // a support vector lies on the margin line, where the label's arrow ends; g.arrow becomes that one
-  placeArrow(g, px, py, xa, ya, on) {
+  // the width arrow whose label covers the fewest points shown, a ξ label (``labels``: their boxes, px) counting as
+  // three (the one nearest the middle of the boundary on a tie): a support vector lies on the margin line, where the
+  // label's arrow ends; g.arrow becomes that one
+  placeArrow(g, px, py, xa, ya, on, labels = []) {
     if (!g.arrows) return g.arrow;
-    const m = this.m, k = this.k, fs = 17 * k, pad = this.size / 2, w = 0.55 * fs * g.arrow.text.length / 2;
+    const m = this.m, k = this.k, fs = 17 * k, w = 0.55 * fs * g.arrow.text.length / 2;
+    const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + 2 * k;  // a point with its ring
     const shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`));  // the kinds of point drawn (the legend hides some)
     let best = g.arrows[0], fewest = Infinity;
     for (const a of g.arrows) {
       const [ty, tx] = this.arrowLabel(a, px, py, xa, ya), x0 = tx - w - pad, x1 = tx + w + pad, y0 = ty - 0.8 * fs - pad, y1 = ty + 0.25 * fs + pad;
-      let n = 0;
+      let n = 3 * labels.filter((b) => b[0] < x1 && x0 < b[2] && b[1] < y1 && y0 < b[3]).length;
       for (let i = 0; i < m.N && n < fewest; i++) {
         if (!shown[g.cat[i]]) continue;
         const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]);
