@@ -573,18 +573,19 @@ function pen(fl) {
 // (part ``ringId``) on its canvas, and over it the examined points, the boundary before and after, hinge SGD's
 // margins and what ``extra(pen)`` adds; ``v`` is the view (its scale, hidden parts and ring sizes)
 const EXAM_MANY = 24;  // more points examined at once than this (a large mini-batch): each is lit by a halo, not a disc
-const examHalo = (v) => 0.5 * (v.size || 8 * v.k) + 3 * v.k;  // the halo's radius: the marker's and 3 px
+const examHalo = (v) => 0.5 * (v.size || 8 * v.k) + 2.5 * v.k;  // the halo's radius: the marker's and 2.5 px
 
 function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "") {
   const P = pen(fl), k = v.k, on = (part) => !v.hidden.has(part), clip = P.clip(id);
-  layer(under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${P.poly(g.regPos, REGION.pos)}${P.poly(g.regNeg, REGION.neg)}</g>`);
+  // a large batch's points are lit by yellow halos under the points (M's rings and the points stay seen); a few by
+  // discs over them
+  const many = on("exam") && g.exam[0].length > EXAM_MANY;
+  const halos = many ? `<path d="${P.circles(g.exam, examHalo(v))}" fill="${HIGHLIGHT}"/>` : "";
+  layer(under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${P.poly(g.regPos, REGION.pos)}${P.poly(g.regNeg, REGION.neg)}${halos}</g>`);
   ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, v.m.N <= 100 ? INK : "#000000", v.m.N <= 100 ? 1 : 0.7, v.ring[1]);
   let svg = "";
-  if (on("exam") && g.exam[0].length) {  // a large batch's discs shrink to a halo, so the points and M stay seen
-    const many = g.exam[0].length > EXAM_MANY, r = many ? examHalo(v) : examSize / 2;
-    svg += `<path d="${P.circles(g.exam, r)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${(many ? 1.2 : 3) * k}"` +
-      `${many ? ' fill-opacity="0.5"' : ""}/>`;
-  }
+  if (on("exam") && g.exam[0].length && !many)
+    svg += `<path d="${P.circles(g.exam, examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
   if (on("old")) svg += P.seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
   if (on("line")) svg += P.seg(g.line, INK, 4 * k);
   if (g.margins && on("margin")) for (const ml of g.margins) svg += P.seg(ml, MARGIN_INK, 2.5 * k, `${8 * k} ${5 * k}`);  // hinge SGD's ±1
@@ -1033,12 +1034,13 @@ class PerceptronView extends Stepping {
     const tr = (id, xy, extra) => ({type: "scatter", name: names[id], x: xy[0].length ? Array.from(xy[0]) : [null],
                                     y: xy[1].length ? Array.from(xy[1]) : [null], hoverinfo: "skip", xaxis: "x", yaxis: "y",
                                     visible: !this.hidden.has(id), ...extra});
+    const many = g.exam[0].length > EXAM_MANY;  // (a large batch's halos under the points, as drawn on the page)
+    const exam = tr("exam", g.exam, many ? {mode: "markers", marker: {size: 2 * examHalo(this), color: HIGHLIGHT, line: {width: 0}}}
+      : {mode: "markers", marker: {size: this.examSize, color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}});
     data.unshift(tr("pos", g.regPos, {fill: "toself", fillcolor: REGION.pos, mode: "none", showlegend: false}),
-                 tr("neg", g.regNeg, {fill: "toself", fillcolor: REGION.neg, mode: "none", showlegend: false}));
+                 tr("neg", g.regNeg, {fill: "toself", fillcolor: REGION.neg, mode: "none", showlegend: false}), ...(many ? [exam] : []));
     data.push(tr("ring", g.ring, {mode: "markers", marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}}),
-              tr("exam", g.exam, g.exam[0].length > EXAM_MANY
-                ? {mode: "markers", marker: {size: 2 * examHalo(this), color: HIGHLIGHT, opacity: 0.5, line: {color: HIGHLIGHT_LINE, width: 1.2 * k}}}
-                : {mode: "markers", marker: {size: this.examSize, color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
+              ...(many ? [] : [exam]),
               tr("old", g.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),
               tr("line", g.line, {mode: "lines", line: {color: INK, width: 4 * k}}),
               tr("w", g.w, {mode: "lines+markers", line: {color: INK, width: 3.5 * k}, marker: {symbol: "arrow", angleref: "previous", size: 16 * k, opacity: [0, 1], color: INK}}),
