@@ -236,3 +236,22 @@ def test_the_width_label_stands_where_it_covers_no_point(renderer: Page) -> None
                 assert got["inside"] == 0, (name, k)
             moved += got["chosen"] > 0
     assert moved  # the middle was covered at least once, and the label moved
+
+
+def test_the_c_path_rows_tick_zero_and_their_largest_value(renderer: Page):  # noqa: F811
+    """Each row of the C path (width, support vectors, Σξ) is labelled 0 and its largest value, as the path holds it,
+    however short the row (plotly.js would place one tick alone), and named in its top right corner."""
+    from viz.common import num
+
+    X, y = make_dataset("blobs", 40, 0)
+    sols = svm_grid(X, y)
+    path = path_of(sols)
+    mount(renderer, svm_scene(X, y, sols, path=path).to_bytes())
+    got = renderer.evaluate("""() => { const l = window.__dblView.sideEl.layout;
+        return [2, 3, 4].map((r) => ({ticks: l[`yaxis${r}`].ticktext, vals: l[`yaxis${r}`].tickvals, top: l[`yaxis${r}`].range[1]}))
+          .concat([l.annotations.map((a) => [a.text, a.yanchor])]); }""")
+    rows, names = got[:3], got[3]
+    for row, key in zip(rows, ("width", "support", "slack"), strict=True):
+        top = max(float(v) for v in path[key] if np.isfinite(v))
+        assert row["vals"] == [0, top] and row["ticks"] == ["0", num(top)] and row["top"] > top, key
+    assert names == [["width", "top"], ["# SVs", "top"], ["Σξ", "top"]]

@@ -338,13 +338,15 @@ class SvmView extends Stepping {
               tickfont: tick, fixedrange: true},
     };
     l.annotations = [];
-    if (has) PATH_ROWS.forEach(([, label, colour], r) => {
-      const lo = (2 - r) * 0.2;
-      l[`yaxis${r + 2}`] = {domain: [lo, lo + 0.16], anchor: `x${r + 2}`, fixedrange: true, rangemode: "tozero", gridcolor: "#eeeeee",
-                            tickfont: tick, nticks: height < 420 ? 2 : 3};
-      // each row named over its curve, across (a vertical title would run into the next row's on a short panel)
-      l.annotations.push({text: label, xref: `x${r + 2} domain`, yref: `y${r + 2} domain`, x: 1, y: 1, xanchor: "right", yanchor: "bottom",
-                          showarrow: false, font: {size: 13 * k, color: colour}});
+    if (has) PATH_ROWS.forEach(([key, label, colour], r) => {
+      const lo = (2 - r) * 0.2, top = Math.max(0, ...P[key].filter(Number.isFinite));
+      // two ticks, 0 and the row's largest value (a row is too short for plotly.js to place more than one)
+      l[`yaxis${r + 2}`] = {domain: [lo, lo + 0.16], anchor: `x${r + 2}`, fixedrange: true, gridcolor: "#eeeeee", tickfont: tick,
+                            range: [0, (top || 1) * 1.12], tickvals: top ? [0, top] : [0], ticktext: top ? ["0", num(top)] : ["0"]};
+      // each row named inside its top right corner, where the curve is low (the width, the support vectors and Σξ
+      // fall as C grows); across, not a vertical title, which would run into the next row's on a short panel
+      l.annotations.push({text: label, xref: `x${r + 2} domain`, yref: `y${r + 2} domain`, x: 1, y: 1, xanchor: "right", yanchor: "top",
+                          showarrow: false, font: {size: 13 * k, color: colour}, bgcolor: "rgba(255,255,255,0.8)"});
       l[`xaxis${r + 2}`] = {type: "log", domain: [0, 1], anchor: `y${r + 2}`, fixedrange: true, gridcolor: "#eeeeee",
                             showticklabels: r === 2, tickfont: tick, ...(r === 2 ? {title: {text: "C (log)", font: {size: 13 * k, color: "#333"}, standoff: 2}} : {}),
                             ...(r ? {matches: "x2"} : {})};
