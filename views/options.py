@@ -186,14 +186,8 @@ def weight_pick(value) -> tuple[tuple[float, float], float] | None:
     on its grid and b is one of its slider's."""
     if not isinstance(value, dict) or not isinstance(value.get("w"), list | tuple) or len(value["w"]) != 2:
         return None
-    nums = [*value["w"], value.get("b")]
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in nums):
-        return None
-    try:
-        w1, w2, b = (float(v) for v in nums)
-    except OverflowError:  # an int too large for a float
-        return None
-    if not all(map(math.isfinite, (w1, w2, b))):
+    w1, w2, b = nums = [message_number(v) for v in (*value["w"], value.get("b"))]
+    if any(v is None for v in nums):
         return None
     return (round(w1, 6), round(w2, 6)), round(b, 6)
 
@@ -201,10 +195,17 @@ def weight_pick(value) -> tuple[tuple[float, float], float] | None:
 def c_pick(value, grid) -> float | None:
     """The C the SVM chart reports as its own once at rest: one of ``grid`` (the page's values of C) as a float;
     None for anything else (a hand-made or damaged message, a bool, text, a C off the grid)."""
+    c = message_number(value)
+    return c if c is not None and c in {float(g) for g in grid} else None
+
+
+def message_number(value) -> float | None:
+    """A number a chart's message carries (JSON: an int or a float) as a finite float; None for anything else: a
+    bool, text, NaN or ±∞, an int too large for a float."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         return None
     try:
-        c = float(value)
-    except OverflowError:  # an int too large for a float
+        v = float(value)
+    except OverflowError:
         return None
-    return c if c in {float(g) for g in grid} else None
+    return v if math.isfinite(v) else None

@@ -9,6 +9,7 @@ const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
+const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];  // boxes [x0, y0, x1, y1], px
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
 const ARROW_AT = [0.5, 0.38, 0.62, 0.26, 0.74, 0.14, 0.86];  // where along the boundary in view the width arrow may stand
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
@@ -515,7 +516,7 @@ class SvmView extends Stepping {
     const boxes = [];
     if (on("slack")) for (const L of g.labels) {
       const x = px(L.at[0]) + 4 * k, y = py(L.at[1]) + fs * 0.35, box = [x, y - 0.95 * fs, x + 0.56 * fs * L.text.length, y + 0.3 * fs];
-      if (boxes.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) continue;
+      if (boxes.some((b) => overlaps(box, b))) continue;
       boxes.push(box);
       g.shownLabels.push(L);
       svg += `<text class="dbls-xi" x="${f1(x)}" y="${f1(y)}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
@@ -552,7 +553,7 @@ class SvmView extends Stepping {
     let best = g.arrows[0], fewest = Infinity;
     for (const a of g.arrows) {
       const [ty, tx] = this.arrowLabel(a, px, py, xa, ya), x0 = tx - w - pad, x1 = tx + w + pad, y0 = ty - 0.8 * fs - pad, y1 = ty + 0.25 * fs + pad;
-      let n = 3 * labels.filter((b) => b[0] < x1 && x0 < b[2] && b[1] < y1 && y0 < b[3]).length;
+      let n = 3 * labels.filter((b) => overlaps([x0, y0, x1, y1], b)).length;
       for (let i = 0; i < m.N && n < fewest; i++) {
         if (!shown[g.cat[i]]) continue;
         const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]);
