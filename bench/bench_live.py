@@ -10,7 +10,8 @@ yardstick) and the app (streamlit run app.py). In one Chromium, it times
   the page's own rerun has finished; the bytes the server sent (websocket frames);
 - Next ▶ and Back ◀ in the renderer: the click until the next animation frame after the step is drawn;
 - a new data seed: every τ run again on the server and sent, until drawn;
-- the variant changed (cyclic ↔ random): the same, the points kept, the first time and once cached;
+- the variant changed (to two others and back, twice, in two tabs): built on the server, cached on the server (a
+  tab's first visit), and drawn before in the tab (the chart keeps the variants it drew: no server message);
 - the first chart of the Perceptron page in a new tab (both servers warm), against the bare app's.
 
 Prints medians and 95th percentiles and each as a ratio to the bare rerun measured in the same run.
@@ -187,28 +188,37 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
     return times, sizes, inpage
 
 
-def variant_changes(page, received: list[int]) -> tuple[list[float], list[float], list[int], list[float]]:
-    """The variant changed (every τ run again on the server and sent, the points kept): the option's click until
-    the new scene is drawn; the first visit of each variant (built) and the later ones (cached) apart; the bytes
-    sent; and the cached ones timed in the page (the click event until the frame after the new scene is drawn)."""
-    built, cached, sizes, inpage = [], [], [], []
-    seen = {"cyclic"}
-    for v in ["random", "cyclic", "random", "cyclic", "random", "cyclic"]:
+VARIANTS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
+
+
+def variant_changes(page, received: list[int], start: str, timed: dict[str, list[float]]) -> list[int]:
+    """The variant changed to two others and back, twice (every τ run again, the points kept): the option's click
+    until the new scene is drawn, timed in the page (the click event until the frame after it is drawn), into
+    ``timed`` by what answered: ``built`` (the server ran it), ``server`` (the server had it: the first visit in
+    this tab), ``browser`` (the chart had drawn it in this tab: no message to the server). Returns the bytes
+    received per change."""
+    others = [v for v in VARIANTS.values() if v != start][:2]
+    sizes = []
+    drawn = {start}
+    for v in [*others, start, *others, start]:
         ready = page.evaluate(READY)
         page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
         n0 = len(received)
         option = page.get_by_role("option", name=v, exact=True)
         option.wait_for()
         arm(page, READY, "click")
-        t = time.perf_counter()
+        server_had = v in SERVER_HAS
         option.click()
-        ms, size = redrawn(page, t, ready, received, n0)
-        (cached if v in seen else built).append(ms)
-        if v in seen:
-            inpage.append(armed_ms(page))
-        seen.add(v)
-        sizes.append(size)
-    return built, cached, sizes, inpage
+        redrawn(page, time.perf_counter(), ready, received, n0)
+        kind = "browser" if v in drawn else "server" if server_had else "built"
+        timed.setdefault(kind, []).append(armed_ms(page))
+        drawn.add(v)
+        SERVER_HAS.add(v)
+        sizes.append(sum(received[n0:]))
+    return sizes
+
+
+SERVER_HAS: set[str] = set()  # the variants the server has built for the dataset being timed
 
 
 def frame_times(page, act: str, n: int, root: str = ".dbls") -> list[float]:
@@ -258,10 +268,18 @@ def main() -> None:
             print("  " + line("new data seed → every τ run, drawn", ntimes, ref50))
             print("  " + line("  the same, timed in the page", nin, ref_in50))
             print(f"  bytes received per new set of runs: median {statistics.median(nsizes) / 1000:.1f} KB")
-            built, cached, vsizes, vin = variant_changes(tab, received)
-            print("  " + line("variant → every τ run, drawn (built)", built, ref50))
-            print("  " + line("variant → every τ run, drawn (cached)", cached, ref50))
-            print("  " + line("  the same, timed in the page", vin, ref_in50))
+            start = "mini-batch" if "mini-batch" in query else "cyclic"
+            SERVER_HAS.clear()
+            SERVER_HAS.add(start)
+            timed: dict[str, list[float]] = {}
+            vsizes = variant_changes(tab, received, start, timed)
+            ctx2, tab2, received2, _ = open_tab(browser, f"{app}/perceptron?{query}")  # a second student, same data
+            vsizes += variant_changes(tab2, received2, start, timed)
+            ctx2.close()
+            for kind, what in [("built", "variant, new to the server → drawn"),
+                               ("server", "variant, new to this tab → drawn"),
+                               ("browser", "variant, drawn before in this tab → drawn")]:
+                print("  " + line(what, timed.get(kind, [float("nan")]), ref_in50) + "  (in the page)")
             print(f"  bytes received per variant change: median {statistics.median(vsizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))

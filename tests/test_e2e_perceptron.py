@@ -136,6 +136,79 @@ def _deltas(frames: list) -> list[tuple[tuple[int, ...], str]]:
     return out
 
 
+def _widget_labels(frames: list) -> set[str]:
+    """The labels of the widgets the server sent in ``frames`` (websocket payloads)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    labels = set()
+    for raw in frames:
+        if isinstance(raw, str):
+            continue
+        msg = ForwardMsg()
+        msg.ParseFromString(raw)
+        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            element = getattr(msg.delta.new_element, msg.delta.new_element.WhichOneof("type"))
+            if hasattr(element, "label"):
+                labels.add(element.label)
+    return labels
+
+
+HOLD_SENDS = """() => {  // the browser's messages to the server held back (a server that does not answer)
+    const send = WebSocket.prototype.send, held = [];
+    WebSocket.prototype.send = function (data) { held.push([this, data]); };
+    window.__dblRelease = () => { WebSocket.prototype.send = send; for (const [ws, data] of held) send.call(ws, data);
+                                  return held.length; };
+}"""
+
+
+def pick_variant(page: Page, text: str) -> None:
+    page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
+    page.get_by_role("option", name=text, exact=True).click()
+
+
+def shown_variant(page: Page, variant: str) -> None:
+    page.wait_for_function("(v) => { const g = document.querySelector('.dbls .dbls-plot');"
+                           " return g && g.layout && g.layout.meta && g.layout.meta.variant === v; }", arg=variant)
+
+
+def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server: str) -> None:
+    """The chart keeps the variants it drew (the record's memo): back to one, it draws that run again while the
+    server has not heard of the change yet, the same run as before; after another setting changed, it does not."""
+    page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200&step=40")
+    wait_for_rerun(page)
+    wait_for_scene(page)
+    wait_for_step(page, 40)
+    cyclic = chart_meta(page), scene_state(page)
+    assert cyclic[0]["variant"] == "cyclic"
+    pick_variant(page, "random")
+    shown_variant(page, "random")
+    wait_for_rerun(page)
+    assert chart_meta(page)["n_updates"] != cyclic[0]["n_updates"]
+
+    page.evaluate(HOLD_SENDS)
+    pick_variant(page, "cyclic")
+    shown_variant(page, "cyclic")  # drawn with the server not told
+    assert chart_meta(page) == cyclic[0]  # the run the server sent for cyclic, at the step the chart stood at
+    assert scene_state(page) == cyclic[1]
+    assert page.evaluate("() => window.__dblRelease()") >= 1  # the change was still to be sent
+    wait_for_rerun(page)
+    page.wait_for_timeout(300)
+    assert chart_meta(page) == cyclic[0] and "variant=" not in page.url  # the server's record: the same run (cyclic is the default)
+
+    # another rule: the kept runs were made with the old one and are not drawn again
+    page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
+    wait_for_rerun(page)
+    page.wait_for_timeout(300)
+    page.evaluate(HOLD_SENDS)
+    pick_variant(page, "random")
+    page.wait_for_timeout(600)
+    assert chart_meta(page)["variant"] == "cyclic"  # nothing kept for this rule: the chart waits for the server
+    page.evaluate("() => window.__dblRelease()")
+    shown_variant(page, "random")
+    wait_for_rerun(page)
+    assert_no_exception(page)
+
+
 def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(page: Page, app_server: str) -> None:
     """The page is a fragment (views/*.py, ``page()``): the variant sends the page's elements again and none of the
     sidebar's (delta paths under container 1); a new data seed in the sidebar reruns the whole app."""
@@ -157,6 +230,16 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(pag
     assert all(fragment for _, fragment in sent)  # every element of that rerun is the page's
     assert not [path for path, _ in sent if path[0] == 1]  # and the sidebar was not sent again
     assert "variant=random" in page.url
+    # the variant is a live control: it reruns the page's live part (views.shared.live_fragment), not its other
+    # settings; the rule is not, and reruns the page, the live part with it
+    assert {"Variant", "Step size τ", "Batch size B"} <= _widget_labels(frames[n0:])
+    assert not {"Update when", "Order seed", "Max steps"} & _widget_labels(frames[n0:])
+    n_rule = len(frames)
+    page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
+    wait_for_rerun(page)
+    page.wait_for_timeout(200)
+    assert {"Variant", "Update when", "Order seed", "Max steps"} <= _widget_labels(frames[n_rule:])
+    assert "rule=" in page.url
 
     n1 = len(frames)
     field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")

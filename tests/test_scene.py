@@ -170,3 +170,27 @@ def test_a_mini_batch_s_subsets_travel_as_bit_sets_where_that_is_smaller():
     with pytest.raises(ValueError, match="B = 3 of the 11 points"):
         bits_as_subsets(padded[:1], 11, 3)
     assert bits_as_subsets(packed[:1], 11, 3).tolist() == [[0, 3, 9]]
+
+
+def test_the_memo_names_the_record_s_settings_but_the_variant_and_round_trips():
+    """The Perceptron page's record carries its memo (views.builds.perceptron_page): one key for every variant and τ
+    of the same points and settings, another as soon as a setting or a point differs; the renderer reads it back."""
+    from views.builds import perceptron_page, settings_key
+    from views.options import VARIANT_LABELS
+
+    X, y = make_dataset("xor", 40, 3)
+    params = (("variant", "cyclic"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
+              ("fit_intercept", True), ("max_steps", 50), ("seed", 0), ("reduction", "mean"))
+    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", variants="Variant")[0]
+    memo = PerceptronScene.from_bytes(blob).memo
+    assert memo == {"key": settings_key(X, y, params, "variant"), "follow": "Variant",
+                    "options": {text: v for v, text in VARIANT_LABELS.items()}}
+    other = (("variant", "batch"), *params[1:])
+    assert settings_key(X, y, other, "variant") == memo["key"]
+    assert PerceptronScene.from_bytes(perceptron_page(X, y, params, (1.0,), "Step size τ")[0]).memo is None
+    for changed in [(("variant", "cyclic"), ("batch_size", 1), *params[2:4], ("update_on", "negative"), *params[5:]),
+                    (*params[:-2], ("seed", 1), params[-1])]:
+        assert settings_key(X, y, changed, "variant") != memo["key"]
+    moved = X.copy()
+    moved[0, 0] += 1e-12
+    assert settings_key(moved, y, params, "variant") != memo["key"]

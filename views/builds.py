@@ -8,6 +8,7 @@ the other sessions' reruns. Each function here is the body of a page's cached bu
 from __future__ import annotations
 
 import functools
+import hashlib
 
 import numpy as np
 
@@ -72,11 +73,13 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
     return [run_record(t) for t in trajs], words, shown, conventions(traj), why
 
 
-def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None):
+def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, variants: str | None = None):
     """Run the perceptron for every τ of ``taus`` and build what the Perceptron page shows.
 
     ``share(fn, X, y, params, chunk)`` runs :func:`perceptron_runs` on a chunk of the τs (in a worker
-    process, several at once); None runs them all here.
+    process, several at once); None runs them all here. ``variants``: the label of the page's variant control,
+    whose options the record names (:class:`viz.scene.PerceptronScene`'s ``memo``), so that the browser can show it
+    again when that control comes back to its variant.
 
     Returns
     -------
@@ -90,8 +93,18 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None):
         parts = share(perceptron_runs, X, y, params, taus)
     records = [r for part in parts for r in part[0]]
     words = {k: v for part in parts for k, v in part[1].items()}
-    scene = assemble(X, y, records, parts[0][2], follow=follow, bound_note=parts[0][4]).to_bytes()
+    memo = None if variants is None else {"key": settings_key(X, y, params, "variant"), "follow": variants,
+                                          "options": {text: v for v, text in VARIANT_LABELS.items()}}
+    scene = assemble(X, y, records, parts[0][2], follow=follow, bound_note=parts[0][4], memo=memo).to_bytes()
     return scene, words, parts[0][3]
+
+
+def settings_key(X, y, params: tuple, leave_out: str) -> str:
+    """The points and the settings ``params`` ((name, value) pairs) but ``leave_out``, hashed (16 hex digits)."""
+    h = hashlib.sha256(np.ascontiguousarray(X, dtype=float).tobytes())
+    h.update(np.ascontiguousarray(y, dtype=float).tobytes())
+    h.update(repr(sorted((k, v) for k, v in params if k != leave_out)).encode())
+    return h.hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=2)

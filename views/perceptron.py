@@ -21,6 +21,7 @@ from views.quiz import quiz
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    live_fragment,
     page_fragment,
     plane_data,
     points_ready,
@@ -47,12 +48,13 @@ CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
+VARIANT_LABEL = "Variant"  # and this one, back to a variant it has drawn (the record's memo)
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron for every τ…")
 def compute(X, y, params: tuple):
     """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker)."""
-    return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared)
+    return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared, VARIANT_LABEL)
 
 
 # the exports and the table read the record the browser draws (viz.scene.SceneRun): one drawing per scene
@@ -74,25 +76,19 @@ def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
 
 @page_fragment
 def page() -> None:
-    """The Perceptron page (a fragment: views.shared.page_fragment)."""
+    """The Perceptron page (a fragment: views.shared.page_fragment); its live controls and what they change are a
+    fragment of their own inside it (:func:`live`)."""
     st.title("Perceptron")
     ds = current_dataset()
-    step0 = take_start_step()  # a link's ?step=, used once
     N = max(len(ds.y), 1)
     big = presenting()
     first = st.container()  # presentation mode: the chart comes first, the settings under it
 
     with part("settings"):
-        c1, c2, c3, c4, c5 = st.columns([2.2, 2, 1.4, 1.3, 1.4])
-        variant = bound(c1.selectbox, "Variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
-                        fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
-        tau = bound(c2.select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
-                    help="Moves the chart at once, in your browser: every τ is run in advance.")
-        batch = bound(c3.number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
-                      disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
-        rule = bound(c4.radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
+        cols = st.columns([2.2, 2, 1.4, 1.3, 1.4])  # variant, τ, B (drawn by live), the rule, the frames
+        rule = bound(cols[3].radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
                      fmt=RULE_LABELS.get)
-        mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
+        mode = bound(cols[4].radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
                      fmt=FRAME_LABELS.get)
         with st.expander("More settings: bias, start, seed, max steps, figure size"):
             d1, d2, d3, d4 = st.columns(4)
@@ -120,20 +116,36 @@ def page() -> None:
                 f"update for each of the {len(TAUS)} values of τ (max steps lowered from {steps:,}).")
         steps = RECORD_WORK // N
 
-    params = (
-        ("variant", variant), ("tau", float(tau)), ("batch_size", int(batch)), ("w0", (float(w01), float(w02))),
-        ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)), ("max_steps", steps),
-        ("seed", int(seed)), ("reduction", reduction),
-    )
-    result = None
+    settings = (("w0", (float(w01), float(w02))), ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)),
+                ("max_steps", steps), ("seed", int(seed)), ("reduction", reduction))
     out = first if big else st.container()
+    live(cols[:3], out, part("notes"), part("tables"), settings, View(int(height), SCALE if big else 1.0, mode),
+         quiz_on)
+
+
+@live_fragment
+def live(cols, out, notes, tables, settings: tuple, view: View, quiz_on: bool) -> None:
+    """The controls a lecturer tunes live (the variant, τ, B), drawn into the page's settings row, and all they
+    change: the chart, its status, the notes and the exports. Changing one reruns this alone
+    (views.shared.live_fragment); the page's other settings come in ``settings`` and ``view``."""
+    ds = current_dataset()
+    step0 = take_start_step()  # a link's ?step=, used once
+    N = max(len(ds.y), 1)
+    variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
+                    fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
+    tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
+                help="Moves the chart at once, in your browser: every τ is run in advance.")
+    batch = bound(cols[2].number_input, "Batch size B", 1, N, min(max(N // 4, 1), N), key="B",
+                  disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
+    params = (("variant", variant), ("batch_size", int(batch)), *settings)
+    result = None
     stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
     with out:
         if points_ready(ds, CHART, "the perceptron"):
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-                *compute(*plane_data(ds, N_PLANE_MAX), tuple(p for p in params if p[0] != "tau")), ds.label), CHART)
+                *compute(*plane_data(ds, N_PLANE_MAX), params), ds.label), CHART)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
-            quiz(result[0], float(tau), View(int(height), SCALE if big else 1.0, axes=ds.axes or View.axes))
+            quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
             result = None
         if result is not None:
             blob, words, conv, label = result
@@ -141,24 +153,23 @@ def page() -> None:
             if step0 is not None and step0 > n_steps:
                 st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
                         f"{n_steps:,}.")
-            view = View(int(height), SCALE if big else 1.0, mode, step0, axes=ds.axes or View.axes)
+            view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             show_scene(scene, CHART)
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode
-        with part("notes"):
+        with notes:
             st.caption(conv)
             getattr(st, bkind)(btext)
             st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
                        "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                        "the dashed line is the boundary before the update.")
-        with part("tables"):
+        with tables:
             exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}",
-                    gif=lambda: run_gif(blob, float(tau), mode),
+                    gif=lambda: run_gif(blob, float(tau), view.mode),
                     csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda: run_csv(blob, float(tau))))
             steps_table(f"Every step as a table ({min(n_steps + 1, 2000):,} of {n_steps + 1:,} rows)",
                         lambda: table_of(blob, float(tau)))
-
 
 page()

@@ -307,6 +307,17 @@ def page_fragment(body: Callable[[], None]) -> Callable[[], None]:
     return st.fragment(page)
 
 
+def live_fragment(body: Callable[..., None]) -> Callable[..., None]:
+    """The part of a chart page that its live controls change, as a fragment inside the page's (``st.fragment``):
+    those controls (drawn into containers the page made, such as its settings row) rerun this part alone, the
+    chart, its status, notes and exports with them, not the page's other settings. About a third of the page's
+    messages, so the new chart comes sooner. The page passes its other settings in as arguments; changing one
+    reruns the page, and with it this part. Named after its script, like :func:`page_fragment`'s.
+    """
+    body.__name__ = body.__qualname__ = f"live_{Path(body.__code__.co_filename).stem}"
+    return st.fragment(body)
+
+
 def show_chart(fig: dict | Chart, key: str, alt: str) -> None:
     """Draw a still figure, one that nothing steps (the Loss page's θ slice, 3-D view and data chart; the points
     alone), with the scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the

@@ -40,7 +40,7 @@ from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
-SCENE_VERSION = 2  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind
+SCENE_VERSION = 3  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind; 3: memo
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
@@ -287,6 +287,11 @@ class PerceptronScene:
     bound_note : str
         Without ``bound``: why it does not apply to the runs (:func:`viz.perceptron.bound_applies`), which the
         proof's panel says; "" where unknown.
+    memo : dict or None
+        What lets the renderer keep this record and draw it again when the page's variant control comes back to
+        this variant, with no message to the server: ``key`` (the points and every setting but the variant and τ,
+        hashed: a record is shown again only while the key is the same), ``follow`` (the variant control's label)
+        and ``options`` ({the text that control shows: the variant}). None: nothing is kept.
     """
 
     X: np.ndarray
@@ -298,6 +303,7 @@ class PerceptronScene:
     view: View = field(default_factory=View)
     proof: tuple[np.ndarray, ...] | None = None
     bound_note: str = ""
+    memo: dict | None = None
 
     @property
     def taus(self) -> list[float]:
@@ -307,7 +313,7 @@ class PerceptronScene:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron",
                   "runs": [r.run for r in self.runs], "box": list(self.box), "bound": self.bound,
-                  "bound_note": self.bound_note, "follow": self.follow, "view": asdict(self.view)}
+                  "bound_note": self.bound_note, "follow": self.follow, "view": asdict(self.view), "memo": self.memo}
         proof = {f"proof.{j}": a for j, a in enumerate(self.proof or ())}
         return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs), **proof})
 
@@ -320,7 +326,7 @@ class PerceptronScene:
         proof = tuple(arrays[f"proof.{j}"] for j in range(len(header["runs"]))) if "proof.0" in arrays else None
         return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), box=tuple(header["box"]), bound=header["bound"],
                    follow=header["follow"], view=_view(header["view"]), proof=proof,
-                   bound_note=header.get("bound_note", ""))
+                   bound_note=header.get("bound_note", ""), memo=header.get("memo"))
 
 
 def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:
@@ -529,12 +535,12 @@ def bits_as_subsets(bits: np.ndarray, n: int, size: int) -> np.ndarray:
 
 
 def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None = None,
-             follow: str | None = None, bound_note: str = "") -> PerceptronScene:
+             follow: str | None = None, bound_note: str = "", memo: dict | None = None) -> PerceptronScene:
     """A scene from run records made apart (:func:`run_record`, e.g. in several worker processes).
 
     Runs that examine the same points share one ``order`` (``run["order_of"]``: the first such run).
     ``bound`` is the :class:`core.bounds.MistakeBound` to send, already known to apply, or None, and then
-    ``bound_note`` why it does not apply.
+    ``bound_note`` why it does not apply. ``memo`` as for :class:`PerceptronScene`.
     """
     runs = list(runs)
     out = []
@@ -549,7 +555,7 @@ def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None =
                                           "b": float(bound.b), "fit_intercept": bool(bound.fit_intercept)},
         follow=follow, view=view or View(),
         proof=None if bound is None else tuple(np.column_stack(novikoff_terms(r.W, r.B, bound)) for r in out),
-        bound_note="" if bound is not None else bound_note,
+        bound_note="" if bound is not None else bound_note, memo=memo,
     )
 
 

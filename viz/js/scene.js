@@ -3,7 +3,7 @@
 // offline HTML export calls mountScene() itself. Everything drawable is derived here from the core's
 // states; nothing the core decided (M, ties, which points updated, convergence) is decided again.
 
-const SCENE_VERSION = 2;  // viz.scene.SCENE_VERSION
+const SCENE_VERSION = 3;  // viz.scene.SCENE_VERSION
 const DTYPES = {u1: Uint8Array, u2: Uint16Array, u4: Uint32Array, i1: Int8Array, f8: Float64Array};
 
 // ---------------------------------------------------------------------------------------------------
@@ -1143,13 +1143,47 @@ function runFor(header, old) {
   return nearest(header.runs.map((r) => r.tau), quiz ?? followedTau(header) ?? (old ? old.m.run.tau : null) ?? header.view.tau);
 }
 
+// ----- the variants drawn: a record whose header has a memo is kept (up to MEMO_KEEP, for its memo's key only), and
+// drawn again when the page's variant control comes back to its variant, with no message to the server (the
+// page's rerun then sends the same record, which is not drawn twice)
+const MEMO_KEEP = 4;
+
+function keep(root, bytes, header) {
+  const memo = header.memo;
+  if (!memo || header.view.quiz || !header.runs || !header.runs.length) return;
+  if (!root.__dblMemo || root.__dblMemo.key !== memo.key) root.__dblMemo = {key: memo.key, records: new Map()};
+  const records = root.__dblMemo.records;
+  records.delete(header.runs[0].variant);
+  records.set(header.runs[0].variant, bytes);  // the newest last
+  while (records.size > MEMO_KEEP) records.delete(records.keys().next().value);
+}
+
+// the text the page's select box labelled ``label`` shows, or null where the page has none (the offline file)
+function choiceValue(label) {
+  if (!label) return null;
+  for (const el of document.querySelectorAll("input[role=combobox]"))
+    if (el.getAttribute("aria-label") === label) return el.value;
+  return null;
+}
+
+// the page's variant control shows a variant this chart has drawn (for the same points and settings): draw it
+function followVariant(root, v) {
+  const memo = v.m.h.memo, kept = root.__dblMemo;
+  if (!memo || v.m.h.view.quiz || !kept || kept.key !== memo.key) return false;
+  const want = memo.options[choiceValue(memo.follow)];
+  const bytes = want && want !== v.m.run.variant ? kept.records.get(want) : null;
+  if (!bytes) return false;
+  mountScene(root, bytes, {shownAs: v.m.h.view});
+  return true;
+}
+
 // every chart that follows a control of the page shows what that control reads (the Perceptron's τ, the SVM's C,
 // Compare's τ or B of each side)
 function syncTau() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
     if (!v || !v.sync || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
-    v.sync();
+    if (!followVariant(root, v)) v.sync();
   }
 }
 
@@ -1163,7 +1197,7 @@ function watchControls() {
     queued = true;
     requestAnimationFrame(() => { queued = false; syncTau(); });
   });
-  window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext"]});
+  window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value"]});
 }
 
 function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not drawn twice
@@ -1195,7 +1229,7 @@ const KINDS = {
   },
 };
 
-async function mountScene(root, data, {standalone = false} = {}) {
+async function mountScene(root, data, {standalone = false, shownAs = null} = {}) {
   let bytes;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
   const id = fingerprint(bytes);
@@ -1204,6 +1238,7 @@ async function mountScene(root, data, {standalone = false} = {}) {
   let model, scene, kind;
   try {
     scene = decode(bytes);
+    if (shownAs) scene.header.view = shownAs;  // a kept record drawn again: shown as the page shows its charts now
     kind = KINDS[scene.header.kind];
     if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
     model = kind.model(scene, root.__dblView);
@@ -1234,6 +1269,7 @@ async function mountScene(root, data, {standalone = false} = {}) {
   root.__dblView = view;
   try { await view.mount(at, old); } catch (e) { fail(root, e.message); return; }
   root.dataset.ready = id;
+  keep(root, bytes, scene.header);
   if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
     const v = root.__dblView;
     if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
