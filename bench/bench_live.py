@@ -273,7 +273,9 @@ def main() -> None:
             SERVER_HAS.add(start)
             timed: dict[str, list[float]] = {}
             vsizes = variant_changes(tab, received, start, timed)
-            ctx2, tab2, received2, _ = open_tab(browser, f"{app}/perceptron?{query}")  # a second student, same data
+            ctx2, tab2, received2, _ = open_tab(browser, tab.url)  # a second student: the same data and settings
+            tab2.wait_for_selector(IDLE, state="attached")
+            tab2.wait_for_timeout(1500)  # its first chart's work done (plotly.js, the lesson's formulas)
             vsizes += variant_changes(tab2, received2, start, timed)
             ctx2.close()
             for kind, what in [("built", "variant, new to the server → drawn"),
