@@ -161,6 +161,11 @@ HOLD_SENDS = """() => {  // the browser's messages to the server held back (a se
 }"""
 
 
+def ready(page: Page) -> str:
+    """The identity of the record the chart last drew (its ``data-ready``)."""
+    return page.evaluate(f"() => document.querySelector({SCENE!r}).dataset.ready")
+
+
 def pick_variant(page: Page, text: str) -> None:
     page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
     page.get_by_role("option", name=text, exact=True).click()
@@ -195,23 +200,40 @@ def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server
     page.wait_for_timeout(300)
     assert chart_meta(page) == cyclic[0] and "variant=" not in page.url  # the server's record: the same run (cyclic is the default)
 
+    # another view (the frames): the same runs, kept; one comes back in the page's new view, and the server's record
+    # of it, in that view, is not drawn again
+    page.get_by_test_id("stRadio").filter(has_text="Frames").get_by_text("updates only").click()
+    wait_for_rerun(page)
+    page.wait_for_timeout(300)
+    page.evaluate(HOLD_SENDS)
+    pick_variant(page, "random")
+    shown_variant(page, "random")
+    stops = int(page.locator(f"{SCENE} .dbls-range").get_attribute("max"))
+    assert stops < chart_meta(page)["n_steps"]  # its updates only, as the page now shows them (kept: every step)
+    drawn = ready(page)
+    page.evaluate("() => window.__dblRelease()")
+    wait_for_rerun(page)
+    page.wait_for_timeout(400)
+    assert ready(page) == drawn  # the server's record was this drawing: not drawn twice
+
     # another rule: the kept runs were made with the old one and are not drawn again
     page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
     wait_for_rerun(page)
     page.wait_for_timeout(300)
     page.evaluate(HOLD_SENDS)
-    pick_variant(page, "random")
+    pick_variant(page, "cyclic")
     page.wait_for_timeout(600)
-    assert chart_meta(page)["variant"] == "cyclic"  # nothing kept for this rule: the chart waits for the server
+    assert chart_meta(page)["variant"] == "random"  # nothing kept for this rule: the chart waits for the server
     page.evaluate("() => window.__dblRelease()")
-    shown_variant(page, "random")
+    shown_variant(page, "cyclic")
     wait_for_rerun(page)
     assert_no_exception(page)
 
 
 def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(page: Page, app_server: str) -> None:
-    """The page is a fragment (views/*.py, ``page()``): the variant sends the page's elements again and none of the
-    sidebar's (delta paths under container 1); a new data seed in the sidebar reruns the whole app."""
+    """The page is a fragment (views/*.py, ``page()``), and its live part another inside it: the variant sends the
+    live part's elements again and none of the sidebar's (delta paths under container 1) or of the page's other
+    settings; the rule reruns the page; a new data seed in the sidebar reruns the whole app."""
     frames: list = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200")
@@ -219,10 +241,8 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(pag
     wait_for_scene(page)
     assert chart_meta(page)["variant"] == "cyclic"
     n0 = len(frames)
-    page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
-    page.get_by_role("option", name="random", exact=True).click()
-    page.wait_for_function("() => { const g = document.querySelector('.dbls .dbls-plot');"
-                           " return g && g.layout && g.layout.meta && g.layout.meta.variant === 'random'; }")
+    pick_variant(page, "random")
+    shown_variant(page, "random")
     wait_for_rerun(page)
     page.wait_for_timeout(200)
     sent = _deltas(frames[n0:])
@@ -245,8 +265,7 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(pag
     field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
     field.fill("3")
     field.press("Enter")
-    page.wait_for_function("() => { const g = document.querySelector('.dbls .dbls-plot');"
-                           " return g && g.layout && g.layout.meta && g.layout.meta.variant === 'random'; }")
+    shown_variant(page, "random")
     wait_for_rerun(page)
     page.wait_for_timeout(200)
     again = _deltas(frames[n1:])

@@ -181,16 +181,18 @@ def test_the_memo_names_the_record_s_settings_but_the_variant_and_round_trips():
     X, y = make_dataset("xor", 40, 3)
     params = (("variant", "cyclic"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
               ("fit_intercept", True), ("max_steps", 50), ("seed", 0), ("reduction", "mean"))
-    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", variants="Variant")[0]
+    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", variant_label="Variant")[0]
     memo = PerceptronScene.from_bytes(blob).memo
     assert memo == {"key": settings_key(X, y, params, "variant"), "follow": "Variant",
                     "options": {text: v for v, text in VARIANT_LABELS.items()}}
     other = (("variant", "batch"), *params[1:])
     assert settings_key(X, y, other, "variant") == memo["key"]
     assert PerceptronScene.from_bytes(perceptron_page(X, y, params, (1.0,), "Step size τ")[0]).memo is None
-    for changed in [(("variant", "cyclic"), ("batch_size", 1), *params[2:4], ("update_on", "negative"), *params[5:]),
-                    (*params[:-2], ("seed", 1), params[-1])]:
-        assert settings_key(X, y, changed, "variant") != memo["key"]
+    other_values = {"batch_size": 2, "w0": (0.0, 0.5), "b0": -1.0, "update_on": "negative", "fit_intercept": False,
+                    "max_steps": 51, "seed": 1, "reduction": "sum"}
+    for name, value in other_values.items():  # every setting but the variant is in the key
+        changed = tuple((k, value if k == name else v) for k, v in params)
+        assert changed != params and settings_key(X, y, changed, "variant") != memo["key"], name
     moved = X.copy()
     moved[0, 0] += 1e-12
     assert settings_key(moved, y, params, "variant") != memo["key"]

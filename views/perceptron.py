@@ -1,8 +1,9 @@
 """Perceptron step-through: read widgets -> cached core run -> scene -> the browser draws it.
 
 The run crosses the wire once, as a scene record of the core's states (:mod:`viz.scene`); stepping,
-scrubbing, playing and the step mode happen in the browser; only a parameter change reruns the page (its body
-is a fragment: views.shared.page_fragment).
+scrubbing, playing and the step mode happen in the browser. The page's body is a fragment
+(views.shared.page_fragment), and its live controls (the variant, τ, B) with what they change another inside it
+(:func:`live`): τ, and a variant the chart has drawn, move in the browser at once; a change reruns the live part.
 """
 
 from __future__ import annotations
@@ -119,17 +120,19 @@ def page() -> None:
     settings = (("w0", (float(w01), float(w02))), ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)),
                 ("max_steps", steps), ("seed", int(seed)), ("reduction", reduction))
     out = first if big else st.container()
-    live(cols[:3], out, part("notes"), part("tables"), settings, View(int(height), SCALE if big else 1.0, mode),
-         quiz_on)
+    live(cols[:3], out, settings, View(int(height), SCALE if big else 1.0, mode), quiz_on)
 
 
 @live_fragment
-def live(cols, out, notes, tables, settings: tuple, view: View, quiz_on: bool) -> None:
+def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     """The controls a lecturer tunes live (the variant, τ, B), drawn into the page's settings row, and all they
-    change: the chart, its status, the notes and the exports. Changing one reruns this alone
-    (views.shared.live_fragment); the page's other settings come in ``settings`` and ``view``."""
+    change: the chart and its status (in ``out``), the notes and the exports. Changing one reruns this alone
+    (views.shared.live_fragment); the page's other settings come in ``settings`` and ``view``.
+
+    Streamlit lets a fragment's rerun write into a container made outside it only where the fragment wrote on
+    the last run of the container's maker: the widgets' columns and ``out`` are written on every run (a widget,
+    and the chart, a message or the points), and the notes and tables are made here."""
     ds = current_dataset()
-    step0 = take_start_step()  # a link's ?step=, used once
     N = max(len(ds.y), 1)
     variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
@@ -141,6 +144,7 @@ def live(cols, out, notes, tables, settings: tuple, view: View, quiz_on: bool) -
     result = None
     stem = file_stem("perceptron", variant, f"τ{float(tau):g}", f"{len(ds.y)}pts")
     with out:
+        step0 = take_start_step()  # a link's ?step=, used once (a message on a bad one: here, above the chart)
         if points_ready(ds, CHART, "the perceptron"):
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
                 *compute(*plane_data(ds, N_PLANE_MAX), params), ds.label), CHART)
@@ -159,13 +163,13 @@ def live(cols, out, notes, tables, settings: tuple, view: View, quiz_on: bool) -
             show_scene(scene, CHART)
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode
-        with notes:
+        with part("notes"):
             st.caption(conv)
             getattr(st, bkind)(btext)
             st.caption("Step with ◀ Back / Next ▶, the slider or the ← → keys; Play runs the steps in the browser. "
                        "Rings mark the misclassified set M after the step; the yellow disc marks the point(s) examined; "
                        "the dashed line is the boundary before the update.")
-        with tables:
+        with part("tables"):
             exports(CHART, stem, with_view(blob, replace(view, tau=float(tau))), f"Perceptron: {label}",
                     gif=lambda: run_gif(blob, float(tau), view.mode),
                     csv=(f"The run (CSV, {n_steps + 1:,} rows)", lambda: run_csv(blob, float(tau))))

@@ -303,19 +303,23 @@ def page_fragment(body: Callable[[], None]) -> Callable[[], None]:
         body()
         report_url_problems(notes)
 
-    page.__name__ = page.__qualname__ = f"page_{Path(body.__code__.co_filename).stem}"
-    return st.fragment(page)
+    return _named_fragment(page, "page", body)
+
+
+def _named_fragment(fn: Callable[..., None], prefix: str, body: Callable[..., None]) -> Callable[..., None]:
+    """``fn`` as a fragment named ``<prefix>_<the stem of body's script>``."""
+    fn.__name__ = fn.__qualname__ = f"{prefix}_{Path(body.__code__.co_filename).stem}"
+    return st.fragment(fn)
 
 
 def live_fragment(body: Callable[..., None]) -> Callable[..., None]:
     """The part of a chart page that its live controls change, as a fragment inside the page's (``st.fragment``):
     those controls (drawn into containers the page made, such as its settings row) rerun this part alone, the
-    chart, its status, notes and exports with them, not the page's other settings. About a third of the page's
+    chart, its status, notes and exports with them, not the page's other settings. About half of the page's
     messages, so the new chart comes sooner. The page passes its other settings in as arguments; changing one
     reruns the page, and with it this part. Named after its script, like :func:`page_fragment`'s.
     """
-    body.__name__ = body.__qualname__ = f"live_{Path(body.__code__.co_filename).stem}"
-    return st.fragment(body)
+    return _named_fragment(body, "live", body)
 
 
 def show_chart(fig: dict | Chart, key: str, alt: str) -> None:

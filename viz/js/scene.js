@@ -1114,11 +1114,15 @@ ${CONTROLS}
 ${MATH}${PROOF}${MARGINS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-// what the page's slider labelled ``label`` shows (its text), or null where the page has none (the offline file)
+// what the page's control labelled ``label`` shows (a slider's text, or a select box's choice), or null where the page
+// has none (the offline file), or while a select box is open (its text is then what the user is typing)
 function controlValue(label) {
   if (!label) return null;
-  for (const el of document.querySelectorAll("input[type=range][aria-valuetext]"))
-    if (el.getAttribute("aria-label") === label) return el.getAttribute("aria-valuetext");
+  for (const el of document.querySelectorAll("input[aria-label]")) {
+    if (el.getAttribute("aria-label") !== label) continue;
+    if (el.type === "range") return el.getAttribute("aria-valuetext");
+    if (el.getAttribute("role") === "combobox") return el.getAttribute("aria-expanded") === "true" ? null : el.value;
+  }
   return null;
 }
 
@@ -1148,9 +1152,11 @@ function runFor(header, old) {
 // page's rerun then sends the same record, which is not drawn twice)
 const MEMO_KEEP = 4;
 
+const keeps = (header) => Boolean(header.memo) && !header.view.quiz;  // (a quiz's record is the server's to change)
+
 function keep(root, bytes, header) {
   const memo = header.memo;
-  if (!memo || header.view.quiz || !header.runs || !header.runs.length) return;
+  if (!keeps(header) || !header.runs || !header.runs.length) return;
   if (!root.__dblMemo || root.__dblMemo.key !== memo.key) root.__dblMemo = {key: memo.key, records: new Map()};
   const records = root.__dblMemo.records;
   records.delete(header.runs[0].variant);
@@ -1158,28 +1164,22 @@ function keep(root, bytes, header) {
   while (records.size > MEMO_KEEP) records.delete(records.keys().next().value);
 }
 
-// the text the page's select box labelled ``label`` shows, or null where the page has none (the offline file)
-function choiceValue(label) {
-  if (!label) return null;
-  for (const el of document.querySelectorAll("input[role=combobox]"))
-    if (el.getAttribute("aria-label") === label) return el.value;
-  return null;
-}
-
 // the page's variant control shows a variant this chart has drawn (for the same points and settings): draw it
 function followVariant(root, v) {
   const memo = v.m.h.memo, kept = root.__dblMemo;
-  if (!memo || v.m.h.view.quiz || !kept || kept.key !== memo.key) return false;
-  const want = memo.options[choiceValue(memo.follow)];
+  if (!keeps(v.m.h) || !kept || kept.key !== memo.key) return false;
+  // while the page runs, another setting may have changed (the kept runs were made without it): the server answers
+  if (document.querySelector("[data-testid=stApp][data-test-script-state=running]")) return false;
+  const want = memo.options[controlValue(memo.follow)];
   const bytes = want && want !== v.m.run.variant ? kept.records.get(want) : null;
   if (!bytes) return false;
   mountScene(root, bytes, {shownAs: v.m.h.view});
   return true;
 }
 
-// every chart that follows a control of the page shows what that control reads (the Perceptron's τ, the SVM's C,
-// Compare's τ or B of each side)
-function syncTau() {
+// every chart that follows a control of the page shows what that control reads (the Perceptron's τ and variant, the
+// SVM's C, Compare's τ or B of each side, the Dual's η, the Loss surface's λ)
+function syncControls() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
     if (!v || !v.sync || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
@@ -1187,17 +1187,32 @@ function syncTau() {
   }
 }
 
-// the page's τ control moved (synced at once) or appeared after the chart (at the next frame, once per frame at most)
+// a control the charts follow moved (synced at once) or appeared after the chart, or a select box closed (at the next
+// frame, once per frame at most)
 function watchControls() {
   if (window.__dblWatch) return;
   let queued = false;
   window.__dblWatch = new MutationObserver((records) => {
-    if (records.some((r) => r.type === "attributes")) { syncTau(); return; }  // a control moved: now
+    if (records.some((r) => r.type === "attributes")) { syncControls(); return; }  // a control moved: now
     if (queued) return;
     queued = true;
-    requestAnimationFrame(() => { queued = false; syncTau(); });
+    requestAnimationFrame(() => { queued = false; syncControls(); });
   });
-  window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value"]});
+  window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
+}
+
+// a record's identity: its contents but the view, and the view it is shown with. A kept record drawn again with the
+// page's view (followVariant) is then the same drawing as the page's own record of it, which is not drawn twice.
+function recordId(bytes, shownAs) {
+  try {
+    const h = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + h)));
+    const view = JSON.stringify(shownAs || header.view || null);
+    delete header.view;
+    return `${fingerprint(bytes.subarray(8 + h))}:${fingerprint(new TextEncoder().encode(JSON.stringify(header)))}:${view}`;
+  } catch (e) {
+    return fingerprint(bytes);  // not a record: decode() names what is wrong
+  }
 }
 
 function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not drawn twice
@@ -1232,7 +1247,7 @@ const KINDS = {
 async function mountScene(root, data, {standalone = false, shownAs = null} = {}) {
   let bytes;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
-  const id = fingerprint(bytes);
+  const id = recordId(bytes, shownAs);
   if (root.__dblId === id && root.__dblView) return;
   root.__dblId = id;
   let model, scene, kind;
@@ -1268,6 +1283,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   root.__dblStart = start;
   root.__dblView = view;
   try { await view.mount(at, old); } catch (e) { fail(root, e.message); return; }
+  if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
   keep(root, bytes, scene.header);
   if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
@@ -1276,7 +1292,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   });
   if (standalone) window.__dblView = view;
   watchControls();
-  syncTau();
+  syncControls();
 }
 
 function wire(root) {
