@@ -10,8 +10,10 @@ yardstick) and the app (streamlit run app.py). In one Chromium, it times
   the page's own rerun has finished; the bytes the server sent (websocket frames);
 - Next ▶ and Back ◀ in the renderer: the click until the next animation frame after the step is drawn;
 - a new data seed: every τ run again on the server and sent, until drawn;
-- the variant changed (to two others and back, twice, in two tabs): built on the server, cached on the server (a
-  tab's first visit), and drawn before in the tab (the chart keeps the variants it drew: no server message);
+- the variant changed (to two others and back, twice, in two tabs): built on the server (until its τ's run is
+  drawn, sent first, and until every τ's is), cached on the server (a tab's first visit), and drawn before in the
+  tab (the chart keeps the variants it drew: no server message);
+- a new B (mini-batch): until its τ's run is drawn, and every τ's;
 - the first chart of the Perceptron page in a new tab (both servers warm), against the bare app's.
 
 Prints medians and 95th percentiles and each as a ratio to the bare rerun measured in the same run.
@@ -212,6 +214,7 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
         redrawn(page, time.perf_counter(), ready, received, n0)
         kind = "browser" if v in drawn else "server" if server_had else "built"
         timed.setdefault(kind, []).append(armed_ms(page))
+        timed.setdefault(kind + " every τ", []).append(every_tau_ms(page))
         drawn.add(v)
         SERVER_HAS.add(v)
         sizes.append(sum(received[n0:]))
@@ -219,6 +222,42 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
 
 
 SERVER_HAS: set[str] = set()  # the variants the server has built for the dataset being timed
+
+
+def every_tau_ms(page) -> float:
+    """After an armed change (:func:`arm`): the ms from it until the chart holds the runs of every τ (not a partial
+    record, the page's τ alone, which a change of the live part's control that the server had not built draws first:
+    views/perceptron.py), plus one frame."""
+    return page.evaluate("""() => new Promise((done) => {
+        const root = document.querySelector('.dbls');
+        const tick = () => {
+            const v = root.__dblView;
+            if (v && !v.m.h.partial && root.dataset.ready === root.__dblId)
+                requestAnimationFrame(() => done(performance.now() - window.__probe.t0));
+            else requestAnimationFrame(tick);
+        };
+        tick();
+    })""")
+
+
+def batch_changes(page, received: list[int], n: int) -> tuple[list[float], list[float], list[int]]:
+    """B typed anew (mini-batch; every τ run again on the server): the Enter key until the chart draws the new B's run
+    of the page's τ (a partial record) and until it holds every τ's, timed in the page; the bytes received."""
+    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    first, every, sizes = [], [], []
+    for b in (n // 4 - 1, n // 4 - 2, n // 4 - 3):
+        ready = page.evaluate(READY)
+        n0 = len(received)
+        field.fill(str(b))
+        arm(page, READY)
+        field.press("Enter")
+        redrawn(page, time.perf_counter(), ready, received, n0)
+        first.append(armed_ms(page))
+        every.append(every_tau_ms(page))
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        sizes.append(sum(received[n0:]))
+    return first, every, sizes
 
 
 def frame_times(page, act: str, n: int, root: str = ".dbls") -> list[float]:
@@ -278,11 +317,17 @@ def main() -> None:
             tab2.wait_for_timeout(1500)  # its first chart's work done (plotly.js, the lesson's formulas)
             vsizes += variant_changes(tab2, received2, start, timed)
             ctx2.close()
-            for kind, what in [("built", "variant, new to the server → drawn"),
+            for kind, what in [("built", "variant, new to the server → its τ drawn"),
+                               ("built every τ", "  … → every τ drawn"),
                                ("server", "variant, new to this tab → drawn"),
                                ("browser", "variant, drawn before in this tab → drawn")]:
                 print("  " + line(what, timed.get(kind, [float("nan")]), ref_in50) + "  (in the page)")
             print(f"  bytes received per variant change: median {statistics.median(vsizes) / 1000:.1f} KB")
+            if "mini-batch" in query:
+                bfirst, bevery, bsizes = batch_changes(tab, received, args.n)
+                print("  " + line("new B → its τ drawn", bfirst, ref_in50) + "  (in the page)")
+                print("  " + line("  … → every τ drawn", bevery, ref_in50) + "  (in the page)")
+                print(f"  bytes received per new B: median {statistics.median(bsizes) / 1000:.1f} KB")
             st = step_times(tab, args.steps)
             print("  " + line("Next / Back → step drawn", st))
             ctx.close()

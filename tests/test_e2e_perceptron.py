@@ -273,3 +273,38 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(pag
     assert [path for path, fragment in again if path[0] == 0 and fragment]  # and the page inside it
     assert "data_seed=3" in page.url
     assert_no_exception(page)
+
+
+def test_a_new_batch_size_draws_its_tau_first_then_every_tau(page: Page, app_server: str) -> None:
+    """B is the live part's own control and its runs are made anew: the chart draws the run of the page's τ first (a
+    partial record), at the step it stood at, and then, asked by the chart, the record of every τ, whose run at that
+    τ is the same one."""
+    page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200&variant=mini-batch&B=50&step=30")
+    wait_for_rerun(page)
+    wait_for_scene(page)
+    wait_for_step(page, 30)
+    page.evaluate("""() => {
+        const seq = window.__seq = [], root = document.querySelector('.dbls');
+        let last = root.__dblView.m.h;
+        const tick = () => {
+            const v = root.__dblView;
+            if (v && v.m.h !== last && root.dataset.ready === root.__dblId) {
+                last = v.m.h;
+                seq.push({partial: Boolean(last.partial), runs: last.runs.length, tau: v.m.run.tau, B: v.m.run.batch_size,
+                          step: v.step, W: Array.from(v.m.W), order: Array.from(v.m.order)});
+            }
+            if (seq.length < 2) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+    }""")
+    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field.fill("37")
+    field.press("Enter")
+    page.wait_for_function("() => window.__seq.length === 2", timeout=60_000)
+    first, every = page.evaluate("() => window.__seq")
+    assert (first["partial"], first["runs"], first["tau"], first["B"], first["step"]) == (True, 1, 1.0, 37, 30)
+    assert (every["partial"], every["runs"], every["tau"], every["B"], every["step"]) == (False, 10, 1.0, 37, 30)
+    assert first["W"] == every["W"] and first["order"] == every["order"]  # the same run, twice
+    wait_for_rerun(page)
+    assert "B=37" in page.url
+    assert_no_exception(page)

@@ -305,3 +305,38 @@ def test_a_still_figure_is_drawn_and_a_broken_one_named(renderer):  # noqa: F811
         refused(renderer, pack(header, {"figure": np.frombuffer(figure, dtype=np.uint8)}))
         assert says in renderer.locator("#scene .dbls-error").text_content()
         assert renderer.evaluate("() => document.querySelector('#scene .dbls-plot').data.length") == 2  # still there
+
+
+def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
+    """A partial record (the page's τ alone, sent first: viz.scene.PerceptronScene.partial) is drawn while the page's
+    τ control shows its τ; moved to another τ, the chart is dimmed and busy, never showing the wrong run; the record of
+    every τ then draws the control's τ."""
+    from views.builds import perceptron_page
+
+    X, y = make_dataset("xor", 60, 4)
+    params = (("variant", "random"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
+              ("fit_intercept", True), ("max_steps", 300), ("seed", 2), ("reduction", "mean"))
+    label = "Step size τ"
+    partial = perceptron_page(X, y, params, (1.0,), label, partial=True)[0]
+    full = perceptron_page(X, y, params, (0.5, 1.0, 2.0), label)[0]
+    renderer.evaluate("""(label) => {  // the page's τ control, as Streamlit draws a select_slider
+        const el = document.createElement('input');
+        el.type = 'range'; el.setAttribute('aria-label', label); el.setAttribute('aria-valuetext', '1.0');
+        el.id = 'tau-control'; document.body.appendChild(el);
+    }""", label)
+    try:
+        mount(renderer, partial)
+        state = "() => { const r = document.querySelector('#scene'); return [r.classList.contains('dbls-waiting'), " \
+                "r.getAttribute('aria-busy'), window.__dblView.m.run.tau, window.__dblView.m.h.partial]; }"
+        assert renderer.evaluate(state) == [False, "false", 1.0, True]
+        renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '0.5')")
+        renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        assert renderer.evaluate(state) == [True, "true", 1.0, True]  # τ = 1's run, dimmed: not shown as τ = 0.5's
+        renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '1.0')")
+        renderer.wait_for_function("() => !document.querySelector('#scene').classList.contains('dbls-waiting')")
+        renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '0.5')")
+        renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        mount(renderer, full)
+        assert renderer.evaluate(state) == [False, None, 0.5, False]  # every τ: the control's, at once
+    finally:
+        renderer.evaluate("() => document.getElementById('tau-control').remove()")

@@ -13,7 +13,7 @@ from dataclasses import replace
 import streamlit as st
 
 from datasets.csvio import trajectory_csv
-from views.builds import SCALE, perceptron_page
+from views.builds import SCALE, perceptron_page, settings_key
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
 from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
@@ -48,6 +48,9 @@ RECORD_WORK = 200_000_000
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
+PAGE_RUNS, LIVE_SAW = "_perceptron_page_runs", "_perceptron_live_saw"  # tell a run of the live part alone
+PARTIAL = "_perceptron_partial"  # the inputs whose run of the page's τ was just shown alone
+BUILT_KEEP = 256
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
 VARIANT_LABEL = "Variant"  # and this one, back to a variant it has drawn (the record's memo)
 
@@ -56,6 +59,34 @@ VARIANT_LABEL = "Variant"  # and this one, back to a variant it has drawn (the r
 def compute(X, y, params: tuple):
     """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker)."""
     return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared, VARIANT_LABEL)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False)
+def built() -> dict:
+    """The inputs (views.builds.settings_key) whose runs of every τ were made: the server's, for every session."""
+    return {}
+
+
+def build(ds, params: tuple, tau: float, first: bool) -> tuple:
+    """What the page shows for ``params`` (the record, the words of each τ, the conventions, the dataset's label): the
+    runs of every τ (:func:`compute`); or, with ``first`` (a change of the live part's own control), where those are
+    not made yet and this part has not just shown it, the run of ``tau`` alone, a partial record
+    (:class:`viz.scene.PerceptronScene`). Once drawn, the chart asks for the rest (:func:`_more`): the next run of
+    this part makes every τ, and the chart takes that record in place of this one."""
+    X, y = plane_data(ds, N_PLANE_MAX)
+    key, done = settings_key(X, y, params, ""), built()
+    if first and key not in done and st.session_state.get(PARTIAL) != key:
+        st.session_state[PARTIAL] = key  # once: the next run makes every τ
+        return *perceptron_page(X, y, params, (tau,), TAU_LABEL, offload_shared, partial=True), ds.label
+    out = compute(X, y, params)
+    if len(done) >= BUILT_KEEP:
+        done.clear()
+    done[key] = True
+    return *out, ds.label
+
+
+def _more() -> None:
+    """The chart drew a partial record and asks for the rest: the rerun of the live part this causes makes it."""
 
 
 # the exports and the table read the record the browser draws (viz.scene.SceneRun): one drawing per scene
@@ -80,6 +111,7 @@ def page() -> None:
     """The Perceptron page (a fragment: views.shared.page_fragment); its live controls and what they change are a
     fragment of their own inside it (:func:`live`)."""
     st.title("Perceptron")
+    st.session_state[PAGE_RUNS] = st.session_state.get(PAGE_RUNS, 0) + 1
     ds = current_dataset()
     N = max(len(ds.y), 1)
     big = presenting()
@@ -134,6 +166,9 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     and the chart, a message or the points), and the notes and tables are made here."""
     ds = current_dataset()
     N = max(len(ds.y), 1)
+    runs = st.session_state.get(PAGE_RUNS, 0)
+    alone = st.session_state.get(LIVE_SAW) == runs  # the page did not run since this part last did
+    st.session_state[LIVE_SAW] = runs
     variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
@@ -146,8 +181,8 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     with out:
         step0 = take_start_step()  # a link's ?step=, used once (a message on a bad one: here, above the chart)
         if points_ready(ds, CHART, "the perceptron"):
-            result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: (
-                *compute(*plane_data(ds, N_PLANE_MAX), params), ds.label), CHART)
+            result = run_or_last_good(LAST_GOOD, "the perceptron",
+                                      lambda: build(ds, params, float(tau), alone and not quiz_on), CHART)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
             quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
             result = None
@@ -160,7 +195,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            show_scene(scene, CHART)
+            show_scene(scene, CHART, on_more_change=_more)  # a partial record asks for the rest once drawn
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode
         with part("notes"):

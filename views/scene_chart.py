@@ -110,6 +110,7 @@ CSS = """
 .dbls-side .dbls-math, .dbls-side .dbls-proof, .dbls-side .dbls-margins, .dbls-dside .dbls-math, .dbls-dside .dbls-margins { grid-column: 1 / -1; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }
+.dbls-waiting .dbls-figure, .dbls-waiting .dbls-text, .dbls-waiting .dbls-state { opacity: 0.3; transition: opacity 0.2s; }
 """
 
 RENDERER_FILE = "dbl-scene.js"

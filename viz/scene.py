@@ -292,6 +292,9 @@ class PerceptronScene:
         this variant, with no message to the server: ``key`` (the points and every setting but the variant and τ,
         hashed: a record is shown again only while the key is the same), ``follow`` (the variant control's label)
         and ``options`` ({the text that control shows: the variant}). None: nothing is kept.
+    partial : bool
+        The record holds the run of the page's τ alone, sent first while the runs of the other τ are made (the
+        full record follows at once): the chart draws it only while the page's τ control shows that τ.
     """
 
     X: np.ndarray
@@ -304,6 +307,7 @@ class PerceptronScene:
     proof: tuple[np.ndarray, ...] | None = None
     bound_note: str = ""
     memo: dict | None = None
+    partial: bool = False
 
     @property
     def taus(self) -> list[float]:
@@ -313,7 +317,8 @@ class PerceptronScene:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "perceptron",
                   "runs": [r.run for r in self.runs], "box": list(self.box), "bound": self.bound,
-                  "bound_note": self.bound_note, "follow": self.follow, "view": asdict(self.view), "memo": self.memo}
+                  "bound_note": self.bound_note, "follow": self.follow, "view": asdict(self.view), "memo": self.memo,
+                  "partial": self.partial}
         proof = {f"proof.{j}": a for j, a in enumerate(self.proof or ())}
         return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs), **proof})
 
@@ -326,7 +331,8 @@ class PerceptronScene:
         proof = tuple(arrays[f"proof.{j}"] for j in range(len(header["runs"]))) if "proof.0" in arrays else None
         return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), box=tuple(header["box"]), bound=header["bound"],
                    follow=header["follow"], view=_view(header["view"]), proof=proof,
-                   bound_note=header.get("bound_note", ""), memo=header.get("memo"))
+                   bound_note=header.get("bound_note", ""), memo=header.get("memo"),
+                   partial=bool(header.get("partial")))
 
 
 def rule_mistakes(X: np.ndarray, y: np.ndarray, W: np.ndarray, B: np.ndarray, update_on: str) -> np.ndarray:
@@ -535,12 +541,13 @@ def bits_as_subsets(bits: np.ndarray, n: int, size: int) -> np.ndarray:
 
 
 def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None = None,
-             follow: str | None = None, bound_note: str = "", memo: dict | None = None) -> PerceptronScene:
+             follow: str | None = None, bound_note: str = "", memo: dict | None = None,
+             partial: bool = False) -> PerceptronScene:
     """A scene from run records made apart (:func:`run_record`, e.g. in several worker processes).
 
     Runs that examine the same points share one ``order`` (``run["order_of"]``: the first such run).
     ``bound`` is the :class:`core.bounds.MistakeBound` to send, already known to apply, or None, and then
-    ``bound_note`` why it does not apply. ``memo`` as for :class:`PerceptronScene`.
+    ``bound_note`` why it does not apply. ``memo`` and ``partial`` as for :class:`PerceptronScene`.
     """
     runs = list(runs)
     out = []
@@ -555,7 +562,7 @@ def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None =
                                           "b": float(bound.b), "fit_intercept": bool(bound.fit_intercept)},
         follow=follow, view=view or View(),
         proof=None if bound is None else tuple(np.column_stack(novikoff_terms(r.W, r.B, bound)) for r in out),
-        bound_note="" if bound is not None else bound_note, memo=memo,
+        bound_note="" if bound is not None else bound_note, memo=memo, partial=partial,
     )
 
 

@@ -969,8 +969,15 @@ class PerceptronView extends Stepping {
     });
   }
 
-  // the page's τ control moved: its run
+  // the page's τ control moved: its run (a partial record holds the run of one τ: while the control shows another,
+  // the chart is dimmed and busy until the record of every τ arrives)
   sync() {
+    if (this.m.h.partial) {
+      const tau = followedTau(this.m.h), waiting = tau !== null && tau !== this.m.run.tau;
+      this.root.classList.toggle("dbls-waiting", waiting);
+      this.root.setAttribute("aria-busy", String(waiting));
+      return;
+    }
     const j = runFor(this.m.h, this);
     if (this.m.h.runs[j].tau !== this.m.run.tau) this.setRun(j);
   }
@@ -1263,7 +1270,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
   let old = root.__dblView;
   if (old) old.pause();
-  root.classList.remove("dbls-failed");
+  root.classList.remove("dbls-failed", "dbls-waiting");
+  root.removeAttribute("aria-busy");
   const err = root.querySelector(".dbls-error");
   if (err) err.remove();
   const shell = kind.shellFor ? kind.shellFor(scene) : kind.shell;  // (the Loss page's has a panel per loss)
@@ -1286,6 +1294,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
   keep(root, bytes, scene.header);
+  if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
   if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
     const v = root.__dblView;
     if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
