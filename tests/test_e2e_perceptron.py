@@ -308,3 +308,42 @@ def test_a_new_batch_size_draws_its_tau_first_then_every_tau(page: Page, app_ser
     wait_for_rerun(page)
     assert "B=37" in page.url
     assert_no_exception(page)
+
+
+def wait_full(page: Page) -> None:
+    """Wait until the chart holds the runs of every τ (not a partial record) and the page has finished."""
+    page.wait_for_function("() => { const r = document.querySelector('.dbls'), v = r && r.__dblView;"
+                           " return v && !v.m.h.partial && r.dataset.ready === r.__dblId; }", timeout=60_000)
+    wait_for_rerun(page)
+
+
+def test_a_new_b_keeps_the_other_variants_and_a_variant_not_kept_dims_the_chart(page: Page, app_server: str) -> None:
+    """The kept runs of cyclic (which B does not change) come back at once after a new B; a variant the chart has not
+    drawn dims it (busy) until the server's record arrives."""
+    page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200")
+    wait_for_rerun(page)
+    wait_for_scene(page)
+    pick_variant(page, "mini-batch")
+    shown_variant(page, "minibatch")
+    wait_full(page)
+    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field.fill("37")
+    field.press("Enter")
+    page.wait_for_function("() => document.querySelector('.dbls').__dblView.m.run.batch_size === 37")
+    wait_full(page)
+
+    busy = "() => { const r = document.querySelector('.dbls'); return [r.classList.contains('dbls-waiting'), " \
+           "r.getAttribute('aria-busy')]; }"
+    page.evaluate(HOLD_SENDS)
+    pick_variant(page, "cyclic")
+    shown_variant(page, "cyclic")  # kept before B changed: drawn with the server not told
+    assert page.evaluate(busy) == [False, "false"]
+    pick_variant(page, "batch")  # never drawn: the chart waits, dimmed and busy
+    page.wait_for_function("() => document.querySelector('.dbls').classList.contains('dbls-waiting')")
+    assert chart_meta(page)["variant"] == "cyclic" and page.evaluate(busy) == [True, "true"]
+    page.evaluate("() => window.__dblRelease()")
+    shown_variant(page, "batch")
+    wait_full(page)
+    assert page.evaluate(busy)[0] is False
+    assert "variant=batch" in page.url
+    assert_no_exception(page)

@@ -337,6 +337,6 @@ def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
         renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '0.5')")
         renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
         mount(renderer, full)
-        assert renderer.evaluate(state) == [False, None, 0.5, False]  # every τ: the control's, at once
+        assert renderer.evaluate(state) == [False, "false", 0.5, False]  # every τ: the control's, at once
     finally:
         renderer.evaluate("() => document.getElementById('tau-control').remove()")

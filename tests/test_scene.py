@@ -172,27 +172,30 @@ def test_a_mini_batch_s_subsets_travel_as_bit_sets_where_that_is_smaller():
     assert bits_as_subsets(packed[:1], 11, 3).tolist() == [[0, 3, 9]]
 
 
-def test_the_memo_names_the_record_s_settings_but_the_variant_and_round_trips():
-    """The Perceptron page's record carries its memo (views.builds.perceptron_page): one key for every variant and τ
-    of the same points and settings, another as soon as a setting or a point differs; the renderer reads it back."""
+def test_the_memo_names_the_record_s_settings_but_the_variant_and_b_and_round_trips():
+    """The Perceptron page's record carries its memo (views.builds.perceptron_page): one key for every variant, B and
+    τ of the same points and settings, another as soon as another setting or a point differs; the renderer reads it
+    back."""
     from views.builds import perceptron_page, settings_key
     from views.options import VARIANT_LABELS
 
     X, y = make_dataset("xor", 40, 3)
     params = (("variant", "cyclic"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
               ("fit_intercept", True), ("max_steps", 50), ("seed", 0), ("reduction", "mean"))
-    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", variant_label="Variant")[0]
+    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", labels=("Variant", "Batch size B"))[0]
     memo = PerceptronScene.from_bytes(blob).memo
-    assert memo == {"key": settings_key(X, y, params, "variant"), "follow": "Variant",
+    free = ("variant", "batch_size")
+    assert memo == {"key": settings_key(X, y, params, free), "follow": "Variant", "batch": "Batch size B",
                     "options": {text: v for v, text in VARIANT_LABELS.items()}}
-    other = (("variant", "batch"), *params[1:])
-    assert settings_key(X, y, other, "variant") == memo["key"]
+    other = (("variant", "minibatch"), ("batch_size", 7), *params[2:])
+    assert settings_key(X, y, other, free) == memo["key"]  # (the renderer keeps records by variant and B)
+    assert settings_key(X, y, other) != settings_key(X, y, params)  # the inputs of the runs themselves differ
     assert PerceptronScene.from_bytes(perceptron_page(X, y, params, (1.0,), "Step size τ")[0]).memo is None
-    other_values = {"batch_size": 2, "w0": (0.0, 0.5), "b0": -1.0, "update_on": "negative", "fit_intercept": False,
-                    "max_steps": 51, "seed": 1, "reduction": "sum"}
-    for name, value in other_values.items():  # every setting but the variant is in the key
+    other_values = {"w0": (0.0, 0.5), "b0": -1.0, "update_on": "negative", "fit_intercept": False, "max_steps": 51,
+                    "seed": 1, "reduction": "sum"}
+    for name, value in other_values.items():  # every other setting is in the key
         changed = tuple((k, value if k == name else v) for k, v in params)
-        assert changed != params and settings_key(X, y, changed, "variant") != memo["key"], name
+        assert changed != params and settings_key(X, y, changed, free) != memo["key"], name
     moved = X.copy()
     moved[0, 0] += 1e-12
-    assert settings_key(moved, y, params, "variant") != memo["key"]
+    assert settings_key(moved, y, params, free) != memo["key"]

@@ -73,15 +73,15 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
     return [run_record(t) for t in trajs], words, shown, conventions(traj), why
 
 
-def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, variant_label: str | None = None,
+def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, labels: tuple[str, str] | None = None,
                     partial: bool = False):
     """Run the perceptron for every τ of ``taus`` and build what the Perceptron page shows.
 
     ``share(fn, X, y, params, chunk)`` runs :func:`perceptron_runs` on a chunk of the τs (in a worker
-    process, several at once); None runs them all here. ``variant_label``: the label of the page's variant control,
-    whose options the record names (:class:`viz.scene.PerceptronScene`'s ``memo``), so that the browser can show it
-    again when that control comes back to its variant. ``partial``: ``taus`` is the page's τ alone, sent before the
-    others (:class:`viz.scene.PerceptronScene`'s ``partial``).
+    process, several at once); None runs them all here. ``labels``: the labels of the page's variant and B controls,
+    which the record names with the variant's options (:class:`viz.scene.PerceptronScene`'s ``memo``), so that the
+    browser can show it again when those controls come back to its variant and B. ``partial``: ``taus`` is the
+    page's τ alone, sent before the others (:class:`viz.scene.PerceptronScene`'s ``partial``).
 
     Returns
     -------
@@ -95,18 +95,19 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, v
         parts = share(perceptron_runs, X, y, params, taus)
     records = [r for part in parts for r in part[0]]
     words = {k: v for part in parts for k, v in part[1].items()}
-    memo = None if variant_label is None else {"key": settings_key(X, y, params, "variant"), "follow": variant_label,
-                                               "options": {text: v for v, text in VARIANT_LABELS.items()}}
+    memo = None if labels is None else {"key": settings_key(X, y, params, ("variant", "batch_size")), "follow": labels[0],
+                                        "batch": labels[1], "options": {text: v for v, text in VARIANT_LABELS.items()}}
     scene = assemble(X, y, records, parts[0][2], follow=follow, bound_note=parts[0][4], memo=memo,
                      partial=partial).to_bytes()
     return scene, words, parts[0][3]
 
 
-def settings_key(X, y, params: tuple, leave_out: str) -> str:
-    """The points and the settings ``params`` ((name, value) pairs) but ``leave_out``, hashed (16 hex digits)."""
+def settings_key(X, y, params: tuple, leave_out: tuple = ()) -> str:
+    """The points and the settings ``params`` ((name, value) pairs) but those named in ``leave_out``, hashed (16 hex
+    digits)."""
     h = hashlib.sha256(np.ascontiguousarray(X, dtype=float).tobytes())
     h.update(np.ascontiguousarray(y, dtype=float).tobytes())
-    h.update(repr(sorted((k, v) for k, v in params if k != leave_out)).encode())
+    h.update(repr(sorted((k, v) for k, v in params if k not in leave_out)).encode())
     return h.hexdigest()[:16]
 
 

@@ -289,9 +289,10 @@ class PerceptronScene:
         proof's panel says; "" where unknown.
     memo : dict or None
         What lets the renderer keep this record and draw it again when the page's variant control comes back to
-        this variant, with no message to the server: ``key`` (the points and every setting but the variant and τ,
-        hashed: a record is shown again only while the key is the same), ``follow`` (the variant control's label)
-        and ``options`` ({the text that control shows: the variant}). None: nothing is kept.
+        this variant (and, for a mini-batch, its B control to this B), with no message to the server: ``key`` (the
+        points and every setting but the variant, B and τ, hashed: a record is shown again only while the key is the
+        same), ``follow`` and ``batch`` (the variant and B controls' labels) and ``options`` ({the text the variant
+        control shows: the variant}). None: nothing is kept.
     partial : bool
         The record holds the run of the page's τ alone, sent first while the runs of the other τ are made (the
         full record follows at once): the chart draws it only while the page's τ control shows that τ.

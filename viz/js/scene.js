@@ -969,17 +969,20 @@ class PerceptronView extends Stepping {
     });
   }
 
-  // the page's τ control moved: its run (a partial record holds the run of one τ: while the control shows another,
-  // the chart is dimmed and busy until the record of every τ arrives)
+  // the page's τ control moved: its run (a partial record holds the run of one τ alone)
   sync() {
-    if (this.m.h.partial) {
-      const tau = followedTau(this.m.h), waiting = tau !== null && tau !== this.m.run.tau;
-      this.root.classList.toggle("dbls-waiting", waiting);
-      this.root.setAttribute("aria-busy", String(waiting));
-      return;
-    }
+    if (this.m.h.partial) return;
     const j = runFor(this.m.h, this);
     if (this.m.h.runs[j].tau !== this.m.run.tau) this.setRun(j);
+  }
+
+  // whether the page's controls show a run this record does not hold: another τ than a partial record's, or another
+  // variant (or B) that was not kept (syncControls then dims the chart until the server's record arrives)
+  waits() {
+    const h = this.m.h, tau = h.partial ? followedTau(h) : null;
+    if (tau !== null && tau !== this.m.run.tau) return true;
+    const want = h.view.quiz ? null : wantedSlot(this);
+    return want !== null && want !== slotOf(this.m.run);
   }
 
   // ----- another τ: its run, at the same step (clamped); the points stay drawn, the strip is drawn again
@@ -1121,14 +1124,15 @@ ${CONTROLS}
 ${MATH}${PROOF}${MARGINS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-// what the page's control labelled ``label`` shows (a slider's text, or a select box's choice), or null where the page
-// has none (the offline file), or while a select box is open (its text is then what the user is typing)
+// what the page's control labelled ``label`` shows (a slider's text, a select box's choice, a number box's text), or
+// null where the page has none (the offline file), or while a select box is open (its text is what the user types)
 function controlValue(label) {
   if (!label) return null;
   for (const el of document.querySelectorAll("input[aria-label]")) {
     if (el.getAttribute("aria-label") !== label) continue;
     if (el.type === "range") return el.getAttribute("aria-valuetext");
     if (el.getAttribute("role") === "combobox") return el.getAttribute("aria-expanded") === "true" ? null : el.value;
+    if (el.type === "number") return el.value;
   }
   return null;
 }
@@ -1155,20 +1159,33 @@ function runFor(header, old) {
 }
 
 // ----- the variants drawn: a record whose header has a memo is kept (up to MEMO_KEEP, for its memo's key only), and
-// drawn again when the page's variant control comes back to its variant, with no message to the server (the
-// page's rerun then sends the same record, which is not drawn twice)
+// drawn again when the page's variant control comes back to its variant (a mini-batch's: and its B control to its
+// B), with no message to the server (the page's rerun then sends the same record, which is not drawn twice)
 const MEMO_KEEP = 4;
 
 const keeps = (header) => Boolean(header.memo) && !header.view.quiz;  // (a quiz's record is the server's to change)
+const slotOf = (run) => (run.variant === "minibatch" ? `minibatch:${run.batch_size}` : run.variant);
 
 function keep(root, bytes, header) {
   const memo = header.memo;
-  if (!keeps(header) || !header.runs || !header.runs.length) return;
+  if (!keeps(header) || header.partial || !header.runs || !header.runs.length) return;  // (a partial one: τ alone)
   if (!root.__dblMemo || root.__dblMemo.key !== memo.key) root.__dblMemo = {key: memo.key, records: new Map()};
-  const records = root.__dblMemo.records;
-  records.delete(header.runs[0].variant);
-  records.set(header.runs[0].variant, bytes);  // the newest last
+  const records = root.__dblMemo.records, slot = slotOf(header.runs[0]);
+  records.delete(slot);
+  records.set(slot, bytes);  // the newest last
   while (records.size > MEMO_KEEP) records.delete(records.keys().next().value);
+}
+
+// the variant (and B) the page's controls show, as a kept record's slot; null where they cannot be read. B is read
+// only on a change of variant: B's box is disabled for the other variants (its value is the page's), and while a
+// mini-batch is shown the text typed in it is not yet a B.
+function wantedSlot(v) {
+  const memo = v.m.h.memo, want = memo && memo.options[controlValue(memo.follow)];
+  if (!want) return null;
+  if (want === v.m.run.variant) return slotOf(v.m.run);
+  if (want !== "minibatch") return want;
+  const B = Number(controlValue(memo.batch));
+  return Number.isInteger(B) && B > 0 ? `minibatch:${B}` : null;
 }
 
 // the page's variant control shows a variant this chart has drawn (for the same points and settings): draw it
@@ -1177,8 +1194,8 @@ function followVariant(root, v) {
   if (!keeps(v.m.h) || !kept || kept.key !== memo.key) return false;
   // while the page runs, another setting may have changed (the kept runs were made without it): the server answers
   if (document.querySelector("[data-testid=stApp][data-test-script-state=running]")) return false;
-  const want = memo.options[controlValue(memo.follow)];
-  const bytes = want && want !== v.m.run.variant ? kept.records.get(want) : null;
+  const want = wantedSlot(v);
+  const bytes = want && want !== slotOf(v.m.run) ? kept.records.get(want) : null;
   if (!bytes) return false;
   mountScene(root, bytes, {shownAs: v.m.h.view});
   return true;
@@ -1190,7 +1207,13 @@ function syncControls() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
     if (!v || !v.sync || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
-    if (!followVariant(root, v)) v.sync();
+    if (followVariant(root, v)) continue;
+    v.sync();
+    if (v.waits) {  // the controls show what this record does not hold: dimmed and busy until the server's arrives
+      const waiting = v.waits();
+      root.classList.toggle("dbls-waiting", waiting);
+      root.setAttribute("aria-busy", String(waiting));
+    }
   }
 }
 
