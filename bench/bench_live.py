@@ -214,7 +214,8 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
         redrawn(page, time.perf_counter(), ready, received, n0)
         kind = "browser" if v in drawn else "server" if server_had else "built"
         timed.setdefault(kind, []).append(armed_ms(page))
-        timed.setdefault(kind + " every τ", []).append(every_tau_ms(page))
+        if kind == "built":  # (the others send every τ at once)
+            timed.setdefault(kind + " every τ", []).append(every_tau_ms(page))
         drawn.add(v)
         SERVER_HAS.add(v)
         sizes.append(sum(received[n0:]))
@@ -229,11 +230,12 @@ def every_tau_ms(page) -> float:
     record, the page's τ alone, which a change of the live part's control that the server had not built draws first:
     views/perceptron.py), plus one frame."""
     return page.evaluate("""() => new Promise((done) => {
-        const root = document.querySelector('.dbls');
+        const root = document.querySelector('.dbls'), start = performance.now();
         const tick = () => {
             const v = root.__dblView;
             if (v && !v.m.h.partial && root.dataset.ready === root.__dblId)
                 requestAnimationFrame(() => done(performance.now() - window.__probe.t0));
+            else if (performance.now() - start > 60000) done(NaN);  // (never: printed as nan)
             else requestAnimationFrame(tick);
         };
         tick();

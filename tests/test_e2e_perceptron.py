@@ -346,4 +346,11 @@ def test_a_new_b_keeps_the_other_variants_and_a_variant_not_kept_dims_the_chart(
     wait_full(page)
     assert page.evaluate(busy)[0] is False
     assert "variant=batch" in page.url
+
+    page.evaluate(HOLD_SENDS)  # back to mini-batch: the kept run of the B its box shows, 37 (not the first, 50)
+    pick_variant(page, "mini-batch")
+    shown_variant(page, "minibatch")
+    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.batch_size") == 37
+    page.evaluate("() => window.__dblRelease()")
+    wait_full(page)
     assert_no_exception(page)

@@ -310,15 +310,16 @@ def test_a_still_figure_is_drawn_and_a_broken_one_named(renderer):  # noqa: F811
 def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
     """A partial record (the page's τ alone, sent first: viz.scene.PerceptronScene.partial) is drawn while the page's
     τ control shows its τ; moved to another τ, the chart is dimmed and busy, never showing the wrong run; the record of
-    every τ then draws the control's τ."""
+    every τ then draws the control's τ, and a partial record of a run the chart keeps in full does not replace it."""
     from views.builds import perceptron_page
 
     X, y = make_dataset("xor", 60, 4)
     params = (("variant", "random"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
               ("fit_intercept", True), ("max_steps", 300), ("seed", 2), ("reduction", "mean"))
     label = "Step size τ"
-    partial = perceptron_page(X, y, params, (1.0,), label, partial=True)[0]
-    full = perceptron_page(X, y, params, (0.5, 1.0, 2.0), label)[0]
+    labels = ("Variant", "Batch size B")
+    partial = perceptron_page(X, y, params, (1.0,), label, labels=labels, partial=True)[0]
+    full = perceptron_page(X, y, params, (0.5, 1.0, 2.0), label, labels=labels)[0]
     renderer.evaluate("""(label) => {  // the page's τ control, as Streamlit draws a select_slider
         const el = document.createElement('input');
         el.type = 'range'; el.setAttribute('aria-label', label); el.setAttribute('aria-valuetext', '1.0');
@@ -338,5 +339,8 @@ def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
         renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
         mount(renderer, full)
         assert renderer.evaluate(state) == [False, "false", 0.5, False]  # every τ: the control's, at once
+        mount(renderer, partial)  # the server had forgotten this run was made: the chart keeps the one of every τ
+        assert renderer.evaluate(state) == [False, "false", 0.5, False]
+        assert renderer.evaluate("() => window.__dblView.m.h.runs.length") == 3
     finally:
         renderer.evaluate("() => document.getElementById('tau-control').remove()")

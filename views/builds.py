@@ -102,9 +102,11 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, l
     return scene, words, parts[0][3]
 
 
-def settings_key(X, y, params: tuple, leave_out: tuple = ()) -> str:
+def settings_key(X, y, params: tuple, leave_out: tuple[str, ...] = ()) -> str:
     """The points and the settings ``params`` ((name, value) pairs) but those named in ``leave_out``, hashed (16 hex
     digits)."""
+    if isinstance(leave_out, str):
+        raise TypeError("leave_out is a tuple of names")
     h = hashlib.sha256(np.ascontiguousarray(X, dtype=float).tobytes())
     h.update(np.ascontiguousarray(y, dtype=float).tobytes())
     h.update(repr(sorted((k, v) for k, v in params if k not in leave_out)).encode())

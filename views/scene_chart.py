@@ -110,8 +110,9 @@ CSS = """
 .dbls-side .dbls-math, .dbls-side .dbls-proof, .dbls-side .dbls-margins, .dbls-dside .dbls-math, .dbls-dside .dbls-margins { grid-column: 1 / -1; }
 .dbls-failed .dbls-figure, .dbls-failed .dbls-panels, .dbls-failed .dbls-strip, .dbls-failed .dbls-controls, .dbls-failed .dbls-text,
 .dbls-failed .dbls-state { opacity: 0.25; }
-.dbls-waiting .dbls-stage, .dbls-waiting .dbls-legend, .dbls-waiting .dbls-strip, .dbls-waiting .dbls-text,
-.dbls-waiting .dbls-state, .dbls-waiting .dbls-math, .dbls-waiting .dbls-proof { opacity: 0.3; transition: opacity 0.2s; }  /* (the side layout's figure is display: contents) */
+.dbls-waiting .dbls-figure > *, .dbls-waiting > .dbls-strip, .dbls-waiting > .dbls-text, .dbls-waiting > .dbls-state,
+.dbls-waiting > .dbls-math, .dbls-waiting > .dbls-proof, .dbls-waiting > .dbls-margins { opacity: 0.3; transition: opacity 0.2s; }
+/* (the figure's parts: the side layout's figure is display: contents, which takes no opacity) */
 """
 
 RENDERER_FILE = "dbl-scene.js"

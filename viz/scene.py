@@ -294,8 +294,9 @@ class PerceptronScene:
         same), ``follow`` and ``batch`` (the variant and B controls' labels) and ``options`` ({the text the variant
         control shows: the variant}). None: nothing is kept.
     partial : bool
-        The record holds the run of the page's τ alone, sent first while the runs of the other τ are made (the
-        full record follows at once): the chart draws it only while the page's τ control shows that τ.
+        The record holds the run of the page's τ alone, sent first when the server had not made the runs of every
+        τ: once it is drawn, the chart asks for them (views/perceptron.py), and dims while the page's τ control shows
+        another τ than this record's.
     """
 
     X: np.ndarray

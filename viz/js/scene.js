@@ -1231,18 +1231,31 @@ function watchControls() {
   window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
 }
 
-// a record's identity: its contents but the view, and the view it is shown with. A kept record drawn again with the
-// page's view (followVariant) is then the same drawing as the page's own record of it, which is not drawn twice.
-function recordId(bytes, shownAs) {
+// a record's header and where its arrays start, or null where it is not a record (decode() then names what is wrong)
+function headerOf(bytes) {
   try {
     const h = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
-    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + h)));
-    const view = JSON.stringify(shownAs || header.view || null);
-    delete header.view;
-    return `${fingerprint(bytes.subarray(8 + h))}:${fingerprint(new TextEncoder().encode(JSON.stringify(header)))}:${view}`;
+    return {header: JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + h))), body: 8 + h};
   } catch (e) {
-    return fingerprint(bytes);  // not a record: decode() names what is wrong
+    return null;
   }
+}
+
+// a record's identity: its contents but the view, and the view it is shown with. A kept record drawn again with the
+// page's view (followVariant) is then the same drawing as the page's own record of it, which is not drawn twice.
+function recordId(bytes, shownAs, parsed = headerOf(bytes)) {
+  if (!parsed) return fingerprint(bytes);
+  const header = {...parsed.header}, view = JSON.stringify(shownAs || header.view || null);
+  delete header.view;
+  return `${fingerprint(bytes.subarray(parsed.body))}:${fingerprint(new TextEncoder().encode(JSON.stringify(header)))}:${view}`;
+}
+
+// a partial record of a run this chart keeps in full (the server had forgotten it was made): the kept one
+function keptInFull(root, header) {
+  const kept = root.__dblMemo;
+  if (!header.partial || !keeps(header) || !kept || kept.key !== header.memo.key || !header.runs || !header.runs.length)
+    return null;
+  return kept.records.get(slotOf(header.runs[0])) || null;
 }
 
 function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not drawn twice
@@ -1277,8 +1290,13 @@ const KINDS = {
 async function mountScene(root, data, {standalone = false, shownAs = null} = {}) {
   let bytes;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
-  const id = recordId(bytes, shownAs);
-  if (root.__dblId === id && root.__dblView) return;
+  const parsed = headerOf(bytes), full = parsed && keptInFull(root, parsed.header);
+  if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
+  const id = recordId(bytes, shownAs, parsed);
+  if (root.__dblId === id && root.__dblView) {  // drawn already: the controls may have moved since (dimmed or not)
+    if (root.dataset.ready === id) syncControls();
+    return;
+  }
   root.__dblId = id;
   let model, scene, kind;
   try {
