@@ -193,12 +193,13 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
 VARIANTS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
 
 
-def variant_changes(page, received: list[int], start: str, timed: dict[str, list[float]]) -> list[int]:
+def variant_changes(page, received: list[int], start: str, timed: dict[str, list[float]], server_has: set[str]
+                    ) -> list[int]:
     """The variant changed to two others and back, twice (every τ run again, the points kept): the option's click
     until the new scene is drawn, timed in the page (the click event until the frame after it is drawn), into
     ``timed`` by what answered: ``built`` (the server ran it), ``server`` (the server had it: the first visit in
-    this tab), ``browser`` (the chart had drawn it in this tab: no message to the server). Returns the bytes
-    received per change."""
+    this tab), ``browser`` (the chart had drawn it in this tab: no message to the server). ``server_has``: the variants
+    the server has built for these data (this adds to it). Returns the bytes received per change."""
     others = [v for v in VARIANTS.values() if v != start][:2]
     sizes = []
     drawn = {start}
@@ -209,7 +210,7 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
         option = page.get_by_role("option", name=v, exact=True)
         option.wait_for()
         arm(page, READY, "click")
-        server_had = v in SERVER_HAS
+        server_had = v in server_has
         option.click()
         redrawn(page, time.perf_counter(), ready, received, n0)
         kind = "browser" if v in drawn else "server" if server_had else "built"
@@ -217,12 +218,9 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
         if kind == "built":  # (the others send every τ at once)
             timed.setdefault(kind + " every τ", []).append(every_tau_ms(page))
         drawn.add(v)
-        SERVER_HAS.add(v)
+        server_has.add(v)
         sizes.append(sum(received[n0:]))
     return sizes
-
-
-SERVER_HAS: set[str] = set()  # the variants the server has built for the dataset being timed
 
 
 def every_tau_ms(page) -> float:
@@ -310,14 +308,13 @@ def main() -> None:
             print("  " + line("  the same, timed in the page", nin, ref_in50))
             print(f"  bytes received per new set of runs: median {statistics.median(nsizes) / 1000:.1f} KB")
             start = "mini-batch" if "mini-batch" in query else "cyclic"
-            SERVER_HAS.clear()
-            SERVER_HAS.add(start)
+            server_has = {start}  # the variants the server has built for these data
             timed: dict[str, list[float]] = {}
-            vsizes = variant_changes(tab, received, start, timed)
+            vsizes = variant_changes(tab, received, start, timed, server_has)
             ctx2, tab2, received2, _ = open_tab(browser, tab.url)  # a second student: the same data and settings
             tab2.wait_for_selector(IDLE, state="attached")
             tab2.wait_for_timeout(1500)  # its first chart's work done (plotly.js, the lesson's formulas)
-            vsizes += variant_changes(tab2, received2, start, timed)
+            vsizes += variant_changes(tab2, received2, start, timed, server_has)
             ctx2.close()
             for kind, what in [("built", "variant, new to the server → its τ drawn"),
                                ("built every τ", "  … → every τ drawn"),

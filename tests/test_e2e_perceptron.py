@@ -121,36 +121,29 @@ def test_xor_never_converges(page: Page, app_server: str) -> None:
     assert_no_exception(page)
 
 
-def _deltas(frames: list) -> list[tuple[tuple[int, ...], str]]:
-    """The (delta path, fragment id) of every element the server sent in ``frames`` (websocket payloads)."""
+def _delta_messages(frames: list):
+    """The delta messages (ForwardMsg) the server sent in ``frames`` (websocket payloads)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    out = []
     for raw in frames:
         if isinstance(raw, str):
             continue
         msg = ForwardMsg()
         msg.ParseFromString(raw)
         if msg.WhichOneof("type") == "delta":
-            out.append((tuple(msg.metadata.delta_path), msg.delta.fragment_id))
-    return out
+            yield msg
+
+
+def _deltas(frames: list) -> list[tuple[tuple[int, ...], str]]:
+    """The (delta path, fragment id) of every element the server sent in ``frames`` (websocket payloads)."""
+    return [(tuple(msg.metadata.delta_path), msg.delta.fragment_id) for msg in _delta_messages(frames)]
 
 
 def _widget_labels(frames: list) -> set[str]:
     """The labels of the widgets the server sent in ``frames`` (websocket payloads)."""
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    labels = set()
-    for raw in frames:
-        if isinstance(raw, str):
-            continue
-        msg = ForwardMsg()
-        msg.ParseFromString(raw)
-        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
-            element = getattr(msg.delta.new_element, msg.delta.new_element.WhichOneof("type"))
-            if hasattr(element, "label"):
-                labels.add(element.label)
-    return labels
+    elements = [getattr(m.delta.new_element, m.delta.new_element.WhichOneof("type"))
+                for m in _delta_messages(frames) if m.delta.WhichOneof("type") == "new_element"]
+    return {e.label for e in elements if hasattr(e, "label")}
 
 
 HOLD_SENDS = """() => {  // the browser's messages to the server held back (a server that does not answer)

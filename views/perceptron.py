@@ -48,8 +48,7 @@ RECORD_WORK = 200_000_000
 CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 
-PAGE_RUNS, LIVE_SAW = "_perceptron_page_runs", "_perceptron_live_saw"  # tell a run of the live part alone
-PARTIAL = "_perceptron_partial"  # the inputs whose run of the page's τ was just shown alone
+PAGE_RAN = "_perceptron_page_ran"  # set by the page, taken by its live part: a run of the live part alone has none
 SHOWN = "_perceptron_shown"  # the inputs of the record this session was sent last
 BUILT_KEEP = 256  # inputs the registry of builds holds before it starts again (a forgotten one: no partial record)
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
@@ -68,27 +67,32 @@ def built() -> dict:
     return {}
 
 
-def build(ds, params: tuple, tau: float, alone: bool) -> tuple[tuple, bool]:
-    """What the page shows for ``params`` (the record, the words of each τ, the conventions, the dataset's label), and
-    whether it is partial: the runs of every τ (:func:`compute`); or, on a run of the live part ``alone`` whose
-    inputs changed (the variant or B: not τ), where those runs are not made yet and this part has not just shown
-    them, the run of ``tau`` alone, a partial record (:class:`viz.scene.PerceptronScene`). Once drawn, the chart
-    asks for the rest (:func:`_more`): the next run of this part makes every τ, and the chart takes that record in
-    place of this one. (Starting every τ's build at once, in the background, brought that record 33 ms sooner and
-    the first one 37 ms later, medians of 6: not done.)"""
+def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
+    """What the page shows for ``params`` (the record, the words of each τ, the conventions, the dataset's label): the
+    runs of every τ (:func:`compute`); or, on a run of the live part ``alone`` whose inputs changed (the variant or B:
+    not τ), where those runs are not made yet, the run of ``tau`` alone, a partial record
+    (:class:`viz.scene.PerceptronScene`; its words name that τ alone: :func:`every_tau`). Once drawn, the chart asks
+    for the rest (:func:`_more`): the next run of this part, with the same inputs, makes every τ, and the chart takes
+    that record in place of this one. (Starting every τ's build at once, in the background, brought that record
+    33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
     X, y = plane_data(ds, N_PLANE_MAX)
     key, done = settings_key(X, y, params), built()
     changed = st.session_state.get(SHOWN) != key
     st.session_state[SHOWN] = key
-    if alone and changed and key not in done and st.session_state.get(PARTIAL) != key:
-        st.session_state[PARTIAL] = key  # once: the next run makes every τ
-        return (*perceptron_page(X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
-                                 partial=True), ds.label), True
+    if alone and changed and key not in done:
+        return *perceptron_page(X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
+                                partial=True), ds.label
     out = compute(X, y, params)
     if len(done) >= BUILT_KEEP:
         done.clear()
     done[key] = True
-    return (*out, ds.label), False
+    return *out, ds.label
+
+
+def every_tau(result: tuple) -> bool:
+    """Whether a result of :func:`build` holds the runs of every τ (not a partial record): only such a one is the
+    page's last good run, which another τ may be asked of."""
+    return len(result[1]) == len(TAUS)
 
 
 def _more() -> None:
@@ -117,7 +121,7 @@ def page() -> None:
     """The Perceptron page (a fragment: views.shared.page_fragment); its live controls and what they change are a
     fragment of their own inside it (:func:`live`)."""
     st.title("Perceptron")
-    st.session_state[PAGE_RUNS] = st.session_state.get(PAGE_RUNS, 0) + 1
+    st.session_state[PAGE_RAN] = True
     ds = current_dataset()
     N = max(len(ds.y), 1)
     big = presenting()
@@ -172,9 +176,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     and the chart, a message or the points), and the notes and tables are made here."""
     ds = current_dataset()
     N = max(len(ds.y), 1)
-    runs = st.session_state.get(PAGE_RUNS, 0)
-    alone = st.session_state.get(LIVE_SAW) == runs  # the page did not run since this part last did
-    st.session_state[LIVE_SAW] = runs
+    alone = not st.session_state.pop(PAGE_RAN, False)  # the page did not run since this part last did
     variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
@@ -188,15 +190,8 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     with out:
         step0 = take_start_step()  # a link's ?step=, used once (a message on a bad one: here, above the chart)
         if points_ready(ds, CHART, "the perceptron"):
-            last_good, partial = st.session_state.get(LAST_GOOD), [False]
-
-            def make():
-                made, partial[0] = build(ds, params, float(tau), alone and not quiz_on)
-                return made
-
-            result = run_or_last_good(LAST_GOOD, "the perceptron", make, CHART)
-            if partial[0]:  # the last good run is one of every τ (another τ may be asked of it)
-                st.session_state[LAST_GOOD] = last_good
+            result = run_or_last_good(LAST_GOOD, "the perceptron",
+                                      lambda: build(ds, params, float(tau), alone and not quiz_on), CHART, every_tau)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
             quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
             result = None

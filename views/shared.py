@@ -218,8 +218,10 @@ def _generated_dataset(sb, name: str) -> None:
         st.session_state[DATASET_KEY] = Dataset(name, int(n), seed, params_t, X, y)
 
 
-def run_or_last_good(key: str, what: str, make: Callable[[], tuple], chart_key: str | None = None) -> tuple | None:
-    """The page's result from ``make()``, kept under ``key``; on bad input, the last good one.
+def run_or_last_good(key: str, what: str, make: Callable[[], tuple], chart_key: str | None = None,
+                     keep: Callable[[tuple], bool] | None = None) -> tuple | None:
+    """The page's result from ``make()``, kept under ``key`` (where ``keep(result)``, if given, says so); on bad
+    input, the last good one.
 
     ``make`` raises ValueError with a message naming the problem; the page
     then shows "Cannot run <what>: <message>." and the last good result (None
@@ -241,7 +243,8 @@ def run_or_last_good(key: str, what: str, make: Callable[[], tuple], chart_key: 
             return None
         st.error(f"Cannot run {what}: {exc}." + (" Showing the last good run instead." if result else ""))
         return result
-    st.session_state[key] = result
+    if keep is None or keep(result):
+        st.session_state[key] = result
     return result
 
 
