@@ -11,7 +11,7 @@ from apptest_helpers import figure, figures, run_meta, scene, still_figure  # no
 from test_views import page_from_url
 
 from core.perceptron import run_perceptron
-from core.svm import hinge_sgd
+from core.svm import C_GRID, hinge_sgd
 from datasets import make_dataset
 from datasets.csvio import paired_runs_csv
 from views.options import TAUS
@@ -197,8 +197,18 @@ def test_every_comparison_runs_on_the_same_points(what):
     X, y = make_dataset("separable", 40, 0)
     assert np.array_equal(sc.X, X) and np.array_equal(sc.y, y)
     kinds = [r.run["kind"] for r in sc.runs]
-    if what == "svm":  # one run a side (C is not followed in the browser)
-        assert kinds == ["perceptron", "hinge"] and sc.sides is None
+    if what == "svm":  # first the runs of the C shown (a partial record), then a hinge run for every C of the control
+        assert kinds == ["perceptron", "hinge"] and sc.partial and sc.runs[1].run["C"] == 1.0
+        assert [d["C"] for d in sc.reference] == [1.0]
+        at.run()  # the page's next run with the same settings (the chart's "more" causes it) makes every C
+        sc = scene(at)
+        assert not sc.partial and [r.run["kind"] for r in sc.runs] == ["perceptron"] + ["hinge"] * len(C_GRID)
+        assert sc.sides[1]["follow"] == "SVM penalty C" and sc.sides[1]["key"] == "C"
+        assert [sc.runs[j].run["C"] for j in sc.sides[1]["runs"]] == list(C_GRID)
+        assert sorted(d["C"] for d in sc.reference) == list(C_GRID)
+        at.run()  # the family is made: the page sends it at once from now on, for every session
+        assert not scene(at).partial
+        assert not scene(page_from_url({"ds": "separable", "cmp": what}, "views/compare.py")).partial
     else:  # every value of the page's τ (or B) controls run once: each side follows its control in the browser
         n = {"order": 2 * len(TAUS), "tau": len(TAUS), "batch": 7}[what]  # B ∈ 1, 2, …, 32 and 64 → N = 40
         assert kinds == ["perceptron"] * n
@@ -227,13 +237,20 @@ def test_a_compare_link_opens_at_its_step():
     ({"cmp": "tau", "cmp_steps": "5000"}, False),  # past the budget: the two runs shown
     ({"cmp": "tau", "tau_a": "0.5", "tau_b": "0.5", "cmp_steps": "5000"}, False),  # one run, on both sides
     ({"cmp": "order", "cmp_steps": "1500"}, False),  # twenty runs of 1,500 steps: past it
-    ({"cmp": "svm", "cmp_steps": "20000"}, False)])
+    # 25 C's hinge runs and the perceptron's of 1,000 steps, after the C shown's (points of their own: the server's
+    # registry of families made is shared by the tests)
+    ({"cmp": "svm", "data_seed": "21"}, True),
+    ({"cmp": "svm", "cmp_steps": "1100", "data_seed": "22"}, False)])
 def test_compare_sends_a_family_only_within_its_budget(query, family):
     at = page_from_url({"ds": "separable", **query}, "views/compare.py")
     assert not at.error and not at.exception
+    if query["cmp"] == "svm":
+        assert scene(at).partial == family  # (a partial record only where the family will follow)
+        at.run()
     sc = scene(at)
+    assert not sc.partial
     assert (len(sc.runs) > 2) == family
-    assert (sc.sides is not None and sc.sides[0]["follow"] is not None) == family
-    assert any("only the two runs shown are sent" in c.value for c in at.caption) == (not family and query["cmp"] != "svm")
+    assert (sc.sides is not None and any(side["follow"] for side in sc.sides)) == family
+    assert any("only the two runs shown are sent" in c.value for c in at.caption) == (not family)
     if query.get("tau_a") == "0.5":  # the same run sent once, shown on both sides
         assert len(sc.runs) == 1 and [s["runs"] for s in sc.sides] == [[0], [0]] and sc.runs[0].run["tau"] == 0.5

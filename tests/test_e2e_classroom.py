@@ -259,3 +259,58 @@ def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(bro
         assert page.evaluate(size) == before
     finally:
         page.close()
+
+
+READIES = """() => {  // each record the charts draw, as it is drawn: whether it was partial, and its runs
+    window.__readies = [];
+    new MutationObserver((records) => {
+        for (const r of records) {
+            const v = r.target.__dblView;
+            if (r.attributeName === "data-ready" && r.target.dataset.ready && v)
+                window.__readies.push({partial: Boolean(v.m.h.partial), runs: v.m.h.runs.length});
+        }
+    }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready"]});
+}"""
+
+
+def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(page: Page, app_server: str) -> None:
+    """Perceptron against hinge SGD: the chart first draws the runs of the C shown (a partial record), then asks for
+    every C's and takes them in place with no action of the user. C then moves the right panel and its exact SVM in
+    the browser, with the server not told; the server's rerun sends no new record; the CSV holds the runs shown."""
+    from test_e2e_perceptron import HOLD_SENDS
+
+    from core.svm import C_GRID, fit_svm, hinge_sgd
+    from datasets.csvio import paired_runs_csv
+
+    page.add_init_script(f"({READIES})()")
+    _open(page, f"{app_server}/compare?ds=separable&data_seed=31&cmp=svm&C=1.0")  # points no other test has run
+    root = ".st-key-compare_chart .dbls"
+    view = f"document.querySelector('{root}').__dblView"
+    page.wait_for_function(f"() => {view} && !{view}.m.h.partial && {view}.m.h.runs.length === {1 + len(C_GRID)}")
+    readies = page.evaluate("() => window.__readies")
+    assert readies[0] == {"partial": True, "runs": 2} and readies[-1] == {"partial": False, "runs": 1 + len(C_GRID)}
+    _settle(page)
+    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+    page.locator(f"{root} [data-go=next]").click()
+    page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '1'")
+
+    page.evaluate(HOLD_SENDS)
+    slider = page.get_by_test_id("stSlider").filter(has_text="SVM penalty C").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # 1 → 1.778
+    C = C_GRID[C_GRID.index(1.0) + 1]
+    page.wait_for_function(f"(c) => {view}.m.panels[1].run.C === c", arg=C)  # drawn with the server not told
+    assert page.evaluate(f"() => {view}.step") == 1
+    X, y = make_dataset("separable", 40, 31)
+    sol = fit_svm(X, y, C=C)
+    assert page.evaluate(f"() => {view}.m.refs[1]") == {"w": sol.w.tolist(), "b": sol.b, "C": C}
+    assert f"exact SVM (C = {C:g})" in page.locator(f"{root} .dbls-legend").text_content()
+    assert page.evaluate("() => window.__dblRelease()") >= 1  # the move was still to be sent
+    _settle(page)
+    assert page.evaluate(f"() => document.querySelector('{root}').dataset.ready") == ready  # no new record
+    assert "C=1.778" in page.url
+    with page.expect_download(timeout=60_000) as dl:
+        page.get_by_role("button", name="Both runs (CSV)").click()
+    runs = (run_perceptron(X, y, variant="random", seed=0, max_steps=1000), hinge_sgd(X, y, C=C, seed=0, max_steps=1000))
+    assert open(dl.value.path(), encoding="utf-8").read() == paired_runs_csv(*runs)
+    assert_no_exception(page)

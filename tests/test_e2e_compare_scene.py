@@ -97,9 +97,20 @@ def test_perceptron_against_hinge_sgd_with_ties_and_duplicates(renderer, seed): 
     left = run_perceptron(X, y, variant="random", seed=seed, max_steps=150)
     right = hinge_sgd(X, y, C=1.0, max_steps=200, seed=seed)
     check_pair(renderer, left, right, some_steps(200, rng), reference=fit_svm(X, y, C=1.0))
-    # the exact SVM is drawn on the hinge panel only, where its w·x + b = 0 lies
-    ref = renderer.evaluate("() => window.__dblView.plots.map((gd) => gd.data.length)")
-    assert ref == [2, 3]
+    # the exact SVM is drawn on the hinge panel only (over it, with the step: a new C draws no points again), where its
+    # w·x + b = 0 lies
+    sol = fit_svm(X, y, C=1.0)
+    box = view_box(X)
+    span, cx, cy = box[1] - box[0], (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    panels = drawn_at(renderer, 5)["panels"]
+    assert panels[0]["ref"] is None
+    assert (panels[1]["ref"]["x"], panels[1]["ref"]["y"]) == tuple(
+        boundary_segment((cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span), sol.w, sol.b))
+    strokes = renderer.evaluate("() => [...document.querySelectorAll('#scene svg.dbls-over')].map((g) =>"
+                                " [...g.querySelectorAll('[stroke]')].map((e) => e.getAttribute('stroke').toUpperCase()))")
+    assert ["#CC79A7" in s for s in strokes] == [False, bool(panels[1]["ref"]["x"])]  # (seed 1: w* ≈ 0, no line)
+    assert seed or panels[1]["ref"]["x"]
+    assert renderer.evaluate("() => window.__dblView.plots.map((gd) => gd.data.length)") == [2, 2]  # the points
 
 
 @pytest.mark.parametrize("kw", [{"variant": "cyclic"}, {"variant": "minibatch", "batch_size": 8},
@@ -138,7 +149,8 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
         ({**header, "runs": [header["runs"][0], {**header["runs"][1], "kind": "svm"}]}, arrays),
         (header, {**arrays, "W.1": arrays["W.1"][:-2]}),
         (header, {**arrays, "order.1": np.full_like(arrays["order.1"], 999)}),
-        ({**header, "reference": {"w": [1.0], "b": 0.0, "C": 1.0}}, arrays),
+        ({**header, "reference": [{"w": [1.0], "b": 0.0, "C": 1.0}]}, arrays),
+        ({**header, "reference": {"w": [1.0, 0.0], "b": 0.0, "C": 1.0}}, arrays),  # (one, not a list)
         ({**header, "titles": ["one"]}, arrays),
     ]
     for h, a in broken:
@@ -244,3 +256,66 @@ def test_one_run_on_both_sides_is_sent_once_and_drawn_twice(renderer):  # noqa: 
     blob = compare_scene(run, run).to_bytes()
     assert len(unpack(blob)[0]["runs"]) == 1
     check_pair(renderer, run, run, [0, 1, 40, 80], mounted=False)
+
+
+def test_a_family_of_c_follows_c_with_its_exact_svm_and_a_partial_record_waits(renderer):  # noqa: F811
+    """Perceptron against hinge SGD with a run for every C of the control (the Compare page's record): the right panel
+    and its dashed exact SVM follow C in the browser, at the same step, with no new record. A partial record (the C
+    shown alone) never draws another C's run under the control: it is dimmed and busy until the server's arrives."""
+    X, y = tied(6)
+    rng = np.random.default_rng(6)
+    cs = (0.1, 1.0, 10.0)
+    perc = run_perceptron(X, y, variant="random", seed=3, max_steps=90)
+    family = [hinge_sgd(X, y, C=c, max_steps=120, seed=3) for c in cs]
+    sols = [fit_svm(X, y, C=c) for c in cs]
+    box = view_box(X)
+    span, cx, cy = box[1] - box[0], (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    clip = (cx - 2 * span, cx + 2 * span, cy - 2 * span, cy + 2 * span)
+
+    def exact_drawn(sol) -> None:
+        got = drawn_at(renderer, renderer.evaluate("() => window.__dblView.step"))
+        assert got["panels"][0]["ref"] is None  # the perceptron's panel has no exact SVM
+        ref = got["panels"][1]["ref"]
+        assert (ref["x"], ref["y"]) == tuple(boundary_segment(clip, sol.w, sol.b))
+        legend = renderer.locator("#scene .dbls-legend").text_content()
+        assert f"exact SVM (C = {sol.C:g})" in legend
+
+    def dimmed() -> bool:
+        return renderer.evaluate("() => { const r = document.querySelector('#scene');"
+                                 " return r.classList.contains('dbls-waiting') && r.getAttribute('aria-busy') === 'true'; }")
+
+    set_control(renderer, "SVM penalty C", "1")
+    try:
+        mount(renderer, compare_scene(perc, family, reference=sols, follow=(None, "SVM penalty C"), key="C").to_bytes())
+        check_pair(renderer, perc, family[1], some_steps(120, rng, 4), mounted=True)
+        exact_drawn(sols[1])
+        drawn_at(renderer, 50)
+        ready = renderer.evaluate("() => document.querySelector('#scene').dataset.ready")
+        set_control(renderer, "SVM penalty C", "10")
+        assert renderer.evaluate("() => window.__dblView.step") == 50
+        assert renderer.evaluate("() => document.querySelector('#scene').dataset.ready") == ready  # no new record
+        check_pair(renderer, perc, family[2], some_steps(120, rng, 4), mounted=True)
+        exact_drawn(sols[2])
+        set_control(renderer, "SVM penalty C", "0.1")
+        check_pair(renderer, perc, family[0], [0, 7, 120], mounted=True)
+        exact_drawn(sols[0])
+        assert not dimmed()
+
+        # the partial record: C = 1 alone; C moved away dims it and shows no other run, back to 1 undims it
+        set_control(renderer, "SVM penalty C", "1")
+        mount(renderer, compare_scene(perc, family[1], reference=sols[1], follow=(None, "SVM penalty C"), key="C",
+                                      partial=True).to_bytes())
+        check_pair(renderer, perc, family[1], [0, 60], mounted=True)
+        assert not dimmed()
+        set_control(renderer, "SVM penalty C", "10")
+        assert dimmed()
+        check_pair(renderer, perc, family[1], [60], mounted=True)  # still C = 1's run: never another C's under it
+        set_control(renderer, "SVM penalty C", "1")
+        assert not dimmed()
+        set_control(renderer, "SVM penalty C", "10")
+        mount(renderer, compare_scene(perc, family, reference=sols, follow=(None, "SVM penalty C"), key="C").to_bytes())
+        assert not dimmed()  # the whole family arrived: C = 10's run, at the same step
+        assert renderer.evaluate("() => window.__dblView.step") == 60
+        check_pair(renderer, perc, family[2], [60, 120], mounted=True)
+    finally:
+        set_control(renderer, "SVM penalty C", None)

@@ -64,9 +64,8 @@ def test_the_record_holds_both_runs_as_the_core_ran_them(seed):
         core = y * activation(X, right.W[k], right.B[k])
         assert np.array_equal(replay(h, k, "m_ptr", "m_idx", lambda w, b: rule(w, b) < 1.0), core < 1.0), k
         assert np.array_equal(replay(h, k, "e_ptr", "e_idx", lambda w, b: rule(w, b) <= 0.0), core <= 0.0), k
-    assert scene.reference["C"] == right.C
     sol = fit_svm(X, y, C=right.C)
-    assert scene.reference["w"] == sol.w.tolist() and scene.reference["b"] == sol.b
+    assert scene.reference == [{"w": sol.w.tolist(), "b": sol.b, "C": right.C}]
 
 
 def test_titles_say_each_run_and_how_it_ended():
@@ -108,6 +107,30 @@ def test_different_data_and_bad_references_raise():
         compare_scene(a, h, reference=fit_svm(X, y, C=10.0))
     with pytest.raises(ValueError, match="finite"):
         compare_scene(a, h, reference=([np.nan, 1.0], 0.0))
+    h10 = hinge_sgd(X, y, C=10.0, max_steps=50)
+    with pytest.raises(ValueError, match="an exact SVM for each C"):
+        compare_scene(a, [h, h10], reference=([1.0, 1.0], 0.0), follow=(None, "C"), key="C")
+    with pytest.raises(ValueError, match="fitted with C = 1, but a hinge-SGD run has C = 10"):
+        compare_scene(a, [h, h10], reference=[fit_svm(X, y, C=1.0)], follow=(None, "C"), key="C")
+
+
+def test_a_family_of_c_carries_the_exact_svm_of_each_c_and_a_partial_record_says_so():
+    """The Compare page's perceptron against hinge SGD: a hinge run for every C of the control (the chart follows C in
+    the browser), each C with its exact SVM; the runs of the C shown alone first, marked partial."""
+    X, y = tied(4)
+    cs = (0.1, 1.0, 10.0)
+    perc = run_perceptron(X, y, variant="random", seed=2, max_steps=60)
+    family = [hinge_sgd(X, y, C=c, max_steps=80, seed=2) for c in cs]
+    sols = [fit_svm(X, y, C=c) for c in reversed(cs)]  # in any order: each hinge run finds its C's
+    scene = CompareScene.from_bytes(compare_scene(perc, family, reference=sols, follow=(None, "SVM penalty C"),
+                                                  key="C").to_bytes())
+    assert [r.run["C"] for r in scene.runs[1:]] == list(cs)
+    assert scene.sides[1] == {"runs": [1, 2, 3], "follow": "SVM penalty C", "key": "C"}
+    assert {d["C"]: (d["w"], d["b"]) for d in scene.reference} == {s.C: (s.w.tolist(), s.b) for s in sols}
+    assert not scene.partial
+    one = CompareScene.from_bytes(compare_scene(perc, family[1], reference=sols[1], follow=(None, "SVM penalty C"),
+                                                key="C", partial=True).to_bytes())
+    assert one.partial and len(one.runs) == 2 and one.reference == [scene.reference[1]]
     X3 = np.c_[X, X[:, :1]]
     with pytest.raises(ValueError, match="2-D"):
         compare_scene(run_perceptron(X3, y), run_perceptron(X3, y))
@@ -183,8 +206,8 @@ def test_a_family_per_side_travels_once_and_names_its_control():
     shared = CompareScene.from_bytes(compare_scene(fam, fam, follow=("τ left", "τ right")).to_bytes())
     assert len(shared.runs) == 2 and shared.sides[1]["runs"] == [0, 1]
     assert CompareScene.from_bytes(compare_scene(fam[0], other[0]).to_bytes()).sides is None  # two runs: no sides
-    with pytest.raises(ValueError, match="key must be 'tau' or 'batch_size'"):
-        compare_scene(fam, fam, key="C")
+    with pytest.raises(ValueError, match="key must be 'tau', 'batch_size' or 'C'"):
+        compare_scene(fam, fam, key="lam")
     with pytest.raises(ValueError, match="each side of a comparison needs a run"):
         compare_scene([], fam)
     with pytest.raises(ValueError):

@@ -16,7 +16,7 @@ from core.bounds import mistake_bound, separable_by_run
 from core.dual import gram, primal_agreement, run_dual, separable_in_feature_space
 from core.losses import grid_around, surface, theta_grid
 from core.perceptron import run_perceptron
-from core.svm import C_GRID, fit_svm, hinge_sgd, path_of, svm_grid
+from core.svm import C_GRID, HingeRun, fit_svm, hinge_sgd, path_of, svm_grid
 from views.options import VARIANT_LABELS
 from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
@@ -174,7 +174,7 @@ def compare_specs(lefts: tuple, rights: tuple, common: dict, pair: tuple | None,
     """Each side's runs as :func:`compare_page` takes them, the settings ``common`` added to each.
 
     ``lefts``/``rights``: ("perceptron" | "hinge", keyword arguments); a side's family is picked from by ``key``
-    with the value ``pair[side]`` its control shows. While runs × max steps stays within ``budget`` every run is
+    with the value ``pair[side]`` its control shows (None: a side of one run, sent as it is). While runs × max steps stays within ``budget`` every run is
     sent (the controls ``follow`` move in the browser); past it only the runs shown, ``follow`` becomes
     (None, None), and the last value is the most steps that would have kept every run (else None).
     """
@@ -182,20 +182,29 @@ def compare_specs(lefts: tuple, rights: tuple, common: dict, pair: tuple | None,
     runs = len(set(lefts + rights))
     if pair is None or runs * common["max_steps"] <= budget:
         return lefts, rights, follow, None
-    lefts, rights = (tuple(s for s in side if dict(s[1])[key] == pair[j]) for j, side in enumerate((lefts, rights)))
-    return lefts, rights, (None, None), budget // runs
+    return *shown_specs(lefts, rights, pair, key), (None, None), budget // runs
+
+
+def shown_specs(lefts: tuple, rights: tuple, pair: tuple, key: str) -> tuple[tuple, tuple]:
+    """The runs of each side (as :func:`compare_specs` returns them) whose ``key`` is the value ``pair[side]`` its
+    control shows (a side whose ``pair`` is None: all of them)."""
+    return tuple(side if pair[j] is None else tuple(s for s in side if dict(s[1])[key] == pair[j])
+                 for j, side in enumerate((lefts, rights)))
 
 
 def shown_run(specs: tuple, key: str, value) -> int:
     """Which of a side's runs ``specs`` has ``key`` = ``value`` (the one its control shows); the first if none."""
-    return next((j for j, (_, kw) in enumerate(specs) if dict(kw)[key] == value), 0)
+    return next((j for j, (_, kw) in enumerate(specs) if dict(kw).get(key) == value), 0)
 
 
-def compare_page(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tuple = (None, None), key: str = "tau"):
+def compare_page(X, y, lefts: tuple, rights: tuple, follow: tuple = (None, None), key: str = "tau",
+                 partial: bool = False):
     """The runs of the Compare page and their scene record (:func:`viz.scene.compare_scene`, no view).
 
     ``lefts``/``rights``: each side's runs as ("perceptron" | "hinge", keyword arguments): one, or the family the
-    side's control (labelled ``follow[j]``) picks from by ``key``; a run asked for on both sides is run once.
+    side's control (labelled ``follow[j]``) picks from by ``key``; a run asked for on both sides is run once. Each C
+    of the hinge runs gets its exact SVM, which the hinge SGD approaches. ``partial``: the runs the controls show
+    alone, sent before the family (:class:`viz.scene.CompareScene`).
 
     Returns
     -------
@@ -203,9 +212,11 @@ def compare_page(X, y, lefts: tuple, rights: tuple, C: float | None, follow: tup
     """
     made = {spec: run_perceptron(X, y, **dict(spec[1])) if spec[0] == "perceptron" else hinge_sgd(X, y, **dict(spec[1]))
             for spec in dict.fromkeys(lefts + rights)}
-    reference = fit_svm(X, y, C=C) if C is not None else None  # the exact SVM the hinge SGD approaches
+    cs = sorted({r.C for r in made.values() if isinstance(r, HingeRun)})
+    reference = [fit_svm(X, y, C=c) for c in cs] or None
     left, right = [made[s] for s in lefts], [made[s] for s in rights]
-    return compare_scene(left, right, reference=reference, follow=follow, key=key).to_bytes(), left, right
+    return (compare_scene(left, right, reference=reference, follow=follow, key=key, partial=partial).to_bytes(),
+            left, right)
 
 
 def svm_solutions(X, y, kernel: str, kparams: tuple):

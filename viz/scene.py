@@ -40,7 +40,8 @@ from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
-SCENE_VERSION = 3  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind; 3: memo
+SCENE_VERSION = 4  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind; 3: memo;
+# 4: a Compare scene's reference is a list (the exact SVM of each C its hinge runs have), a Compare family by C, partial
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
@@ -1107,32 +1108,37 @@ class CompareScene:
     titles : tuple of str
         Each run's panel title and how it ended (:func:`viz.compare.run_label`, :func:`viz.compare.run_summary`).
     sides : (dict, dict) or None
-        What each panel may show: ``runs``, the indices of its runs (differing in ``key`` only: "tau" or
-        "batch_size"), and ``follow``, the label of the page's control for that value: the panel shows the run
-        whose value that control shows, and follows it as it moves, in the browser (without a control, the view's
-        ``pair``, else the side's first run). None: the two runs, left and right.
-    reference : dict or None
-        The exact SVM for the hinge run's C (``w``, ``b``, ``C``), drawn dashed on the hinge panel.
+        What each panel may show: ``runs``, the indices of its runs (differing in ``key`` only: "tau",
+        "batch_size" or, for hinge runs, "C"), and ``follow``, the label of the page's control for that value: the
+        panel shows the run whose value that control shows, and follows it as it moves, in the browser (without a
+        control, the view's ``pair``, else the side's first run). None: the two runs, left and right.
+    reference : list of dict or None
+        The exact SVM for each C of the hinge runs (``w``, ``b``, ``C``): a hinge panel draws the one of its run's C
+        dashed.
     box : tuple of 4 floats
     view : View
         ``start`` is the common step to open at.
+    partial : bool
+        The record holds the runs of the values the controls show alone, sent before the whole family (the
+        renderer then asks for the rest, and is dimmed while a control shows a value it does not hold).
     """
 
     X: np.ndarray
     y: np.ndarray
     runs: tuple
     titles: tuple[str, ...]
-    reference: dict | None
+    reference: list | None
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
     sides: tuple[dict, dict] | None = None
+    partial: bool = False
 
     def to_bytes(self) -> bytes:
         """The scene as the renderer reads it (the wire format of this module)."""
         header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "compare",
                   "runs": [r.run for r in self.runs], "titles": list(self.titles), "reference": self.reference,
                   "box": list(self.box), "bound": None, "view": asdict(self.view), "sides": self.sides,
-                  "follow": [s["follow"] for s in self.sides] if self.sides else None}
+                  "follow": [s["follow"] for s in self.sides] if self.sides else None, "partial": self.partial}
         return pack(header, {"X": self.X, "y": self.y, **_run_arrays(self.runs)})
 
     @classmethod
@@ -1143,11 +1149,12 @@ class CompareScene:
             raise ValueError(f"not a Compare scene: kind {header.get('kind')!r}")
         return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), titles=tuple(header["titles"]),
                    reference=header["reference"], box=tuple(header["box"]), view=_view(header["view"]),
-                   sides=None if header.get("sides") is None else tuple(header["sides"]))
+                   sides=None if header.get("sides") is None else tuple(header["sides"]),
+                   partial=bool(header.get("partial")))
 
 
 def compare_scene(left, right, *, reference=None, view: View | None = None, follow=(None, None),
-                  key: str = "tau") -> CompareScene:
+                  key: str = "tau", partial: bool = False) -> CompareScene:
     """The scene of two runs on the same 2-D points (the Compare page): the core's states, nothing drawn.
 
     Parameters
@@ -1157,12 +1164,14 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
         by ``key`` (a run given to both sides travels once).
     follow : (str or None, str or None)
         The labels of the page's controls each side's family follows (see :class:`CompareScene`).
-    key : {"tau", "batch_size"}
-        What the runs of a family differ in.
-    reference : SVMSolution or (w, b), optional
-        The exact soft-margin SVM for the hinge run's C, drawn dashed on the hinge panel (an error with no
-        hinge run, or for a solution of another C).
+    key : {"tau", "batch_size", "C"}
+        What the runs of a family differ in ("C": hinge runs).
+    reference : SVMSolution or (w, b), or a sequence of SVMSolution, optional
+        The exact soft-margin SVM for each C of the hinge runs, drawn dashed on the hinge panel (an error with no
+        hinge run, or where a hinge run's C has no solution; a pair (w, b) is the one hinge run's).
     view : View, optional
+    partial : bool
+        See :class:`CompareScene`.
 
     Raises
     ------
@@ -1178,19 +1187,26 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
     X, y = check_pair(lefts[0], rights[0])
     for r in runs:
         check_pair(lefts[0], r)
-    if key not in ("tau", "batch_size"):
-        raise ValueError(f"key must be 'tau' or 'batch_size', got {key!r}")
+    if key not in ("tau", "batch_size", "C"):
+        raise ValueError(f"key must be 'tau', 'batch_size' or 'C', got {key!r}")
     hinge = [r for r in runs if isinstance(r, HingeRun)]
     ref = None
     if reference is not None:
         if not hinge:
             raise ValueError("reference (the exact SVM) is drawn on a hinge-SGD panel, but neither run is a HingeRun")
-        w, b = reference_of(reference)
-        ref_C = getattr(reference, "C", None)
-        if ref_C is not None and any(not np.isclose(float(ref_C), r.C) for r in hinge):
-            raise ValueError(f"reference was fitted with C = {ref_C:g}, but the hinge-SGD run has C = {hinge[0].C:g}: "
-                             "fit the exact SVM with the run's C")
-        ref = {"w": [float(v) for v in w], "b": float(b), "C": float(hinge[0].C)}
+        many = isinstance(reference, list | tuple) and len(reference) > 0 and all(hasattr(s, "w") for s in reference)
+        sols = list(reference) if many else [reference]
+        if not many and len({r.C for r in hinge}) > 1:
+            raise ValueError("hinge-SGD runs of several C need an exact SVM for each C: give a list of solutions")
+        ref = []
+        for sol in sols:
+            w, b = reference_of(sol)
+            ref.append({"w": [float(v) for v in w], "b": float(b), "C": float(getattr(sol, "C", hinge[0].C))})
+        fitted = ", ".join(f"{d['C']:g}" for d in ref)
+        for r in hinge:
+            if not any(np.isclose(d["C"], r.C) for d in ref):
+                raise ValueError(f"reference was fitted with C = {fitted}, but a hinge-SGD run has C = {r.C:g}: "
+                                 "fit the exact SVM with the run's C")
     records = [hinge_record(r) if isinstance(r, HingeRun) else run_record(r) for r in runs]
     records = [replace(r, run={**r.run, "kind": r.run.get("kind", "perceptron")}) for r in records]
     shared = []
@@ -1205,7 +1221,7 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
                       for side, f in zip((lefts, rights), follow, strict=True))
     return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(shared),
                         titles=tuple(f"{run_label(r)}\n{run_summary(r)}" for r in runs), reference=ref,
-                        box=view_box(X), view=view or View(), sides=sides)
+                        box=view_box(X), view=view or View(), sides=sides, partial=partial)
 
 
 # ---------------------------------------------------------------------------------------------------

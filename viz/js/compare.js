@@ -54,12 +54,12 @@ function compareSides(h) {
     throw new Error("a Compare scene has a title for each run");
   const sides = h.sides ?? [{runs: [0], follow: null, key: "tau"}, {runs: [1], follow: null, key: "tau"}];
   if (!Array.isArray(sides) || sides.length !== 2 || !sides.every((s) => Array.isArray(s.runs) && s.runs.length &&
-      s.runs.every((j) => Number.isInteger(j) && j >= 0 && j < h.runs.length) && ["tau", "batch_size"].includes(s.key)))
+      s.runs.every((j) => Number.isInteger(j) && j >= 0 && j < h.runs.length) && ["tau", "batch_size", "C"].includes(s.key)))
     throw new Error("a Compare scene's sides name runs it does not hold");
   return sides;
 }
 
-// the run each side shows: the one whose τ (or B) the page's control for that side shows; else the one shown before;
+// the run each side shows: the one whose τ (B, C) the page's control for that side shows; else the one shown before;
 // else the view's pair (the offline file); else the side's first
 function comparePicks(h, old) {
   return compareSides(h).map((side, j) => {
@@ -90,9 +90,12 @@ class CompareModel {
     this.titles = picks.map((j) => h.titles[j]);
     const runs = compareRuns(scene);
     this.panels = picks.map((j) => runs[j]);
-    const ref = h.reference;
-    if (ref && !(Array.isArray(ref.w) && ref.w.length === 2 && [...ref.w, ref.b, ref.C].every(Number.isFinite)))
+    const refs = h.reference ?? null;  // the exact SVM of each C the hinge runs have
+    if (refs !== null && !(Array.isArray(refs) && refs.length && refs.every((r) => r && Array.isArray(r.w) &&
+        r.w.length === 2 && [...r.w, r.b, r.C].every(Number.isFinite))))
       throw new Error("the exact SVM's w, b and C are not numbers");
+    // each panel's exact SVM: a hinge run's C's (checked in viz.scene.compare_scene)
+    this.refs = this.panels.map((p) => (refs && p.run.kind === "hinge" ? refs[nearest(refs.map((r) => r.C), p.run.C)] : null));
     const p = this.panels[0];
     this.X = p.X; this.y = p.y; this.N = p.N; this.box = h.box;
     this.S = Math.max(this.panels[0].S, this.panels[1].S);
@@ -134,24 +137,36 @@ class CompareView extends Panels {
     this.exam = this.m.panels.map((p) => (p.run.variant === "minibatch" && p.run.batch_size > 1 ? 2 * size + 2 : Math.max(22, 2 * size + 6)) * this.k);
   }
 
-  // a control the panels follow moved (τ left, B right…): that side's run, at the same step; the points stay drawn
+  // a control the panels follow moved (τ left, B right, C…): that side's run (and a hinge run's exact SVM), at the same
+  // step; the points stay drawn
   sync() {
     const picks = comparePicks(this.m.h, this);
     if (picks.every((j, side) => j === this.m.picks[side])) return;
-    const step = this.step;
+    const step = this.step, before = this.m;
     try { this.m = new CompareModel(this.scene, picks); } catch (e) { fail(this.root, e.message); return; }
     this.sizeExam();
     this.range.max = String(this.m.nStops - 1);
     this.titles.forEach((el, j) => { el.textContent = this.m.titles[j]; });
     this.plots.forEach((gd, j) => { if (gd.layout) gd.layout.meta = this.panelLayout(j, this.sz.W, this.sz.H).meta; });
+    if (this.m.refs.some((r, j) => r !== before.refs[j])) this.drawLegend();  // (its C)
     this.show(this.m.stopOf(step));
+  }
+
+  // whether a control shows a value this record does not hold (a partial record holds the values shown when it was
+  // made): the chart is then dimmed and busy until the server's record arrives (syncControls)
+  waits() {
+    const h = this.m.h;
+    return Boolean(h.partial) && compareSides(h).some((side, j) => {
+      const text = controlValue(side.follow);
+      return text !== null && Number(text) !== this.m.panels[j].run[side.key];
+    });
   }
 
   // ----- what a step shows in each panel, decided once: the geometry the live layers and an exported image draw
   geometry(t) {
     const m = this.m, span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
     const clip = [c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span];  // lines reach past the view
-    return m.panels.map((p) => {
+    return m.panels.map((p, j) => {
       const s = Math.min(t, p.S), k = p.stateOf(s), live = s === t, hinge = p.run.kind === "hinge";
       // the state before the step, where the step moved the boundary by a data term (an update; an active hinge)
       const kp = live && s > 0 && (hinge ? p.active[s - 1] === 1 : k > 0 && p.US[k - 1] === s) ? k - 1 : k;
@@ -160,8 +175,8 @@ class CompareView extends Panels {
       const rx = [], ry = [];
       for (let i = 0; i < m.N; i++) if (p.mask[i]) { rx.push(m.X[2 * i]); ry.push(m.X[2 * i + 1]); }
       const ex = live && p.run.variant !== "batch" ? p.examined(s) : [];  // a finished run examines nothing
-      const [o0, o1] = p.w(kp);
-      return {s, k, regPos: region(clip, w0, w1, b, 1), regNeg: region(clip, w0, w1, b, -1), ring: [rx, ry],
+      const [o0, o1] = p.w(kp), ref = m.refs[j];
+      return {s, k, ref: ref ? segment(clip, ref.w[0], ref.w[1], ref.b) : null, regPos: region(clip, w0, w1, b, 1), regNeg: region(clip, w0, w1, b, -1), ring: [rx, ry],
               exam: [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])], line: segment(clip, w0, w1, b),
               old: kp !== k ? segment(clip, o0, o1, p.B[kp]) : NONE, ringId: hinge ? "hinge" : "ring"};
     });
@@ -180,25 +195,15 @@ class CompareView extends Panels {
     if (m.panels.some((p) => p.run.kind === "hinge")) items.push(["hinge", "margin < 1 (active hinge): y·(w·x+b) < 1", ring]);
     items.push(["line", "boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
                ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`]);
-    if (m.h.reference)
-      items.push(["ref", `exact SVM (C = ${num(m.h.reference.C)}): w*·x + b* = 0`,
+    const ref = m.refs.find(Boolean);
+    if (ref)
+      items.push(["ref", `exact SVM (C = ${num(ref.C)}): w*·x + b* = 0`,
                   `<line x1="1" y1="9" x2="17" y2="9" stroke="${REFERENCE}" stroke-width="3" stroke-dasharray="6 3"/>`]);
     return items;
   }
-  traceParts() { return {pos: 0, neg: 1, ref: 2}; }  // (the exact SVM is trace 2 of the hinge panel only)
 
-  // ----- plotly.js: the points of each panel, and the exact SVM on the hinge panel
-  panelTraces(j) {
-    const m = this.m, data = PerceptronView.prototype.mainTraces.call(this).slice(0, 2);
-    const ref = m.h.reference;
-    if (ref && m.panels[j].run.kind === "hinge") {
-      const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
-      const [x, y] = segment([c[0] - 2 * span, c[0] + 2 * span, c[1] - 2 * span, c[1] + 2 * span], ref.w[0], ref.w[1], ref.b);
-      data.push({type: "scatter", mode: "lines", name: this.legendItems().find((e) => e[0] === "ref")[1], x, y,
-                 hoverinfo: "skip", visible: !this.hidden.has("ref"), line: {color: REFERENCE, width: 3 * this.k, dash: "longdash"}});
-    }
-    return data;
-  }
+  // ----- plotly.js: the points of each panel (the exact SVM is drawn with the step: a new C draws no points again)
+  panelTraces() { return PerceptronView.prototype.mainTraces.call(this).slice(0, 2); }
   axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
   panelLayout(j, width, height) {
     const layout = PerceptronView.prototype.mainLayout.call(this, width, height);
@@ -232,10 +237,9 @@ class CompareView extends Panels {
 
   async drawPanels(old) {
     const m = this.m, sz = this.sz, h = m.h, bytes = (a) => fingerprint(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-    const base = [h.box, h.view.scale, h.view.axes, sz.W, sz.H, m.X.length, bytes(m.X), bytes(m.y)];
+    const key = JSON.stringify([h.box, h.view.scale, h.view.axes, sz.W, sz.H, m.X.length, bytes(m.X), bytes(m.y)]);
     this.keys = [];
     for (let j = 0; j < 2; j++) {
-      const key = JSON.stringify([...base, m.panels[j].run.kind === "hinge" ? h.reference : null]);
       const layout = this.panelLayout(j, sz.W, sz.H), gd = this.plots[j];
       if (!old || !old.keys || old.keys[j] !== key || !gd._fullLayout) await this.Plotly.react(gd, this.panelTraces(j), layout, CONFIG);
       else gd.layout.meta = layout.meta;  // the same points: not drawn again
@@ -296,7 +300,8 @@ class CompareView extends Panels {
       const fl = gd._fullLayout;
       if (!fl || !fl.xaxis || !fl.xaxis._length) return;
       const id = `dbls-cmp-clip-${this.clipId || (this.clipId = ++clipIds)}-${j}`;
-      drawPanel(this, fl, g[j], {under: this.unders[j], rings: this.canvases[j], over: this.overs[j]}, id, this.exam[j], g[j].ringId);
+      const ref = g[j].ref && !this.hidden.has("ref") ? (P) => P.seg(g[j].ref, REFERENCE, 3 * this.k, `${9 * this.k} ${4 * this.k}`) : undefined;
+      drawPanel(this, fl, g[j], {under: this.unders[j], rings: this.canvases[j], over: this.overs[j]}, id, this.exam[j], g[j].ringId, ref);
     });
   }
 
@@ -304,7 +309,7 @@ class CompareView extends Panels {
   drawn() {
     const arr = ([x, y]) => ({x: Array.from(x), y: Array.from(y)});
     return this.g.map((p) => ({s: p.s, k: p.k, ring: arr(p.ring), exam: arr(p.exam), old: arr(p.old), line: arr(p.line),
-                               regPos: arr(p.regPos), regNeg: arr(p.regNeg)}));
+                               regPos: arr(p.regPos), regNeg: arr(p.regNeg), ref: p.ref ? arr(p.ref) : null}));
   }
 
   // one Plotly figure of the chart as it stands: both panels with the step's geometry, titles and state lines
@@ -327,10 +332,11 @@ class CompareView extends Panels {
       data.push(tr("pos", p.regPos, {fill: "toself", fillcolor: REGION.pos, mode: "none"}),
                 tr("neg", p.regNeg, {fill: "toself", fillcolor: REGION.neg, mode: "none"}));
       for (const t of this.panelTraces(j)) {
-        const id = t.name === "y = +1" ? "pos" : t.name === "y = −1" ? "neg" : "ref";
+        const id = t.name === "y = +1" ? "pos" : "neg";
         data.push({...t, ...ax, legendgroup: id, showlegend: !seen.has(id) && t.visible !== false});
         seen.add(id);
       }
+      if (p.ref) data.push(tr("ref", p.ref, {mode: "lines", line: {color: REFERENCE, width: 3 * k, dash: "longdash"}}));
       data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}}),
                 tr("exam", p.exam, {mode: "markers", marker: {size: this.exam[j], color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
                 tr("old", p.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),

@@ -3,7 +3,7 @@
 // offline HTML export calls mountScene() itself. Everything drawable is derived here from the core's
 // states; nothing the core decided (M, ties, which points updated, convergence) is decided again.
 
-const SCENE_VERSION = 3;  // viz.scene.SCENE_VERSION
+const SCENE_VERSION = 4;  // viz.scene.SCENE_VERSION
 const DTYPES = {u1: Uint8Array, u2: Uint16Array, u4: Uint32Array, i1: Int8Array, f8: Float64Array};
 
 // ---------------------------------------------------------------------------------------------------
