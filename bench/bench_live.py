@@ -193,13 +193,30 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
 VARIANTS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
 
 
+KEPT = "(v) => { const r = document.querySelector('.dbls'); return Boolean(r.__dblMemo && r.__dblMemo.records.has(v)); }"
+AHEAD_DONE = """() => { const r = document.querySelector('.dbls'), v = r.__dblView, kept = r.__dblMemo;
+    return Boolean(v && kept && v.m.h.memo && (v.m.h.memo.ahead || []).every((s) => kept.records.has(s))); }"""
+
+
+def ahead_kept(page) -> float:
+    """The ms from now until the chart keeps every variant its record's memo names to be made ahead (views/perceptron.py
+    makes them once the chart has drawn and is left alone), NaN after 20 s."""
+    t = time.perf_counter()
+    try:
+        page.wait_for_function(AHEAD_DONE, polling=50, timeout=20_000)
+    except Exception:  # noqa: BLE001 - (printed as nan)
+        return float("nan")
+    return (time.perf_counter() - t) * 1000
+
+
 def variant_changes(page, received: list[int], start: str, timed: dict[str, list[float]], server_has: set[str]
                     ) -> list[int]:
     """The variant changed to two others and back, twice (every τ run again, the points kept): the option's click
     until the new scene is drawn, timed in the page (the click event until the frame after it is drawn), into
     ``timed`` by what answered: ``built`` (the server ran it), ``server`` (the server had it: the first visit in
-    this tab), ``browser`` (the chart had drawn it in this tab: no message to the server). ``server_has``: the variants
-    the server has built for these data (this adds to it). Returns the bytes received per change."""
+    this tab), ``ahead`` (the chart kept it, made ahead: no message to the server), ``browser`` (the chart had drawn
+    it in this tab: no message to the server). ``server_has``: the variants the server has built for these data (this
+    adds to it). Returns the bytes received per change."""
     others = [v for v in VARIANTS.values() if v != start][:2]
     sizes = []
     drawn = {start}
@@ -211,9 +228,11 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
         option.wait_for()
         arm(page, READY, "click")
         server_had = v in server_has
+        slot = {"mini-batch": f"minibatch:{page.evaluate(CHART_B)}"}.get(v, v)
+        kept = page.evaluate(KEPT, slot)
         option.click()
         redrawn(page, time.perf_counter(), ready, received, n0)
-        kind = "browser" if v in drawn else "server" if server_had else "built"
+        kind = "browser" if v in drawn else "ahead" if kept else "server" if server_had else "built"
         timed.setdefault(kind, []).append(armed_ms(page))
         if kind == "built":  # (the others send every τ at once)
             timed.setdefault(kind + " every τ", []).append(every_tau_ms(page))
@@ -221,6 +240,37 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
         server_has.add(v)
         sizes.append(sum(received[n0:]))
     return sizes
+
+
+CHART_B = "() => document.querySelector('.dbls').__dblView.m.run.batch_size"
+
+
+def new_seed(page, received: list[int], seed: int) -> None:
+    """The data seed set to ``seed``, until the chart has drawn the new runs."""
+    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
+    ready = page.evaluate(READY)
+    field.fill(str(seed))
+    field.press("Enter")
+    redrawn(page, time.perf_counter(), ready, received, len(received))
+
+
+def quick_variants(page, received: list[int], start: str, n: int, timed: dict[str, list[float]]) -> None:
+    """A new data seed, then at once (before anything is made ahead) another variant: the server builds it (its τ
+    first, then every τ), timed in the page into ``timed["built"]`` and ``timed["built every τ"]``."""
+    other = next(v for v in VARIANTS.values() if v not in (start, "mini-batch"))
+    for seed in range(11, 11 + n):
+        new_seed(page, received, seed)
+        for v in (other, start):
+            ready = page.evaluate(READY)
+            page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
+            option = page.get_by_role("option", name=v, exact=True)
+            option.wait_for()
+            arm(page, READY, "click")
+            option.click()
+            redrawn(page, time.perf_counter(), ready, received, len(received))
+            if v == other:
+                timed.setdefault("built", []).append(armed_ms(page))
+                timed.setdefault("built every τ", []).append(every_tau_ms(page))
 
 
 def every_tau_ms(page) -> float:
@@ -308,8 +358,23 @@ def main() -> None:
             print("  " + line("  the same, timed in the page", nin, ref_in50))
             print(f"  bytes received per new set of runs: median {statistics.median(nsizes) / 1000:.1f} KB")
             start = "mini-batch" if "mini-batch" in query else "cyclic"
-            server_has = {start}  # the variants the server has built for these data
             timed: dict[str, list[float]] = {}
+            quick_variants(tab, received, start, 3, timed)
+            aheads, asizes = [], []
+            for seed in (21, 22):
+                ready, n0 = tab.evaluate(READY), len(received)
+                field = tab.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed")
+                field.locator("input").fill(str(seed))
+                field.locator("input").press("Enter")
+                tab.wait_for_function("(b) => { const r = document.querySelector('.dbls').dataset.ready; return r && r !== b; }",
+                                      arg=ready, polling="raf", timeout=90_000)
+                aheads.append(ahead_kept(tab))  # (from the new data drawn)
+                tab.wait_for_selector(IDLE, state="attached")
+                tab.wait_for_timeout(300)
+                asizes.append(sum(received[n0:]))
+            print("  " + line("new data drawn → the other variants made ahead, kept", aheads)
+                  + f"; {statistics.median(asizes) / 1000:.0f} KB received with the new data")
+            server_has = {start, *(v for v in VARIANTS.values() if v != "mini-batch")}  # (made ahead)
             vsizes = variant_changes(tab, received, start, timed, server_has)
             ctx2, tab2, received2, _ = open_tab(browser, tab.url)  # a second student: the same data and settings
             tab2.wait_for_selector(IDLE, state="attached")
@@ -319,6 +384,7 @@ def main() -> None:
             for kind, what in [("built", "variant, new to the server → its τ drawn"),
                                ("built every τ", "  … → every τ drawn"),
                                ("server", "variant, new to this tab → drawn"),
+                               ("ahead", "variant, made ahead and kept → drawn"),
                                ("browser", "variant, drawn before in this tab → drawn")]:
                 print("  " + line(what, timed.get(kind, [float("nan")]), ref_in50) + "  (in the page)")
             print(f"  bytes received per variant change: median {statistics.median(vsizes) / 1000:.1f} KB")

@@ -191,24 +191,28 @@ def test_the_quiz_page_keeps_the_score_and_moves_on():
 
 @pytest.mark.parametrize("what", ["order", "tau", "batch", "svm"])
 def test_every_comparison_runs_on_the_same_points(what):
-    at = page_from_url({"ds": "separable", "cmp": what}, "views/compare.py")
+    seed = 23 if what == "svm" else 0  # (points of its own: the server's registry of C families is shared by the tests)
+    at = page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "views/compare.py")
     assert not at.error and not at.exception
     sc = scene(at)  # one record: the points once and both runs' states
-    X, y = make_dataset("separable", 40, 0)
+    X, y = make_dataset("separable", 40, seed)
     assert np.array_equal(sc.X, X) and np.array_equal(sc.y, y)
     kinds = [r.run["kind"] for r in sc.runs]
     if what == "svm":  # first the runs of the C shown (a partial record), then a hinge run for every C of the control
         assert kinds == ["perceptron", "hinge"] and sc.partial and sc.runs[1].run["C"] == 1.0
         assert [d["C"] for d in sc.reference] == [1.0]
+        assert "_compare_last_good" not in at.session_state  # a partial record is never the last good run
         at.run()  # the page's next run with the same settings (the chart's "more" causes it) makes every C
         sc = scene(at)
         assert not sc.partial and [r.run["kind"] for r in sc.runs] == ["perceptron"] + ["hinge"] * len(C_GRID)
         assert sc.sides[1]["follow"] == "SVM penalty C" and sc.sides[1]["key"] == "C"
         assert [sc.runs[j].run["C"] for j in sc.sides[1]["runs"]] == list(C_GRID)
         assert sorted(d["C"] for d in sc.reference) == list(C_GRID)
+        assert at.session_state["_compare_last_good"][4] == tuple(  # the family: the last good run
+            ("hinge", (("C", c), ("max_steps", 1000), ("seed", 0))) for c in C_GRID)
         at.run()  # the family is made: the page sends it at once from now on, for every session
         assert not scene(at).partial
-        assert not scene(page_from_url({"ds": "separable", "cmp": what}, "views/compare.py")).partial
+        assert not scene(page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "views/compare.py")).partial
     else:  # every value of the page's τ (or B) controls run once: each side follows its control in the browser
         n = {"order": 2 * len(TAUS), "tau": len(TAUS), "batch": 7}[what]  # B ∈ 1, 2, …, 32 and 64 → N = 40
         assert kinds == ["perceptron"] * n
@@ -240,7 +244,7 @@ def test_a_compare_link_opens_at_its_step():
     # 25 C's hinge runs and the perceptron's of 1,000 steps, after the C shown's (points of their own: the server's
     # registry of families made is shared by the tests)
     ({"cmp": "svm", "data_seed": "21"}, True),
-    ({"cmp": "svm", "cmp_steps": "1100", "data_seed": "22"}, False)])
+    ({"cmp": "svm", "cmp_steps": "1100", "data_seed": "22", "C": "0.1"}, False)])
 def test_compare_sends_a_family_only_within_its_budget(query, family):
     at = page_from_url({"ds": "separable", **query}, "views/compare.py")
     assert not at.error and not at.exception
@@ -252,5 +256,18 @@ def test_compare_sends_a_family_only_within_its_budget(query, family):
     assert (len(sc.runs) > 2) == family
     assert (sc.sides is not None and any(side["follow"] for side in sc.sides)) == family
     assert any("only the two runs shown are sent" in c.value for c in at.caption) == (not family)
+    if query.get("C") == "0.1":  # the run of the C shown, and its exact SVM
+        assert sc.runs[1].run["C"] == 0.1 and [d["C"] for d in sc.reference] == [0.1]
     if query.get("tau_a") == "0.5":  # the same run sent once, shown on both sides
         assert len(sc.runs) == 1 and [s["runs"] for s in sc.sides] == [[0], [0]] and sc.runs[0].run["tau"] == 0.5
+
+
+@pytest.mark.parametrize("query, ahead", [
+    ({"ds": "XOR", "n_xor": "200"}, ["random", "batch"]),  # cyclic shown: the others but mini-batch
+    ({"ds": "XOR", "n_xor": "200", "variant": "mini-batch", "B": "20"}, ["cyclic", "random", "batch"]),
+    ({"ds": "XOR", "n_xor": "3000"}, [])])  # above 2,000 points nothing is made ahead
+def test_the_record_names_the_variants_the_server_makes_ahead(query, ahead):
+    """The Perceptron record's memo names the variants the chart may ask to be made ahead (views/perceptron.py)."""
+    at = page_from_url(query)
+    assert not at.error and not at.exception
+    assert scene(at).memo["ahead"] == ahead

@@ -344,3 +344,61 @@ def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
         assert renderer.evaluate("() => window.__dblView.m.h.runs.length") == 3
     finally:
         renderer.evaluate("() => document.getElementById('tau-control').remove()")
+
+
+def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_to_them(renderer):
+    """A bundle of records made ahead (viz.scene.bundle) draws nothing; the chart keeps those of its memo's key and
+    draws one when the page's variant control comes to it, with no new record. A variant it does not hold dims the chart
+    (busy) and leaves the run shown; a malformed bundle is named."""
+    from views.builds import perceptron_page
+    from viz.scene import bundle
+
+    X, y = make_dataset("xor", 60, 5)  # (points no other test's records were made on: their memo keys differ)
+    settings = (("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"), ("fit_intercept", True),
+                ("max_steps", 300), ("seed", 2), ("reduction", "mean"))
+    labels = ("Variant", "Batch size B")
+
+    def record(variant: str, more: tuple = ()) -> bytes:
+        return perceptron_page(X, y, (("variant", variant), ("batch_size", 1), *settings, *more), (0.5, 1.0),
+                               "Step size τ", labels=labels, ahead=("random", "batch"))[0]
+
+    cyclic, batch, random = record("cyclic"), record("batch"), record("random")
+    elsewhere = record("random", (("b0", 1.0),))  # other settings: another memo key
+    state = "() => { const r = document.querySelector('#scene'), v = r.__dblView; return [v.m.run.variant, " \
+            "r.classList.contains('dbls-waiting'), r.getAttribute('aria-busy'), r.dataset.ready]; }"
+    renderer.evaluate("""() => {  // the page's Variant select box, as Streamlit draws it (closed)
+        const el = document.createElement('input');
+        el.setAttribute('aria-label', 'Variant'); el.setAttribute('role', 'combobox');
+        el.setAttribute('aria-expanded', 'false'); el.setAttribute('value', 'cyclic');
+        el.id = 'variant-control'; document.body.appendChild(el);
+    }""")
+    show = "(v) => document.getElementById('variant-control').setAttribute('value', v)"
+    try:
+        mount(renderer, cyclic)
+        ready = renderer.evaluate(state)[3]
+        renderer.evaluate(show, "batch")  # not held: dimmed and busy, the cyclic run still shown
+        renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        assert renderer.evaluate(state) == ["cyclic", True, "true", ready]
+        renderer.evaluate(show, "cyclic")
+        renderer.wait_for_function("() => !document.querySelector('#scene').classList.contains('dbls-waiting')")
+        mount(renderer, bundle([elsewhere]))  # of other settings: not kept
+        renderer.evaluate(show, "random")
+        renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        assert renderer.evaluate(state)[0] == "cyclic"
+        renderer.evaluate(show, "cyclic")
+        renderer.wait_for_function("() => !document.querySelector('#scene').classList.contains('dbls-waiting')")
+        mount(renderer, bundle([batch, random]))  # kept, nothing drawn
+        assert renderer.evaluate(state) == ["cyclic", False, "false", ready]
+        renderer.evaluate(show, "batch")  # drawn at once, the server not told
+        renderer.wait_for_function("() => document.querySelector('#scene').__dblView.m.run.variant === 'batch'")
+        got = renderer.evaluate(state)
+        assert got[:3] == ["batch", False, "false"]
+        assert renderer.evaluate("() => document.querySelector('#scene').__dblView.m.h.runs.map((r) => r.n_steps)") == [
+            r["n_steps"] for r in unpack(batch)[0]["runs"]]
+        mount(renderer, with_view(batch, View()))  # the page's record of it then: the same drawing
+        assert renderer.evaluate(state)[3] == got[3]
+        header, arrays = unpack(bundle([random]))
+        refused(renderer, pack(header, {"r0": arrays["r0"][:40]}) [:-8])  # cut short
+        assert "cut short" in renderer.locator("#scene .dbls-error").text_content()
+    finally:
+        renderer.evaluate("() => document.getElementById('variant-control').remove()")

@@ -182,11 +182,12 @@ def test_the_memo_names_the_record_s_settings_but_the_variant_and_b_and_round_tr
     X, y = make_dataset("xor", 40, 3)
     params = (("variant", "cyclic"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
               ("fit_intercept", True), ("max_steps", 50), ("seed", 0), ("reduction", "mean"))
-    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", labels=("Variant", "Batch size B"))[0]
+    blob = perceptron_page(X, y, params, (0.5, 1.0), "Step size τ", labels=("Variant", "Batch size B"),
+                           ahead=("random", "batch"))[0]
     memo = PerceptronScene.from_bytes(blob).memo
     free = ("variant", "batch_size")
     assert memo == {"key": settings_key(X, y, params, free), "follow": "Variant", "batch": "Batch size B",
-                    "options": {text: v for v, text in VARIANT_LABELS.items()}}
+                    "options": {text: v for v, text in VARIANT_LABELS.items()}, "ahead": ["random", "batch"]}
     other = (("variant", "minibatch"), ("batch_size", 7), *params[2:])
     assert settings_key(X, y, other, free) == memo["key"]  # (the renderer keeps records by variant and B)
     assert settings_key(X, y, other) != settings_key(X, y, params)  # the inputs of the runs themselves differ
@@ -199,3 +200,18 @@ def test_the_memo_names_the_record_s_settings_but_the_variant_and_b_and_round_tr
     moved = X.copy()
     moved[0, 0] += 1e-12
     assert settings_key(moved, y, params, free) != memo["key"]
+
+
+def test_a_bundle_carries_records_made_ahead_byte_for_byte():
+    """viz.scene.bundle: records made ahead travel as one (the renderer keeps them: tests/test_e2e_scene.py), each
+    exactly as made; anything but scene records is refused."""
+    from viz.scene import bundle
+
+    X, y = make_dataset("xor", 30, 1)
+    records = [perceptron_scene(run_perceptron(X, y, variant=v, max_steps=40)).to_bytes() for v in ("cyclic", "batch")]
+    header, arrays = unpack(bundle(records))
+    assert header["kind"] == "bundle" and sorted(arrays) == ["r0", "r1"]
+    assert [arrays[f"r{j}"].tobytes() for j in range(2)] == records
+    for bad in ([], [b"not a record"], [records[0], b"DBL"]):
+        with pytest.raises(ValueError, match="one scene record or more"):
+            bundle(bad)

@@ -112,6 +112,9 @@ def test_different_data_and_bad_references_raise():
         compare_scene(a, [h, h10], reference=([1.0, 1.0], 0.0), follow=(None, "C"), key="C")
     with pytest.raises(ValueError, match="fitted with C = 1, but a hinge-SGD run has C = 10"):
         compare_scene(a, [h, h10], reference=[fit_svm(X, y, C=1.0)], follow=(None, "C"), key="C")
+    X3 = np.c_[X, X[:, :1]]
+    with pytest.raises(ValueError, match="2-D"):
+        compare_scene(run_perceptron(X3, y), run_perceptron(X3, y))
 
 
 def test_a_family_of_c_carries_the_exact_svm_of_each_c_and_a_partial_record_says_so():
@@ -131,9 +134,6 @@ def test_a_family_of_c_carries_the_exact_svm_of_each_c_and_a_partial_record_says
     one = CompareScene.from_bytes(compare_scene(perc, family[1], reference=sols[1], follow=(None, "SVM penalty C"),
                                                 key="C", partial=True).to_bytes())
     assert one.partial and len(one.runs) == 2 and one.reference == [scene.reference[1]]
-    X3 = np.c_[X, X[:, :1]]
-    with pytest.raises(ValueError, match="2-D"):
-        compare_scene(run_perceptron(X3, y), run_perceptron(X3, y))
 
 
 def test_state_lines_name_the_misclassified_points_and_hold_after_the_end():

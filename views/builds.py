@@ -74,14 +74,15 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
 
 
 def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, labels: tuple[str, str] | None = None,
-                    partial: bool = False):
+                    partial: bool = False, ahead: tuple[str, ...] = ()):
     """Run the perceptron for every τ of ``taus`` and build what the Perceptron page shows.
 
     ``share(fn, X, y, params, chunk)`` runs :func:`perceptron_runs` on a chunk of the τs (in a worker
     process, several at once); None runs them all here. ``labels``: the labels of the page's variant and B controls,
     which the record names with the variant's options (:class:`viz.scene.PerceptronScene`'s ``memo``), so that the
     browser can show it again when those controls come back to its variant and B. ``partial``: ``taus`` is the
-    page's τ alone, sent before the others (:class:`viz.scene.PerceptronScene`'s ``partial``).
+    page's τ alone, sent before the others (:class:`viz.scene.PerceptronScene`'s ``partial``). ``ahead``: the variants
+    the page makes ahead, when the chart asks (the memo's ``ahead``).
 
     Returns
     -------
@@ -96,7 +97,8 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, l
     records = [r for part in parts for r in part[0]]
     words = {k: v for part in parts for k, v in part[1].items()}
     memo = None if labels is None else {"key": settings_key(X, y, params, ("variant", "batch_size")), "follow": labels[0],
-                                        "batch": labels[1], "options": {text: v for v, text in VARIANT_LABELS.items()}}
+                                        "batch": labels[1], "options": {text: v for v, text in VARIANT_LABELS.items()},
+                                        "ahead": list(ahead)}
     scene = assemble(X, y, records, parts[0][2], follow=follow, bound_note=parts[0][4], memo=memo,
                      partial=partial).to_bytes()
     return scene, words, parts[0][3]
@@ -193,7 +195,10 @@ def shown_specs(lefts: tuple, rights: tuple, pair: tuple, key: str) -> tuple[tup
 
 
 def shown_run(specs: tuple, key: str, value) -> int:
-    """Which of a side's runs ``specs`` has ``key`` = ``value`` (the one its control shows); the first if none."""
+    """Which of a side's runs ``specs`` has ``key`` = ``value`` (the one its control shows); the first if none (or
+    ``value`` is None: a side no control picks from)."""
+    if value is None:
+        return 0
     return next((j for j, (_, kw) in enumerate(specs) if dict(kw).get(key) == value), 0)
 
 

@@ -21,11 +21,14 @@ from views.present import part
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
+    more_asked,
     page_fragment,
     plane_data,
     points_ready,
     presenting,
+    remember,
     run_or_last_good,
+    sent_anew,
     take_start_step,
 )
 from views.userdata import escape_md
@@ -47,7 +50,7 @@ C_LABEL = "SVM penalty C"
 # 20,000; the perceptron and the 25 C's hinge-SGD runs 1.07 MB at 1,000 steps
 FAMILY_STEPS = 26_000
 SHOWN = "_compare_shown"  # the runs of the record this session was sent last (views.builds.settings_key)
-BUILT_KEEP = 256  # families the registry of builds holds before it starts again (a forgotten one: a partial record)
+FAMILIES = 8  # families of C runs the server keeps (each 1.1 MB at N = 2,000), and its registry of them names
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
@@ -57,34 +60,32 @@ def compute(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str):
     return offload(compare_page, X, y, lefts, rights, follow, key)
 
 
+@st.cache_resource(max_entries=FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every C…")
+def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
+    """:func:`compute` for a family of C (kept apart: :func:`built` names what this holds)."""
+    return offload(compare_page, X, y, lefts, rights, follow, "C")
+
+
 @st.cache_resource(ttl=TTL, show_spinner=False)
 def built() -> dict:
-    """The families of C runs (views.builds.settings_key) made: the server's, for every session."""
+    """The families of C runs (views.builds.settings_key) made, the last FAMILIES: the server's, for every session."""
     return {}
 
 
 def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tuple | None) -> tuple:
     """What the chart shows: :func:`compute`'s runs and record; or, for a family of C (25 hinge-SGD runs: 1.2 s at
     N = 2,000 against 0.1 s for one) not made yet, on runs other than this session's last, the runs the controls
-    show alone (a partial record, 0.1 s). Once drawn, the chart asks for the rest (:func:`_more`): the page's next
+    show alone (a partial record, 0.1 s). Once drawn, the chart asks for the rest (``more_asked``): the page's next
     run, with the same runs, makes the family, and the chart takes it in place, at the same step."""
-    key_ = settings_key(X, y, (("runs", (lefts, rights)),))
-    changed = st.session_state.get(SHOWN) != key_
-    st.session_state[SHOWN] = key_
-    done = built()
-    if key == "C" and pair is not None and any(follow) and changed and key_ not in done:
+    if key != "C" or pair is None or not any(follow):  # (one run a side, or a family of τ or B: 0.1–0.3 s)
+        return *compute(X, y, lefts, rights, follow, key), lefts, rights
+    runs_key, done = settings_key(X, y, (("runs", (lefts, rights)),)), built()
+    if sent_anew(SHOWN, runs_key) and runs_key not in done:
         shown_l, shown_r = shown_specs(lefts, rights, pair, key)
         return *offload(compare_page, X, y, shown_l, shown_r, follow, key, True), shown_l, shown_r
-    out = compute(X, y, lefts, rights, follow, key)
-    if key == "C":
-        if len(done) >= BUILT_KEEP:
-            done.clear()
-        done[key_] = True
+    out = compute_family(X, y, lefts, rights, follow)
+    remember(done, runs_key, FAMILIES)
     return *out, lefts, rights
-
-
-def _more() -> None:
-    """The chart drew a partial record and asks for the rest: the page's rerun this causes makes it."""
 
 
 @page_fragment
@@ -133,10 +134,10 @@ def page() -> None:
             lefts, rights = (("perceptron", {"variant": "random"}),), tuple(("hinge", {"C": c}) for c in C_GRID)
             follow, key, pair = (None, C_LABEL), "C", (None, C)
     lefts, rights, follow, most = compare_specs(lefts, rights, common, pair, key, follow, FAMILY_STEPS)
-    if most is not None:  # only the runs shown: τ (or B) reruns the page
+    if most is not None:  # only the runs shown: τ (B, C) reruns the page
         st.caption(f"Above {most:,} steps only the two runs shown are sent, so moving "
                    f"{ {'batch_size': 'B', 'C': 'C'}.get(key, 'τ')} reruns the page (a run for each of its values would "
-                   "make the chart's record several MB).")
+                   "make the chart's record several MB and take seconds to build).")
 
     def shown(specs: tuple, side: int) -> int:
         """Which of a side's runs (``specs``, as they were built) the page's control shows now; the first when they are
@@ -159,7 +160,7 @@ def page() -> None:
         scene = with_view(blob, view)  # τ (B, C) is not in it: moving it sends the same bytes, and the chart follows
         with first if presenting() else nullcontext():
             st.markdown(f"**{escape_md(label)}**")
-            show_scene(scene, CHART, on_more_change=_more)  # a partial record asks for the rest once drawn
+            show_scene(scene, CHART, on_more_change=more_asked)  # a partial record asks for the rest once drawn
         with part("notes"):
             st.caption("One slider, Back / Next, Play and the ← → keys step both runs together, in your browser; a run "
                        "that has ended holds its last state. Both start at w = 0, b = 0 with the same seed, on the same "

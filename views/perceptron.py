@@ -8,6 +8,9 @@ scrubbing, playing and the step mode happen in the browser. The page's body is a
 
 from __future__ import annotations
 
+import contextlib
+import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import streamlit as st
@@ -23,19 +26,22 @@ from views.scene_chart import show_scene
 from views.shared import (
     bound,
     live_fragment,
+    more_asked,
     page_fragment,
     plane_data,
     points_ready,
     presenting,
+    remember,
     run_or_last_good,
+    sent_anew,
     steps_table,
     take_start_step,
 )
 from views.userdata import escape_md
-from views.workers import offload_shared
+from views.workers import TIMEOUT_S, offload_shared
 from viz.gif import perceptron_gif
 from viz.perceptron import step_table
-from viz.scene import SceneRun, View, with_view
+from viz.scene import SceneRun, View, bundle, with_view
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
@@ -50,15 +56,82 @@ CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
 
 PAGE_RAN = "_perceptron_page_ran"  # set by the page, taken by its live part: a run of the live part alone has none
 SHOWN = "_perceptron_shown"  # the inputs of the record this session was sent last
-BUILT_KEEP = 256  # inputs the registry of builds holds before it starts again (a forgotten one: no partial record)
+BUILT_KEEP = 32  # inputs the registry of builds holds, as compute's cache does (a forgotten one: a partial record)
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
 VARIANT_LABEL, B_LABEL = "Variant", "Batch size B"  # and these, back to a variant (and B) it has drawn (the memo)
+AHEAD_ASKED = "_perceptron_ahead"  # the chart asked for the variants made ahead (the memo's ahead)
+# the variants made ahead, in the background, once the chart has drawn one and is left alone (each 0.1–0.3 s of the
+# workers at N = 2,000, 60–250 KB): the chart then draws them at once. A mini-batch's runs (its B is typed, and they
+# weigh up to 3.3 MB at B = N/4) are made when asked for, as is everything above AHEAD_N points.
+AHEAD, AHEAD_N = ("cyclic", "random", "batch"), 2_000
+AHEAD_KEEP = 48  # runs made ahead the server holds before it drops the oldest (each 0.1–0.4 MB)
+
+
+def ahead_of(variant: str, n: int) -> tuple[str, ...]:
+    """The variants made ahead of the page's ``variant`` on ``n`` points."""
+    return () if n > AHEAD_N else tuple(v for v in AHEAD if v != variant)
+
+
+def _page_of(X, y, params: tuple):
+    """Run the perceptron for every τ and build what the page shows (in the workers)."""
+    return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
+                           ahead=ahead_of(dict(params)["variant"], len(y)))
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron for every τ…")
 def compute(X, y, params: tuple):
-    """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker)."""
-    return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL))
+    """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker,
+    or taken from those made ahead: :func:`made_ahead`)."""
+    made = made_ahead()["runs"].get(settings_key(X, y, params))
+    if made is not None:
+        with contextlib.suppress(Exception):  # (one that failed there is built here, and says why)
+            return made.result(timeout=TIMEOUT_S)
+    return _page_of(X, y, params)
+
+
+@st.cache_resource(show_spinner=False)
+def made_ahead() -> dict:
+    """The runs made ahead (views.builds.settings_key → the Future of :func:`_page_of`), and the one thread that
+    makes them, one variant at a time: the server's, for every session."""
+    return {"runs": {}, "pool": ThreadPoolExecutor(max_workers=1, thread_name_prefix="dbl-ahead")}
+
+
+def ahead_records(X, y, settings: tuple, variant: str, have: frozenset = frozenset()) -> tuple[list[bytes], bool]:
+    """The records of the variants made ahead of ``variant`` (:func:`ahead_of`) but those the chart has (``have``) for
+    these points and ``settings`` (the page's other settings), starting the ones not started: (those made, whether
+    others are still being made)."""
+    store, done = made_ahead(), built()
+    runs, records, pending = store["runs"], [], False
+    for v in ahead_of(variant, len(y)):
+        if v in have:
+            continue
+        params = (("variant", v), ("batch_size", 1), *settings)
+        key = settings_key(X, y, params)
+        made = runs.get(key)
+        if made is None and key in done:  # made on the page before: in compute's cache
+            records.append(compute(X, y, params)[0])
+            continue
+        if made is None:
+            if len(runs) >= AHEAD_KEEP:  # the oldest finished ones go
+                for old in [k for k, f in runs.items() if f.done()][:AHEAD_KEEP // 4]:
+                    del runs[old]
+            made = runs[key] = store["pool"].submit(_page_of, X, y, params)
+        if not made.done():
+            pending = True
+        elif made.exception() is None:
+            remember(done, key, BUILT_KEEP)
+            records.append(made.result()[0])
+    return records, pending
+
+
+def _ahead() -> None:
+    """The chart drew a record and was left alone: it asks for the variants made ahead (:func:`ahead_records`), saying
+    which it keeps (``have``) and whether it asks for the last time (``last``). Anything else is ignored."""
+    try:
+        asked = json.loads((st.session_state.get(CHART) or {}).get("ahead") or "")
+        st.session_state[AHEAD_ASKED] = (frozenset(str(v) for v in asked["have"]), asked["last"] is True)
+    except (TypeError, ValueError, KeyError):
+        pass
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
@@ -72,20 +145,16 @@ def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
     runs of every τ (:func:`compute`); or, on a run of the live part ``alone`` whose inputs changed (the variant or B:
     not τ), where those runs are not made yet, the run of ``tau`` alone, a partial record
     (:class:`viz.scene.PerceptronScene`; its words name that τ alone: :func:`every_tau`). Once drawn, the chart asks
-    for the rest (:func:`_more`): the next run of this part, with the same inputs, makes every τ, and the chart takes
+    for the rest (``more_asked``): the next run of this part, with the same inputs, makes every τ, and the chart takes
     that record in place of this one. (Starting every τ's build at once, in the background, brought that record
     33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
     X, y = plane_data(ds, N_PLANE_MAX)
     key, done = settings_key(X, y, params), built()
-    changed = st.session_state.get(SHOWN) != key
-    st.session_state[SHOWN] = key
-    if alone and changed and key not in done:
+    if sent_anew(SHOWN, key) and alone and key not in done:
         return *perceptron_page(X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
                                 partial=True), ds.label
     out = compute(X, y, params)
-    if len(done) >= BUILT_KEEP:
-        done.clear()
-    done[key] = True
+    remember(done, key, BUILT_KEEP)
     return *out, ds.label
 
 
@@ -93,10 +162,6 @@ def every_tau(result: tuple) -> bool:
     """Whether a result of :func:`build` holds the runs of every τ (not a partial record): only such a one is the
     page's last good run, which another τ may be asked of."""
     return len(result[1]) == len(TAUS)
-
-
-def _more() -> None:
-    """The chart drew a partial record and asks for the rest: the rerun of the live part this causes makes it."""
 
 
 # the exports and the table read the record the browser draws (viz.scene.SceneRun): one drawing per scene
@@ -177,6 +242,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     ds = current_dataset()
     N = max(len(ds.y), 1)
     alone = not st.session_state.pop(PAGE_RAN, False)  # the page did not run since this part last did
+    asked = st.session_state.pop(AHEAD_ASKED, None)  # (the variants the chart keeps, whether it asks for the last time)
     variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
@@ -203,8 +269,11 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
                         f"{n_steps:,}.")
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
+            if asked and every_tau(result):  # the other variants, once made: the chart keeps them (and asks again)
+                made, pending = ahead_records(*plane_data(ds, N_PLANE_MAX), settings, variant, asked[0])
+                scene = bundle(made) if made and (not pending or asked[1]) else scene
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            show_scene(scene, CHART, on_more_change=_more)  # a partial record asks for the rest once drawn
+            show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=_ahead)  # (a partial record asks for more)
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode
         with part("notes"):

@@ -340,6 +340,29 @@ def show_points(ds: Dataset, key: str) -> None:
     show_chart(sized(fig, presenting()), key, f"The points of {ds.label}")
 
 
+def sent_anew(name: str, key: str) -> bool:
+    """Whether this session was last sent a record of other inputs than ``key`` (kept under ``name``, which now holds
+    ``key``): a partial record is sent only for new inputs, and the page's next run with the same ones (the chart's
+    "more") makes the rest."""
+    anew = st.session_state.get(name) != key
+    st.session_state[name] = key
+    return anew
+
+
+def more_asked() -> None:
+    """A chart drew a partial record and asks for the rest (its "more"): the rerun this causes, with the same inputs
+    (:func:`sent_anew` then False), makes it."""
+
+
+def remember(registry: dict, key: str, keep: int) -> None:
+    """``key`` was made (or used again): the server's ``registry`` of builds holds the ``keep`` last, the oldest
+    dropped first, as the cache that holds the builds themselves drops them."""
+    registry.pop(key, None)
+    registry[key] = True
+    while len(registry) > keep:
+        del registry[next(iter(registry))]
+
+
 def take_start_step() -> int | None:
     """The step a link asked for (``?step=15``), once per session: the first page with a step slider uses it."""
     values = (st.session_state.get(URL_AT_START) or {}).get("values", {})

@@ -105,6 +105,16 @@ def with_view(blob: bytes, view: View) -> bytes:
     return MAGIC + struct.pack("<I", len(head)) + head + blob[8 + h:]
 
 
+def bundle(records: list[bytes]) -> bytes:
+    """Scene records made ahead, sent as one: the renderer keeps each (records of the memo's key it keeps) to draw it
+    when the page's controls come to it (:class:`PerceptronScene`'s ``memo``), and draws none now. Arrays ``r0``,
+    ``r1``…: each record's bytes."""
+    if not records or any(len(r) < 8 or r[:4] != MAGIC for r in records):
+        raise ValueError("a bundle holds one scene record or more")
+    header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "bundle"}
+    return pack(header, {f"r{j}": np.frombuffer(r, dtype=np.uint8) for j, r in enumerate(records)})
+
+
 class _FlatRecord:
     """A scene whose record is its named arrays (``ARRAYS``) and its other fields in the header, kind ``KIND``.
 
@@ -292,8 +302,9 @@ class PerceptronScene:
         What lets the renderer keep this record and draw it again when the page's variant control comes back to
         this variant (and, for a mini-batch, its B control to this B), with no message to the server: ``key`` (the
         points and every setting but the variant, B and τ, hashed: a record is shown again only while the key is the
-        same), ``follow`` and ``batch`` (the variant and B controls' labels) and ``options`` ({the text the variant
-        control shows: the variant}). None: nothing is kept.
+        same), ``follow`` and ``batch`` (the variant and B controls' labels), ``options`` ({the text the variant
+        control shows: the variant}) and ``ahead`` (the variants the server makes ahead when asked, sent in a
+        :func:`bundle`). None: nothing is kept.
     partial : bool
         The record holds the run of the page's τ alone, sent first when the server had not made the runs of every
         τ: once it is drawn, the chart asks for them (views/perceptron.py), and dims while the page's τ control shows

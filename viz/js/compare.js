@@ -6,6 +6,7 @@
 // What each panel shows is decided once, in CompareView.geometry; the words are viz.compare.compare_state's.
 
 const REFERENCE = "#CC79A7";  // Okabe–Ito reddish purple: the exact SVM (viz.compare)
+const REF_DASH = [10, 5];  // its dashes (px, times the view's scale): on the chart, in its legend and in an export
 
 class HingeModel {
   // run j of a Compare scene: hinge SGD, a state after every step
@@ -198,7 +199,7 @@ class CompareView extends Panels {
     const ref = m.refs.find(Boolean);
     if (ref)
       items.push(["ref", `exact SVM (C = ${num(ref.C)}): w*·x + b* = 0`,
-                  `<line x1="1" y1="9" x2="17" y2="9" stroke="${REFERENCE}" stroke-width="3" stroke-dasharray="6 3"/>`]);
+                  `<line x1="1" y1="9" x2="17" y2="9" stroke="${REFERENCE}" stroke-width="3" stroke-dasharray="${REF_DASH.map((d) => d * 0.6).join(" ")}"/>`]);
     return items;
   }
 
@@ -300,8 +301,8 @@ class CompareView extends Panels {
       const fl = gd._fullLayout;
       if (!fl || !fl.xaxis || !fl.xaxis._length) return;
       const id = `dbls-cmp-clip-${this.clipId || (this.clipId = ++clipIds)}-${j}`;
-      const ref = g[j].ref && !this.hidden.has("ref") ? (P) => P.seg(g[j].ref, REFERENCE, 3 * this.k, `${9 * this.k} ${4 * this.k}`) : undefined;
-      drawPanel(this, fl, g[j], {under: this.unders[j], rings: this.canvases[j], over: this.overs[j]}, id, this.exam[j], g[j].ringId, ref);
+      const ref = g[j].ref && !this.hidden.has("ref") ? (P) => P.seg(g[j].ref, REFERENCE, 3 * this.k, REF_DASH.map((d) => d * this.k).join(" ")) : undefined;
+      drawPanel(this, fl, g[j], {under: this.unders[j], rings: this.canvases[j], over: this.overs[j]}, id, this.exam[j], g[j].ringId, undefined, ref);
     });
   }
 
@@ -336,7 +337,7 @@ class CompareView extends Panels {
         data.push({...t, ...ax, legendgroup: id, showlegend: !seen.has(id) && t.visible !== false});
         seen.add(id);
       }
-      if (p.ref) data.push(tr("ref", p.ref, {mode: "lines", line: {color: REFERENCE, width: 3 * k, dash: "longdash"}}));
+      if (p.ref) data.push(tr("ref", p.ref, {mode: "lines", line: {color: REFERENCE, width: 3 * k, dash: REF_DASH.map((d) => `${d * k}px`).join(",")}}));
       data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}}),
                 tr("exam", p.exam, {mode: "markers", marker: {size: this.exam[j], color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
                 tr("old", p.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),

@@ -575,7 +575,7 @@ function pen(fl) {
 const EXAM_MANY = 24;  // more points examined at once than this (a large mini-batch): each is lit by a halo, not a disc
 const examHalo = (v) => 0.5 * (v.size || 8 * v.k) + 2.5 * v.k;  // the halo's radius: the marker's and 2.5 px
 
-function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "") {
+function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "", below = () => "") {
   const P = pen(fl), k = v.k, on = (part) => !v.hidden.has(part), clip = P.clip(id);
   // a large batch's points are lit by yellow halos under the points (M's rings and the points stay seen); a few by
   // discs over them
@@ -583,7 +583,7 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
   const halos = many ? `<path d="${P.circles(g.exam, examHalo(v))}" fill="${HIGHLIGHT}"/>` : "";
   layer(under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${P.poly(g.regPos, REGION.pos)}${P.poly(g.regNeg, REGION.neg)}${halos}</g>`);
   ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, v.m.N <= 100 ? INK : "#000000", v.m.N <= 100 ? 1 : 0.7, v.ring[1]);
-  let svg = "";
+  let svg = below(P);  // (under the boundaries: the Compare panel's exact SVM)
   if (on("exam") && g.exam[0].length && !many)
     svg += `<path d="${P.circles(g.exam, examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
   if (on("old")) svg += P.seg(g.old, OLD_INK, 2.5 * k, `${7 * k} ${5 * k}`);
@@ -706,7 +706,8 @@ class Stepping {
   }
 
   go(delta) { this.pause(); this.show(this.i + delta); }
-  key(name) {
+  key(name) {  // (the page's keys: views/chart_tools.py)
+    this.root.__dblWorked = performance.now();
     const last = this.m.nStops - 1;
     const i = {ArrowLeft: this.i - 1, ArrowRight: this.i + 1, Home: 0, End: last}[name];
     if (i === undefined) return false;
@@ -1161,7 +1162,7 @@ function runFor(header, old) {
 // ----- the variants drawn: a record whose header has a memo is kept (up to MEMO_KEEP, for its memo's key only), and
 // drawn again when the page's variant control comes back to its variant (a mini-batch's: and its B control to its
 // B), with no message to the server (the page's rerun then sends the same record, which is not drawn twice)
-const MEMO_KEEP = 4;
+const MEMO_KEEP = 6;  // (the variants made ahead, and a few mini-batch B)
 
 const keeps = (header) => Boolean(header.memo) && !header.view.quiz;  // (a quiz's record is the server's to change)
 const slotOf = (run) => (run.variant === "minibatch" ? `minibatch:${run.batch_size}` : run.variant);
@@ -1188,12 +1189,14 @@ function wantedSlot(v) {
   return Number.isInteger(B) && B > 0 ? `minibatch:${B}` : null;
 }
 
+const RUNNING = "[data-testid=stApp][data-test-script-state=running]";  // the page's script is running
+
 // the page's variant control shows a variant this chart has drawn (for the same points and settings): draw it
 function followVariant(root, v) {
   const memo = v.m.h.memo, kept = root.__dblMemo;
   if (!keeps(v.m.h) || !kept || kept.key !== memo.key) return false;
   // while the page runs, another setting may have changed (the kept runs were made without it): the server answers
-  if (document.querySelector("[data-testid=stApp][data-test-script-state=running]")) return false;
+  if (document.querySelector(RUNNING)) return false;
   const want = wantedSlot(v);
   const bytes = want && want !== slotOf(v.m.run) ? kept.records.get(want) : null;
   if (!bytes) return false;
@@ -1250,6 +1253,44 @@ function recordId(bytes, shownAs, parsed = headerOf(bytes)) {
   return `${fingerprint(bytes.subarray(parsed.body))}:${fingerprint(new TextEncoder().encode(JSON.stringify(header)))}:${view}`;
 }
 
+// ----- the variants made ahead: once a record with a memo is drawn and the page is left alone for AHEAD_WAIT_MS, the
+// chart asks the server for the other variants its memo names (``memo.ahead``), saying which it keeps already; the
+// server makes them in the background and, once they are made, answers with a bundle of them (viz.scene.bundle), which
+// the chart keeps, drawing nothing new. It asks every AHEAD_WAIT_MS while one is missing, AHEAD_TRIES times at most
+// (the last time the server sends those made so far).
+const AHEAD_WAIT_MS = 800, AHEAD_TRIES = 8;
+
+function askAhead(root, id) {
+  const v = root.__dblView, h = v && v.m.h;
+  if (!h || !keeps(h) || h.partial || !Array.isArray(h.memo.ahead) || !h.memo.ahead.length || !root.__dblSend) return;
+  const asked = root.__dblAhead || (root.__dblAhead = {key: null, tries: 0});
+  if (asked.key !== h.memo.key) { asked.key = h.memo.key; asked.tries = 0; }
+  clearTimeout(asked.timer);
+  asked.timer = setTimeout(() => {
+    const kept = root.__dblMemo, now = root.__dblView;
+    if (root.dataset.ready !== id || !now || now.m.h.memo.key !== asked.key || asked.tries >= AHEAD_TRIES) return;
+    if (!kept || kept.key !== asked.key || now.m.h.memo.ahead.every((slot) => kept.records.has(slot))) return;
+    // the chart is being worked (stepped, played): not now, so that no rerun lands in the middle of it
+    if (now.timer || performance.now() - (root.__dblWorked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
+    asked.tries++;
+    if (!document.querySelector(RUNNING))  // (the page is busy: later)
+      root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES}));
+    askAhead(root, id);  // again, until every one is kept
+  }, AHEAD_WAIT_MS);
+}
+
+// a bundle of records made ahead: each kept (where it is of the memo's key the chart keeps), none drawn; one the
+// page's controls show already is drawn now
+function keepAhead(root, bytes) {
+  const {arrays} = decode(bytes), kept = root.__dblMemo;
+  if (!root.__dblView || !kept) return;  // (nothing drawn here yet: the page's next record is)
+  for (let j = 0; arrays[`r${j}`]; j++) {
+    const record = arrays[`r${j}`], parsed = headerOf(record);
+    if (parsed && keeps(parsed.header) && parsed.header.memo.key === kept.key) keep(root, record, parsed.header);
+  }
+  syncControls();
+}
+
 // a partial record of a run this chart keeps in full (the server had forgotten it was made): the kept one
 function keptInFull(root, header) {
   const kept = root.__dblMemo;
@@ -1288,13 +1329,22 @@ const KINDS = {
 };
 
 async function mountScene(root, data, {standalone = false, shownAs = null} = {}) {
-  let bytes;
+  let bytes, parsed;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
-  const parsed = headerOf(bytes), full = parsed && keptInFull(root, parsed.header);
+  parsed = headerOf(bytes);
+  if (parsed && parsed.header.kind === "bundle") {  // records made ahead: kept, not drawn
+    try { keepAhead(root, bytes); } catch (e) { fail(root, e.message); }
+    return;
+  }
+  const full = parsed && keptInFull(root, parsed.header);
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
   const id = recordId(bytes, shownAs, parsed);
   if (root.__dblId === id && root.__dblView) {  // drawn already: the controls may have moved since (dimmed or not)
-    if (root.dataset.ready === id) syncControls();
+    if (root.dataset.ready === id) {
+      syncControls();
+      // the same partial record again (its inputs came back before the rest was made): ask for the rest again
+      if (parsed && parsed.header.partial && root.__dblSend) root.__dblSend("more", id);
+    }
     return;
   }
   root.__dblId = id;
@@ -1336,6 +1386,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   root.dataset.ready = id;
   keep(root, bytes, scene.header);
   if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
+  else askAhead(root, id);
   if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
     const v = root.__dblView;
     if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
@@ -1347,6 +1398,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
 
 function wire(root) {
   const v = () => root.__dblView;
+  for (const ev of ["pointerdown", "keydown", "input", "wheel"])  // (the variants made ahead wait: askAhead)
+    root.addEventListener(ev, () => { root.__dblWorked = performance.now(); }, {capture: true, passive: true});
   const controls = root.querySelector(".dbls-controls");  // (a quiz has none: the page asks the next question)
   if (controls) controls.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-go]");
