@@ -1256,9 +1256,9 @@ function recordId(bytes, shownAs, parsed = headerOf(bytes)) {
 // ----- the variants made ahead: once a record with a memo is drawn and the page is left alone for AHEAD_WAIT_MS, the
 // chart asks the server for the other variants its memo names (``memo.ahead``), saying which it keeps already; the
 // server makes them in the background and, once they are made, answers with a bundle of them (viz.scene.bundle), which
-// the chart keeps, drawing nothing new. It asks every AHEAD_WAIT_MS while one is missing, AHEAD_TRIES times at most
-// (the last time the server sends those made so far).
-const AHEAD_WAIT_MS = 800, AHEAD_TRIES = 8;
+// the chart keeps, drawing nothing new. It asks again while one is missing, each wait half as long again as the last,
+// AHEAD_TRIES times at most (about 16 s; the last time the server sends those made so far).
+const AHEAD_WAIT_MS = 800, AHEAD_TRIES = 6;
 
 function askAhead(root, id) {
   const v = root.__dblView, h = v && v.m.h;
@@ -1276,7 +1276,7 @@ function askAhead(root, id) {
     if (!document.querySelector(RUNNING))  // (the page is busy: later)
       root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES}));
     askAhead(root, id);  // again, until every one is kept
-  }, AHEAD_WAIT_MS);
+  }, AHEAD_WAIT_MS * 1.5 ** asked.tries);
 }
 
 // a bundle of records made ahead: each kept (where it is of the memo's key the chart keeps), none drawn; one the
