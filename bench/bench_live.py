@@ -386,7 +386,8 @@ def main() -> None:
                                ("server", "variant, new to this tab → drawn"),
                                ("ahead", "variant, made ahead and kept → drawn"),
                                ("browser", "variant, drawn before in this tab → drawn")]:
-                print("  " + line(what, timed.get(kind, [float("nan")]), ref_in50) + "  (in the page)")
+                times = [t for t in timed.get(kind, []) if t == t]  # (NaN: a change whose click was not seen)
+                print("  " + (line(what, times, ref_in50) + "  (in the page)" if times else f"{what}: none this run"))
             print(f"  bytes received per variant change: median {statistics.median(vsizes) / 1000:.1f} KB")
             if "mini-batch" in query:
                 bfirst, bevery, bsizes = batch_changes(tab, received, args.n)
