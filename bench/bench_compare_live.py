@@ -34,15 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_live import (  # noqa: E402
     IDLE,
-    READY,
     against_bare,
-    arm,
     armed_ms,
     followed_moves,
     frame_times,
     line,
     open_tab,
     step_times,
+    type_seed,
 )
 
 FULL = "() => { const v = document.querySelector('.dbls').__dblView; return Boolean(v && !v.m.h.partial); }"
@@ -52,16 +51,11 @@ def new_seeds(page, received: list[int], seeds: int) -> tuple[list[float], list[
     """Change the data's seed: the Enter key until the runs shown are drawn (outside, and timed in the page), until
     the record of every C is drawn, and the bytes the server sent for both."""
     first, inpage, full, sizes = [], [], [], []
-    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
     for seed in range(1, seeds + 1):
         page.wait_for_selector(IDLE, state="attached")
         page.wait_for_timeout(300)
-        ready = page.evaluate(READY)
         n0 = len(received)
-        field.fill(str(seed))
-        arm(page, READY)
-        t = time.perf_counter()
-        field.press("Enter")
+        ready, t = type_seed(page, seed)
         page.wait_for_function("(b) => { const r = document.querySelector('.dbls').dataset.ready; return r && r !== b; }",
                                arg=ready, polling="raf", timeout=90_000)
         first.append((time.perf_counter() - t) * 1000)

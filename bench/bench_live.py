@@ -171,18 +171,25 @@ def redrawn(page, t: float, before: str, received: list[int], n0: int, root: str
 READY = "() => document.querySelector('.dbls').dataset.ready || ''"
 
 
+def type_seed(page, seed: int) -> tuple[str, float]:
+    """Type ``seed`` in the sidebar's Data seed box and press Enter, the in-page probe armed on that key: (the record
+    drawn before, the time of the key press)."""
+    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
+    ready = page.evaluate(READY)
+    field.fill(str(seed))
+    arm(page, READY)
+    t = time.perf_counter()
+    field.press("Enter")
+    return ready, t
+
+
 def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[int], list[float]]:
     """Change the data's seed (a new set of runs: every τ run again on the server): until it is drawn; the bytes
     sent; and the Enter key until the frame after it is drawn, timed in the page."""
     times, sizes, inpage = [], [], []
-    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
     for seed in range(1, 4):
-        ready = page.evaluate(READY)
         n0 = len(received)
-        field.fill(str(seed))
-        arm(page, READY)
-        t = time.perf_counter()
-        field.press("Enter")
+        ready, t = type_seed(page, seed)
         ms, size = redrawn(page, t, ready, received, n0)
         times.append(ms)
         sizes.append(size)
@@ -247,11 +254,8 @@ CHART_B = "() => document.querySelector('.dbls').__dblView.m.run.batch_size"
 
 def new_seed(page, received: list[int], seed: int) -> None:
     """The data seed set to ``seed``, until the chart has drawn the new runs."""
-    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
-    ready = page.evaluate(READY)
-    field.fill(str(seed))
-    field.press("Enter")
-    redrawn(page, time.perf_counter(), ready, received, len(received))
+    ready, t = type_seed(page, seed)
+    redrawn(page, t, ready, received, len(received))
 
 
 def quick_variants(page, received: list[int], start: str, n: int, timed: dict[str, list[float]]) -> None:
@@ -362,10 +366,8 @@ def main() -> None:
             quick_variants(tab, received, start, 3, timed)
             aheads, asizes = [], []
             for seed in (21, 22):
-                ready, n0 = tab.evaluate(READY), len(received)
-                field = tab.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed")
-                field.locator("input").fill(str(seed))
-                field.locator("input").press("Enter")
+                n0 = len(received)
+                ready, _ = type_seed(tab, seed)
                 tab.wait_for_function("(b) => { const r = document.querySelector('.dbls').dataset.ready; return r && r !== b; }",
                                       arg=ready, polling="raf", timeout=90_000)
                 aheads.append(ahead_kept(tab))  # (from the new data drawn)
