@@ -9,13 +9,12 @@ scrubbing, playing and the step mode happen in the browser. The page's body is a
 from __future__ import annotations
 
 import contextlib
-import json
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import streamlit as st
 
 from datasets.csvio import trajectory_csv
+from views.ahead import AHEAD, AHEAD_N, Ahead, Ask, ahead_of, parse_ask
 from views.builds import SCALE, perceptron_page, settings_key
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
@@ -59,17 +58,7 @@ SHOWN = "_perceptron_shown"  # the inputs of the record this session was sent la
 BUILT_KEEP = 32  # inputs the registry of builds holds, as compute's cache does (a forgotten one: a partial record)
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
 VARIANT_LABEL, B_LABEL = "Variant", "Batch size B"  # and these, back to a variant (and B) it has drawn (the memo)
-AHEAD_ASKED = "_perceptron_ahead"  # the chart asked for the variants made ahead (the memo's ahead)
-# the variants made ahead, in the background, once the chart has drawn one and is left alone (each 0.1–0.3 s of the
-# workers at N = 2,000, 60–250 KB): the chart then draws them at once. A mini-batch's runs (its B is typed, and they
-# weigh up to 3.3 MB at B = N/4) are made when asked for, as is everything above AHEAD_N points.
-AHEAD, AHEAD_N = ("cyclic", "random", "batch"), 2_000
-AHEAD_KEEP = 48  # runs made ahead the server holds before it drops the oldest (each 0.1–0.4 MB)
-
-
-def ahead_of(variant: str, n: int) -> tuple[str, ...]:
-    """The variants made ahead of the page's ``variant`` on ``n`` points."""
-    return () if n > AHEAD_N else tuple(v for v in AHEAD if v != variant)
+AHEAD_ASKED = "_perceptron_ahead"  # the chart's ask for the variants made ahead (views.ahead.Ask), for this run
 
 
 def _page_of(X, y, params: tuple):
@@ -78,68 +67,43 @@ def _page_of(X, y, params: tuple):
                            ahead=ahead_of(dict(params)["variant"], len(y)))
 
 
+@st.cache_resource(show_spinner=False)
+def made_ahead() -> Ahead:
+    """The runs made ahead (views.ahead): the server's, for every session."""
+    return Ahead(_page_of)
+
+
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron for every τ…")
 def compute(X, y, params: tuple):
     """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker,
-    or taken from those made ahead: :func:`made_ahead`)."""
-    _, made = made_ahead()["runs"].get(settings_key(X, y, params), (None, None))
+    or made ahead: :func:`made_ahead`, whose build under way is waited for)."""
+    made = made_ahead().future(settings_key(X, y, params))
     if made is not None:
         with contextlib.suppress(Exception):  # (one that failed there is built here, and says why)
             return made.result(timeout=TIMEOUT_S)
     return _page_of(X, y, params)
 
 
-@st.cache_resource(show_spinner=False)
-def made_ahead() -> dict:
-    """The runs made ahead (views.builds.settings_key → (the key of their points and other settings, the Future of
-    :func:`_page_of`)), and the one thread that makes them, one variant at a time: the server's, for every session."""
-    return {"runs": {}, "pool": ThreadPoolExecutor(max_workers=1, thread_name_prefix="dbl-ahead")}
-
-
-def ahead_records(X, y, settings: tuple, variant: str, have: frozenset = frozenset()) -> tuple[list[bytes], bool]:
-    """The records of the variants made ahead of ``variant`` (:func:`ahead_of`) but those the chart has (``have``) for
-    these points and ``settings`` (the page's other settings), starting the ones not started: (those made, whether
-    others are still being made). The variants of one set of points and settings are made together, one set at a time
-    for every session (another set's wait for the chart's next ask): a page's own build then waits behind one set at
-    most (2–3 builds of 0.1–0.3 s at N = 2,000)."""
-    store, done = made_ahead(), built()
-    runs, records, pending = store["runs"], [], False
-    group = settings_key(X, y, settings)
-    busy = any(g != group and not f.done() for g, f in runs.values())
-    for v in ahead_of(variant, len(y)):
-        if v in have:
-            continue
-        params = (("variant", v), ("batch_size", 1), *settings)
-        key = settings_key(X, y, params)
-        _, made = runs.get(key, (group, None))
-        if made is None and key in done:  # made on the page before: in compute's cache
-            records.append(compute(X, y, params)[0])
-            continue
-        if made is None and busy:
-            pending = True
-            continue
-        if made is None:
-            if len(runs) >= AHEAD_KEEP:  # the oldest finished ones go
-                for old in [k for k, (_, f) in runs.items() if f.done()][:AHEAD_KEEP // 4]:
-                    del runs[old]
-            made = store["pool"].submit(_page_of, X, y, params)
-            runs[key] = (group, made)
-        if not made.done():
-            pending = True
-        elif made.exception() is None:
-            remember(done, key, BUILT_KEEP)
-            records.append(made.result()[0])
-    return records, pending
+def answer(ds, params: tuple, asked: Ask) -> bytes | None:
+    """The answer to the chart's ask where it shows this run's record (its memo key and slot): the bundle of the
+    variants made ahead that it lacks, once every one is made (or it asks for the last time); else None (the record,
+    as every run sends it: the chart asks again, or the ask was not about this record)."""
+    X, y = plane_data(ds, N_PLANE_MAX)
+    p = dict(params)
+    shows = f"minibatch:{p['batch_size']}" if p["variant"] == "minibatch" else p["variant"]
+    group = settings_key(X, y, params, ("variant", "batch_size"))
+    if asked.key != group or asked.shows != shows:  # another record: a change came with the ask
+        return None
+    others = tuple(kv for kv in params if kv[0] not in ("variant", "batch_size"))
+    made, pending = made_ahead().records(X, y, group, lambda v: (("variant", v), ("batch_size", 1), *others),
+                                         lambda q: settings_key(X, y, q), ahead_of(p["variant"], len(y)), asked.have)
+    return bundle([r[0] for r in made]) if made and (not pending or asked.last) else None
 
 
 def _ahead() -> None:
-    """The chart drew a record and was left alone: it asks for the variants made ahead (:func:`ahead_records`), saying
-    which it keeps (``have``) and whether it asks for the last time (``last``). Anything else is ignored."""
-    try:
-        asked = json.loads((st.session_state.get(CHART) or {}).get("ahead") or "")
-        st.session_state[AHEAD_ASKED] = (frozenset(str(v) for v in asked["have"]), asked["last"] is True)
-    except (TypeError, ValueError, KeyError):
-        pass
+    """The chart drew a record and was left alone: it asks for the variants made ahead (views.ahead.parse_ask; anything
+    else is ignored). The live part's run this causes answers (:func:`live`)."""
+    st.session_state[AHEAD_ASKED] = parse_ask((st.session_state.get(CHART) or {}).get("ahead"))
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
@@ -157,12 +121,14 @@ def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
     that record in place of this one. (Starting every τ's build at once, in the background, brought that record
     33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
     X, y = plane_data(ds, N_PLANE_MAX)
-    key, done = settings_key(X, y, params), built()
-    if sent_anew(SHOWN, key) and alone and key not in done:
+    key, done, ahead = settings_key(X, y, params), built(), made_ahead()
+    if sent_anew(SHOWN, key) and alone and key not in done and ahead.future(key) is None:
         return *perceptron_page(X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
                                 partial=True), ds.label
     out = compute(X, y, params)
     remember(done, key, BUILT_KEEP)
+    if dict(params)["variant"] in AHEAD and len(y) <= AHEAD_N:  # (an ask then takes it from there)
+        ahead.put(key, settings_key(X, y, params, ("variant", "batch_size")), out)
     return *out, ds.label
 
 
@@ -250,7 +216,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     ds = current_dataset()
     N = max(len(ds.y), 1)
     alone = not st.session_state.pop(PAGE_RAN, False)  # the page did not run since this part last did
-    asked = st.session_state.pop(AHEAD_ASKED, None)  # (the variants the chart keeps, whether it asks for the last time)
+    asked = st.session_state.pop(AHEAD_ASKED, None)  # (views.ahead.Ask)
     variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
@@ -263,9 +229,10 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     stem = file_stem("perceptron", variant, f"B{int(batch)}" if minibatch else "", f"τ{float(tau):g}", f"{len(ds.y)}pts")
     with out:
         step0 = take_start_step()  # a link's ?step=, used once (a message on a bad one: here, above the chart)
+        made = []  # this run's own result (not the last good one, shown after a failure)
         if points_ready(ds, CHART, "the perceptron"):
-            result = run_or_last_good(LAST_GOOD, "the perceptron",
-                                      lambda: build(ds, params, float(tau), alone and not quiz_on), CHART, every_tau)
+            result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
+                build(ds, params, float(tau), alone and not quiz_on)) or made[0], CHART, every_tau)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
             quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
             result = None
@@ -277,9 +244,8 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
                         f"{n_steps:,}.")
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
-            if asked and every_tau(result):  # the other variants, once made: the chart keeps them (and asks again)
-                made, pending = ahead_records(*plane_data(ds, N_PLANE_MAX), settings, variant, asked[0])
-                scene = bundle(made) if made and (not pending or asked[1]) else scene
+            if asked and alone and made and made[0] is result and every_tau(result):
+                scene = answer(ds, params, asked) or scene  # the other variants made: the chart keeps them
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=_ahead)  # (a partial record asks for more)
             getattr(st, kind)(status)

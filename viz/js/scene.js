@@ -1268,13 +1268,15 @@ function askAhead(root, id) {
   clearTimeout(asked.timer);
   asked.timer = setTimeout(() => {
     const kept = root.__dblMemo, now = root.__dblView;
-    if (root.dataset.ready !== id || !now || now.m.h.memo.key !== asked.key || asked.tries >= AHEAD_TRIES) return;
+    if (!root.isConnected || root.dataset.ready !== id || !now || now.m.h.memo?.key !== asked.key || asked.tries >= AHEAD_TRIES)
+      return;  // (gone, another record, or asked enough)
     if (!kept || kept.key !== asked.key || now.m.h.memo.ahead.every((slot) => kept.records.has(slot))) return;
     // the chart is being worked (stepped, played): not now, so that no rerun lands in the middle of it
     if (now.timer || performance.now() - (root.__dblWorked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
     asked.tries++;
     if (!document.querySelector(RUNNING))  // (the page is busy: later)
-      root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES}));
+      root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
+                                              key: asked.key, shows: slotOf(now.m.run)}));
     askAhead(root, id);  // again, until every one is kept
   }, AHEAD_WAIT_MS * 1.5 ** asked.tries);
 }
@@ -1333,8 +1335,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
   parsed = headerOf(bytes);
   if (parsed && parsed.header.kind === "bundle") {  // records made ahead: kept, not drawn
-    try { keepAhead(root, bytes); } catch (e) { fail(root, e.message); }
-    return;
+    try { keepAhead(root, bytes); } catch (e) { console.warn(`records made ahead not kept: ${e.message}`); }
+    return;  // (a bundle it cannot read costs nothing but the change it would have made sooner)
   }
   const full = parsed && keptInFull(root, parsed.header);
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
@@ -1398,8 +1400,11 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
 
 function wire(root) {
   const v = () => root.__dblView;
-  for (const ev of ["pointerdown", "keydown", "input", "wheel"])  // (the variants made ahead wait: askAhead)
-    root.addEventListener(ev, () => { root.__dblWorked = performance.now(); }, {capture: true, passive: true});
+  if (!root.__dblWorkHooked) {  // (the variants made ahead wait while the chart is worked: askAhead)
+    root.__dblWorkHooked = true;
+    for (const ev of ["pointerdown", "keydown", "input", "wheel"])
+      root.addEventListener(ev, () => { root.__dblWorked = performance.now(); }, {capture: true, passive: true});
+  }
   const controls = root.querySelector(".dbls-controls");  // (a quiz has none: the page asks the next question)
   if (controls) controls.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-go]");

@@ -1,0 +1,109 @@
+"""views.ahead: the Perceptron page's other variants made ahead, and the chart's ask for them.
+
+The browser's side (the ask, the bundle kept, a kept run drawn with the server not told) is tested in Chromium in
+tests/test_e2e_scene.py and tests/test_e2e_perceptron.py.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from views.ahead import AHEAD_N, ASK_BYTES, Ahead, Ask, ahead_of, parse_ask
+
+
+def test_what_is_made_ahead():
+    assert ahead_of("cyclic", 200) == ("random", "batch")
+    assert ahead_of("minibatch", 2_000) == ("cyclic", "random", "batch")  # a mini-batch's runs: when asked for
+    assert ahead_of("random", AHEAD_N + 1) == ()
+
+
+def ask(**kw) -> str:
+    return json.dumps({"have": ["cyclic"], "last": False, "key": "k", "shows": "cyclic", **kw})
+
+
+@pytest.mark.parametrize("raw", [
+    None, 5, b"{}", "", "not json", "[]", "{}", "[" * 1_500,  # (too deep for json: RecursionError)
+    "x" * (ASK_BYTES + 1), ask(have="cyclic"), ask(have=[1]), ask(have=["s"] * 17), ask(last="yes"), ask(key=None),
+    json.dumps({"have": [], "last": False, "key": "k"})])
+def test_anything_but_the_chart_s_ask_is_ignored(raw):
+    assert parse_ask(raw) is None
+
+
+def test_the_chart_s_ask_is_read():
+    assert parse_ask(ask(have=["cyclic", "minibatch:50"], last=True)) == Ask(
+        frozenset({"cyclic", "minibatch:50"}), True, "k", "cyclic")
+
+
+class Builds:
+    """A stand-in for the page's build: records what it was asked, waits for ``gate`` when given, fails on "bad"."""
+
+    def __init__(self, gate: threading.Event | None = None):
+        self.calls, self.gate = [], gate
+
+    def __call__(self, X, y, params):
+        self.calls.append(params)
+        if self.gate is not None:
+            assert self.gate.wait(10)
+        if params[0][1] == "bad":
+            raise ValueError("cannot")
+        return (f"record of {params[0][1]}",)
+
+
+def params_of(group: str):
+    return lambda v: (("variant", v), ("group", group))
+
+
+def key_of(params: tuple) -> str:
+    return repr(params)
+
+
+def wait_all(ahead: Ahead) -> None:
+    for _, f in list(ahead.runs.values()):
+        f.exception(timeout=10)
+
+
+def test_the_variants_asked_for_are_made_in_the_background_and_sent_once_made():
+    builds = Builds(threading.Event())
+    ahead = Ahead(builds)
+    got, pending = ahead.records(None, None, "A", params_of("A"), key_of, ("random", "batch"), frozenset({"random"}))
+    assert got == [] and pending  # started, not made yet; what the chart has is not made again
+    builds.gate.set()
+    wait_all(ahead)
+    got, pending = ahead.records(None, None, "A", params_of("A"), key_of, ("random", "batch"), frozenset({"random"}))
+    assert got == [("record of batch",)] and not pending
+    assert [p[0][1] for p in builds.calls] == ["batch"]  # made once
+    assert ahead.future(key_of(params_of("A")("batch"))).result() == ("record of batch",)  # (compute waits for it)
+
+
+def test_one_group_at_a_time_and_the_page_s_own_results_are_taken_as_made():
+    builds = Builds(threading.Event())
+    ahead = Ahead(builds)
+    ahead.records(None, None, "A", params_of("A"), key_of, ("random",))
+    got, pending = ahead.records(None, None, "B", params_of("B"), key_of, ("random", "batch"))
+    assert got == [] and pending and len(builds.calls) <= 1  # B waits while A's are under way
+    ahead.put(key_of(params_of("B")("batch")), "B", ("the page's batch",))  # made on the page
+    builds.gate.set()
+    wait_all(ahead)
+    got, pending = ahead.records(None, None, "B", params_of("B"), key_of, ("random", "batch"))
+    assert ("the page's batch",) in got and pending  # B's random now starts; batch is not built again
+    wait_all(ahead)
+    got, pending = ahead.records(None, None, "B", params_of("B"), key_of, ("random", "batch"))
+    assert sorted(got) == [("record of random",), ("the page's batch",)] and not pending
+    assert [p[0][1] for p in builds.calls] == ["random", "random"]  # A's and B's
+
+
+def test_a_failed_build_is_tried_again_and_the_store_stays_bounded():
+    builds = Builds()
+    ahead = Ahead(builds, keep=8)
+    ahead.records(None, None, "A", params_of("A"), key_of, ("bad",))
+    wait_all(ahead)
+    assert ahead.future(key_of(params_of("A")("bad"))) is None  # (the page builds it itself, and says why)
+    ahead.records(None, None, "A", params_of("A"), key_of, ("bad",))
+    wait_all(ahead)
+    assert len(builds.calls) == 2
+    for g in range(30):
+        ahead.put(f"k{g}", "G", ("x",))
+    assert len(ahead.runs) <= 8
