@@ -10,6 +10,7 @@ not valid.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -340,6 +341,9 @@ def show_points(ds: Dataset, key: str) -> None:
     show_chart(sized(fig, presenting()), key, f"The points of {ds.label}")
 
 
+_REGISTRY_LOCK = threading.Lock()
+
+
 def sent_anew(name: str, key: str) -> bool:
     """Whether this session was last sent a record of other inputs than ``key`` (kept under ``name``, which now holds
     ``key``): a partial record is sent only for new inputs, and the page's next run with the same ones (the chart's
@@ -357,10 +361,11 @@ def more_asked() -> None:
 def remember(registry: dict, key: str, keep: int) -> None:
     """``key`` was made (or used again): the server's ``registry`` of builds holds the ``keep`` last, the oldest
     dropped first, as the cache that holds the builds themselves drops them."""
-    registry.pop(key, None)
-    registry[key] = True
-    while len(registry) > keep:
-        del registry[next(iter(registry))]
+    with _REGISTRY_LOCK:  # (every session's script thread)
+        registry.pop(key, None)
+        registry[key] = True
+        while len(registry) > keep:
+            del registry[next(iter(registry))]
 
 
 def take_start_step() -> int | None:
