@@ -22,7 +22,7 @@ from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import colour_tops, data_figure, default_bs, losses_at, surface3d_figure, theta_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, compare_scene, dual_scene, loss_scene, run_record, sgd_scene, svm_scene
+from viz.scene import assemble, compare_record, compare_scene, dual_scene, loss_scene, run_record, sgd_scene, svm_scene
 from viz.svm import sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
@@ -202,26 +202,39 @@ def shown_run(specs: tuple, key: str, value) -> int:
     return next((j for j, (_, kw) in enumerate(specs) if dict(kw).get(key) == value), 0)
 
 
+def compare_runs(X, y, params: tuple, specs: tuple) -> list:
+    """The runs ``specs`` (("perceptron" | "hinge", keyword arguments)) and their records: [(spec, run, record)] (a
+    chunk of :func:`compare_page`'s, in a worker process; ``params`` is unused, as ``offload_shared`` passes it)."""
+    out = []
+    for kind, kw in specs:
+        run = run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
+        out.append(((kind, kw), run, compare_record(run)))
+    return out
+
+
 def compare_page(X, y, lefts: tuple, rights: tuple, follow: tuple = (None, None), key: str = "tau",
-                 partial: bool = False):
+                 partial: bool = False, share=None):
     """The runs of the Compare page and their scene record (:func:`viz.scene.compare_scene`, no view).
 
     ``lefts``/``rights``: each side's runs as ("perceptron" | "hinge", keyword arguments): one, or the family the
     side's control (labelled ``follow[j]``) picks from by ``key``; a run asked for on both sides is run once. Each C
     of the hinge runs gets its exact SVM, which the hinge SGD approaches. ``partial``: the runs the controls show
-    alone, sent before the family (:class:`viz.scene.CompareScene`).
+    alone, sent before the family (:class:`viz.scene.CompareScene`). ``share(fn, X, y, params, chunk)`` makes the
+    runs and their records in chunks at once (:func:`views.workers.offload_shared`); None, here.
 
     Returns
     -------
     (bytes, [left runs], [right runs])
     """
-    made = {spec: run_perceptron(X, y, **dict(spec[1])) if spec[0] == "perceptron" else hinge_sgd(X, y, **dict(spec[1]))
-            for spec in dict.fromkeys(lefts + rights)}
-    cs = sorted({r.C for r in made.values() if isinstance(r, HingeRun)})
+    specs = tuple(dict.fromkeys(lefts + rights))
+    parts = [compare_runs(X, y, (), specs)] if share is None else share(compare_runs, X, y, (), specs)
+    pairs = {spec: (run, rec) for part in parts for spec, run, rec in part}
+    cs = sorted({r.C for r, _ in pairs.values() if isinstance(r, HingeRun)})
     reference = [fit_svm(X, y, C=c) for c in cs] or None
-    left, right = [made[s] for s in lefts], [made[s] for s in rights]
-    return (compare_scene(left, right, reference=reference, follow=follow, key=key, partial=partial).to_bytes(),
-            left, right)
+    left, right = [pairs[s][0] for s in lefts], [pairs[s][0] for s in rights]
+    made = {id(r): rec for r, rec in pairs.values()}
+    return (compare_scene(left, right, reference=reference, follow=follow, key=key, partial=partial,
+                          made=made).to_bytes(), left, right)
 
 
 def svm_solutions(X, y, kernel: str, kparams: tuple):

@@ -32,7 +32,7 @@ from views.shared import (
     take_start_step,
 )
 from views.userdata import escape_md
-from views.workers import offload
+from views.workers import offload, offload_shared
 from viz.scene import View, with_view
 
 CHART = "compare_chart"
@@ -62,8 +62,9 @@ def compute(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str):
 
 @st.cache_resource(max_entries=FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every C…")
 def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
-    """:func:`compute` for a family of C (kept apart: :func:`built` names what this holds)."""
-    return offload(compare_page, X, y, lefts, rights, follow, "C")
+    """:func:`compute` for a family of C (kept apart: :func:`built` names what this holds), its runs made in every
+    worker at once."""
+    return compare_page(X, y, lefts, rights, follow, "C", share=offload_shared)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)

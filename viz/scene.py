@@ -1164,8 +1164,13 @@ class CompareScene:
                    partial=bool(header.get("partial")))
 
 
+def compare_record(run) -> HingeRunRecord | PerceptronRun:
+    """A compared run's record: a hinge-SGD run's (:func:`hinge_record`) or a perceptron run's (:func:`run_record`)."""
+    return hinge_record(run) if isinstance(run, HingeRun) else run_record(run)
+
+
 def compare_scene(left, right, *, reference=None, view: View | None = None, follow=(None, None),
-                  key: str = "tau", partial: bool = False) -> CompareScene:
+                  key: str = "tau", partial: bool = False, made: dict | None = None) -> CompareScene:
     """The scene of two runs on the same 2-D points (the Compare page): the core's states, nothing drawn.
 
     Parameters
@@ -1183,6 +1188,8 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
     view : View, optional
     partial : bool
         See :class:`CompareScene`.
+    made : dict, optional
+        Records made already ({id(run): :func:`compare_record` of it}, as worker processes make them at once).
 
     Raises
     ------
@@ -1218,7 +1225,8 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
             if not any(np.isclose(d["C"], r.C) for d in ref):
                 raise ValueError(f"reference was fitted with C = {fitted}, but a hinge-SGD run has C = {r.C:g}: "
                                  "fit the exact SVM with the run's C")
-    records = [hinge_record(r) if isinstance(r, HingeRun) else run_record(r) for r in runs]
+    made = made or {}
+    records = [made.get(id(r)) or compare_record(r) for r in runs]
     records = [replace(r, run={**r.run, "kind": r.run.get("kind", "perceptron")}) for r in records]
     shared = []
     for j, r in enumerate(records):
