@@ -198,7 +198,7 @@ class CompareView extends Panels {
                ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`]);
     const ref = m.refs.find(Boolean);
     if (ref)
-      items.push(["ref", `exact SVM (C = ${num(ref.C)}): w*·x + b* = 0`,
+      items.push(["ref", `exact SVM (C = ${String(ref.C)}): w*·x + b* = 0`,  // (C as its control writes it)
                   `<line x1="1" y1="9" x2="17" y2="9" stroke="${REFERENCE}" stroke-width="3" stroke-dasharray="${REF_DASH.map((d) => d * 0.6).join(" ")}"/>`]);
     return items;
   }
