@@ -902,12 +902,14 @@ class PerceptronView extends Stepping {
       width, height: (this.sz && this.sz.stripH) || Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x", showlegend: false,
       font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: Math.round(58 * k), t: 4, b: Math.round(38 * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
+      // (the ends padded, and the y labels stood off the axes: the corner labels and the curves' ends do not meet)
       xaxis: {title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee",
-              range: [-0.5, Math.max(m.S, 1) + 0.5], fixedrange: true, ...(m.S <= 12 ? {dtick: 1} : {})},
+              range: [-0.5 - 0.015 * m.S, Math.max(m.S, 1) + 0.5 + 0.015 * m.S], fixedrange: true, ...(m.S <= 12 ? {dtick: 1} : {})},
       yaxis: {title: {text: "|M|", font: {color: POS, size: 15 * k}}, tickfont: tick, range: [0, emax * 1.08],
-              gridcolor: "#eeeeee", fixedrange: true, nticks: 4},
+              gridcolor: "#eeeeee", fixedrange: true, nticks: 4, ticklabelstandoff: Math.round(4 * k)},
       yaxis2: {overlaying: "y", side: "right", title: {text: "loss", font: {color: NEG, size: 15 * k}},
-               range: [0, (lmax || 1) * 1.08], showgrid: false, fixedrange: true, tickmode: "auto", nticks: 4, tickformat: ".2~g", tickfont: tick},
+               range: [0, (lmax || 1) * 1.08], showgrid: false, fixedrange: true, tickmode: "auto", nticks: 4, tickformat: ".2~g", tickfont: tick,
+               ticklabelstandoff: Math.round(4 * k)},
     };
   }
 
