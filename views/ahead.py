@@ -15,9 +15,18 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import NamedTuple
 
+from views.builds import memo_key, settings_key
+
 AHEAD, AHEAD_N = ("cyclic", "random", "batch"), 2_000  # what is made ahead, and on at most how many points
 KEEP = 48  # results held (each 0.1–0.4 MB at N = 2,000) before the oldest finished ones go
 ASK_BYTES = 2_000  # an ask longer than this is not one of the chart's
+
+
+def slot_of(params: tuple) -> str:
+    """The slot the chart keeps a record of these settings under (``slotOf`` in viz/js/scene.js): its variant, and a
+    mini-batch's B."""
+    p = dict(params)
+    return f"minibatch:{p['batch_size']}" if p["variant"] == "minibatch" else p["variant"]
 
 
 def ahead_of(variant: str, n: int) -> tuple[str, ...]:
@@ -116,3 +125,17 @@ class Ahead:
                 elif f.exception() is None:  # (one that failed is tried again at the next ask)
                     out.append(f.result())
         return out, pending
+
+    def answer(self, X, y, params: tuple, asked: Ask) -> list | None:
+        """The answer to the chart's ``asked`` where it shows the record of ``params`` (its memo key and slot): the
+        results of the variants made ahead that it lacks, once every one is made (or it asks for the last time); else
+        None (the page sends the record, as every run does: the chart asks again, or the ask was not about this
+        record, a change having come with it)."""
+        group = memo_key(X, y, params)
+        if asked.key != group or asked.shows != slot_of(params):
+            return None
+        others = tuple(kv for kv in params if kv[0] not in ("variant", "batch_size"))
+        made, pending = self.records(X, y, group, lambda v: (("variant", v), ("batch_size", 1), *others),
+                                     lambda q: settings_key(X, y, q), ahead_of(dict(params)["variant"], len(y)),
+                                     asked.have)
+        return made if made and (not pending or asked.last) else None

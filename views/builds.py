@@ -96,7 +96,7 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, l
         parts = share(perceptron_runs, X, y, params, taus)
     records = [r for part in parts for r in part[0]]
     words = {k: v for part in parts for k, v in part[1].items()}
-    memo = None if labels is None else {"key": settings_key(X, y, params, ("variant", "batch_size")), "follow": labels[0],
+    memo = None if labels is None else {"key": memo_key(X, y, params), "follow": labels[0],
                                         "batch": labels[1], "options": {text: v for v, text in VARIANT_LABELS.items()},
                                         "ahead": list(ahead)}
     scene = assemble(X, y, records, parts[0][2], follow=follow, bound_note=parts[0][4], memo=memo,
@@ -113,6 +113,12 @@ def settings_key(X, y, params: tuple, leave_out: tuple[str, ...] = ()) -> str:
     h.update(np.ascontiguousarray(y, dtype=float).tobytes())
     h.update(repr(sorted((k, v) for k, v in params if k not in leave_out)).encode())
     return h.hexdigest()[:16]
+
+
+def memo_key(X, y, params: tuple) -> str:
+    """The key of a Perceptron record's memo: the points and every setting but the variant and B
+    (:class:`viz.scene.PerceptronScene`'s ``memo``): the records the chart keeps together, and made ahead together."""
+    return settings_key(X, y, params, ("variant", "batch_size"))
 
 
 @functools.lru_cache(maxsize=2)

@@ -23,12 +23,11 @@ from views.shared import (
     bound,
     more_asked,
     page_fragment,
+    partial_first,
     plane_data,
     points_ready,
     presenting,
-    remember,
     run_or_last_good,
-    sent_anew,
     take_start_step,
 )
 from views.userdata import escape_md
@@ -80,13 +79,10 @@ def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tupl
     run, with the same runs, makes the family, and the chart takes it in place, at the same step."""
     if key != "C" or pair is None or not any(follow):  # (one run a side, or a family of τ or B: 0.1–0.3 s)
         return *compute(X, y, lefts, rights, follow, key), lefts, rights
-    runs_key, done = settings_key(X, y, (("runs", (lefts, rights)),)), built()
-    if sent_anew(SHOWN, runs_key) and runs_key not in done:
-        shown_l, shown_r = shown_specs(lefts, rights, pair, key)
-        return *offload(compare_page, X, y, shown_l, shown_r, follow, key, True), shown_l, shown_r
-    out = compute_family(X, y, lefts, rights, follow)
-    remember(done, runs_key, FAMILIES)
-    return *out, lefts, rights
+    shown_l, shown_r = shown_specs(lefts, rights, pair, key)
+    return partial_first(SHOWN, built(), FAMILIES, settings_key(X, y, (("runs", (lefts, rights)),)),
+                         lambda: (*offload(compare_page, X, y, shown_l, shown_r, follow, key, True), shown_l, shown_r),
+                         lambda: (*compute_family(X, y, lefts, rights, follow), lefts, rights))
 
 
 @page_fragment

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from core.svm import C_GRID
 from datasets import REGISTRY
 from datasets.points import MAX_POINTS
+from viz.common import c_label
 
 VARIANT_LABELS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
 RULE_LABELS = {"nonpositive": "y·a ≤ 0", "negative": "y·a < 0"}
@@ -132,10 +133,6 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "tau_b": _number_in(TAUS),
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
-def c_label(v: float) -> str:
-    """C as its slider writes it: 0.001, 0.5623, 10, 1000."""
-    return f"{v:g}"
-
 
 # how each widget writes its value in the URL (the page's ``fmt``); str for numbers (2.0, 60)
 URL_SPELLING: dict[str, Callable[[object], str]] = {

@@ -14,8 +14,8 @@ from dataclasses import replace
 import streamlit as st
 
 from datasets.csvio import trajectory_csv
-from views.ahead import AHEAD, AHEAD_N, Ahead, Ask, ahead_of, parse_ask
-from views.builds import SCALE, perceptron_page, settings_key
+from views.ahead import AHEAD, AHEAD_N, Ahead, ahead_of, parse_ask
+from views.builds import SCALE, memo_key, perceptron_page, settings_key
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
 from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
@@ -27,12 +27,11 @@ from views.shared import (
     live_fragment,
     more_asked,
     page_fragment,
+    partial_first,
     plane_data,
     points_ready,
     presenting,
-    remember,
     run_or_last_good,
-    sent_anew,
     steps_table,
     take_start_step,
 )
@@ -84,22 +83,6 @@ def compute(X, y, params: tuple):
     return _page_of(X, y, params)
 
 
-def answer(ds, params: tuple, asked: Ask) -> bytes | None:
-    """The answer to the chart's ask where it shows this run's record (its memo key and slot): the bundle of the
-    variants made ahead that it lacks, once every one is made (or it asks for the last time); else None (the record,
-    as every run sends it: the chart asks again, or the ask was not about this record)."""
-    X, y = plane_data(ds, N_PLANE_MAX)
-    p = dict(params)
-    shows = f"minibatch:{p['batch_size']}" if p["variant"] == "minibatch" else p["variant"]
-    group = settings_key(X, y, params, ("variant", "batch_size"))
-    if asked.key != group or asked.shows != shows:  # another record: a change came with the ask
-        return None
-    others = tuple(kv for kv in params if kv[0] not in ("variant", "batch_size"))
-    made, pending = made_ahead().records(X, y, group, lambda v: (("variant", v), ("batch_size", 1), *others),
-                                         lambda q: settings_key(X, y, q), ahead_of(p["variant"], len(y)), asked.have)
-    return bundle([r[0] for r in made]) if made and (not pending or asked.last) else None
-
-
 def _ahead() -> None:
     """The chart drew a record and was left alone: it asks for the variants made ahead (views.ahead.parse_ask; anything
     else is ignored). The live part's run this causes answers (:func:`live`)."""
@@ -121,14 +104,12 @@ def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
     that record in place of this one. (Starting every τ's build at once, in the background, brought that record
     33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
     X, y = plane_data(ds, N_PLANE_MAX)
-    key, done, ahead = settings_key(X, y, params), built(), made_ahead()
-    if sent_anew(SHOWN, key) and alone and key not in done and ahead.future(key) is None:
-        return *perceptron_page(X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
-                                partial=True), ds.label
-    out = compute(X, y, params)
-    remember(done, key, BUILT_KEEP)
-    if dict(params)["variant"] in AHEAD and len(y) <= AHEAD_N:  # (an ask then takes it from there)
-        ahead.put(key, settings_key(X, y, params, ("variant", "batch_size")), out)
+    key, ahead = settings_key(X, y, params), made_ahead()
+    out = partial_first(SHOWN, built(), BUILT_KEEP, key, lambda: perceptron_page(
+        X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL), partial=True),
+        lambda: compute(X, y, params), may=alone and ahead.future(key) is None)
+    if every_tau(out) and dict(params)["variant"] in AHEAD and len(y) <= AHEAD_N:  # (an ask then takes it from there)
+        ahead.put(key, memo_key(X, y, params), out)
     return *out, ds.label
 
 
@@ -244,8 +225,9 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
                         f"{n_steps:,}.")
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
-            if asked and alone and made and made[0] is result and every_tau(result):
-                scene = answer(ds, params, asked) or scene  # the other variants made: the chart keeps them
+            if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record
+                ahead = made_ahead().answer(*plane_data(ds, N_PLANE_MAX), params, asked)
+                scene = bundle([r[0] for r in ahead]) if ahead else scene  # the other variants: the chart keeps them
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=_ahead)  # (a partial record asks for more)
             getattr(st, kind)(status)

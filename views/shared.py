@@ -368,6 +368,19 @@ def remember(registry: dict, key: str, keep: int) -> None:
             del registry[next(iter(registry))]
 
 
+def partial_first(shown: str, registry: dict, keep: int, key: str, partial: Callable[[], tuple],
+                  full: Callable[[], tuple], may: bool = True) -> tuple:
+    """A page's build of the inputs ``key``: ``partial()`` (the runs the controls show alone, a partial record) where
+    it ``may`` and the inputs are new to this session (:func:`sent_anew` under ``shown``) and not in the server's
+    ``registry`` of builds; else ``full()``, remembered there (its last ``keep``). The chart asks for the rest once it
+    has drawn a partial record (:func:`more_asked`), and that run, with the same inputs, makes them in full."""
+    if sent_anew(shown, key) and may and key not in registry:
+        return partial()
+    out = full()
+    remember(registry, key, keep)
+    return out
+
+
 def take_start_step() -> int | None:
     """The step a link asked for (``?step=15``), once per session: the first page with a step slider uses it."""
     values = (st.session_state.get(URL_AT_START) or {}).get("values", {})

@@ -35,6 +35,11 @@ def sub(i: int) -> str:
     return str(i).translate(_SUB)
 
 
+def c_label(v: float) -> str:
+    """C as the pages write it (their C controls, the Compare panel's title): 0.001, 0.5623, 10, 1000."""
+    return f"{v:g}"
+
+
 def num(v: float, digits: int = 3) -> str:
     """A number as a student writes it: 1.0 -> '1', -0.5 -> '−0.5', 1/3 -> '0.333'."""
     v = float(v)

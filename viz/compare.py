@@ -21,14 +21,13 @@ import numpy as np
 from core.perceptron import Trajectory
 from core.snapshot import activation
 from core.svm import HingeRun
-from viz.common import num, state_line
+from viz.common import c_label, num, state_line
 
 
 def run_label(run) -> str:
     """A short name for a run, as a panel title: "cyclic, τ = 1", "mini-batch B = 16, τ = 0.1", "hinge SGD, C = 1"."""
     if isinstance(run, HingeRun):
-        # C as its control writes it (views.options.c_label: 0.05623, not 0.056)
-        return f"hinge SGD (SVM), C = {run.C:g}" + (", constant η" if run.schedule == "constant" else "")
+        return f"hinge SGD (SVM), C = {c_label(run.C)}" + (", constant η" if run.schedule == "constant" else "")
     kind = {"cyclic": "cyclic", "random": "random order", "batch": "full batch"}.get(run.variant)
     if kind is None:  # minibatch
         kind = f"mini-batch B = {run.batch_size}"
