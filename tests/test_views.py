@@ -20,10 +20,12 @@ from apptest_helpers import (  # noqa: F401
 )
 from streamlit.testing.v1 import AppTest
 
-from core.svm import C_GRID
+from core.svm import C_GRID, fit_svm, hinge_sgd
+from datasets import make_dataset
 from views.dataset import DATASET_KEY, Dataset
 from views.options import TAUS
 from viz.scene import LossScene, SgdScene
+from viz.svm import sgd_summary
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -351,9 +353,42 @@ def test_svm_sgd_tab_runs():
     at.session_state["svm_tab"] = "Hinge-loss SGD"
     at.run()
     sgd = scene(at)  # the SGD tab's record: every step of the run, the exact SVM beside it
-    assert isinstance(sgd, SgdScene) and sgd.run.run["n_steps"] == 500 and len(sgd.objective) == 501
+    assert isinstance(sgd, SgdScene) and len(sgd.objectives[0]) == 501
+    assert [r.run["n_steps"] for r in sgd.runs] == [500]
     assert not at.get("plotly_chart")
     assert any("the exact optimum J*" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("query, family", [
+    ({"sgd_steps": "1000", "sgd_eta": "0.5", "schedule": "constant η"}, True),  # ten runs of 1,000 steps: every η
+    ({"sgd_steps": "5000", "sgd_eta": "0.5", "schedule": "constant η"}, False),  # past the budget: the η shown
+    ({"sgd_steps": "1000"}, False)])  # Pegasos' decaying η (the default): one run, no η to follow
+def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
+    at = page_from_url({"ds": "blobs", "n_blobs": "60", "data_seed": "31", **query}, page="views/svm.py")
+    at.session_state["svm_tab"] = "Hinge-loss SGD"
+    at.run()
+    assert not at.exception and not at.error
+    sc = scene(at)
+    shown = float(query.get("sgd_eta", "0.1"))
+    assert sc.partial == family and len(sc.runs) == 1 and not figures(at)  # first the run of the η shown alone
+    assert "_svm_sgd_last_good" not in at.session_state if family else "_svm_sgd_last_good" in at.session_state
+    if family:
+        assert sc.runs[0].run["eta"] == shown and sc.follow == "Constant η"
+        at.run()  # the page's next run with the same settings (the chart's "more" causes it) makes every η
+        sc = scene(at)
+        assert not sc.partial and [r.run["eta"] for r in sc.runs] == TAUS and sc.follow == "Constant η"
+        assert {r.run["C"] for r in sc.runs} == {1.0} and {r.run["n_steps"] for r in sc.runs} == {1000}
+        assert [r.run["order_of"] for r in sc.runs] == [0] * len(TAUS)  # one seed: the points drawn travel once
+        blob = scenes_bytes(at)[0]
+        at.select_slider(key="sgd_eta").set_value(2.0).run()  # η moves: the same bytes (the chart follows in the browser)
+        assert scenes_bytes(at) == [blob] and not at.exception
+        X, y = make_dataset("blobs", 60, 31)
+        run = hinge_sgd(X, y, C=1.0, schedule="constant", eta=2.0, max_steps=1000, seed=0)
+        assert sgd_summary(run, fit_svm(X, y, C=1.0)) in [i.value for i in at.info]  # the summary of the η shown
+        assert "_svm_sgd_last_good" in at.session_state
+    else:
+        assert not sc.partial and sc.follow is None
+        assert sc.runs[0].run["eta"] == (shown if "schedule" in query else None)
 
 
 # ----------------------------------------------------------------------------

@@ -101,11 +101,13 @@ def test_the_sgd_record_holds_the_run_and_its_words_follow_each_step():
     run = hinge_sgd(X, y, C=1.0, max_steps=500, seed=1)
     exact = fit_svm(X, y, C=1.0)
     sc = SgdScene.from_bytes(sgd_scene(run, exact).to_bytes())
-    assert np.array_equal(sc.run.W, run.W) and np.array_equal(sc.run.B, run.B)
-    assert np.array_equal(sc.run.order, run.order) and np.array_equal(sc.run.active, run.active)
-    assert np.array_equal(sc.objective, run.objective) and np.array_equal(sc.run.etas, run.etas)
+    (rec,) = sc.runs
+    assert np.array_equal(rec.W, run.W) and np.array_equal(rec.B, run.B)
+    assert np.array_equal(rec.order, run.order) and np.array_equal(rec.active, run.active)
+    assert np.array_equal(sc.objectives[0], run.objective) and np.array_equal(rec.etas, run.etas)
     assert sc.exact == {"w": exact.w.tolist(), "b": exact.b, "objective": exact.objective}
-    assert sc.run.run["C"] == 1.0 and sc.run.run["n_steps"] == 500  # every step travels: no frame cap
+    assert rec.run["C"] == 1.0 and rec.run["n_steps"] == 500  # every step travels: no frame cap
+    assert rec.run["eta"] is None and sc.follow is None and not sc.partial  # (Pegasos: η = 1/(λt), no constant η)
     for s in (1, 2, 3, 50, 500):
         text = sgd_step_text(run, exact.objective, s)
         i = int(run.order[s - 1])
@@ -115,6 +117,33 @@ def test_the_sgd_record_holds_the_run_and_its_words_follow_each_step():
     assert sgd_step_text(run, exact.objective, 0).startswith("<b>Step 0</b>: w = 0, b = 0; λ = 1/(N·C) = ")
     with pytest.raises(ValueError, match="C = 1"):
         sgd_scene(run, fit_svm(X, y, C=10.0))
+    with pytest.raises(ValueError, match="needs a run"):
+        sgd_scene([], exact)
+
+
+def test_the_sgd_record_of_every_eta_holds_each_run_once_and_their_order_once():
+    from core.svm import hinge_sgd
+    from viz.scene import SgdScene, sgd_scene
+
+    X, y = make_dataset("blobs", 60, 2)
+    etas = (0.01, 0.1, 1.0)
+    runs = [hinge_sgd(X, y, C=0.5, schedule="constant", eta=e, max_steps=300, seed=4) for e in etas]
+    exact = fit_svm(X, y, C=0.5)
+    blob = sgd_scene(runs, exact, follow="Constant η").to_bytes()
+    sc = SgdScene.from_bytes(blob)
+    assert [r.run["eta"] for r in sc.runs] == list(etas) and sc.follow == "Constant η"
+    for r, rec, J in zip(runs, sc.runs, sc.objectives, strict=True):
+        assert np.array_equal(rec.W, r.W) and np.array_equal(rec.B, r.B) and np.array_equal(J, r.objective)
+        assert np.array_equal(rec.order, r.order) and np.array_equal(rec.etas, r.etas)
+    assert [r.run["order_of"] for r in sc.runs] == [0, 0, 0]  # the same seed draws the same points: sent once
+    _, arrays = unpack(blob)
+    assert "order.0" in arrays and "order.1" not in arrays
+    one = sgd_scene(runs[1], exact, partial=True, follow="Constant η")
+    assert one.partial and len(one.runs) == 1 and one.runs[0].run["eta"] == 0.1
+    assert len(one.to_bytes()) < len(blob) / 2
+    other = hinge_sgd(X[:50], y[:50], C=0.5, schedule="constant", eta=0.1, max_steps=30, seed=4)
+    with pytest.raises(ValueError, match="same points"):
+        sgd_scene([runs[0], other], exact)
 
 
 def check_svm_state(text: str, sol, X, y) -> None:

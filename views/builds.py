@@ -22,7 +22,17 @@ from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import colour_tops, data_figure, default_bs, losses_at, surface3d_figure, theta_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
-from viz.scene import assemble, compare_record, compare_scene, dual_scene, loss_scene, run_record, sgd_scene, svm_scene
+from viz.scene import (
+    assemble,
+    compare_record,
+    compare_scene,
+    dual_scene,
+    hinge_record,
+    loss_scene,
+    run_record,
+    sgd_scene,
+    svm_scene,
+)
 from viz.svm import sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
@@ -267,12 +277,37 @@ def svm_page(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool, 
     return svm_scene(X, y, sols, path=path, perceptron=perceptron, follow=follow if C is None else None).to_bytes()
 
 
-def sgd_page(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
+def sgd_runs(X, y, params: tuple, etas: tuple) -> list:
+    """Hinge-SGD runs of one C, schedule, length and seed (``params``), one for each η of ``etas``, and their
+    records: [(η, run, record)] (a chunk of :func:`sgd_page`'s, in a worker process)."""
+    C, schedule, steps, seed = params
+    out = []
+    for eta in etas:
+        run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
+        out.append((eta, run, hinge_record(run)))
+    return out
+
+
+def sgd_page(X, y, C: float, schedule: str, etas: tuple, steps: int, seed: int, follow: str | None = None,
+             partial: bool = False, share=None):
     """Hinge SGD and the exact SVM for the same C: the SGD tab's scene record (:func:`viz.scene.sgd_scene`, no
-    view) and the summary of where the run ended."""
-    run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
+    view) and the summary of where each run ended.
+
+    ``etas``: the constant η of each run (the family the page's η control, labelled ``follow``, picks from; one
+    η for a decaying schedule, which does not read it). ``partial``: the run of the η shown alone, sent before the
+    family. ``share`` as for :func:`compare_page`.
+
+    Returns
+    -------
+    (bytes, {η: summary})
+    """
+    params = (C, schedule, steps, seed)
+    parts = [sgd_runs(X, y, params, etas)] if share is None else share(sgd_runs, X, y, params, etas)
+    made = {eta: (run, rec) for part in parts for eta, run, rec in part}
+    runs = [made[eta][0] for eta in etas]
     exact = fit_svm(X, y, C=C)
-    return sgd_scene(run, exact).to_bytes(), sgd_summary(run, exact)
+    scene = sgd_scene(runs, exact, follow=follow, partial=partial, made={id(r): rec for r, rec in made.values()})
+    return scene.to_bytes(), {eta: sgd_summary(made[eta][0], exact) for eta in etas}
 
 
 def loss_grid(X, y, side: int, scale: float):

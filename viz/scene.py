@@ -40,8 +40,9 @@ from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
 from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, kernel_scale, margin_tol
 
-SCENE_VERSION = 4  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind; 3: memo;
+SCENE_VERSION = 5  # 2: a hinge run carries its η, a mini-batch's subsets may be bit sets, the figure kind; 3: memo;
 # 4: a Compare scene's reference is a list (the exact SVM of each C its hinge runs have), a Compare family by C, partial
+# 5: a hinge-SGD scene holds a run for each η (runs, objective.<j>, follow, partial)
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
@@ -150,6 +151,17 @@ def _view(fields: dict) -> View:
     return View(**{**fields, "axes": tuple(fields.get("axes", View.axes)), "pair": None if pair is None else tuple(pair)})
 
 
+def _share_orders(records: list) -> tuple:
+    """The run records, each naming in ``run["order_of"]`` the first run that draws the same points in the same
+    order (its ``order`` then travels once)."""
+    shared = []
+    for j, r in enumerate(records):
+        first = next(i for i in range(j + 1) if records[i].order.shape == r.order.shape
+                     and np.array_equal(records[i].order, r.order))
+        shared.append(replace(r, run={**r.run, "order_of": first}))
+    return tuple(shared)
+
+
 def _index_dtype(n: int) -> type:
     """The smallest unsigned type that holds indices 0..n−1."""
     return np.uint16 if n <= 65536 else np.uint32
@@ -196,6 +208,8 @@ class View:
         The τ whose run to open where no control of the page gives τ (the offline file).
     lam : float or None
         The same for the Loss surface's λ.
+    eta : float or None
+        The same for the hinge-SGD tab's constant η.
     pair : (float, float) or None
         Compare: the value (τ or B) of each side's run to open where no control of the page gives it (the
         offline file).
@@ -215,6 +229,7 @@ class View:
     lam: float | None = None
     quiz: dict | None = None
     pair: tuple[float, float] | None = None
+    eta: float | None = None
 
 
 @dataclass(frozen=True)
@@ -1228,17 +1243,13 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
     made = made or {}
     records = [made.get(id(r)) or compare_record(r) for r in runs]
     records = [replace(r, run={**r.run, "kind": r.run.get("kind", "perceptron")}) for r in records]
-    shared = []
-    for j, r in enumerate(records):
-        first = next(i for i in range(j + 1) if records[i].order.shape == r.order.shape
-                     and np.array_equal(records[i].order, r.order))
-        shared.append(replace(r, run={**r.run, "order_of": first}))
+    shared = _share_orders(records)
     at = {id(r): j for j, r in enumerate(runs)}
     sides = None
     if (len(lefts), len(rights)) != (1, 1) or any(follow) or len(runs) != 2:  # (one run on both sides: len 1)
         sides = tuple({"runs": [at[id(r)] for r in side], "follow": f, "key": key}
                       for side, f in zip((lefts, rights), follow, strict=True))
-    return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(shared),
+    return CompareScene(X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=shared,
                         titles=tuple(f"{run_label(r)}\n{run_summary(r)}" for r in runs), reference=ref,
                         box=view_box(X), view=view or View(), sides=sides, partial=partial)
 
@@ -1250,38 +1261,50 @@ def compare_scene(left, right, *, reference=None, view: View | None = None, foll
 
 @dataclass(frozen=True)
 class SgdScene:
-    """The hinge-SGD tab's scene: the points once, one hinge-SGD run and the exact SVM it approaches.
+    """The hinge-SGD tab's scene: the points once, hinge-SGD runs for one C (one run, or one for each constant η of
+    the page's η control) and the exact SVM they approach.
 
     Attributes (the header's fields and arrays carry the same names)
     ----------
     X : ndarray of shape (N, 2), float64
     y : ndarray of shape (N,), int8
-    run : HingeRunRecord
-        The run's states, rings (yᵢ(w·xᵢ + b) < 1) and mistakes (≤ 0) as on the Compare page; its arrays are
-        named ``<field>.0`` and ``run.run`` travels as ``runs[0]``.
-    objective : ndarray of shape (S + 1,), float64
-        J = ½‖w‖² + C Σξᵢ after each step (the core's ``HingeRun.objective``). The step sizes ηₜ travel with the
-        run (``run.etas``).
+    runs : tuple of HingeRunRecord
+        Each run's states, rings (yᵢ(w·xᵢ + b) < 1) and mistakes (≤ 0) as on the Compare page; run j's arrays are
+        named ``<field>.<j>`` and its ``run`` dict travels as ``runs[j]``, with ``eta``: its constant η (None for a
+        decaying schedule). Runs that draw the same points share one ``order`` (``run["order_of"]``).
+    objectives : tuple of ndarray of shape (S_j + 1,), float64
+        J = ½‖w‖² + C Σξᵢ after each step of run j (the core's ``HingeRun.objective``), named ``objective.<j>``.
+        The step sizes ηₜ travel with each run (``etas``).
     exact : dict
-        The exact SVM for the run's C: ``w``, ``b`` and ``objective`` J*.
+        The exact SVM for the runs' C: ``w``, ``b`` and ``objective`` J*.
     box : tuple of 4 floats
     view : View
+        ``eta``: the η whose run to open where no control of the page gives η (the offline file).
+    follow : str or None
+        The label of the page's η control: the chart shows the run of the η it shows, and follows it as it moves,
+        in the browser (else the view's ``eta``, else the run shown before, else the first).
+    partial : bool
+        The record holds the run of the η the page showed alone, sent before every η's (views.svm): the chart
+        draws it and asks for the rest.
     """
 
     X: np.ndarray
     y: np.ndarray
-    run: HingeRunRecord
-    objective: np.ndarray
+    runs: tuple[HingeRunRecord, ...]
+    objectives: tuple[np.ndarray, ...]
     exact: dict
     box: tuple[float, float, float, float]
     view: View = field(default_factory=View)
+    follow: str | None = None
+    partial: bool = False
 
     def to_bytes(self) -> bytes:
         """The scene as the renderer reads it (the wire format of this module)."""
-        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "sgd", "runs": [self.run.run],
-                  "exact": self.exact, "box": list(self.box), "bound": None, "view": asdict(self.view)}
-        return pack(header, {"X": self.X, "y": self.y, "objective": self.objective,
-                             **_run_arrays([self.run])})
+        header = {"format": "dbl-scene", "version": SCENE_VERSION, "kind": "sgd", "runs": [r.run for r in self.runs],
+                  "exact": self.exact, "box": list(self.box), "bound": None, "view": asdict(self.view),
+                  "follow": self.follow, "partial": self.partial}
+        return pack(header, {"X": self.X, "y": self.y, **{f"objective.{j}": J for j, J in enumerate(self.objectives)},
+                             **_run_arrays(self.runs)})
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> SgdScene:
@@ -1289,29 +1312,55 @@ class SgdScene:
         header, arrays = unpack(blob)
         if header.get("kind") != "sgd":
             raise ValueError(f"not a hinge-SGD scene: kind {header.get('kind')!r}")
-        (run,) = _runs_of(header["runs"], arrays)
-        return cls(X=arrays["X"], y=arrays["y"], run=run, objective=arrays["objective"],
-                   exact=header["exact"], box=tuple(header["box"]), view=_view(header["view"]))
+        runs = _runs_of(header["runs"], arrays)
+        return cls(X=arrays["X"], y=arrays["y"], runs=runs,
+                   objectives=tuple(arrays[f"objective.{j}"] for j in range(len(runs))), exact=header["exact"],
+                   box=tuple(header["box"]), view=_view(header["view"]), follow=header.get("follow"),
+                   partial=bool(header.get("partial")))
 
 
-def sgd_scene(run: HingeRun, exact: SVMSolution, view: View | None = None) -> SgdScene:
-    """The scene of a hinge-SGD run on 2-D points and the exact SVM for its C (linear kernel): nothing drawn.
+def sgd_scene(runs, exact: SVMSolution, view: View | None = None, *, follow: str | None = None,
+              partial: bool = False, made: dict | None = None) -> SgdScene:
+    """The scene of hinge-SGD runs on 2-D points and the exact SVM for their C (linear kernel): nothing drawn.
+
+    Parameters
+    ----------
+    runs : core.svm.HingeRun, or a sequence of them
+        One run, or the family the page's η control picks from (the same points, C, schedule and seed; a constant
+        η each).
+    exact : SVMSolution
+        The exact linear SVM for the runs' C.
+    view : View, optional
+    follow, partial : as for :class:`SgdScene`
+    made : dict, optional
+        Records made already ({id(run): :func:`hinge_record` of it}, as worker processes make them at once).
 
     Raises
     ------
     ValueError
-        When the data are not 2-D, or ``exact`` is not the linear SVM for the run's C.
+        When there is no run, the data are not 2-D or differ between runs, or ``exact`` is not the linear SVM for
+        the runs' C.
     """
-    X = np.ascontiguousarray(run.X, dtype=float)
+    runs = [runs] if isinstance(runs, HingeRun) else list(runs)
+    if not runs:
+        raise ValueError("the hinge-SGD chart needs a run")
+    X = np.ascontiguousarray(runs[0].X, dtype=float)
     if X.shape[1] != 2:
         raise ValueError(f"the hinge-SGD chart draws 2-D data, got d = {X.shape[1]}")
-    if exact.w is None or not np.isclose(exact.C, run.C):
-        raise ValueError(f"the exact SVM must be the linear one for the run's C = {run.C:g}, got "
-                         f"{exact.kernel} with C = {exact.C:g}")
-    return SgdScene(X=X, y=np.asarray(run.y).astype(np.int8), run=hinge_record(run),
-                    objective=np.ascontiguousarray(run.objective, dtype=float),
+    for r in runs:
+        if r.X.shape != X.shape or not (np.array_equal(r.X, X) and np.array_equal(r.y, runs[0].y)):
+            raise ValueError("the hinge-SGD runs of one chart must be on the same points")
+        if exact.w is None or not np.isclose(exact.C, r.C):
+            raise ValueError(f"the exact SVM must be the linear one for the run's C = {r.C:g}, got "
+                             f"{exact.kernel} with C = {exact.C:g}")
+    made = made or {}
+    records = [made.get(id(r)) or hinge_record(r) for r in runs]
+    records = [replace(rec, run={**rec.run, "eta": float(r.etas[0]) if r.schedule == "constant" and len(r.etas) else None})
+               for r, rec in zip(runs, records, strict=True)]
+    return SgdScene(X=X, y=np.asarray(runs[0].y).astype(np.int8), runs=_share_orders(records),
+                    objectives=tuple(np.ascontiguousarray(r.objective, dtype=float) for r in runs),
                     exact={"w": [float(v) for v in exact.w], "b": float(exact.b), "objective": float(exact.objective)},
-                    box=view_box(X), view=view or View())
+                    box=view_box(X), view=view or View(), follow=follow, partial=partial)
 
 
 # ---------------------------------------------------------------------------------------------------

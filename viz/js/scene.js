@@ -3,7 +3,7 @@
 // offline HTML export calls mountScene() itself. Everything drawable is derived here from the core's
 // states; nothing the core decided (M, ties, which points updated, convergence) is decided again.
 
-const SCENE_VERSION = 4;  // viz.scene.SCENE_VERSION
+const SCENE_VERSION = 5;  // viz.scene.SCENE_VERSION
 const DTYPES = {u1: Uint8Array, u2: Uint16Array, u4: Uint32Array, i1: Int8Array, f8: Float64Array};
 
 // ---------------------------------------------------------------------------------------------------
@@ -972,18 +972,24 @@ class PerceptronView extends Stepping {
     });
   }
 
+  // the run's value the page's control picks (header.follow is its label), its name in the offline file's choice,
+  // and run j's model: τ here (the hinge-SGD tab: η)
+  get runKey() { return "tau"; }
+  get runName() { return "Step size τ"; }
+  runModel(j) { return new PerceptronModel(this.scene, j); }
+
   // the page's τ control moved: its run (a partial record holds the run of one τ alone)
   sync() {
     if (this.m.h.partial) return;
-    const j = runFor(this.m.h, this);
-    if (this.m.h.runs[j].tau !== this.m.run.tau) this.setRun(j);
+    const j = runFor(this.m.h, this, this.runKey), key = this.runKey;
+    if (this.m.h.runs[j][key] !== this.m.run[key]) this.setRun(j);
   }
 
   // whether the page's controls show a run this record does not hold: another τ than a partial record's, or another
   // variant (or B) that was not kept (syncControls then dims the chart until the server's record arrives)
   waits() {
-    const h = this.m.h, tau = h.partial ? followedTau(h) : null;
-    if (tau !== null && tau !== this.m.run.tau) return true;
+    const h = this.m.h, value = h.partial ? followedTau(h) : null;
+    if (value !== null && value !== this.m.run[this.runKey]) return true;
     const want = h.view.quiz ? null : wantedSlot(this);
     return want !== null && want !== slotOf(this.m.run);
   }
@@ -992,7 +998,7 @@ class PerceptronView extends Stepping {
   setRun(j) {
     if (j === this.m.j || !this.scene.header.runs[j]) return;
     const step = this.step;
-    this.m = new PerceptronModel(this.scene, j);
+    this.m = this.runModel(j);
     this.range.max = String(this.m.nStops - 1);
     this.i = this.m.stopOf(Math.min(step, this.m.S));
     this.plot.layout.meta = this.mainLayout(this.sz.mainW, this.sz.mainH).meta;  // read by tests and exports, not drawn
@@ -1013,8 +1019,10 @@ class PerceptronView extends Stepping {
     const runs = this.scene.header.runs, own = runs.length > 1 && followedTau(this.m.h) === null;
     pick.hidden = !own;
     if (!own) return;
-    const sel = pick.querySelector("select");
-    sel.innerHTML = runs.map((r, j) => `<option value="${j}"${j === this.m.j ? " selected" : ""}>${num(r.tau)}</option>`).join("");
+    const sel = pick.querySelector("select"), name = this.runName;
+    pick.firstChild.textContent = `${name.split(" ").pop()} `;
+    sel.setAttribute("aria-label", `${name} of the run shown`);
+    sel.innerHTML = runs.map((r, j) => `<option value="${j}"${j === this.m.j ? " selected" : ""}>${num(r[this.runKey])}</option>`).join("");
   }
 
   // ----- one step on screen: the SVG layers, the words, the controls
@@ -1156,9 +1164,9 @@ function nearest(values, want) {
 
 // which run to show: a quiz's own τ (the server grades that run); the τ of the page's control; else the τ shown
 // before; else the view's τ; else the first
-function runFor(header, old) {
+function runFor(header, old, key = "tau") {
   const quiz = header.view.quiz ? header.view.tau : null;
-  return nearest(header.runs.map((r) => r.tau), quiz ?? followedTau(header) ?? (old ? old.m.run.tau : null) ?? header.view.tau);
+  return nearest(header.runs.map((r) => r[key]), quiz ?? followedTau(header) ?? (old ? old.m.run[key] : null) ?? header.view[key]);
 }
 
 // ----- the variants drawn: a record whose header has a memo is kept (up to MEMO_KEEP, for its memo's key only), and

@@ -7,21 +7,25 @@
 const J_INK = "#0072B2", JSTAR_INK = "#CC79A7";  // viz.svm: J, and J* (SLACK_COLOUR)
 
 class SgdModel {
-  constructor(scene) {
+  // run j of a hinge-SGD scene (one run, or one for each constant η of the page's η control)
+  constructor(scene, j) {
     const h = this.h = scene.header;
-    if (!Array.isArray(h.runs) || h.runs.length !== 1 || !h.runs[0] || h.runs[0].kind !== "hinge")
-      throw new Error("a hinge-SGD scene holds one hinge run");
+    if (!Array.isArray(h.runs) || !h.runs.length || !h.runs.every((r) => r && r.kind === "hinge"))
+      throw new Error("a hinge-SGD scene holds hinge runs");
+    if (h.runs.length > 1 && !h.runs.every((r) => Number.isFinite(r.eta)))
+      throw new Error("the hinge-SGD runs' η are not numbers");
     checkPoints(scene.arrays.X, scene.arrays.y);
     checkBox(h.box);
-    const p = this.p = new HingeModel(scene, 0);
+    const p = this.p = new HingeModel(scene, j);
+    this.j = j;
     this.X = p.X; this.y = p.y; this.N = p.N; this.S = p.S; this.K = p.S; this.box = h.box;
-    this.J = scene.arrays.objective; this.etas = p.etas;  // (η checked with the run)
+    this.J = scene.arrays[`objective.${j}`]; this.etas = p.etas;  // (η checked with the run)
     if (!this.J || this.J.length !== this.S + 1) throw new Error("the run's J does not match its steps");
     checkFinite("the run's J", this.J);
     const e = h.exact;
     if (!e || !Array.isArray(e.w) || e.w.length !== 2 || ![...e.w, e.b, e.objective].every(Number.isFinite))
       throw new Error("the exact SVM's w, b and J* are not numbers");
-    this.run = {...h.runs[0], variant: "random", batch_size: 1};  // one random point a step
+    this.run = {...h.runs[j], variant: "random", batch_size: 1};  // one random point a step
     this.stops = null;
   }
   get nStops() { return this.S + 1; }
@@ -59,6 +63,10 @@ class SgdModel {
 }
 
 class SgdView extends PerceptronView {
+  get runKey() { return "eta"; }  // (the page's Constant η control picks the run: PerceptronView.sync)
+  get runName() { return "Step size η"; }
+  runModel(j) { return new SgdModel(this.scene, j); }
+
   geometry(step) {
     const m = this.m, p = m.p, s = step, [w0, w1] = p.w(s), b = p.B[s];
     const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
@@ -89,8 +97,6 @@ class SgdView extends PerceptronView {
 
   traceParts() { return {pos: 0, neg: 1, exact: 2, exactm: 3}; }
 
-  drawTaus() { this.root.querySelector(".dbls-tau").hidden = true; }  // one run: no τ to choose
-
   mainTraces() {
     const m = this.m, e = m.h.exact, data = super.mainTraces().slice(0, 2);
     const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];
@@ -107,7 +113,8 @@ class SgdView extends PerceptronView {
 
   mainLayout(width, height) {
     const layout = super.mainLayout(width, height), m = this.m, jstar = m.h.exact.objective;
-    layout.meta = {view: "hinge_sgd", C: m.run.C, n_steps: m.S, n_points: m.N, J_star: jstar, final_gap: m.J[m.S] - jstar};
+    layout.meta = {view: "hinge_sgd", C: m.run.C, eta: m.run.eta, n_steps: m.S, n_points: m.N, J_star: jstar,
+                   final_gap: m.J[m.S] - jstar};
     return layout;
   }
 
@@ -160,4 +167,6 @@ class SgdView extends PerceptronView {
   }
 }
 
-KINDS.sgd = {shell: SHELL, model: (scene) => new SgdModel(scene), View: SgdView};
+// the run shown: the η of the page's control (header.follow), else the η shown before, else the view's, else the first
+KINDS.sgd = {shell: SHELL, View: SgdView,
+             model: (scene, old) => new SgdModel(scene, runFor(scene.header, old && old.m.h.kind === "sgd" ? old : null, "eta"))};
