@@ -8,7 +8,10 @@ the most points the page solves every C for with a kernel):
 - C on the chart (the chart's own slider, ← →): the key press until the frame after the new C is drawn, in the
   page (no server message);
 - the Penalty C control above the chart: the key press until the chart shows the new C (it follows the control in
-  the browser), and until the page's rerun has finished; the bytes the server sent for the move.
+  the browser), and until the page's rerun has finished; the bytes the server sent for the move;
+- the hinge-SGD tab (blobs, constant η, 2,000 steps): its click until the run of the η shown is drawn and until
+  every η's is; Next / Back; the Constant η control as the Penalty C control above (the chart follows it); Steps
+  (a new record); and Constant η at 5,000 steps, past the budget, where each η is built on the server.
 
 Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
 Run by hand (2-core machine: about two minutes):
@@ -23,11 +26,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_live import (  # noqa: E402
+    IDLE,
     against_bare,
     arm,
     armed_ms,
@@ -65,7 +70,7 @@ def main() -> None:
         ref50 = statistics.median(ref)
         print(line("bare Streamlit: slider → chart redrawn", ref))
         print(line("bare Streamlit, timed in the page", ref_in))
-        for name, query in [(f"blobs, linear, N = {args.n}", f"ds=Blobs&n_blobs={args.n}"),
+        for name, query in [(f"blobs, linear, N = {args.n}", f"ds=Blobs&n_blobs={args.n}&schedule=constant%20%CE%B7&sgd_eta=1.0"),
                             ("XOR, RBF γ = 1, N = 300", "ds=XOR&n_xor=300&kernel=RBF&gamma=1.0")]:
             ctx, tab, received, first = open_tab(browser, f"{app}/svm?{query}")
             print(f"\nSVM, {name}:")
@@ -78,14 +83,33 @@ def main() -> None:
             print(f"  bytes received per Penalty C move: median {statistics.median(sizes) / 1000:.1f} KB")
             if "linear" in name:  # the hinge-SGD tab: 2,000 steps of SGD against the exact SVM
                 sgd = ".st-key-sgd_chart .dbls"
+                view = f"document.querySelector('{sgd}')?.__dblView"
+                n0, t = len(received), time.perf_counter()
                 tab.get_by_role("tab", name="Hinge-loss SGD").click()
                 tab.wait_for_selector(f"{sgd}[data-ready]", state="attached", timeout=90_000)
+                shown = (time.perf_counter() - t) * 1000
+                tab.wait_for_function(f"() => {view} && !{view}.m.h.partial && {view}.m.h.runs.length > 1",
+                                      timeout=90_000)
+                every = (time.perf_counter() - t) * 1000
+                tab.wait_for_selector(IDLE, state="attached")
+                print(f"  hinge SGD, constant η, 2,000 steps: the η shown drawn {shown:.0f} ms after the tab's click, "
+                      f"every η {every:.0f} ms; {sum(received[n0:]) / 1000:.0f} KB received")
+                eta = f"() => {view}.m.run.eta"
+                _, sizes, rerun, follow = followed_moves(tab, "Constant η", eta, args.moves, received)
+                print("  " + line("hinge SGD: Constant η control → chart drawn", follow, statistics.median(ref_in)))
+                print("  " + line("hinge SGD: Constant η control → page's rerun done", rerun, ref50))
+                print(f"  bytes received per Constant η move: median {statistics.median(sizes) / 1000:.1f} KB")
                 print("  " + line("hinge SGD: Next / Back → step drawn", step_times(tab, 60, sgd)))
                 print("  " + line("hinge SGD: End / Home → step drawn",
                                   frame_times(tab, "(root, v, i) => v.key(i % 2 ? 'Home' : 'End')", 10, sgd)))
                 times, sizes = record_moves(tab, "Steps", 4, received, sgd)
                 print("  " + line("hinge SGD: move Steps → the new run drawn", times, ref50))
                 print(f"  bytes received per Steps move: median {statistics.median(sizes) / 1000:.1f} KB")
+                # past the budget (5,000 steps: one run a record), η is built on the server: the way every η was before
+                times, sizes = record_moves(tab, "Steps", 1, received, sgd)
+                times, sizes = record_moves(tab, "Constant η", args.moves // 2, received, sgd)
+                print("  " + line("hinge SGD, 5,000 steps: move Constant η → the new run drawn (built)", times, ref50))
+                print(f"  bytes received per Constant η move at 5,000 steps: median {statistics.median(sizes) / 1000:.1f} KB")
             ctx.close()
 
 

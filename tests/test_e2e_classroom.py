@@ -273,6 +273,52 @@ READIES = """() => {  // each record the charts draw, as it is drawn: whether it
 }"""
 
 
+def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(page: Page, app_server: str) -> None:
+    """The SVM page's hinge-SGD tab, constant η: the chart first draws the run of the η shown (a partial record), then
+    asks for every η's and takes them in place with no action of the user. η then moves the run in the browser, at
+    the same step, with the server not told; the server's rerun sends no new record, and the summary follows."""
+    from urllib.parse import quote
+
+    from test_e2e_perceptron import HOLD_SENDS
+
+    from core.svm import fit_svm, hinge_sgd
+    from views.options import TAUS
+    from viz.svm import sgd_summary
+
+    page.add_init_script(f"({READIES})()")
+    _open(page, f"{app_server}/svm?ds=separable&data_seed=33&schedule={quote('constant η')}&sgd_steps=1000"
+                f"&sgd_eta=0.5")
+    page.get_by_role("tab", name="Hinge-loss SGD").click()
+    root = ".st-key-sgd_chart .dbls"
+    view = f"document.querySelector('{root}')?.__dblView"
+    page.wait_for_function(f"() => {view} && !{view}.m.h.partial && {view}.m.h.runs.length === {len(TAUS)}",
+                           timeout=60_000)
+    page.wait_for_timeout(500)
+    assert [r for r in page.evaluate("() => window.__readies") if r["runs"] in (1, len(TAUS))][-2:] == [
+        {"partial": True, "runs": 1}, {"partial": False, "runs": len(TAUS)}]  # drawn once each
+    _settle(page)
+    assert page.evaluate(f"() => {view}.m.run.eta") == 0.5
+    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+    page.locator(f"{root} [data-go=next]").click()
+    page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '1'")
+
+    page.evaluate(HOLD_SENDS)
+    slider = page.get_by_test_id("stSlider").filter(has_text="Constant η").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # 0.5 → 1
+    page.wait_for_function(f"() => {view}.m.run.eta === 1", timeout=5_000)  # drawn with the server not told
+    X, y = make_dataset("separable", 40, 33)
+    run = hinge_sgd(X, y, C=1.0, schedule="constant", eta=1.0, max_steps=1000, seed=0)
+    assert page.evaluate(f"() => {view}.step") == 1
+    assert page.evaluate(f"() => Array.from({view}.m.p.B)") == run.B.tolist()
+    assert page.evaluate("() => window.__dblRelease()") >= 1  # the move was still to be sent
+    _settle(page)
+    assert page.evaluate(f"() => document.querySelector('{root}').dataset.ready") == ready  # no new record
+    assert "sgd_eta=1.0" in page.url
+    expect(page.get_by_text(sgd_summary(run, fit_svm(X, y, C=1.0))[:60])).to_be_visible()
+    assert_no_exception(page)
+
+
 def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(page: Page, app_server: str) -> None:
     """Perceptron against hinge SGD: the chart first draws the runs of the C shown (a partial record), then asks for
     every C's and takes them in place with no action of the user. C then moves the right panel and its exact SVM in

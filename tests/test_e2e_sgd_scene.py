@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from e2e_helpers import exported_figure
 from playwright.sync_api import Page
+from test_e2e_compare_scene import set_control
 from test_e2e_scene import mount, points, refused, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_compare import tied
 
@@ -22,7 +23,7 @@ from core.snapshot import activation
 from core.svm import fit_svm, hinge_sgd
 from datasets import make_dataset
 from viz.common import boundary_segment, view_box
-from viz.scene import pack, sgd_scene, unpack
+from viz.scene import View, pack, sgd_scene, unpack, with_view
 from viz.svm import sgd_state, sgd_step_text
 
 
@@ -39,8 +40,10 @@ def drawn_at(page: Page, s: int) -> dict:
     }""", s)
 
 
-def check_sgd(page: Page, run, exact, steps) -> None:
-    mount(page, sgd_scene(run, exact).to_bytes())
+def check_sgd(page: Page, run, exact, steps, blob: bytes | None = None) -> None:
+    """Mount ``blob`` (else the run's own record) and check what is drawn at ``steps`` against ``run``."""
+    if blob is not False:
+        mount(page, blob or sgd_scene(run, exact).to_bytes())
     X, y = run.X, run.y
     box = view_box(X)
     span = box[1] - box[0]
@@ -83,7 +86,7 @@ def test_a_broken_record_is_named_and_the_last_chart_stays(renderer):  # noqa: F
     mount(renderer, good)
     header, arrays = unpack(good)
     broken = [
-        (header, {**arrays, "objective": arrays["objective"][:-1]}),
+        (header, {**arrays, "objective.0": arrays["objective.0"][:-1]}),
         (header, {k: v for k, v in arrays.items() if k != "etas.0"}),  # the run without its η
         ({**header, "exact": {"w": [1.0, "a"], "b": 0.0, "objective": 1.0}}, arrays),
         ({**header, "runs": [{**header["runs"][0], "kind": "perceptron"}]}, arrays),
@@ -119,3 +122,70 @@ def test_the_image_export_holds_the_step_its_margins_and_j(renderer):  # noqa: F
     assert {"SGD margin w·x + b = ±1", "J = ½‖w‖² + C Σξ", "exact margin f = ±1"} <= set(fig["names"])
     assert None not in fig["names"]  # no unnamed traces (the Perceptron view's w and update arrows are not drawn)
     assert "Step 7" in " ".join(fig["notes"])
+
+
+def test_a_family_of_eta_follows_the_eta_control_and_a_partial_record_waits(renderer):  # noqa: F811
+    """The SGD tab's record of every constant η (one C): the chart shows the run of the η the page's control shows
+    and follows it in the browser, at the same step, with no new record; a partial record (the η shown alone) never
+    draws another η's run under the control: it is dimmed and busy until the server's arrives."""
+    X, y = tied(4)
+    etas = (0.05, 0.5, 2.0)
+    family = [hinge_sgd(X, y, C=2.0, schedule="constant", eta=e, max_steps=150, seed=5) for e in etas]
+    exact = fit_svm(X, y, C=2.0)
+    blob = sgd_scene(family, exact, follow="Constant η").to_bytes()
+
+    def dimmed() -> bool:
+        return renderer.evaluate("() => { const r = document.querySelector('#scene');"
+                                 " return r.classList.contains('dbls-waiting') && r.getAttribute('aria-busy') === 'true'; }")
+
+    def ready() -> str:
+        return renderer.evaluate("() => document.querySelector('#scene').dataset.ready")
+
+    set_control(renderer, "Constant η", "0.5")
+    try:
+        check_sgd(renderer, family[1], exact, [0, 1, 77, 150], blob)
+        drawn_at(renderer, 60)
+        before = ready()
+        set_control(renderer, "Constant η", "2")
+        assert renderer.evaluate("() => window.__dblView.step") == 60 and ready() == before  # no new record
+        assert renderer.locator("#scene .dbls-tau").is_hidden()  # the page's control picks η, not the chart
+        check_sgd(renderer, family[2], exact, [60, 3, 150], False)
+        set_control(renderer, "Constant η", "0.05")
+        check_sgd(renderer, family[0], exact, [0, 99], False)
+        assert drawn_at(renderer, 5)["meta"]["eta"] == 0.05 and not dimmed()
+
+        set_control(renderer, "Constant η", "0.5")  # the partial record: η = 0.5 alone
+        mount(renderer, sgd_scene(family[1], exact, follow="Constant η", partial=True).to_bytes())
+        check_sgd(renderer, family[1], exact, [0, 40], False)
+        assert not dimmed()
+        set_control(renderer, "Constant η", "2")
+        assert dimmed()
+        check_sgd(renderer, family[1], exact, [40], False)  # still η = 0.5's run: never another η's under it
+        set_control(renderer, "Constant η", "0.5")
+        assert not dimmed()
+        set_control(renderer, "Constant η", "2")
+        mount(renderer, blob)  # every η arrived: η = 2's run, at the same step
+        assert not dimmed() and renderer.evaluate("() => window.__dblView.step") == 40
+        check_sgd(renderer, family[2], exact, [40, 150], False)
+    finally:
+        set_control(renderer, "Constant η", None)
+    # no control (the offline file): the view's η, and a choice of η in the chart's controls, named η
+    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
+    mount(renderer, with_view(blob, View(eta=2.0)))
+    check_sgd(renderer, family[2], exact, [0, 30], False)
+    pick = renderer.locator("#scene .dbls-tau")
+    assert pick.is_visible() and pick.text_content().startswith("η")
+    sel = renderer.locator("#scene .dbls-tau select")
+    assert sel.get_attribute("aria-label") == "Step size η of the run shown"
+    assert sel.locator("option").all_text_contents() == ["0.05", "0.5", "2"]
+    sel.select_option("0")
+    check_sgd(renderer, family[0], exact, [30, 150], False)
+
+
+def test_a_family_whose_eta_is_not_a_number_is_named(renderer):  # noqa: F811
+    X, y = tied(5)
+    family = [hinge_sgd(X, y, C=1.0, schedule="constant", eta=e, max_steps=40, seed=1) for e in (0.1, 1.0)]
+    header, arrays = unpack(sgd_scene(family, fit_svm(X, y, C=1.0), follow="Constant η").to_bytes())
+    runs = [header["runs"][0], {**header["runs"][1], "eta": "1"}]
+    refused(renderer, pack({**header, "runs": runs}, arrays), "η as text")
+    assert "η are not numbers" in renderer.locator("#scene .dbls-error").text_content()
