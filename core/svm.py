@@ -545,6 +545,24 @@ def svm_objective(X, y, W, B, C: float) -> np.ndarray:
     return out
 
 
+def constant_eta_fits(eta: float, n: int, C: float) -> bool:
+    """Whether a constant step η keeps hinge SGD's shrink factor 1 − ηλ positive on n points at penalty C.
+
+    Parameters
+    ----------
+    eta : float
+    n : int
+        N, the number of points.
+    C : float
+
+    Returns
+    -------
+    bool
+    """
+    # ηλ < 1 with λ = 1/(N·C): w ← (1 − ηλ)·w + η·y·x must not turn w around
+    return eta / (n * C) < 1.0
+
+
 def hinge_sgd(X, y, *, C: float = 1.0, schedule: str = "pegasos", eta: float = 0.1, max_steps: int = 2000,
               seed: int = 0) -> HingeRun:
     """Stochastic subgradient descent on the hinge loss, one random point per step (the seeds' SGD).
@@ -586,7 +604,7 @@ def hinge_sgd(X, y, *, C: float = 1.0, schedule: str = "pegasos", eta: float = 0
     n, d = Xa.shape
     lam = 1.0 / (n * C)
     t0 = 1.0 / lam  # offset: η₁ = 1/(λ(1 + t₀)) ≈ 1, not N·C (the unshrunk bias would jump by ±N·C)
-    if schedule == "constant" and eta * lam >= 1.0:
+    if schedule == "constant" and not constant_eta_fits(eta, n, C):
         raise ValueError(f"a constant η must stay below 1/λ = N·C = {1 / lam:.4g} (here η = {eta:g}), or the "
                          "shrink factor 1 − ηλ turns w around; lower η or raise C")
     rng = np.random.default_rng(seed)

@@ -40,10 +40,14 @@ def drawn_at(page: Page, s: int) -> dict:
     }""", s)
 
 
-def check_sgd(page: Page, run, exact, steps, blob: bytes | None = None) -> None:
-    """Mount ``blob`` (else the run's own record) and check what is drawn at ``steps`` against ``run``."""
-    if blob is not False:
+def check_sgd(page: Page, run, exact, steps, blob: bytes | None = None, mounted: bool = False) -> None:
+    """Mount ``blob`` (else the run's own record; nothing where ``mounted``) and check what is drawn at ``steps``
+    against ``run``."""
+    if not mounted:
         mount(page, blob or sgd_scene(run, exact).to_bytes())
+    page.wait_for_function("(J) => { const y = document.querySelector('#scene .dbls-strip-plot').data[0].y;"
+                           " return y.length === J.length && y.every((v, i) => v === J[i]); }",
+                           arg=run.objective.tolist())  # (the strip of a run a control shows follows a frame later)
     X, y = run.X, run.y
     box = view_box(X)
     span = box[1] - box[0]
@@ -149,43 +153,65 @@ def test_a_family_of_eta_follows_the_eta_control_and_a_partial_record_waits(rend
         set_control(renderer, "Constant η", "2")
         assert renderer.evaluate("() => window.__dblView.step") == 60 and ready() == before  # no new record
         assert renderer.locator("#scene .dbls-tau").is_hidden()  # the page's control picks η, not the chart
-        check_sgd(renderer, family[2], exact, [60, 3, 150], False)
+        check_sgd(renderer, family[2], exact, [60, 3, 150], mounted=True)
         set_control(renderer, "Constant η", "0.05")
-        check_sgd(renderer, family[0], exact, [0, 99], False)
+        check_sgd(renderer, family[0], exact, [0, 99], mounted=True)
         assert drawn_at(renderer, 5)["meta"]["eta"] == 0.05 and not dimmed()
 
         set_control(renderer, "Constant η", "0.5")  # the partial record: η = 0.5 alone
         mount(renderer, sgd_scene(family[1], exact, follow="Constant η", partial=True).to_bytes())
-        check_sgd(renderer, family[1], exact, [0, 40], False)
+        check_sgd(renderer, family[1], exact, [0, 40], mounted=True)
         assert not dimmed()
         set_control(renderer, "Constant η", "2")
         assert dimmed()
-        check_sgd(renderer, family[1], exact, [40], False)  # still η = 0.5's run: never another η's under it
+        check_sgd(renderer, family[1], exact, [40], mounted=True)  # still η = 0.5's run: never another η's under it
         set_control(renderer, "Constant η", "0.5")
         assert not dimmed()
         set_control(renderer, "Constant η", "2")
         mount(renderer, blob)  # every η arrived: η = 2's run, at the same step
         assert not dimmed() and renderer.evaluate("() => window.__dblView.step") == 40
-        check_sgd(renderer, family[2], exact, [40, 150], False)
+        check_sgd(renderer, family[2], exact, [40, 150], mounted=True)
     finally:
         set_control(renderer, "Constant η", None)
     # no control (the offline file): the view's η, and a choice of η in the chart's controls, named η
     renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
     mount(renderer, with_view(blob, View(eta=2.0)))
-    check_sgd(renderer, family[2], exact, [0, 30], False)
+    check_sgd(renderer, family[2], exact, [0, 30], mounted=True)
     pick = renderer.locator("#scene .dbls-tau")
     assert pick.is_visible() and pick.text_content().startswith("η")
     sel = renderer.locator("#scene .dbls-tau select")
     assert sel.get_attribute("aria-label") == "Step size η of the run shown"
     assert sel.locator("option").all_text_contents() == ["0.05", "0.5", "2"]
     sel.select_option("0")
-    check_sgd(renderer, family[0], exact, [30, 150], False)
+    check_sgd(renderer, family[0], exact, [30, 150], mounted=True)
 
 
-def test_a_family_whose_eta_is_not_a_number_is_named(renderer):  # noqa: F811
+def test_a_family_with_a_bad_run_is_named_when_it_arrives(renderer):  # noqa: F811
+    """Every run of a family is checked when the record is drawn, not when η first comes to it."""
     X, y = tied(5)
     family = [hinge_sgd(X, y, C=1.0, schedule="constant", eta=e, max_steps=40, seed=1) for e in (0.1, 1.0)]
     header, arrays = unpack(sgd_scene(family, fit_svm(X, y, C=1.0), follow="Constant η").to_bytes())
     runs = [header["runs"][0], {**header["runs"][1], "eta": "1"}]
     refused(renderer, pack({**header, "runs": runs}, arrays), "η as text")
     assert "η are not numbers" in renderer.locator("#scene .dbls-error").text_content()
+    refused(renderer, pack(header, {k: v for k, v in arrays.items() if k != "objective.1"}), "run 1 without its J")
+    refused(renderer, pack(header, {**arrays, "m_ptr.1": arrays["m_ptr.1"][:-1]}), "run 1's rings cut")
+
+
+def test_an_eta_the_record_does_not_hold_dims_the_chart_and_shows_no_other_run(renderer):  # noqa: F811
+    """An η of the control that no run of the record has (the core does not take it for these N and C: the page names
+    it and keeps its last good record) is not replaced by the nearest η's run: the chart dims until one comes back."""
+    X, y = tied(7)
+    family = [hinge_sgd(X, y, C=0.1, schedule="constant", eta=e, max_steps=60, seed=2) for e in (0.1, 0.5)]
+    exact = fit_svm(X, y, C=0.1)
+    set_control(renderer, "Constant η", "0.5")
+    try:
+        check_sgd(renderer, family[1], exact, [0, 30], sgd_scene(family, exact, follow="Constant η").to_bytes())
+        set_control(renderer, "Constant η", "10")
+        assert renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        check_sgd(renderer, family[1], exact, [30], mounted=True)
+        set_control(renderer, "Constant η", "0.1")
+        assert not renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        check_sgd(renderer, family[0], exact, [30, 60], mounted=True)
+    finally:
+        set_control(renderer, "Constant η", None)

@@ -361,7 +361,7 @@ def test_svm_sgd_tab_runs():
 
 @pytest.mark.parametrize("query, family", [
     ({"sgd_steps": "1000", "sgd_eta": "0.5", "schedule": "constant η"}, True),  # ten runs of 1,000 steps: every η
-    ({"sgd_steps": "5000", "sgd_eta": "0.5", "schedule": "constant η"}, False),  # past the budget: the η shown
+    ({"sgd_steps": "5000", "sgd_eta": "0.5", "schedule": "constant η", "n_blobs": "2000"}, False),  # past the budget
     ({"sgd_steps": "1000"}, False)])  # Pegasos' decaying η (the default): one run, no η to follow
 def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
     at = page_from_url({"ds": "blobs", "n_blobs": "60", "data_seed": "31", **query}, page="views/svm.py")
@@ -371,7 +371,7 @@ def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
     sc = scene(at)
     shown = float(query.get("sgd_eta", "0.1"))
     assert sc.partial == family and len(sc.runs) == 1 and not figures(at)  # first the run of the η shown alone
-    assert "_svm_sgd_last_good" not in at.session_state if family else "_svm_sgd_last_good" in at.session_state
+    assert "_svm_sgd_good" not in at.session_state if family else "_svm_sgd_good" in at.session_state
     if family:
         assert sc.runs[0].run["eta"] == shown and sc.follow == "Constant η"
         at.run()  # the page's next run with the same settings (the chart's "more" causes it) makes every η
@@ -385,10 +385,30 @@ def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
         X, y = make_dataset("blobs", 60, 31)
         run = hinge_sgd(X, y, C=1.0, schedule="constant", eta=2.0, max_steps=1000, seed=0)
         assert sgd_summary(run, fit_svm(X, y, C=1.0)) in [i.value for i in at.info]  # the summary of the η shown
-        assert "_svm_sgd_last_good" in at.session_state
+        assert "_svm_sgd_good" in at.session_state
     else:
         assert not sc.partial and sc.follow is None
         assert sc.runs[0].run["eta"] == (shown if "schedule" in query else None)
+
+
+def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not():
+    """η must stay below N·C (core.svm.constant_eta_fits): at N = 40 and C = 0.1 the family holds the η's below 4, and
+    an η of 5 is named with the last good record kept (the chart dims: no run of that η is in it)."""
+    at = page_from_url({"ds": "blobs", "n_blobs": "40", "data_seed": "35", "C": "0.1", "schedule": "constant η",
+                        "sgd_steps": "200", "sgd_eta": "2.0"}, page="views/svm.py")
+    at.session_state["svm_tab"] = "Hinge-loss SGD"
+    at.run()
+    assert scene(at).partial and not at.error
+    at.run()  # the chart's "more"
+    sc = scene(at)
+    assert not sc.partial and [r.run["eta"] for r in sc.runs] == [e for e in TAUS if e < 40 * 0.1] and not at.error
+    blob = scenes_bytes(at)[0]
+    at.select_slider(key="sgd_eta").set_value(5.0).run()
+    assert not at.exception
+    assert "constant η must stay below 1/λ = N·C = 4" in at.error[0].value and "last good run" in at.error[0].value
+    assert scenes_bytes(at) == [blob]  # the last good record stays
+    at.select_slider(key="sgd_eta").set_value(1.0).run()
+    assert not at.error and scenes_bytes(at) == [blob]
 
 
 # ----------------------------------------------------------------------------

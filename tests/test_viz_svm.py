@@ -144,6 +144,10 @@ def test_the_sgd_record_of_every_eta_holds_each_run_once_and_their_order_once():
     other = hinge_sgd(X[:50], y[:50], C=0.5, schedule="constant", eta=0.1, max_steps=30, seed=4)
     with pytest.raises(ValueError, match="same points"):
         sgd_scene([runs[0], other], exact)
+    pegasos = hinge_sgd(X, y, C=0.5, max_steps=300, seed=4)
+    for mixed in ([runs[0], pegasos], [runs[0], runs[0]]):  # a family is of constant η's, each its own
+        with pytest.raises(ValueError, match="an η of its own"):
+            sgd_scene(mixed, exact)
 
 
 def check_svm_state(text: str, sol, X, y) -> None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.svm import C_GRID
+from core.svm import C_GRID, constant_eta_fits
 from views.builds import SCALE, settings_key, sgd_page, svm_page, svm_solutions
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
@@ -53,13 +53,13 @@ from viz.scene import View, with_view
 LAST_GOOD = "_svm_last_good"
 CHART = "svm_chart"  # the data chart: clicks on it edit the points
 SGD_CHART = "sgd_chart"
-LAST_SGD = "_svm_sgd_last_good"
+LAST_SGD = "_svm_sgd_good"  # (blob, summaries, partial, label)
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
 ETA_LABEL = "Constant η"  # the SGD chart follows this control: η moves in the browser
-# every η's run is sent (η then moves in the browser) while len(TAUS) × steps stays within this: the ten runs weigh
-# 1.1 MB at N = 2,000 and 2,000 steps (the default), and take 0.8 s in both workers; at 5,000 steps, 2.7 MB and 2 s
-SGD_FAMILY_STEPS = 20_000
+# every η's run is sent (η then moves in the browser) while runs × steps × N stays within this: the ten runs of 2,000
+# steps at N = 2,000 weigh 1.2 MB and take 0.8 s in both workers (ten of 5,000 steps: 2.7 MB and 2 s)
+SGD_FAMILY_WORK = 10 * 2_000 * 2_000
 SGD_SHOWN = "_svm_sgd_shown"  # the inputs of the SGD record this session was sent last (views.shared.sent_anew)
 SGD_FAMILIES = 8  # families of η runs the server keeps, and its registry of them names
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
@@ -97,10 +97,10 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 
 @st.cache_resource(max_entries=SGD_FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every η…")
-def compute_sgd_family(X, y, C: float, steps: int, seed: int):
-    """Hinge SGD for every constant η of the η control, and the exact SVM (:func:`sgd_built` names what this
-    holds), the runs made in every worker at once."""
-    return sgd_page(X, y, C, "constant", tuple(TAUS), steps, seed, ETA_LABEL, share=offload_shared)
+def compute_sgd_family(X, y, C: float, steps: int, seed: int, etas: tuple):
+    """Hinge SGD for each constant η of ``etas`` and the exact SVM (:func:`sgd_built` names what this holds), the
+    runs made in every worker at once."""
+    return sgd_page(X, y, C, "constant", etas, steps, seed, ETA_LABEL, share=offload_shared)
 
 
 @st.cache_resource(ttl=TTL, show_spinner=False)
@@ -110,22 +110,25 @@ def sgd_built() -> dict:
     return {}
 
 
-def every_eta(schedule: str, steps: int) -> bool:
-    """Whether the SGD tab sends every η's run (η then moves in the browser): the constant schedule, within
-    SGD_FAMILY_STEPS."""
-    return schedule == "constant" and steps * len(TAUS) <= SGD_FAMILY_STEPS
+def family_etas(schedule: str, steps: int, n: int, C: float) -> tuple:
+    """The η's the SGD tab runs at once (η then moves in the browser): for the constant schedule within
+    SGD_FAMILY_WORK, each η of the control that the core takes for these N and C (ηλ < 1); else none."""
+    if schedule != "constant" or len(TAUS) * steps * n > SGD_FAMILY_WORK:
+        return ()
+    return tuple(e for e in TAUS if constant_eta_fits(e, n, C))
 
 
 def build_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int) -> tuple:
-    """The SGD tab's record, each run's summary and whether the record holds every η: one η's run where
-    :func:`every_eta` says no; else every η's, or, for inputs new to this session and not made yet, the run of
-    the η shown alone first (a partial record, 0.15 s against 0.8 s at N = 2,000). Once drawn, the chart asks
-    for the rest (``more_asked``), and the next run, with the same inputs, makes them."""
-    if not every_eta(schedule, steps):
-        return *compute_sgd(X, y, C, schedule, eta, steps, seed), False
+    """The SGD tab's record, each run's summary and whether the record is partial: one η's run where the η shown is
+    not in :func:`family_etas`; else every η's, or, for inputs new to this session and not made yet, the run of the
+    η shown alone first (a partial record, 0.15 s against 0.8 s at N = 2,000). Once drawn, the chart asks for the
+    rest (``more_asked``), and the next run, with the same inputs, makes them."""
+    etas = family_etas(schedule, steps, len(y), C)
+    if eta not in etas or len(etas) < 2:  # (the decaying schedule reads no η: one run for all)
+        return *compute_sgd(X, y, C, schedule, eta if schedule == "constant" else TAUS[0], steps, seed), False
     return partial_first(SGD_SHOWN, sgd_built(), SGD_FAMILIES, settings_key(X, y, (("sgd", (C, steps, seed)),)),
-                         lambda: (*offload(sgd_page, X, y, C, schedule, (eta,), steps, seed, ETA_LABEL, True), False),
-                         lambda: (*compute_sgd_family(X, y, C, steps, seed), True))
+                         lambda: (*offload(sgd_page, X, y, C, schedule, (eta,), steps, seed, ETA_LABEL, True), True),
+                         lambda: (*compute_sgd_family(X, y, C, steps, seed, etas), False))
 
 
 def _on_chart_c() -> None:
@@ -210,8 +213,9 @@ def page() -> None:
                          fmt=SCHEDULE_LABELS.get)
         sgd_eta = bound(s2.select_slider, ETA_LABEL, TAUS, value=0.1, key="sgd_eta",
                         disabled=schedule != "constant",
-                        help="The step size of the constant schedule. Every η is run at once (up to 2,000 steps), so "
-                             "the chart follows this control in your browser.")
+                        help=f"The step size of the constant schedule, below N·C. Every such η is run at once (up to "
+                             f"{SGD_FAMILY_WORK // len(TAUS) // 2000:,} steps at N = 2,000), so the chart follows this "
+                             "control in your browser.")
         sgd_steps = bound(s3.select_slider, "Steps", SGD_STEPS, value=2000, key="sgd_steps")
         sgd_seed = bound(s4.number_input, "Seed", 0, 2**31 - 1, 0, 1, key="sgd_seed")
         if not sgd_tab.open:
@@ -223,9 +227,9 @@ def page() -> None:
             eta = float(sgd_eta)
             sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: (*build_sgd(
                 *plane_data(ds, N_PLANE_MAX), C_used, schedule, eta, int(sgd_steps), int(sgd_seed)), ds.label),
-                keep=lambda r: r[2] or not every_eta(schedule, int(sgd_steps)))  # a partial record is not the last good
+                keep=lambda r: not r[2])  # a partial record is not the last good run
             if sgd is not None:
-                sblob, gaps, _, _ = sgd
+                sblob, gaps, partial, _ = sgd
                 sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
                 # η is not in it: moving η sends the same bytes, and the chart follows the control
                 show_scene(with_view(sblob, sview), SGD_CHART, on_more_change=more_asked)
@@ -234,7 +238,7 @@ def page() -> None:
                                "keys. Rings mark the points with margin y·(w·x+b) < 1 (the hinge is active there); the "
                                "yellow disc marks the point drawn at the step."
                                + (" Every η is run once: moving Constant η redraws the run at once, in your browser."
-                                  if every_eta(schedule, int(sgd_steps)) else ""))
+                                  if partial or len(gaps) > 1 else ""))
                 with part("tables", "sgd"):
                     exports(SGD_CHART, file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"),
                             with_view(sblob, replace(sview, eta=eta)), f"Hinge-loss SGD: {ds.label}")

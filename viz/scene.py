@@ -1338,8 +1338,8 @@ def sgd_scene(runs, exact: SVMSolution, view: View | None = None, *, follow: str
     Raises
     ------
     ValueError
-        When there is no run, the data are not 2-D or differ between runs, or ``exact`` is not the linear SVM for
-        the runs' C.
+        When there is no run, the data are not 2-D or differ between runs, several runs do not each have a constant
+        η of their own, or ``exact`` is not the linear SVM for the runs' C.
     """
     runs = [runs] if isinstance(runs, HingeRun) else list(runs)
     if not runs:
@@ -1353,6 +1353,9 @@ def sgd_scene(runs, exact: SVMSolution, view: View | None = None, *, follow: str
         if exact.w is None or not np.isclose(exact.C, r.C):
             raise ValueError(f"the exact SVM must be the linear one for the run's C = {r.C:g}, got "
                              f"{exact.kernel} with C = {exact.C:g}")
+    if len(runs) > 1 and (any(r.schedule != "constant" for r in runs) or len({float(r.etas[0]) for r in runs}) < len(runs)):
+        raise ValueError("the hinge-SGD runs of one chart differ in their constant η: each needs the constant schedule "
+                         "and an η of its own")
     made = made or {}
     records = [made.get(id(r)) or hinge_record(r) for r in runs]
     records = [replace(rec, run={**rec.run, "eta": float(r.etas[0]) if r.schedule == "constant" and len(r.etas) else None})

@@ -1008,7 +1008,7 @@ class PerceptronView extends Stepping {
     // the data panel and the words first; the strip's curves after that frame is painted
     const m = this.m;
     requestAnimationFrame(() => setTimeout(() => {
-      if (this.m !== m) return;  // τ moved on meanwhile
+      if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
       this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
     }, 0));
   }

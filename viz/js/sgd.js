@@ -63,9 +63,25 @@ class SgdModel {
 }
 
 class SgdView extends PerceptronView {
-  get runKey() { return "eta"; }  // (the page's Constant η control picks the run: PerceptronView.sync)
+  get runKey() { return "eta"; }  // (the page's Constant η control picks the run)
   get runName() { return "Step size η"; }
-  runModel(j) { return new SgdModel(this.scene, j); }
+  runModel(j) { return sgdRuns(this.scene)[j]; }
+
+  // the run of the η the page's control shows: its index; -1 where this record holds none (a partial record, or an η
+  // the core does not take for these N and C); null where no control gives η (the offline file: the chart's choice)
+  heldRun() {
+    const eta = followedTau(this.m.h);
+    return eta === null ? null : this.m.h.runs.findIndex((r) => r.eta === eta);
+  }
+  sync() {
+    const j = this.heldRun();
+    if (j !== null && j >= 0 && j !== this.m.j) this.setRun(j);
+  }
+  // never another η's run under the control: dimmed and busy until a record holding it arrives (syncControls)
+  waits() {
+    const j = this.heldRun();
+    return j !== null && j !== this.m.j;
+  }
 
   geometry(step) {
     const m = this.m, p = m.p, s = step, [w0, w1] = p.w(s), b = p.B[s];
@@ -167,6 +183,12 @@ class SgdView extends PerceptronView {
   }
 }
 
+// every run of a hinge-SGD scene read (and checked) once, when it is drawn: η then switches runs without a fault
+function sgdRuns(scene) {
+  if (!scene.models) scene.models = scene.header.runs.map((_, j) => new SgdModel(scene, j));
+  return scene.models;
+}
+
 // the run shown: the η of the page's control (header.follow), else the η shown before, else the view's, else the first
 KINDS.sgd = {shell: SHELL, View: SgdView,
-             model: (scene, old) => new SgdModel(scene, runFor(scene.header, old && old.m.h.kind === "sgd" ? old : null, "eta"))};
+             model: (scene, old) => sgdRuns(scene)[runFor(scene.header, old && old.m.h.kind === "sgd" ? old : null, "eta")]};
