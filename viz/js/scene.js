@@ -954,7 +954,7 @@ class PerceptronView extends Stepping {
     this.layoutClasses(sz);
     this.drawLegend();
     this.fitStrip(sz);
-    this.drawTaus();
+    this.drawRunChoice();
     // a new run on the same points (τ, the variant, the rule…) keeps the data panel and redraws the strip
     await this.drawData(old, sz.mainW, sz.mainH);
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
@@ -988,7 +988,7 @@ class PerceptronView extends Stepping {
   // whether the page's controls show a run this record does not hold: another τ than a partial record's, or another
   // variant (or B) that was not kept (syncControls then dims the chart until the server's record arrives)
   waits() {
-    const h = this.m.h, value = h.partial ? followedTau(h) : null;
+    const h = this.m.h, value = h.partial ? followedValue(h) : null;
     if (value !== null && value !== this.m.run[this.runKey]) return true;
     const want = h.view.quiz ? null : wantedSlot(this);
     return want !== null && want !== slotOf(this.m.run);
@@ -1003,7 +1003,7 @@ class PerceptronView extends Stepping {
     this.i = this.m.stopOf(Math.min(step, this.m.S));
     this.plot.layout.meta = this.mainLayout(this.sz.mainW, this.sz.mainH).meta;  // read by tests and exports, not drawn
     this.drawLegend();
-    this.drawTaus();
+    this.drawRunChoice();
     this.show(this.i);
     // the data panel and the words first; the strip's curves after that frame is painted
     const m = this.m;
@@ -1014,9 +1014,9 @@ class PerceptronView extends Stepping {
   }
 
   // the τ choice in the controls: only where no control of the page gives τ (the offline file)
-  drawTaus() {
+  drawRunChoice() {
     const pick = this.root.querySelector(".dbls-tau");
-    const runs = this.scene.header.runs, own = runs.length > 1 && followedTau(this.m.h) === null;
+    const runs = this.scene.header.runs, own = runs.length > 1 && followedValue(this.m.h) === null;
     pick.hidden = !own;
     if (!own) return;
     const sel = pick.querySelector("select"), name = this.runName;
@@ -1148,8 +1148,8 @@ function controlValue(label) {
   return null;
 }
 
-// the τ the page's own control shows (header.follow is its label), or null
-function followedTau(header) {
+// the value (τ; the SGD tab's η) the page's own control shows (header.follow is its label), or null
+function followedValue(header) {
   const text = controlValue(header.follow);
   return text === null ? null : Number(text);
 }
@@ -1166,7 +1166,7 @@ function nearest(values, want) {
 // before; else the view's τ; else the first
 function runFor(header, old, key = "tau") {
   const quiz = header.view.quiz ? header.view.tau : null;
-  return nearest(header.runs.map((r) => r[key]), quiz ?? followedTau(header) ?? (old ? old.m.run[key] : null) ?? header.view[key]);
+  return nearest(header.runs.map((r) => r[key]), quiz ?? followedValue(header) ?? (old ? old.m.run[key] : null) ?? header.view[key]);
 }
 
 // ----- the variants drawn: a record whose header has a memo is kept (up to MEMO_KEEP, for its memo's key only), and

@@ -70,7 +70,7 @@ class SgdView extends PerceptronView {
   // the run of the η the page's control shows: its index; -1 where this record holds none (a partial record, or an η
   // the core does not take for these N and C); null where no control gives η (the offline file: the chart's choice)
   heldRun() {
-    const eta = followedTau(this.m.h);
+    const eta = followedValue(this.m.h);
     return eta === null ? null : this.m.h.runs.findIndex((r) => r.eta === eta);
   }
   sync() {
