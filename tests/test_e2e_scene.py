@@ -401,5 +401,28 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
         mount(renderer, pack(header, {"r0": arrays["r0"][:40]})[:-8])  # cut short: ignored, the chart stays as it is
         assert renderer.evaluate(state)[:3] == ["batch", False, "false"]
         assert renderer.locator("#scene .dbls-error").count() == 0
+
+        # an option clicked in the open box is drawn before the box closes (its value still the one before), the
+        # strip a frame later: the run shown's
+        box = "(open) => document.getElementById('variant-control').setAttribute('aria-expanded', String(open))"
+        renderer.evaluate(box, True)
+        renderer.evaluate("""() => { const li = document.createElement('li'); li.setAttribute('role', 'option');
+            li.id = 'variant-option'; li.innerHTML = '<div><span>random</span></div>'; document.body.appendChild(li); }""")
+        renderer.locator("#variant-option span").click()
+        renderer.wait_for_function("() => document.querySelector('#scene').__dblView.m.run.variant === 'random'")
+        assert renderer.evaluate("() => document.getElementById('variant-control').value") == "batch"
+        renderer.wait_for_function("""() => { const v = document.querySelector('#scene').__dblView;
+            return JSON.stringify(Array.from(v.stripEl.data[0].y)) === JSON.stringify(Array.from(v.stripTraces()[0].y)); }""")
+        renderer.evaluate(show, "random")
+        renderer.evaluate(box, False)  # closed with that value: the same run
+        renderer.evaluate(box, True)  # open again: what it showed last is not its value any more
+        renderer.evaluate(show, "batch")
+        renderer.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert renderer.evaluate(state)[0] == "random"
+        renderer.evaluate(box, False)  # closed: its value is drawn
+        renderer.wait_for_function("() => document.querySelector('#scene').__dblView.m.run.variant === 'batch'")
+        renderer.evaluate("() => document.getElementById('variant-option').remove()")
+        renderer.locator("#scene .dbls-plot").click()  # a click elsewhere, with no box open: nothing picked
+        assert renderer.evaluate(state)[0] == "batch"
     finally:
         renderer.evaluate("() => document.getElementById('variant-control').remove()")

@@ -945,7 +945,9 @@ class PerceptronView extends Stepping {
     this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
   }
 
-  async mount(startStep, old) {
+  // ``stripLater``: a kept record drawn at a change of the page's control (followVariant), over a chart of the same
+  // points: the data panel, the words and the controls first, the strip's curves after that frame is painted
+  async mount(startStep, old, {stripLater = false} = {}) {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(startStep);
@@ -957,8 +959,23 @@ class PerceptronView extends Stepping {
     this.drawRunChoice();
     // a new run on the same points (τ, the variant, the rule…) keeps the data panel and redraws the strip
     await this.drawData(old, sz.mainW, sz.mainH);
+    if (stripLater && old && this.stripEl && this.stripEl.data) {
+      this.attach();
+      this.stripSoon();
+      return;
+    }
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
     this.attach();
+  }
+
+  // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
+  // again): never over a newer run or record
+  stripSoon() {
+    const m = this.m;
+    requestAnimationFrame(() => setTimeout(() => {
+      if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
+      this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
+    }, 0));
   }
 
   resize() {
@@ -1005,12 +1022,7 @@ class PerceptronView extends Stepping {
     this.drawLegend();
     this.drawRunChoice();
     this.show(this.i);
-    // the data panel and the words first; the strip's curves after that frame is painted
-    const m = this.m;
-    requestAnimationFrame(() => setTimeout(() => {
-      if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
-      this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
-    }, 0));
+    this.stripSoon();  // the data panel and the words first
   }
 
   // the τ choice in the controls: only where no control of the page gives τ (the offline file)
@@ -1142,7 +1154,13 @@ function controlValue(label) {
   for (const el of document.querySelectorAll("input[aria-label]")) {
     if (el.getAttribute("aria-label") !== label) continue;
     if (el.type === "range") return el.getAttribute("aria-valuetext");
-    if (el.getAttribute("role") === "combobox") return el.getAttribute("aria-expanded") === "true" ? null : el.value;
+    if (el.getAttribute("role") === "combobox") {
+      if (el.getAttribute("aria-expanded") !== "true") {
+        if (picked && picked.box === el) picked = null;  // (closed: its value is the page's)
+        return el.value;
+      }
+      return picked && picked.box === el ? picked.text : null;
+    }
     if (el.type === "number") return el.value;
   }
   return null;
@@ -1210,7 +1228,7 @@ function followVariant(root, v) {
   const want = wantedSlot(v);
   const bytes = want && want !== slotOf(v.m.run) ? kept.records.get(want) : null;
   if (!bytes) return false;
-  mountScene(root, bytes, {shownAs: v.m.h.view});
+  mountScene(root, bytes, {shownAs: v.m.h.view, stripLater: true});
   return true;
 }
 
@@ -1230,10 +1248,23 @@ function syncControls() {
   }
 }
 
+// an option clicked in an open select box: that box's value from now on, until it closes (controlValue). The charts
+// follow it once the box has handled the click, about 30 ms before the box closes with that value.
+let picked = null;
+
+function pickedOption(ev) {
+  const opt = ev.target instanceof Element ? ev.target.closest("[role=option]") : null;
+  const box = opt && document.querySelector("input[role=combobox][aria-expanded=true]");
+  if (!box) return;
+  picked = {box, text: opt.textContent.trim()};
+  setTimeout(syncControls, 0);
+}
+
 // a control the charts follow moved (synced at once) or appeared after the chart, or a select box closed (at the next
 // frame, once per frame at most)
 function watchControls() {
   if (window.__dblWatch) return;
+  document.addEventListener("click", pickedOption, {capture: true});
   let queued = false;
   window.__dblWatch = new MutationObserver((records) => {
     if (records.some((r) => r.type === "attributes")) { syncControls(); return; }  // a control moved: now
@@ -1340,7 +1371,7 @@ const KINDS = {
   },
 };
 
-async function mountScene(root, data, {standalone = false, shownAs = null} = {}) {
+async function mountScene(root, data, {standalone = false, shownAs = null, stripLater = false} = {}) {
   let bytes, parsed;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
   parsed = headerOf(bytes);
@@ -1393,7 +1424,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null} = {})
   const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : 0);
   root.__dblStart = start;
   root.__dblView = view;
-  try { await view.mount(at, old); } catch (e) { fail(root, e.message); return; }
+  try { await view.mount(at, old, {stripLater}); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
   keep(root, bytes, scene.header);
