@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from views.dataset import (
     current_dataset,
     default_dataset,
 )
-from views.options import DATASET_LABELS, N_PLANE_MAX, known_url_key, n_choices, parse_url, url_spelling
+from views.options import DATASET_LABELS, N_PLANE_MAX, TTL, known_url_key, n_choices, parse_url, url_spelling
 from views.scene_chart import show_scene
 from views.userdata import (
     PTS,
@@ -360,21 +361,30 @@ def more_asked() -> None:
 
 def remember(registry: dict, key: str, keep: int) -> None:
     """``key`` was made (or used again): the server's ``registry`` of builds holds the ``keep`` last, the oldest
-    dropped first, as the cache that holds the builds themselves drops them."""
+    dropped first, as the cache that holds the builds themselves drops them, each with the time it was made (a build
+    older than the cache's TTL was made again just now)."""
     with _REGISTRY_LOCK:  # (every session's script thread)
-        registry.pop(key, None)
-        registry[key] = True
+        made = registry.pop(key, None)
+        registry[key] = made if made is not None and monotonic() - made < TTL else monotonic()
         while len(registry) > keep:
             del registry[next(iter(registry))]
+
+
+def made_fresh(registry: dict, key: str) -> bool:
+    """Whether the build ``key`` is in the ``registry`` and still in its cache (made less than the TTL ago)."""
+    with _REGISTRY_LOCK:
+        made = registry.get(key)
+    return made is not None and monotonic() - made < TTL
 
 
 def partial_first(shown: str, registry: dict, keep: int, key: str, partial: Callable[[], tuple],
                   full: Callable[[], tuple], may: bool = True) -> tuple:
     """A page's build of the inputs ``key``: ``partial()`` (the runs the controls show alone, a partial record) where
     it ``may`` and the inputs are new to this session (:func:`sent_anew` under ``shown``) and not in the server's
-    ``registry`` of builds; else ``full()``, remembered there (its last ``keep``). The chart asks for the rest once it
-    has drawn a partial record (:func:`more_asked`), and that run, with the same inputs, makes them in full."""
-    if sent_anew(shown, key) and may and key not in registry:
+    ``registry`` of builds (:func:`made_fresh`); else ``full()``, remembered there (its last ``keep``). The chart asks
+    for the rest once it has drawn a partial record (:func:`more_asked`), and that run, with the same inputs, makes
+    them in full."""
+    if sent_anew(shown, key) and may and not made_fresh(registry, key):
         return partial()
     out = full()
     remember(registry, key, keep)
