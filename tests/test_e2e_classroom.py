@@ -273,6 +273,23 @@ READIES = """() => {  // each record the charts draw, as it is drawn: whether it
 }"""
 
 
+def _step_then_move(page: Page, root: str, label: str) -> str:
+    """Once the page has settled: Next ▶ on the chart at ``root``, then the page's slider ``label`` one notch up with
+    the page's messages to the server held (``HOLD_SENDS``: ``window.__dblRelease()`` sends them). Returns the record
+    the chart had drawn."""
+    from test_e2e_perceptron import HOLD_SENDS
+
+    _settle(page)
+    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+    page.locator(f"{root} [data-go=next]").click()
+    page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '1'")
+    page.evaluate(HOLD_SENDS)
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    return ready
+
+
 SGD_ONLY = "const v = r.target.closest('.st-key-sgd_chart') && r.target.__dblView"  # (READIES: the SGD chart's alone)
 
 
@@ -281,8 +298,6 @@ def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(p
     asks for every η's and takes them in place with no action of the user. η then moves the run in the browser, at
     the same step, with the server not told; the server's rerun sends no new record, and the summary follows."""
     from urllib.parse import quote
-
-    from test_e2e_perceptron import HOLD_SENDS
 
     from core.svm import fit_svm, hinge_sgd
     from views.options import TAUS
@@ -299,16 +314,8 @@ def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(p
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.__readies") == [{"partial": True, "runs": 1},  # drawn once each
                                                        {"partial": False, "runs": len(TAUS)}]
-    _settle(page)
     assert page.evaluate(f"() => {view}.m.run.eta") == 0.5
-    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
-    page.locator(f"{root} [data-go=next]").click()
-    page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '1'")
-
-    page.evaluate(HOLD_SENDS)
-    slider = page.get_by_test_id("stSlider").filter(has_text="Constant η").get_by_role("slider")
-    slider.focus()
-    page.keyboard.press("ArrowRight")  # 0.5 → 1
+    ready = _step_then_move(page, root, "Constant η")  # 0.5 → 1
     page.wait_for_function(f"() => {view}.m.run.eta === 1", timeout=5_000)  # drawn with the server not told
     X, y = make_dataset("separable", 40, 33)
     run = hinge_sgd(X, y, C=1.0, schedule="constant", eta=1.0, max_steps=1000, seed=0)
@@ -326,7 +333,6 @@ def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(page: Pa
     """Perceptron against hinge SGD: the chart first draws the runs of the C shown (a partial record), then asks for
     every C's and takes them in place with no action of the user. C then moves the right panel and its exact SVM in
     the browser, with the server not told; the server's rerun sends no new record; the CSV holds the runs shown."""
-    from test_e2e_perceptron import HOLD_SENDS
 
     from core.svm import C_GRID, fit_svm, hinge_sgd
     from datasets.csvio import paired_runs_csv
@@ -339,15 +345,7 @@ def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(page: Pa
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.__readies") == [{"partial": True, "runs": 2},  # drawn once each
                                                        {"partial": False, "runs": 1 + len(C_GRID)}]
-    _settle(page)
-    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
-    page.locator(f"{root} [data-go=next]").click()
-    page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '1'")
-
-    page.evaluate(HOLD_SENDS)
-    slider = page.get_by_test_id("stSlider").filter(has_text="SVM penalty C").get_by_role("slider")
-    slider.focus()
-    page.keyboard.press("ArrowRight")  # 1 → 1.778
+    ready = _step_then_move(page, root, "SVM penalty C")  # 1 → 1.778
     C = C_GRID[C_GRID.index(1.0) + 1]
     page.wait_for_function(f"(c) => {view}.m.panels[1].run.C === c", arg=C)  # drawn with the server not told
     assert page.evaluate(f"() => {view}.step") == 1
