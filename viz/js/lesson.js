@@ -70,10 +70,8 @@ function showLesson(view, step) {
     box.hidden = !has;
     if (has && box.open) {
       if (KATEX) {
-        if (m.formulaColumns) {  // (Compare: a column per side)
-          body.innerHTML = `<div class="dbls-math-cols">${m.formulaColumns(step).map(([title, rows]) =>
-            `<div><div class="dbls-math-title">${esc(title)}</div>${mathRows(rows)}</div>`).join("")}</div>`;
-        } else setRows(body, m.formula(step, view));
+        if (m.formulaColumns) setColumns(body, m.formulaColumns(step));  // (Compare: a column per side)
+        else setRows(body, m.formula(step, view));
       } else if (KATEX_FAILED) {
         body.textContent = "The formulas could not be typeset: KaTeX could not be loaded (katex.js).";
       }
@@ -102,6 +100,22 @@ function setRows(body, rows) {
     if (el) el.replaceWith(node); else body.appendChild(node);
   });
   while (body.children.length > rows.length) body.lastElementChild.remove();
+}
+
+// columns of [title, rows] (Compare: a side each) into ``body``, each column's rows as setRows sets them: a step
+// typesets again only the rows it changes
+function setColumns(body, columns) {
+  let cols = body.firstElementChild;
+  if (!cols || !cols.classList.contains("dbls-math-cols") || cols.children.length !== columns.length) {
+    body.innerHTML = `<div class="dbls-math-cols">${columns.map(() =>
+      '<div><div class="dbls-math-title"></div><div class="dbls-math-rows"></div></div>').join("")}</div>`;
+    cols = body.firstElementChild;
+  }
+  columns.forEach(([title, rows], j) => {
+    const [head, rowsEl] = cols.children[j].children;
+    if (head.textContent !== title) head.textContent = title;
+    setRows(rowsEl, rows);
+  });
 }
 
 // the folds as the user left them on this chart (the formula open, the proof folded, the first time)
