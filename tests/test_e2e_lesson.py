@@ -344,6 +344,15 @@ def test_compare_writes_each_side_s_formula_with_its_run_s_numbers(renderer):  #
         if r:  # the hinge side: its step's η (from the run's record), then w and b
             assert f"\\eta = {tn(right.etas[r - 1])}" in cols[1] and f"= {tv(right.W[r])}" in cols[1], t
             assert cols[1].endswith(f"= {tn(right.B[r])}"), t
+    kept = renderer.evaluate("""() => {  // a step typesets again only the rows it changes: the rule's rows stay
+        const v = window.__dblView, rows = () => Array.from(document.querySelectorAll('#scene .dbls-math-cols .dbls-math-row'));
+        v.show(20);
+        const before = rows(), texs = before.map((r) => r.querySelector('.dbls-math-tex')?.dataset.tex);
+        v.show(21);
+        const after = rows();
+        return after.map((r, i) => [r === before[i], r.querySelector('.dbls-math-tex')?.dataset.tex === texs[i]]);
+    }""")
+    assert all(same == unchanged for same, unchanged in kept) and any(s for s, _ in kept) and not all(s for s, _ in kept)
 
 
 def test_the_sgd_tab_writes_each_step_with_the_run_s_numbers(renderer):  # noqa: F811
