@@ -137,6 +137,30 @@ def test_presentation_mode_fits_the_svm_chart_and_its_controls_on_the_first_scre
     assert page.inner_text(".dbls-text").startswith("C = 0.1: margin width")
 
 
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_sgd_tab_s_chart_and_its_controls_on_the_first_screen(
+        page: Page, app_server: str, size: tuple[int, int]) -> None:
+    """The hinge-SGD tab's chart comes first, as the exact tab's does; its long words and legend beside the panel
+    wrap at 1024 px, and the panel gives up what they run past it, so the controls stay on the screen."""
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/svm?ds=blobs&n_blobs=2000&present=true&schedule=constant%20%CE%B7", w, h,
+          scene=True)
+    page.get_by_role("tab", name="Hinge-loss SGD").click()
+    sgd = ".st-key-sgd_chart .dbls"
+    page.wait_for_function(f"() => {{ const v = document.querySelector('{sgd}')?.__dblView; return v && !v.m.h.partial; }}",
+                           timeout=60_000)
+    page.wait_for_timeout(400)
+    root, stage, controls, strip = (page.evaluate(BOX, f"{sgd} {sel}".strip()) for sel in
+                                    ("", ".dbls-stage", ".dbls-controls", ".dbls-strip"))
+    title = page.evaluate(BOX, "h1")
+    assert page.evaluate(f"() => document.querySelector('{sgd}').classList.contains('dbls-side')")
+    assert title["bottom"] <= root["top"] < 0.3 * h and controls["bottom"] <= h, (root, controls)  # before the settings
+    assert stage["width"] >= 380 and strip["height"] >= 100, (stage, strip)
+    ticks = page.evaluate(f"() => Array.from(document.querySelectorAll('{sgd} .dbls-strip-plot .ytick text'), (t) => t.textContent)")
+    assert len(ticks) >= 2 and len(set(ticks)) == len(ticks), ticks  # 200, 500, 1000: not 2, 1000, 5, 2
+    assert all(t.isdigit() and t.lstrip("125").strip("0") == "" for t in ticks), ticks
+
+
 def test_at_1024_with_the_sidebar_the_svm_chart_stacks_and_nothing_overlaps(page: Page, app_server: str) -> None:
     _open(page, app_server.rstrip("/") + "/svm?ds=outlier", 1024, 768, scene=True)
     data, side = page.evaluate(BOX, ".dbls-data .dbls-plot"), page.evaluate(BOX, ".dbls-gram")

@@ -387,8 +387,8 @@ def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
         assert sgd_summary(run, fit_svm(X, y, C=1.0)) in [i.value for i in at.info]  # the summary of the η shown
         assert "_svm_sgd_good" in at.session_state
     else:
-        assert not sc.partial and sc.follow is None
-        assert sc.runs[0].run["eta"] == (shown if "schedule" in query else None)
+        assert not sc.partial and sc.runs[0].run["eta"] == (shown if "schedule" in query else None)
+        assert sc.follow == ("Constant η" if "schedule" in query else None)  # (moved, η dims it until its run arrives)
 
 
 def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not():
@@ -407,8 +407,10 @@ def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not
     assert not at.exception
     assert "constant η must stay below 1/λ = N·C = 4" in at.error[0].value and "last good run" in at.error[0].value
     assert scenes_bytes(at) == [blob]  # the last good record stays
+    assert not [i for i in at.info if i.value.startswith("After ")]  # and no run's summary: none is of η = 5
     at.select_slider(key="sgd_eta").set_value(1.0).run()
     assert not at.error and scenes_bytes(at) == [blob]
+    assert [i for i in at.info if i.value.startswith("After 200 steps")]
 
 
 # ----------------------------------------------------------------------------

@@ -53,7 +53,7 @@ from viz.scene import View, with_view
 LAST_GOOD = "_svm_last_good"
 CHART = "svm_chart"  # the data chart: clicks on it edit the points
 SGD_CHART = "sgd_chart"
-LAST_SGD = "_svm_sgd_good"  # (blob, summaries, partial, label)
+LAST_SGD = "_svm_sgd_good"  # (blob, summaries, partial, file stem, label)
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
 ETA_LABEL = "Constant η"  # the SGD chart follows this control: η moves in the browser
@@ -92,8 +92,9 @@ def compute(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool) -
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running hinge-loss SGD…")
 def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int):
-    """Hinge SGD of one η and the exact SVM for the same C: the scene record and the summary (in a worker)."""
-    return offload(sgd_page, X, y, C, schedule, (eta,), steps, seed)
+    """Hinge SGD of one η and the exact SVM for the same C: the scene record and the summary (in a worker). A
+    constant η's record names the η control all the same: moved, it dims the chart until the new run arrives."""
+    return offload(sgd_page, X, y, C, schedule, (eta,), steps, seed, ETA_LABEL if schedule == "constant" else None)
 
 
 @st.cache_resource(max_entries=SGD_FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every η…")
@@ -225,14 +226,16 @@ def page() -> None:
                     "linear kernel to compare it with the exact SVM.")
         else:
             eta = float(sgd_eta)
+            stem = file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts")  # (kept with its run)
             sgd = run_or_last_good(LAST_SGD, "hinge-loss SGD", lambda: (*build_sgd(
-                *plane_data(ds, N_PLANE_MAX), C_used, schedule, eta, int(sgd_steps), int(sgd_seed)), ds.label),
+                *plane_data(ds, N_PLANE_MAX), C_used, schedule, eta, int(sgd_steps), int(sgd_seed)), stem, ds.label),
                 keep=lambda r: not r[2])  # a partial record is not the last good run
             if sgd is not None:
-                sblob, gaps, partial, _ = sgd
+                sblob, gaps, partial, stem, _ = sgd
                 sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
                 # η is not in it: moving η sends the same bytes, and the chart follows the control
-                show_scene(with_view(sblob, sview), SGD_CHART, on_more_change=more_asked)
+                with first if presenting() else nullcontext():
+                    show_scene(with_view(sblob, sview), SGD_CHART, on_more_change=more_asked)
                 with part("notes", "sgd"):
                     st.caption("Every step can be reached, in your browser: ◀ Back / Next ▶, the slider, Play and the ← → "
                                "keys. Rings mark the points with margin y·(w·x+b) < 1 (the hinge is active there); the "
@@ -240,8 +243,8 @@ def page() -> None:
                                + (" Every η is run once: moving Constant η redraws the run at once, in your browser."
                                   if partial or len(gaps) > 1 else ""))
                 with part("tables", "sgd"):
-                    exports(SGD_CHART, file_stem("svm-hinge-sgd", schedule, f"C{C_used:g}", f"{len(ds.y)}pts"),
-                            with_view(sblob, replace(sview, eta=eta)), f"Hinge-loss SGD: {ds.label}")
-                st.info(gaps.get(eta) or next(iter(gaps.values())))  # (the last good run's, where it has no such η)
+                    exports(SGD_CHART, stem, with_view(sblob, replace(sview, eta=eta)), f"Hinge-loss SGD: {ds.label}")
+                if eta in gaps or schedule != "constant":  # (no run of this η: the error above says why)
+                    st.info(gaps.get(eta) or next(iter(gaps.values())))
 
 page()

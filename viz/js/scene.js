@@ -921,7 +921,8 @@ class PerceptronView extends Stepping {
     if (k > 1 && width >= 640) {
       const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
       const below = Math.round(2 * 1.45 * fs + 3.2 * fs + 12);  // the state line (two lines) and a row of controls
-      const S = Math.max(280, Math.min(Math.min(this.room(below), this.m.h.view.height), Math.round(width * 0.6)));
+      let S = Math.max(280, Math.min(Math.min(this.room(below), this.m.h.view.height), Math.round(width * 0.6)));
+      if (this.sideCut && this.sideCut.width === width) S = Math.max(280, S - this.sideCut.by);  // (fitSide)
       return {wide: false, side: true, width, legendW: 0, mainW: S, mainH: S, stripW: width - S - GAP};
     }
     const wide = width >= 760 + 240 * (k - 1);
@@ -945,12 +946,32 @@ class PerceptronView extends Stepping {
     this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
   }
 
+  // presentation mode, side by side: where the words, the legend and the strip beside the panel ran past it (long
+  // words or legend wrap in a narrow column) and so pushed the controls out of the window, the panel gives up that
+  // much, once for this width (sizes(); a new record of the chart keeps it)
+  async fitSide() {
+    const sz = this.sz, ctl = this.root.querySelector(".dbls-controls");
+    if (!sz.side || !ctl || (this.sideCut && this.sideCut.width === sz.width)) return;
+    const top = this.root.getBoundingClientRect().top;
+    const room = window.innerHeight - Math.min(Math.max(0, pageTop(this.root)), 0.45 * window.innerHeight);
+    const over = Math.round(ctl.getBoundingClientRect().bottom - top - room);
+    this.sideCut = {width: sz.width, by: over > 2 ? over : 0};
+    if (over <= 2 || sz.mainH <= 280) return;
+    Object.assign(this.sz, this.sizes());
+    this.layoutClasses(this.sz);
+    this.fitStrip(this.sz);
+    await this.Plotly.relayout(this.plot, {width: this.sz.mainW, height: this.sz.mainH});
+    await this.Plotly.relayout(this.stripEl, {width: this.sz.stripW, height: this.stripLayout(this.sz.stripW).height});
+    this.drawStep();
+  }
+
   // ``stripLater``: a kept record drawn at a change of the page's control (followVariant), over a chart of the same
   // points: the data panel, the words and the controls first, the strip's curves after that frame is painted
   async mount(startStep, old, {stripLater = false} = {}) {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(startStep);
+    if (old && old.sideCut) this.sideCut = old.sideCut;
     const sz = this.sizes();
     this.sz = sz;
     this.layoutClasses(sz);
@@ -966,6 +987,7 @@ class PerceptronView extends Stepping {
     }
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
     this.attach();
+    await this.fitSide();
   }
 
   // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
@@ -986,6 +1008,7 @@ class PerceptronView extends Stepping {
     this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => {
       this.drawStep();
       showLesson(this, this.step);  // (the lesson's plots take the new width)
+      return this.fitSide();
     });
   }
 

@@ -103,10 +103,10 @@ class SgdView extends PerceptronView {
       ["exam", "point drawn this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
       ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
       ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
-      ["ring", "margin < 1 (hinge active): y·(w·x+b) < 1", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
+      ["ring", "hinge active: y·(w·x+b) < 1", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
       ["line", "SGD boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
       ["margin", "SGD margin w·x + b = ±1", dash(MARGIN_INK, 2.5, "5 3")],
-      ["exact", `exact SVM boundary (J* = ${num(this.m.h.exact.objective)})`, `<line x1="1" y1="9" x2="17" y2="9" stroke="rgba(34,34,34,0.35)" stroke-width="3"/>`],
+      ["exact", `exact SVM (J* = ${num(this.m.h.exact.objective)})`, `<line x1="1" y1="9" x2="17" y2="9" stroke="rgba(34,34,34,0.35)" stroke-width="3"/>`],
       ["exactm", "exact margin f = ±1", dash("rgba(34,34,34,0.4)", 2, "2 2")],
     ];
   }
@@ -149,6 +149,14 @@ class SgdView extends PerceptronView {
     let lo = jstar, hi = jstar;
     for (let s = 0; s <= m.S; s++) { lo = Math.min(lo, m.J[s]); hi = Math.max(hi, m.J[s]); }
     lo = Math.max(lo * 0.9, 1e-12); hi = Math.max(hi * 1.1, lo * 1.5);
+    // ticks at 1, 2 and 5 times the powers of ten in range, written whole (plotly's own write 2,000 and 200 as "2"),
+    // only the powers of ten where those would crowd
+    let vals = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++)
+      for (const f of [1, 2, 5]) if (f * 10 ** e >= lo && f * 10 ** e <= hi) vals.push([f * 10 ** e, f]);
+    if (vals.length > 5) vals = vals.filter(([, f]) => f === 1);
+    const ticks = vals.length >= 2 ? {tickmode: "array", tickvals: vals.map(([v]) => v), ticktext: vals.map(([v]) => num(v))}
+      : {tickformat: ".3~g"};
     return {
       width, height: (this.sz && this.sz.stripH) || Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x",
       showlegend: false, font: {family: FONT, size: 14 * k, color: INK},
@@ -157,7 +165,7 @@ class SgdView extends PerceptronView {
       xaxis: {title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee",
               range: [-0.5, Math.max(m.S, 1) + 0.5], fixedrange: true},
       yaxis: {title: {text: "J (log)", font: {color: J_INK, size: 15 * k}}, type: "log", range: [Math.log10(lo), Math.log10(hi)],
-              tickfont: tick, gridcolor: "#eeeeee", fixedrange: true, nticks: 4},
+              tickfont: tick, gridcolor: "#eeeeee", fixedrange: true, nticks: 4, ...ticks},
       yaxis2: {overlaying: "y", visible: false, fixedrange: true},
     };
   }
