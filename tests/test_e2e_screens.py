@@ -147,11 +147,16 @@ def test_presentation_mode_fits_the_sgd_tab_s_chart_and_its_controls_on_the_firs
           scene=True)
     page.get_by_role("tab", name="Hinge-loss SGD").click()
     sgd = ".st-key-sgd_chart .dbls"
-    page.wait_for_function(f"() => {{ const v = document.querySelector('{sgd}')?.__dblView; return v && !v.m.h.partial; }}",
-                           timeout=60_000)
-    page.wait_for_timeout(400)
+    page.wait_for_function(f"() => {{ const r = document.querySelector('{sgd}'), v = r?.__dblView;"
+                           " return v && !v.m.h.partial && r.dataset.ready === r.__dblId; }", timeout=60_000)
+    # a step's words (three lines and more at 1024 px) are longer than step 0's: the chart fits them once shown
+    page.evaluate(f"() => document.querySelector('{sgd}').__dblView.show(5)")
+    page.wait_for_function(f"() => document.querySelector('{sgd} .dbls-controls').getBoundingClientRect().bottom"
+                           " <= window.innerHeight", timeout=10_000)
+    page.wait_for_timeout(300)
     root, stage, controls, strip = (page.evaluate(BOX, f"{sgd} {sel}".strip()) for sel in
                                     ("", ".dbls-stage", ".dbls-controls", ".dbls-strip"))
+    assert "Step 5" in page.inner_text(f"{sgd} .dbls-text")
     title = page.evaluate(BOX, "h1")
     assert page.evaluate(f"() => document.querySelector('{sgd}').classList.contains('dbls-side')")
     assert title["bottom"] <= root["top"] < 0.3 * h and controls["bottom"] <= h, (root, controls)  # before the settings

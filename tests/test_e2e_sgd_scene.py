@@ -210,6 +210,12 @@ def test_an_eta_the_record_does_not_hold_dims_the_chart_and_shows_no_other_run(r
         set_control(renderer, "Constant η", "10")
         assert renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
         check_sgd(renderer, family[1], exact, [30], mounted=True)
+        # the page's answer: its last good record, its view naming η = 10 (refused: no run of it is coming), so the
+        # chart shows the run it showed, neither dimmed nor busy
+        check_sgd(renderer, family[1], exact, [30], with_view(sgd_scene(family, exact, follow="Constant η").to_bytes(),
+                                                              View(eta=10.0)))
+        assert not renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
+        assert renderer.evaluate("() => document.querySelector('#scene').getAttribute('aria-busy')") == "false"
         set_control(renderer, "Constant η", "0.1")
         assert not renderer.evaluate("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
         check_sgd(renderer, family[0], exact, [30, 60], mounted=True)

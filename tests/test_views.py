@@ -24,7 +24,7 @@ from core.svm import C_GRID, fit_svm, hinge_sgd
 from datasets import make_dataset
 from views.dataset import DATASET_KEY, Dataset
 from views.options import TAUS
-from viz.scene import LossScene, SgdScene
+from viz.scene import LossScene, SgdScene, View, with_view
 from viz.svm import sgd_summary
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -406,7 +406,8 @@ def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not
     at.select_slider(key="sgd_eta").set_value(5.0).run()
     assert not at.exception
     assert "constant η must stay below 1/λ = N·C = 4" in at.error[0].value and "last good run" in at.error[0].value
-    assert scenes_bytes(at) == [blob]  # the last good record stays
+    kept = scene(at)  # the last good record stays, its view naming the refused η (the chart then does not wait)
+    assert kept.view.eta == 5.0 and with_view(scenes_bytes(at)[0], View()) == with_view(blob, View())
     assert not [i for i in at.info if i.value.startswith("After ")]  # and no run's summary: none is of η = 5
     at.select_slider(key="sgd_eta").set_value(1.0).run()
     assert not at.error and scenes_bytes(at) == [blob]

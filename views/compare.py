@@ -66,7 +66,7 @@ def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
     return compare_page(X, y, lefts, rights, follow, "C", share=offload_shared)
 
 
-@st.cache_resource(ttl=TTL, show_spinner=False)
+@st.cache_resource(show_spinner=False)  # (no TTL: it says when each build was made, views.shared.made_fresh)
 def built() -> dict:
     """The families of C runs (views.builds.settings_key) made, the last FAMILIES: the server's, for every session."""
     return {}

@@ -89,7 +89,7 @@ def _ahead() -> None:
     st.session_state[AHEAD_ASKED] = parse_ask((st.session_state.get(CHART) or {}).get("ahead"))
 
 
-@st.cache_resource(ttl=TTL, show_spinner=False)
+@st.cache_resource(show_spinner=False)  # (no TTL: it says when each build was made, views.shared.made_fresh)
 def built() -> dict:
     """The inputs (views.builds.settings_key) whose runs of every τ were made: the server's, for every session."""
     return {}

@@ -104,7 +104,7 @@ def compute_sgd_family(X, y, C: float, steps: int, seed: int, etas: tuple):
     return sgd_page(X, y, C, "constant", etas, steps, seed, ETA_LABEL, share=offload_shared)
 
 
-@st.cache_resource(ttl=TTL, show_spinner=False)
+@st.cache_resource(show_spinner=False)  # (no TTL: it says when each build was made, views.shared.made_fresh)
 def sgd_built() -> dict:
     """The families of η runs (views.builds.settings_key) made, the last SGD_FAMILIES: the server's, for every
     session."""
@@ -231,8 +231,10 @@ def page() -> None:
                 *plane_data(ds, N_PLANE_MAX), C_used, schedule, eta, int(sgd_steps), int(sgd_seed)), stem, ds.label),
                 keep=lambda r: not r[2])  # a partial record is not the last good run
             if sgd is not None:
-                sblob, gaps, partial, stem, _ = sgd
-                sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
+                sblob, gaps, partial, stem, label = sgd
+                refused = schedule == "constant" and eta not in gaps  # (the error above names it: the last good run)
+                sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes,
+                             eta=eta if refused else None)  # (no run of it is coming: the chart does not wait)
                 # η is not in it: moving η sends the same bytes, and the chart follows the control
                 with first if presenting() else nullcontext():
                     show_scene(with_view(sblob, sview), SGD_CHART, on_more_change=more_asked)
@@ -243,8 +245,8 @@ def page() -> None:
                                + (" Every η is run once: moving Constant η redraws the run at once, in your browser."
                                   if partial or len(gaps) > 1 else ""))
                 with part("tables", "sgd"):
-                    exports(SGD_CHART, stem, with_view(sblob, replace(sview, eta=eta)), f"Hinge-loss SGD: {ds.label}")
-                if eta in gaps or schedule != "constant":  # (no run of this η: the error above says why)
+                    exports(SGD_CHART, stem, with_view(sblob, replace(sview, eta=eta)), f"Hinge-loss SGD: {label}")
+                if not refused:
                     st.info(gaps.get(eta) or next(iter(gaps.values())))
 
 page()

@@ -598,6 +598,9 @@ const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
 // where an element's top is on the page scrolled to its top: Streamlit scrolls its main column in a box of its own,
 // not the window, so a chart redrawn after the page was scrolled (a control below it moved) is measured from there
+// what a presentation-mode panel's cut is kept for (PerceptronView.fitSide): the chart's width and the window's height
+const sideKey = (width) => `${width}x${window.innerHeight}`;
+
 function pageTop(el) {
   let top = el.getBoundingClientRect().top + window.scrollY;
   for (let p = el.parentElement; p; p = p.parentElement) {
@@ -921,8 +924,8 @@ class PerceptronView extends Stepping {
     if (k > 1 && width >= 640) {
       const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
       const below = Math.round(2 * 1.45 * fs + 3.2 * fs + 12);  // the state line (two lines) and a row of controls
-      let S = Math.max(280, Math.min(Math.min(this.room(below), this.m.h.view.height), Math.round(width * 0.6)));
-      if (this.sideCut && this.sideCut.width === width) S = Math.max(280, S - this.sideCut.by);  // (fitSide)
+      const cut = this.sideCut && this.sideCut.at === sideKey(width) ? this.sideCut.by : 0;  // (fitSide)
+      const S = Math.max(280, Math.min(Math.min(this.room(below + cut), this.m.h.view.height), Math.round(width * 0.6)));
       return {wide: false, side: true, width, legendW: 0, mainW: S, mainH: S, stripW: width - S - GAP};
     }
     const wide = width >= 760 + 240 * (k - 1);
@@ -946,23 +949,37 @@ class PerceptronView extends Stepping {
     this.legendEl.style.width = sz.wide ? `${sz.legendW}px` : "";
   }
 
-  // presentation mode, side by side: where the words, the legend and the strip beside the panel ran past it (long
-  // words or legend wrap in a narrow column) and so pushed the controls out of the window, the panel gives up that
-  // much, once for this width (sizes(); a new record of the chart keeps it)
+  // presentation mode, side by side: where the words, the legend and the strip beside the panel run past it (long
+  // words or legend wrap in a narrow column: a step's words may be longer than the last's) and so push the controls
+  // out of the window, the panel gives up that much more room, for this width and window height (sizes(); a new
+  // record of the chart keeps it). Measured once drawn and whenever the words or the legend change height: the cut
+  // only grows, so it settles after the longest words seen.
   async fitSide() {
     const sz = this.sz, ctl = this.root.querySelector(".dbls-controls");
-    if (!sz.side || !ctl || (this.sideCut && this.sideCut.width === sz.width)) return;
-    const top = this.root.getBoundingClientRect().top;
-    const room = window.innerHeight - Math.min(Math.max(0, pageTop(this.root)), 0.45 * window.innerHeight);
-    const over = Math.round(ctl.getBoundingClientRect().bottom - top - room);
-    this.sideCut = {width: sz.width, by: over > 2 ? over : 0};
+    if (!sz || !sz.side || !ctl || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (hidden: no sizes)
+    const at = sideKey(sz.width), before = this.sideCut && this.sideCut.at === at ? this.sideCut.by : 0;
+    const over = Math.round(ctl.getBoundingClientRect().bottom - this.root.getBoundingClientRect().top - this.room(0));
     if (over <= 2 || sz.mainH <= 280) return;
+    this.sideCut = {at, by: before + over};
     Object.assign(this.sz, this.sizes());
     this.layoutClasses(this.sz);
     this.fitStrip(this.sz);
     await this.Plotly.relayout(this.plot, {width: this.sz.mainW, height: this.sz.mainH});
+    if (this.root.__dblView !== this) return;
     await this.Plotly.relayout(this.stripEl, {width: this.sz.stripW, height: this.stripLayout(this.sz.stripW).height});
-    this.drawStep();
+    if (this.root.__dblView === this) this.drawStep();
+  }
+
+  // fitSide whenever the words or the legend beside the panel change height (at most once a frame)
+  watchSide() {
+    if (!window.ResizeObserver || this.sideWatch || !this.sz || !this.sz.side) return;
+    let queued = false;
+    this.sideWatch = new ResizeObserver(() => {
+      if (queued || !this.sz || !this.sz.side) return;
+      queued = true;
+      requestAnimationFrame(() => { queued = false; this.fitSide(); });
+    });
+    for (const el of [this.text, this.legendEl]) if (el) this.sideWatch.observe(el);
   }
 
   // ``stripLater``: a kept record drawn at a change of the page's control (followVariant), over a chart of the same
@@ -972,6 +989,7 @@ class PerceptronView extends Stepping {
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(startStep);
     if (old && old.sideCut) this.sideCut = old.sideCut;
+    if (old && old.sideWatch) old.sideWatch.disconnect();
     const sz = this.sizes();
     this.sz = sz;
     this.layoutClasses(sz);
@@ -988,6 +1006,7 @@ class PerceptronView extends Stepping {
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
     this.attach();
     await this.fitSide();
+    this.watchSide();
   }
 
   // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
@@ -996,7 +1015,8 @@ class PerceptronView extends Stepping {
     const m = this.m;
     requestAnimationFrame(() => setTimeout(() => {
       if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
-      this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG).then(() => this.drawStep());
+      this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG)
+        .then(() => { if (this.root.__dblView === this) this.drawStep(); });
     }, 0));
   }
 
@@ -1182,7 +1202,7 @@ function controlValue(label) {
         if (picked && picked.box === el) picked = null;  // (closed: its value is the page's)
         return el.value;
       }
-      return picked && picked.box === el ? picked.text : null;
+      return picked && picked.box === el ? picked.text : null;  // (a box drawn anew is another element: not it)
     }
     if (el.type === "number") return el.value;
   }
@@ -1279,7 +1299,7 @@ function pickedOption(ev) {
   const opt = ev.target instanceof Element ? ev.target.closest("[role=option]") : null;
   const box = opt && document.querySelector("input[role=combobox][aria-expanded=true]");
   if (!box) return;
-  picked = {box, text: opt.textContent.trim()};
+  picked = {box, text: opt.textContent.trim()};  // (replaced at the next pick: never more than one box held)
   setTimeout(syncControls, 0);
 }
 

@@ -77,10 +77,11 @@ class SgdView extends PerceptronView {
     const j = this.heldRun();
     if (j !== null && j >= 0 && j !== this.m.j) this.setRun(j);
   }
-  // never another η's run under the control: dimmed and busy until a record holding it arrives (syncControls)
+  // never another η's run under the control: dimmed and busy until a record holding it arrives (syncControls); not
+  // where the page's record says that no run of it is coming (the view's η is the control's: the core refused it)
   waits() {
     const j = this.heldRun();
-    return j !== null && j !== this.m.j;
+    return j !== null && j !== this.m.j && followedValue(this.m.h) !== this.m.h.view.eta;
   }
 
   geometry(step) {
@@ -197,6 +198,9 @@ function sgdRuns(scene) {
   return scene.models;
 }
 
-// the run shown: the η of the page's control (header.follow), else the η shown before, else the view's, else the first
-KINDS.sgd = {shell: SHELL, View: SgdView,
-             model: (scene, old) => sgdRuns(scene)[runFor(scene.header, old && old.m.h.kind === "sgd" ? old : null, "eta")]};
+// the run shown: the η of the page's control (header.follow) where the record holds it, else the η shown before, else
+// the view's, else the first
+KINDS.sgd = {shell: SHELL, View: SgdView, model(scene, old) {
+  const h = scene.header, want = followedValue(h), held = want === null ? -1 : h.runs.findIndex((r) => r.eta === want);
+  return sgdRuns(scene)[held >= 0 ? held : runFor({...h, follow: null}, old && old.m.h.kind === "sgd" ? old : null, "eta")];
+}};
