@@ -35,12 +35,12 @@ pages = [
 ]
 nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
+preload_renderer()  # first: plotly.js starts loading and evaluating before the page's script has built its scene
 dataset_sidebar()
 presentation_sidebar()
 narrow_screen_style()  # rows of columns fold on a narrow screen (1024 px with the sidebar open)
 presentation_style(pages)  # in presentation mode: larger type, the chosen parts hidden
 url_notes = st.container()  # above the page; filled once the page has drawn its widgets
-preload_renderer()  # plotly.js starts loading in the browser before the page's script has built its scene
 nav.run()
 with part("tables", "points"):
     points_table()  # under every page: the shared points as an editable table

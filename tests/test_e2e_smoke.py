@@ -25,3 +25,20 @@ def test_root_page_loads(page: Page, app_server: str) -> None:
         pass
     shown = page.evaluate(_TITLE_AND_HEADINGS)
     assert APP_NAME in shown, f"{APP_NAME!r} is neither in the page title nor in a heading: {shown!r}"
+
+
+def test_plotly_js_is_fetched_alongside_the_renderer_not_after_it(browser, app_server: str) -> None:
+    """A new tab: the first chart element asks for plotly.js and the renderer at once (views.scene_chart.PRELOAD), so
+    plotly.js, the longest load, starts before the renderer has arrived rather than once the renderer runs."""
+    ctx = browser.new_context()  # (nothing cached)
+    try:
+        page = ctx.new_page()
+        page.goto(app_server.rstrip("/") + "/perceptron?ds=xor")
+        page.wait_for_selector(".dbls[data-ready]", state="attached", timeout=60_000)
+        got = page.evaluate("""() => { const at = (re) => performance.getEntriesByType('resource').find((e) => re.test(e.name));
+            const plotly = at(/plotly\\.min\\.js/), renderer = at(/dbl-scene\\.js/);
+            return [plotly.startTime, renderer.responseEnd, plotly.initiatorType]; }""")
+        assert got[0] <= got[1] and got[2] == "link", got
+        assert_no_exception(page)
+    finally:
+        ctx.close()

@@ -23,6 +23,7 @@ from viz.scene import RENDERER_JS
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 CSS = """
+.st-key-dbl_scene_preload { display: none; }  /* (views.scene_chart.preload_renderer: nothing to see) */
 .dbls { font: inherit; color: var(--st-text-color, #0d0d0d); background: #fff; }
 .dbls-text { min-height: 4.3em; line-height: 1.45; font-size: 1.02em; overflow-wrap: anywhere; }
 .dbls-quiz-text { min-height: 0; }  /* the quiz's words appear once answered: no room kept for them */
@@ -128,7 +129,11 @@ export default function (component) {{
 }}
 """
 
-SCENE = st.components.v2.component("dbl_scene", html='<div class="dbls"></div>', css=CSS, js=LOADER_JS,
+# the chart's element asks the browser for plotly.js and the renderer as soon as it is drawn, before the component's
+# own script has loaded (about 0.8 s sooner on a new tab): the renderer's requests then find them fetched
+PRELOAD = (f'<link rel="preload" as="script" href="app/static/plotly.min.js">'
+           f'<link rel="modulepreload" href="app/static/{RENDERER_FILE}?v={RENDERER_VERSION}">')
+SCENE = st.components.v2.component("dbl_scene", html=f'{PRELOAD}<div class="dbls"></div>', css=CSS, js=LOADER_JS,
                                    isolate_styles=False)
 
 
@@ -173,8 +178,8 @@ def serve_assets() -> None:
 
 
 def preload_renderer() -> None:
-    """Start fetching plotly.js in the browser now, while the server builds the page's scene (in the sidebar,
-    where the empty element takes no room from the chart)."""
+    """Start fetching plotly.js in the browser now, while the server builds the page's scene (the sidebar's first
+    element, not shown: CSS)."""
     with st.sidebar:
         SCENE(data=None, key="dbl_scene_preload")
 
