@@ -596,11 +596,11 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
-// where an element's top is on the page scrolled to its top: Streamlit scrolls its main column in a box of its own,
-// not the window, so a chart redrawn after the page was scrolled (a control below it moved) is measured from there
 // what a presentation-mode panel's cut is kept for (PerceptronView.fitSide): the chart's width and the window's height
 const sideKey = (width) => `${width}x${window.innerHeight}`;
 
+// where an element's top is on the page scrolled to its top: Streamlit scrolls its main column in a box of its own,
+// not the window, so a chart redrawn after the page was scrolled (a control below it moved) is measured from there
 function pageTop(el) {
   let top = el.getBoundingClientRect().top + window.scrollY;
   for (let p = el.parentElement; p; p = p.parentElement) {
@@ -1001,6 +1001,7 @@ class PerceptronView extends Stepping {
     if (stripLater && old && this.stripEl && this.stripEl.data) {
       this.attach();
       this.stripSoon();
+      this.watchSide();  // (the same layout as the chart before: its cut holds, its words are watched from here)
       return;
     }
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
