@@ -391,6 +391,14 @@ def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
         assert sc.follow == ("Constant η" if "schedule" in query else None)  # (moved, η dims it until its run arrives)
 
 
+def test_a_link_opens_the_svm_page_s_sgd_tab_and_a_bad_tab_is_named():
+    at = page_from_url({"ds": "blobs", "svm_tab": "Hinge-loss SGD", "sgd_steps": "200"}, page="views/svm.py")
+    assert at.session_state["svm_tab"] == "Hinge-loss SGD" and isinstance(scene(at), SgdScene)
+    bad = page_from_url({"ds": "blobs", "svm_tab": "nonsense"}, page="views/svm.py")
+    assert bad.session_state["svm_tab"] == "Exact SVM" and not [s for s in scenes(bad) if isinstance(s, SgdScene)]
+    assert any("svm_tab='nonsense' (using 'Exact SVM')" in w.value for w in bad.warning)
+
+
 def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not():
     """η must stay below N·C (core.svm.constant_eta_fits): at N = 40 and C = 0.1 the family holds the η's below 4, and
     an η of 5 is named with the last good record kept (the chart dims: no run of that η is in it)."""

@@ -155,7 +155,7 @@ def url_spelling(key: str, value) -> str:
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
 OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step",
-              "hide", "B_a", "B_b", "cmp_steps"}
+              "hide", "B_a", "B_b", "cmp_steps", "svm_tab"}
 
 
 def known_url_key(key: str) -> bool:

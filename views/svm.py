@@ -173,7 +173,8 @@ def page() -> None:
     C_used = math.inf if hard else float(C)
     live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser
     # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
-    exact_tab, sgd_tab = st.tabs(["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
+    # (in the link too: svm_tab=Hinge-loss SGD opens the SGD tab)
+    exact_tab, sgd_tab = bound(st.tabs, ["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
     with exact_tab:
         ready = exact_tab.open and points_ready(ds, CHART, "the SVM", need_both=True)
         result = None if not ready else run_or_last_good(LAST_GOOD, "the SVM", lambda: (
