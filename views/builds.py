@@ -16,8 +16,8 @@ from core.bounds import mistake_bound, separable_by_run
 from core.dual import gram, primal_agreement, run_dual, separable_in_feature_space
 from core.losses import grid_around, surface, theta_grid
 from core.perceptron import run_perceptron
-from core.svm import C_GRID, HingeRun, fit_svm, hinge_sgd, path_of, svm_grid
-from views.options import VARIANT_LABELS
+from core.svm import C_GRID, HingeRun, constant_eta_fits, fit_svm, hinge_sgd, path_of, svm_grid
+from views.options import TAUS, VARIANT_LABELS
 from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import colour_tops, data_figure, default_bs, losses_at, surface3d_figure, theta_figure
@@ -27,7 +27,6 @@ from viz.scene import (
     compare_record,
     compare_scene,
     dual_scene,
-    hinge_record,
     loss_scene,
     run_record,
     sgd_scene,
@@ -218,9 +217,10 @@ def shown_run(specs: tuple, key: str, value) -> int:
     return next((j for j, (_, kw) in enumerate(specs) if dict(kw).get(key) == value), 0)
 
 
-def compare_runs(X, y, params: tuple, specs: tuple) -> list:
+def made_runs(X, y, params: tuple, specs: tuple) -> list:
     """The runs ``specs`` (("perceptron" | "hinge", keyword arguments)) and their records: [(spec, run, record)] (a
-    chunk of :func:`compare_page`'s, in a worker process; ``params`` is unused, as ``offload_shared`` passes it)."""
+    chunk of :func:`compare_page`'s or :func:`sgd_page`'s, in a worker process; ``params`` is unused, as
+    ``offload_shared`` passes it)."""
     out = []
     for kind, kw in specs:
         run = run_perceptron(X, y, **dict(kw)) if kind == "perceptron" else hinge_sgd(X, y, **dict(kw))
@@ -243,7 +243,7 @@ def compare_page(X, y, lefts: tuple, rights: tuple, follow: tuple = (None, None)
     (bytes, [left runs], [right runs])
     """
     specs = tuple(dict.fromkeys(lefts + rights))
-    parts = [compare_runs(X, y, (), specs)] if share is None else share(compare_runs, X, y, (), specs)
+    parts = [made_runs(X, y, (), specs)] if share is None else share(made_runs, X, y, (), specs)
     pairs = {spec: (run, rec) for part in parts for spec, run, rec in part}
     cs = sorted({r.C for r, _ in pairs.values() if isinstance(r, HingeRun)})
     reference = [fit_svm(X, y, C=c) for c in cs] or None
@@ -277,15 +277,17 @@ def svm_page(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool, 
     return svm_scene(X, y, sols, path=path, perceptron=perceptron, follow=follow if C is None else None).to_bytes()
 
 
-def sgd_runs(X, y, params: tuple, etas: tuple) -> list:
-    """Hinge-SGD runs of one C, schedule, length and seed (``params``), one for each η of ``etas``, and their
-    records: [(η, run, record)] (a chunk of :func:`sgd_page`'s, in a worker process)."""
-    C, schedule, steps, seed = params
-    out = []
-    for eta in etas:
-        run = hinge_sgd(X, y, C=C, schedule=schedule, eta=eta, max_steps=steps, seed=seed)
-        out.append((eta, run, hinge_record(run)))
-    return out
+# every η's run is sent (η then moves in the browser) while runs × steps × N stays within this: the ten runs of 2,000
+# steps at N = 2,000 weigh 1.2 MB and take 0.8 s in both workers (ten of 5,000 steps: 2.7 MB and 2 s)
+SGD_FAMILY_WORK = 10 * 2_000 * 2_000
+
+
+def family_etas(schedule: str, steps: int, n: int, C: float) -> tuple:
+    """The η's the SGD tab runs at once (η then moves in the browser): for the constant schedule within
+    SGD_FAMILY_WORK, each η of the SGD tab's control that the core takes for these N and C (ηλ < 1); else none."""
+    if schedule != "constant" or len(TAUS) * steps * n > SGD_FAMILY_WORK:
+        return ()
+    return tuple(e for e in TAUS if constant_eta_fits(e, n, C))
 
 
 def sgd_page(X, y, C: float, schedule: str, etas: tuple, steps: int, seed: int, follow: str | None = None,
@@ -301,13 +303,14 @@ def sgd_page(X, y, C: float, schedule: str, etas: tuple, steps: int, seed: int, 
     -------
     (bytes, {η: summary})
     """
-    params = (C, schedule, steps, seed)
-    parts = [sgd_runs(X, y, params, etas)] if share is None else share(sgd_runs, X, y, params, etas)
-    made = {eta: (run, rec) for part in parts for eta, run, rec in part}
-    runs = [made[eta][0] for eta in etas]
+    specs = tuple(("hinge", (("C", C), ("schedule", schedule), ("eta", eta), ("max_steps", steps), ("seed", seed)))
+                  for eta in etas)
+    parts = [made_runs(X, y, (), specs)] if share is None else share(made_runs, X, y, (), specs)
+    made = {spec: (run, rec) for part in parts for spec, run, rec in part}
+    runs = [made[spec][0] for spec in specs]
     exact = fit_svm(X, y, C=C)
     scene = sgd_scene(runs, exact, follow=follow, partial=partial, made={id(r): rec for r, rec in made.values()})
-    return scene.to_bytes(), {eta: sgd_summary(made[eta][0], exact) for eta in etas}
+    return scene.to_bytes(), {eta: sgd_summary(run, exact) for eta, run in zip(etas, runs, strict=True)}
 
 
 def loss_grid(X, y, side: int, scale: float):

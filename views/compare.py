@@ -61,15 +61,9 @@ def compute(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str):
 
 @st.cache_resource(max_entries=FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every C…")
 def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
-    """:func:`compute` for a family of C (kept apart: :func:`built` names what this holds), its runs made in every
-    worker at once."""
+    """:func:`compute` for a family of C (kept apart: the registry "compare" names what this holds,
+    views.shared.partial_first), its runs made in every worker at once."""
     return compare_page(X, y, lefts, rights, follow, "C", share=offload_shared)
-
-
-@st.cache_resource(show_spinner=False)  # (no TTL: it says when each build was made, views.shared.made_fresh)
-def built() -> dict:
-    """The families of C runs (views.builds.settings_key) made, the last FAMILIES: the server's, for every session."""
-    return {}
 
 
 def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tuple | None) -> tuple:
@@ -80,7 +74,7 @@ def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tupl
     if key != "C" or pair is None or not any(follow):  # (one run a side, or a family of τ or B: 0.1–0.3 s)
         return *compute(X, y, lefts, rights, follow, key), lefts, rights
     shown_l, shown_r = shown_specs(lefts, rights, pair, key)
-    return partial_first(SHOWN, built(), FAMILIES, settings_key(X, y, (("runs", (lefts, rights)),)),
+    return partial_first(SHOWN, "compare", FAMILIES, settings_key(X, y, (("runs", (lefts, rights)),)),
                          lambda: (*offload(compare_page, X, y, shown_l, shown_r, follow, key, True), shown_l, shown_r),
                          lambda: (*compute_family(X, y, lefts, rights, follow), lefts, rights))
 

@@ -89,12 +89,6 @@ def _ahead() -> None:
     st.session_state[AHEAD_ASKED] = parse_ask((st.session_state.get(CHART) or {}).get("ahead"))
 
 
-@st.cache_resource(show_spinner=False)  # (no TTL: it says when each build was made, views.shared.made_fresh)
-def built() -> dict:
-    """The inputs (views.builds.settings_key) whose runs of every τ were made: the server's, for every session."""
-    return {}
-
-
 def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
     """What the page shows for ``params`` (the record, the words of each τ, the conventions, the dataset's label): the
     runs of every τ (:func:`compute`); or, on a run of the live part ``alone`` whose inputs changed (the variant or B:
@@ -105,7 +99,7 @@ def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
     33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
     X, y = plane_data(ds, N_PLANE_MAX)
     key, ahead = settings_key(X, y, params), made_ahead()
-    out = partial_first(SHOWN, built(), BUILT_KEEP, key, lambda: perceptron_page(
+    out = partial_first(SHOWN, "perceptron", BUILT_KEEP, key, lambda: perceptron_page(
         X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL), partial=True),
         lambda: compute(X, y, params), may=alone and ahead.future(key) is None)
     if every_tau(out) and dict(params)["variant"] in AHEAD and len(y) <= AHEAD_N:  # (an ask then takes it from there)

@@ -377,13 +377,21 @@ def made_fresh(registry: dict, key: str) -> bool:
     return made is not None and monotonic() - made < TTL
 
 
-def partial_first(shown: str, registry: dict, keep: int, key: str, partial: Callable[[], tuple],
+@st.cache_resource(show_spinner=False)  # (no TTL: they say when each build was made, made_fresh)
+def _registries() -> dict[str, dict]:
+    """The server's registries of builds made, by name (:func:`partial_first`), for every session."""
+    return {}
+
+
+def partial_first(shown: str, name: str, keep: int, key: str, partial: Callable[[], tuple],
                   full: Callable[[], tuple], may: bool = True) -> tuple:
     """A page's build of the inputs ``key``: ``partial()`` (the runs the controls show alone, a partial record) where
     it ``may`` and the inputs are new to this session (:func:`sent_anew` under ``shown``) and not in the server's
-    ``registry`` of builds (:func:`made_fresh`); else ``full()``, remembered there (its last ``keep``). The chart asks
-    for the rest once it has drawn a partial record (:func:`more_asked`), and that run, with the same inputs, makes
-    them in full."""
+    registry of builds ``name`` (:func:`made_fresh`); else ``full()``, remembered there (its last ``keep``, as the
+    cache of ``full`` keeps them). The chart asks for the rest once it has drawn a partial record
+    (:func:`more_asked`), and that run, with the same inputs, makes them in full."""
+    with _REGISTRY_LOCK:
+        registry = _registries().setdefault(name, {})
     if sent_anew(shown, key) and may and not made_fresh(registry, key):
         return partial()
     out = full()

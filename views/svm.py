@@ -15,8 +15,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.svm import C_GRID, constant_eta_fits
-from views.builds import SCALE, settings_key, sgd_page, svm_page, svm_solutions
+from core.svm import C_GRID
+from views.builds import SCALE, SGD_FAMILY_WORK, family_etas, settings_key, sgd_page, svm_page, svm_solutions
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
 from views.options import (
@@ -57,9 +57,6 @@ LAST_SGD = "_svm_sgd_good"  # (blob, summaries, partial, file stem, label)
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
 ETA_LABEL = "Constant η"  # the SGD chart follows this control: η moves in the browser
-# every η's run is sent (η then moves in the browser) while runs × steps × N stays within this: the ten runs of 2,000
-# steps at N = 2,000 weigh 1.2 MB and take 0.8 s in both workers (ten of 5,000 steps: 2.7 MB and 2 s)
-SGD_FAMILY_WORK = 10 * 2_000 * 2_000
 SGD_SHOWN = "_svm_sgd_shown"  # the inputs of the SGD record this session was sent last (views.shared.sent_anew)
 SGD_FAMILIES = 8  # families of η runs the server keeps, and its registry of them names
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
@@ -99,24 +96,9 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 @st.cache_resource(max_entries=SGD_FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every η…")
 def compute_sgd_family(X, y, C: float, steps: int, seed: int, etas: tuple):
-    """Hinge SGD for each constant η of ``etas`` and the exact SVM (:func:`sgd_built` names what this holds), the
+    """Hinge SGD for each constant η of ``etas`` and the exact SVM (the registry "sgd" names what this holds, views.shared.partial_first), the
     runs made in every worker at once."""
     return sgd_page(X, y, C, "constant", etas, steps, seed, ETA_LABEL, share=offload_shared)
-
-
-@st.cache_resource(show_spinner=False)  # (no TTL: it says when each build was made, views.shared.made_fresh)
-def sgd_built() -> dict:
-    """The families of η runs (views.builds.settings_key) made, the last SGD_FAMILIES: the server's, for every
-    session."""
-    return {}
-
-
-def family_etas(schedule: str, steps: int, n: int, C: float) -> tuple:
-    """The η's the SGD tab runs at once (η then moves in the browser): for the constant schedule within
-    SGD_FAMILY_WORK, each η of the control that the core takes for these N and C (ηλ < 1); else none."""
-    if schedule != "constant" or len(TAUS) * steps * n > SGD_FAMILY_WORK:
-        return ()
-    return tuple(e for e in TAUS if constant_eta_fits(e, n, C))
 
 
 def build_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int) -> tuple:
@@ -127,7 +109,7 @@ def build_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int) 
     etas = family_etas(schedule, steps, len(y), C)
     if eta not in etas or len(etas) < 2:  # (the decaying schedule reads no η: one run for all)
         return *compute_sgd(X, y, C, schedule, eta if schedule == "constant" else TAUS[0], steps, seed), False
-    return partial_first(SGD_SHOWN, sgd_built(), SGD_FAMILIES, settings_key(X, y, (("sgd", (C, steps, seed)),)),
+    return partial_first(SGD_SHOWN, "sgd", SGD_FAMILIES, settings_key(X, y, (("sgd", (C, steps, seed)),)),
                          lambda: (*offload(sgd_page, X, y, C, schedule, (eta,), steps, seed, ETA_LABEL, True), True),
                          lambda: (*compute_sgd_family(X, y, C, steps, seed, etas), False))
 

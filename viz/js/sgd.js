@@ -67,12 +67,7 @@ class SgdView extends PerceptronView {
   get runName() { return "Step size η"; }
   runModel(j) { return sgdRuns(this.scene)[j]; }
 
-  // the run of the η the page's control shows: its index; -1 where this record holds none (a partial record, or an η
-  // the core does not take for these N and C); null where no control gives η (the offline file: the chart's choice)
-  heldRun() {
-    const eta = followedValue(this.m.h);
-    return eta === null ? null : this.m.h.runs.findIndex((r) => r.eta === eta);
-  }
+  heldRun() { return heldEta(this.m.h); }
   sync() {
     const j = this.heldRun();
     if (j !== null && j >= 0 && j !== this.m.j) this.setRun(j);
@@ -192,6 +187,13 @@ class SgdView extends PerceptronView {
   }
 }
 
+// the run of the η the page's control shows: its index; -1 where the record holds none (a partial record, or an η the
+// core does not take for these N and C); null where no control gives η (the offline file: the chart's choice)
+function heldEta(h) {
+  const eta = followedValue(h);
+  return eta === null ? null : h.runs.findIndex((r) => r.eta === eta);
+}
+
 // every run of a hinge-SGD scene read (and checked) once, when it is drawn: η then switches runs without a fault
 function sgdRuns(scene) {
   if (!scene.models) scene.models = scene.header.runs.map((_, j) => new SgdModel(scene, j));
@@ -201,6 +203,6 @@ function sgdRuns(scene) {
 // the run shown: the η of the page's control (header.follow) where the record holds it, else the η shown before, else
 // the view's, else the first
 KINDS.sgd = {shell: SHELL, View: SgdView, model(scene, old) {
-  const h = scene.header, want = followedValue(h), held = want === null ? -1 : h.runs.findIndex((r) => r.eta === want);
-  return sgdRuns(scene)[held >= 0 ? held : runFor({...h, follow: null}, old && old.m.h.kind === "sgd" ? old : null, "eta")];
+  const h = scene.header, held = heldEta(h);
+  return sgdRuns(scene)[held !== null && held >= 0 ? held : runFor({...h, follow: null}, old && old.m.h.kind === "sgd" ? old : null, "eta")];
 }};
