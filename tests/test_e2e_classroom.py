@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import io
 
-from e2e_helpers import assert_no_exception, wait_for_chart, wait_for_rerun
+import pytest
+from e2e_helpers import (
+    assert_no_exception,
+    scene_button,
+    wait_for_chart,
+    wait_for_rerun,
+    wait_for_scene,
+    wait_for_step,
+)
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -29,6 +37,11 @@ def _settle(page: Page) -> None:
 def _slider_step(page: Page) -> int:
     """The step the Perceptron chart shows (the scene renderer writes it on its root)."""
     return page.evaluate("() => Number(document.querySelector('.st-key-perceptron_chart .dbls').dataset.step)")
+
+
+def _steps(page: Page) -> list[str]:
+    """The step each chart drawn on the page shows."""
+    return page.evaluate("() => [...document.querySelectorAll('.dbls[data-ready]')].map((r) => r.dataset.step)")
 
 
 def _press_until(page: Page, key: str, js: str) -> None:
@@ -81,6 +94,29 @@ def test_the_switch_in_the_sidebar_writes_the_link(page: Page, app_server: str) 
     assert "present=true" in page.url
     assert not page.get_by_test_id("stSidebar").is_visible()  # the default hides the sidebar and the tables
     assert not page.get_by_text("Every step as a table").is_visible()
+
+
+@pytest.mark.parametrize("path", ["perceptron?ds=textbook", "dual?ds=XOR&n_xor=40", "compare?ds=XOR&n_xor=40"])
+def test_presentation_mode_turned_on_and_off_keeps_the_step_shown(page: Page, app_server: str, path: str) -> None:
+    """The page draws its chart in a new element when presentation mode moves it: the new one opens at the step the
+    old one stood at, not at step 0."""
+    _open(page, f"{app_server}/{path}")
+    wait_for_scene(page)
+    for i in (1, 2, 3):
+        scene_button(page, "next")
+        wait_for_step(page, i)
+    page.get_by_test_id("stSidebar").get_by_text("Presentation mode").click()
+    _settle(page)
+    assert "present=true" in page.url
+    wait_for_scene(page)
+    page.wait_for_timeout(300)  # (a chart drawn at step 0 would show it by now)
+    assert _steps(page) == ["3"]
+    page.get_by_role("button", name="Leave presentation mode").click()
+    _settle(page)
+    wait_for_scene(page)
+    page.wait_for_timeout(300)
+    assert _steps(page) == ["3"]
+    assert_no_exception(page)
 
 
 def test_the_keyboard_steps_the_chart_and_the_svg_is_named_after_the_step(page: Page, app_server: str) -> None:

@@ -1465,7 +1465,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run (τ moved…), the step the last run stood at
-  const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : 0);
+  const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : root.__dblStood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
   try { await view.mount(at, old, {stripLater}); } catch (e) { fail(root, e.message); return; }
@@ -1520,6 +1520,25 @@ function wire(root) {
   }
 }
 
+// the chart each keyed element of the page last drew, by the element's Streamlit key (its st-key-… class). A page that
+// draws its chart in a new element (presentation mode turned on or off moves it) opens it where the old one stood:
+// the same step, the records kept (the variants drawn) and the lesson's folds; the old one, about to go, is paused
+const DRAWN = new Map();
+
+function takeOver(root) {
+  const host = root.closest("[class*='st-key-']");
+  const name = host && [...host.classList].find((c) => c.startsWith("st-key-"));
+  if (!name) return;
+  const before = DRAWN.get(name);
+  DRAWN.set(name, root);
+  if (!before || before === root || root.__dblView || !before.__dblView) return;
+  before.__dblView.pause();
+  root.__dblStood = before.__dblView.step;
+  root.__dblStart = before.__dblStart;
+  root.__dblMemo = before.__dblMemo;
+  root.__dblOpen = before.__dblOpen;
+}
+
 export default function (component) {
   const {data, parentElement} = component;
   if (data === null || data === undefined) {  // mounted early, before the page has its scene: fetch plotly.js now
@@ -1529,6 +1548,7 @@ export default function (component) {
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
+  takeOver(root);
   root.__dblSend = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
   mountScene(root, data);
 }
