@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from e2e_helpers import CHART, assert_no_exception, wait_for_rerun
 from playwright.sync_api import Page, expect
 
@@ -33,7 +35,8 @@ def test_clicking_a_weight_draws_its_boundary(page: Page, app_server: str) -> No
     target = page.evaluate(f"""() => {{ const m = {VIEW}.m, near = (g, v) => g.reduce((a, x) => Math.abs(x - v) < Math.abs(a - v) ? x : a);
         return [near(Array.from(m.us), 0.5), near(Array.from(m.vs), -0.5)]; }}""")
     page.mouse.click(*screen_point(page, *target))
-    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen; }}", timeout=30_000)
+    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen && !g.layout.meta.pending; }}",
+                           timeout=30_000)  # the page's figure (the one drawn at once: the next test)
     w1, w2, cb = page.evaluate(f"() => ({DATA}).layout.meta.chosen")
     assert abs(w1 - target[0]) < 1e-6 and abs(w2 - target[1]) < 1e-6 and abs(cb - b) < 1e-6
     # the boundary drawn is w·x + b = 0 for that weight
@@ -50,6 +53,51 @@ def test_clicking_a_weight_draws_its_boundary(page: Page, app_server: str) -> No
     said = page.locator(".st-key-tools_loss_chart .dbl-live")
     expect(said).to_contain_text("w = (")
     assert "perceptron loss" in said.text_content()
+    assert_no_exception(page)
+
+
+NUMBER = r"[−-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?"
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(t.replace("−", "-")) for t in re.findall(NUMBER, text)]
+
+
+def _words(text: str) -> str:
+    return re.sub(NUMBER, "#", text)
+
+
+def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: Page, app_server: str) -> None:
+    """The click draws the weight's boundary and the surface's losses there in the browser (meta.pending), before the
+    page's rerun; the page's figure, made from the core, then replaces it and agrees with it."""
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=all")
+    target = page.evaluate(f"""() => {{ const m = {VIEW}.m, near = (g, v) => g.reduce((a, x) => Math.abs(x - v) < Math.abs(a - v) ? x : a);
+        return [near(Array.from(m.us), 0.7), near(Array.from(m.vs), 0.4)]; }}""")
+    x, y = screen_point(page, *target)
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    read = f"""() => {{ const g = {DATA}; return {{meta: g.layout.meta, title: g.layout.title.text,
+        lines: g.closest('.dbls').querySelectorAll('.dbls-over line').length,
+        picked: document.querySelectorAll({ROOT!r} + ' .dbls-picked').length}}; }}"""
+    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && g.layout.meta.pending === true; }}", polling="raf")
+    drawn = page.evaluate(read)
+    assert drawn["lines"] == 1 and drawn["picked"] == 3  # its boundary over the data, a star on each surface
+    assert drawn["meta"]["chosen"][:2] == target
+    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen && !g.layout.meta.pending; }}",
+                           timeout=30_000)
+    made = page.evaluate(read)
+    assert made["lines"] == 0  # the page's figure draws it now
+    for a, b in zip(drawn["meta"]["chosen"], made["meta"]["chosen"], strict=True):
+        assert abs(a - b) < 1e-6  # (the page keeps 6 decimals)
+    for key in ("boundary_x", "boundary_y"):
+        for a, b in zip(drawn["meta"][key], made["meta"][key], strict=True):
+            assert abs(a - b) < 1e-5 * max(1.0, abs(b))
+    # the same w, b and losses (the surface's own, at the grid node; the page's from the core, at w to 6 decimals)
+    assert _words(drawn["title"]) == _words(made["title"])
+    for a, b in zip(_numbers(drawn["title"]), _numbers(made["title"]), strict=True):
+        assert abs(a - b) <= 2e-3 * max(1.0, abs(b))
+    page.wait_for_function(f"() => document.querySelectorAll({ROOT!r} + ' .dbls-chosen').length === 3")
+    assert page.locator(f"{ROOT} .dbls-picked").count() == 0
     assert_no_exception(page)
 
 

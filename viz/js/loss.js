@@ -266,7 +266,17 @@ class LossView extends Panels {
       if (!gd.__dblHooked) {
         gd.__dblHooked = true;
         gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
-        gd.on("plotly_click", (ev) => this.root.__dblView && this.root.__dblView.pick(ev));
+        // a click on a weight, read from the pointer (pressed and released within 4 px): plotly's own click event comes
+        // only once its mouseup has worked the hover out again, 50–110 ms later here
+        // (the release lands on the cover plotly lays over the page while a button is down: it is heard on the window)
+        // The weight is found at the press, before plotly's own handler changes the page (a layout read after it costs
+        // a whole layout of the page, 40–50 ms here)
+        gd.addEventListener("pointerdown", (down) => {
+          const v = this.root.__dblView, w = down.button === 0 && v && v.weightAt ? v.weightAt(gd, down) : null;
+          if (w) window.addEventListener("pointerup", (ev) => {
+            if (Math.hypot(ev.clientX - down.clientX, ev.clientY - down.clientY) <= 4 && this.root.__dblView === v) v.pick(w);
+          }, {capture: true, once: true});
+        }, true);
       }
     }
     this.shown = this.i;
@@ -319,13 +329,35 @@ class LossView extends Panels {
     return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
   }
 
-  // a click on a weight: the page is told (w at the grid node under the pointer, and the b shown)
-  pick(ev) {
-    const pt = ev && ev.points && ev.points[0];
-    if (!pt || !Number.isFinite(pt.x) || !Number.isFinite(pt.y)) return;
+  // the grid node nearest the pointer on a panel (null off its plot area); a click there picks it (the page is told
+  // that w and the b shown)
+  weightAt(gd, ev) {
+    const fl = gd._fullLayout, xa = fl && fl.xaxis, ya = fl && fl.yaxis, area = gd.querySelector(".nsewdrag");
+    if (!xa || !ya || !area) return null;
+    const r = area.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
+    if (!(px >= 0 && py >= 0 && px <= r.width && py <= r.height)) return null;
+    const near = (g, t) => { let k = 0; for (let i = 1; i < g.length; i++) if (Math.abs(g[i] - t) < Math.abs(g[k] - t)) k = i; return k; };
+    const m = this.m;
+    return [m.us[near(m.us, xa.p2l(px))], m.vs[near(m.vs, ya.p2l(py))]];
+  }
+  pick(w) {
     const send = this.root.__dblSend;
-    this.picked = {w: [pt.x, pt.y], b: this.m.bs[this.i], at: Date.now()};
+    this.picked = {w, b: this.m.bs[this.i], at: Date.now()};
     if (send) send("pick", this.picked);
+    this.preview(this.picked);
+  }
+
+  // the weight picked, drawn at once while the page makes its record: a star here (the subgradient's arrow, from the
+  // core, comes with the record) and, on the data chart beside, its boundary and the losses this surface shows there
+  // (figure.js: FigureView.preview). The next record is drawn even if it is this one again (a pick the page refused)
+  preview(pick) {
+    const m = this.m, c = m.us.indexOf(pick.w[0]), r = m.vs.indexOf(pick.w[1]);
+    if (c < 0 || r < 0) return;  // (a weight off the grid: the page's record says what was chosen)
+    const Z = this.g.Z, losses = m.run.names.map((nm) => [m.run.titles[nm], Z[nm][r * m.G + c]]);
+    this.pending = pick;
+    this.root.__dblId = null;
+    this.drawStep();
+    document.dispatchEvent(new CustomEvent("dbl-pick", {detail: {w: pick.w, b: pick.b, losses, lam: m.lam}}));
   }
 
   show(i) {
@@ -383,6 +415,9 @@ class LossView extends Panels {
         if (gn > 0) svg += P.arrow([[c.w[0], c.w[0] + r * gr[0]], [c.w[1], c.w[1] + r * gr[1]]], CHOSEN_INK, 3 * k, 14 * k, "dbls-grad");
         svg += `<path class="dbls-chosen" d="${star(px(c.w[0]), py(c.w[1]), 10 * k)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
       }
+      const q = this.pending;
+      if (q && on("chosen") && !(c && c.w[0] === q.w[0] && c.w[1] === q.w[1] && c.b === q.b))
+        svg += `<path class="dbls-picked" d="${star(px(q.w[0]), py(q.w[1]), 10 * k)}" fill="${CHOSEN_INK}" fill-opacity="0.6" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
       layer(this.overs[p], fl, svg + "</g>");  // all of it clipped to the panel
     });
   }
