@@ -329,16 +329,20 @@ class LossView extends Panels {
     return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
   }
 
-  // the grid node nearest the pointer on a panel (null off its plot area); a click there picks it (the page is told
+  // the grid node nearest the pointer on a panel (null off its plot area): the one its hover names, if shown (a
+  // pixel's rounding can put the pointer's own nearest node a row away); a click there picks it (the page is told
   // that w and the b shown)
   weightAt(gd, ev) {
     const fl = gd._fullLayout, xa = fl && fl.xaxis, ya = fl && fl.yaxis, area = gd.querySelector(".nsewdrag");
     if (!xa || !ya || !area) return null;
     const r = area.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
     if (!(px >= 0 && py >= 0 && px <= r.width && py <= r.height)) return null;
-    const near = (g, t) => { let k = 0; for (let i = 1; i < g.length; i++) if (Math.abs(g[i] - t) < Math.abs(g[k] - t)) k = i; return k; };
-    const m = this.m;
-    return [m.us[near(m.us, xa.p2l(px))], m.vs[near(m.vs, ya.p2l(py))]];
+    const m = this.m, h = gd._hoverdata && gd._hoverdata[0];
+    const near = (g, t) => { let k = 0; for (let i = 1; i < g.length; i++) if (Math.abs(g[i] - t) < Math.abs(g[k] - t)) k = i; return g[k]; };
+    const w = [near(m.us, xa.p2l(px)), near(m.vs, ya.p2l(py))];
+    const named = h && m.us.indexOf(h.x) >= 0 && m.vs.indexOf(h.y) >= 0 ? [h.x, h.y] : null;
+    // (a hover left from elsewhere on the panel, more than a cell away, is not the pointer's)
+    return named && Math.abs(named[0] - w[0]) <= m.us[1] - m.us[0] && Math.abs(named[1] - w[1]) <= m.vs[1] - m.vs[0] ? named : w;
   }
   pick(w) {
     const send = this.root.__dblSend;
