@@ -35,11 +35,16 @@ from bench.browser import chart  # noqa: E402
 DATA = chart("loss_data")  # the data chart beside the surface (a still figure)
 
 
-def clicks(page, k: int) -> tuple[list[float], list[float]]:
+def clicks(page, k: int) -> tuple[list[float], list[float], list[float]]:
     """Click k weights on the first panel (the pointer resting on each first, as a hand's does), each until the data
-    chart has drawn its boundary in the browser (``meta.pending``: the surface's own numbers), and until the page's
-    figure for it, made from the core, has replaced that (a rerun)."""
-    drawn, made = [], []
+    chart has drawn its boundary in the browser (``meta.pending``: the surface's own numbers; also timed in the page,
+    from the press to the frame after it is drawn), and until the page's figure for it, made from the core, has
+    replaced that (a rerun)."""
+    drawn, made, inpage = [], [], []
+    page.evaluate("() => document.addEventListener('pointerdown', () => { window.__pickDown = performance.now(); }, true)")
+    watch = f"""() => {{ window.__pickSeen = null; const tick = () => {{ const g = {DATA};
+        if (g && g.layout.meta.pending) requestAnimationFrame(() => {{ window.__pickSeen = performance.now(); }});
+        else requestAnimationFrame(tick); }}; requestAnimationFrame(tick); }}"""
     for i in range(k):
         page.wait_for_selector(IDLE, state="attached")
         page.wait_for_timeout(300)
@@ -48,17 +53,20 @@ def clicks(page, k: int) -> tuple[list[float], list[float]]:
         page.mouse.move(x, y)
         page.wait_for_timeout(200)
         before = page.evaluate(f"() => JSON.stringify(({DATA}).layout.meta.chosen)")
+        page.evaluate(watch)
         t = time.perf_counter()
         page.mouse.click(x, y)
         page.wait_for_function(f"(b) => {{ const g = {DATA}; return g && JSON.stringify(g.layout.meta.chosen) !== b; }}",
                                arg=before, polling="raf", timeout=60_000)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         drawn.append((time.perf_counter() - t) * 1000)
+        page.wait_for_function("() => window.__pickSeen !== null", polling="raf")
+        inpage.append(page.evaluate("() => window.__pickSeen - window.__pickDown"))
         page.wait_for_function(f"() => {{ const g = {DATA}; return g && g.layout.meta.chosen && !g.layout.meta.pending; }}",
                                polling="raf", timeout=60_000)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
         made.append((time.perf_counter() - t) * 1000)
-    return drawn, made
+    return drawn, inpage, made
 
 
 def main() -> None:
@@ -84,8 +92,9 @@ def main() -> None:
             print("  " + line("move λ → the chart follows (in the browser)", follow, ref50))
             print("  " + line("move λ → the page's own rerun done", rerun, ref50))
             print(f"  bytes received per λ move: median {statistics.median(sizes) / 1000:.1f} KB")
-            drawn, made = clicks(tab, 6)
+            drawn, inpage, made = clicks(tab, 6)
             print("  " + line("click a weight → its boundary drawn (in the browser)", drawn, ref50))
+            print("  " + line("  the same, timed in the page from the press", inpage, ref50))
             print("  " + line("  … → the page's figure from the core (rerun)", made, ref50))
             ctx.close()
 

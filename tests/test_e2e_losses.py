@@ -67,37 +67,61 @@ def _words(text: str) -> str:
     return re.sub(NUMBER, "#", text)
 
 
-def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: Page, app_server: str) -> None:
-    """The click draws the weight's boundary and the surface's losses there in the browser (meta.pending), before the
-    page's rerun; the page's figure, made from the core, then replaces it and agrees with it."""
-    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=all")
-    target = page.evaluate(f"""() => {{ const m = {VIEW}.m, near = (g, v) => g.reduce((a, x) => Math.abs(x - v) < Math.abs(a - v) ? x : a);
-        return [near(Array.from(m.us), 0.7), near(Array.from(m.vs), 0.4)]; }}""")
+def _pick(page: Page, near: tuple[float, float]) -> tuple[dict, dict, list[float]]:
+    """Click the grid node nearest ``near`` on the first panel; return what the charts show while the weight is drawn
+    in the browser alone (read in the same frame as ``meta.pending`` is seen), then once the page's figure has
+    replaced it, and the node."""
+    target = page.evaluate(f"""([u, v]) => {{ const m = {VIEW}.m, near = (g, t) => g.reduce((a, x) => Math.abs(x - t) < Math.abs(a - t) ? x : a);
+        return [near(Array.from(m.us), u), near(Array.from(m.vs), v)]; }}""", list(near))
     x, y = screen_point(page, *target)
     page.mouse.move(x, y)
     page.mouse.click(x, y)
-    read = f"""() => {{ const g = {DATA}; return {{meta: g.layout.meta, title: g.layout.title.text,
-        lines: g.closest('.dbls').querySelectorAll('.dbls-over line').length,
-        picked: document.querySelectorAll({ROOT!r} + ' .dbls-picked').length}}; }}"""
-    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && g.layout.meta.pending === true; }}", polling="raf")
-    drawn = page.evaluate(read)
-    assert drawn["lines"] == 1 and drawn["picked"] == 3  # its boundary over the data, a star on each surface
-    assert drawn["meta"]["chosen"][:2] == target
-    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen && !g.layout.meta.pending; }}",
-                           timeout=30_000)
-    made = page.evaluate(read)
-    assert made["lines"] == 0  # the page's figure draws it now
-    for a, b in zip(drawn["meta"]["chosen"], made["meta"]["chosen"], strict=True):
-        assert abs(a - b) < 1e-6  # (the page keeps 6 decimals)
-    for key in ("boundary_x", "boundary_y"):
-        for a, b in zip(drawn["meta"][key], made["meta"][key], strict=True):
-            assert abs(a - b) < 1e-5 * max(1.0, abs(b))
-    # the same w, b and losses (the surface's own, at the grid node; the page's from the core, at w to 6 decimals)
-    assert _words(drawn["title"]) == _words(made["title"])
-    for a, b in zip(_numbers(drawn["title"]), _numbers(made["title"]), strict=True):
-        assert abs(a - b) <= 2e-3 * max(1.0, abs(b))
-    page.wait_for_function(f"() => document.querySelectorAll({ROOT!r} + ' .dbls-chosen').length === 3")
-    assert page.locator(f"{ROOT} .dbls-picked").count() == 0
+    read = f"""const r = g.closest('.dbls'); return {{meta: g.layout.meta, title: g.layout.title.text,
+        lines: r.querySelectorAll('.dbls-over line').length, faded: r.querySelectorAll('.dbls-faded').length,
+        busy: r.getAttribute('aria-busy'), picked: document.querySelectorAll({ROOT!r} + ' .dbls-picked').length}};"""
+    drawn = page.wait_for_function(f"() => {{ const g = {DATA}; if (!g || g.layout.meta.pending !== true) return null; {read} }}",
+                                   polling="raf").json_value()
+    made = page.wait_for_function(f"() => {{ const g = {DATA}; if (!g || !g.layout.meta.chosen || g.layout.meta.pending) return null; {read} }}",
+                                  timeout=30_000).json_value()
+    return drawn, made, target
+
+
+def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: Page, app_server: str) -> None:
+    """The click draws the weight's boundary and the surface's losses there in the browser (meta.pending), before the
+    page's rerun; the page's figure, made from the core, then replaces it and agrees with it. A second pick fades the
+    first weight's line and state meanwhile."""
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=all")
+    for k, near in enumerate([(0.7, 0.4), (-0.5, 0.9)]):
+        drawn, made, target = _pick(page, near)
+        assert drawn["lines"] == 1 and drawn["picked"] == 3  # its boundary over the data, a star on each surface
+        assert drawn["busy"] == "true" and drawn["meta"]["chosen"][:2] == target
+        assert drawn["faded"] == (2 if k else 0)  # the last weight's line and its state, once there is one
+        assert made["lines"] == 0 and made["faded"] == 0 and made["busy"] is None  # the page's figure draws it now
+        for a, b in zip(drawn["meta"]["chosen"], made["meta"]["chosen"], strict=True):
+            assert abs(a - b) < 1e-6  # (the page keeps 6 decimals)
+        for key in ("boundary_x", "boundary_y"):
+            for a, b in zip(drawn["meta"][key], made["meta"][key], strict=True):
+                assert abs(a - b) < 1e-5 * max(1.0, abs(b))
+        # the same w, b and losses (the surface's own, at the grid node; the page's from the core, at w to 6 decimals)
+        assert _words(drawn["title"]) == _words(made["title"])
+        for a, b in zip(_numbers(drawn["title"]), _numbers(made["title"]), strict=True):
+            assert abs(a - b) <= 2e-3 * max(1.0, abs(b))
+        page.wait_for_function(f"() => document.querySelectorAll({ROOT!r} + ' .dbls-chosen').length === 3")
+        assert page.locator(f"{ROOT} .dbls-picked").count() == 0
+        wait_for_rerun(page)
+    assert_no_exception(page)
+
+
+def test_a_click_after_the_3d_view_picks_once(page: Page, app_server: str) -> None:
+    """The surface's element drew a still figure (the 3-D view) before the contours: a click then picks its weight once
+    and the page stays responsive."""
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&view=surface")
+    page.get_by_test_id("stRadio").filter(has_text="View").get_by_text("filled contours").click()
+    page.wait_for_function(f"() => {{ const v = {VIEW}; return v && v.m && v.m.us; }}", timeout=30_000)
+    wait_for_rerun(page)
+    drawn, made, target = _pick(page, (0.5, 0.5))
+    assert drawn["lines"] == 1 and made["lines"] == 0
+    assert abs(made["meta"]["chosen"][0] - target[0]) < 1e-6
     assert_no_exception(page)
 
 

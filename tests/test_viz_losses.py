@@ -194,3 +194,19 @@ def test_data_chart_states_the_chosen_w_and_its_mistakes(scene, w, b):
 def test_data_chart_without_a_chosen_w_has_no_state_line(scene):
     X, y = scene[:2]
     assert data_figure(X, y)["layout"]["annotations"] == []
+
+
+def test_data_chart_names_its_clip_box_and_its_chosen_line_for_the_renderer(scene):
+    """The renderer draws a weight picked ahead of the page's figure clipped to ``meta.clip`` and fades the last
+    chosen boundary, ``data[meta.line]`` (viz/js/figure.js): both must be what this figure draws."""
+    from viz.common import boundary_segment
+
+    X, y = scene[:2]
+    w, b = np.array([0.7, -0.4]), 0.3
+    fig = data_figure(X, y, chosen=(w, b))
+    meta, data = fig["layout"]["meta"], fig["data"]
+    assert data[meta["line"]]["name"] == "w·x + b = 0 (the chosen w)"
+    assert (data[meta["line"]]["x"], data[meta["line"]]["y"]) == boundary_segment(meta["clip"], w, b)
+    x0, x1 = fig["layout"]["xaxis"]["range"]
+    assert meta["clip"][0] < x0 and meta["clip"][1] > x1  # wider than the view: the line runs past its edges
+    assert data_figure(X, y)["layout"]["meta"]["clip"] == meta["clip"] and "line" not in data_figure(X, y)["layout"]["meta"]

@@ -274,17 +274,21 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
     # three short lines: the data chart's column is narrow (a third of a projector's page with the sidebar)
     title = ("Click a weight on the surface:<br>its boundary w·x + b = 0<br>is drawn here." if clickable else
              "Weights are chosen by a click<br>on the filled contours over<br>w₁, w₂ (the first slice).")
-    meta = {"view": "loss_data", "chosen": None}
+    # (clip: the box a boundary is clipped to, which the renderer clips a weight picked ahead of this figure to;
+    # line: the chosen boundary's trace, which it fades meanwhile: viz/js/figure.js)
+    clip = [float(v) for v in widened(box)]
+    meta = {"view": "loss_data", "chosen": None, "clip": clip}
     annotations = []
     if chosen is not None:
         w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
-        bx, by = boundary_segment(widened(box), w, b) if np.any(w) else ([], [])
+        bx, by = boundary_segment(clip, w, b) if np.any(w) else ([], [])
         data.append({"type": "scatter", "mode": "lines", "name": "w·x + b = 0 (the chosen w)", "x": bx, "y": by,
                      "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip"})
         title = f"w = ({num(w[0])}, {num(w[1])}), b = {num(b)}"
         if losses:
             title += "<br>" + ", ".join(f"{NAMES[k]} {num(v)}" for k, v in losses.items())
-        meta = {"view": "loss_data", "chosen": [float(w[0]), float(w[1]), b], "boundary_x": bx, "boundary_y": by}
+        meta = {"view": "loss_data", "chosen": [float(w[0]), float(w[1]), b], "boundary_x": bx, "boundary_y": by,
+                "clip": clip, "line": len(data) - 1}
         # the state in words under the chart, a line each (the column can be narrow): w, b; M; the losses
         annotations.append({
             "name": "state", "text": data_state(X, y, w, b, losses), "xref": "paper", "yref": "y domain",

@@ -273,9 +273,16 @@ class LossView extends Panels {
         // a whole layout of the page, 40–50 ms here)
         gd.addEventListener("pointerdown", (down) => {
           const v = this.root.__dblView, w = down.button === 0 && v && v.weightAt ? v.weightAt(gd, down) : null;
-          if (w) window.addEventListener("pointerup", (ev) => {
-            if (Math.hypot(ev.clientX - down.clientX, ev.clientY - down.clientY) <= 4 && this.root.__dblView === v) v.pick(w);
-          }, {capture: true, once: true});
+          if (!w) return;
+          const end = (ev) => {  // this pointer's release (or its cancel: a touch that became a pan)
+            if (ev.pointerId !== down.pointerId) return;
+            window.removeEventListener("pointerup", end, true);
+            window.removeEventListener("pointercancel", end, true);
+            if (ev.type === "pointerup" && Math.hypot(ev.clientX - down.clientX, ev.clientY - down.clientY) <= 4 &&
+                this.root.__dblView === v) v.pick(w);
+          };
+          window.addEventListener("pointerup", end, true);
+          window.addEventListener("pointercancel", end, true);
         }, true);
       }
     }
@@ -361,7 +368,10 @@ class LossView extends Panels {
     this.pending = pick;
     this.root.__dblId = null;
     this.drawStep();
-    document.dispatchEvent(new CustomEvent("dbl-pick", {detail: {w: pick.w, b: pick.b, losses, lam: m.lam}}));
+    for (const r of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
+      const v = r.__dblView;
+      if (v instanceof FigureView) v.previewPick({w: pick.w, b: pick.b, losses});
+    }
   }
 
   show(i) {

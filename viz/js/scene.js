@@ -1395,6 +1395,8 @@ function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not
 function fail(root, message) {
   root.__dblId = null;  // the next good record is drawn, even the one drawn before
   if (root.__dblView) root.__dblView.pause();
+  if (root.__dblView && root.__dblView.dropPick) root.__dblView.dropPick();  // (a weight drawn ahead of its figure)
+  root.removeAttribute("aria-busy");
   const box = root.querySelector(".dbls-error") || root.insertBefore(document.createElement("div"), root.firstChild);
   box.className = "dbls-error";
   box.setAttribute("role", "alert");
@@ -1465,7 +1467,10 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run (τ moved…), the step the last run stood at
-  const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : root.__dblStood ?? 0);
+  // (a chart drawn anew in another element of the page: where the old one stood, once, for a scene of its kind)
+  const stood = root.__dblStood && root.__dblStood.kind === scene.header.kind ? root.__dblStood.step : null;
+  root.__dblStood = null;
+  const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
   try { await view.mount(at, old, {stripLater}); } catch (e) { fail(root, e.message); return; }
@@ -1533,7 +1538,7 @@ function takeOver(root) {
   DRAWN.set(name, root);
   if (!before || before === root || root.__dblView || !before.__dblView) return;
   before.__dblView.pause();
-  root.__dblStood = before.__dblView.step;
+  root.__dblStood = {step: before.__dblView.step, kind: before.__dblKind};
   root.__dblStart = before.__dblStart;
   root.__dblMemo = before.__dblMemo;
   root.__dblOpen = before.__dblOpen;
