@@ -167,3 +167,39 @@ def test_the_image_export_draws_every_panel(renderer):  # noqa: F811
         "hinge loss", "perceptron loss", "0-1 loss"]  # a contour per panel
     notes = " ".join(fig["notes"])
     assert all(t in notes for t in ("hinge loss", "perceptron loss", "0-1 loss")) and "b = " in notes
+
+
+def test_a_weight_picked_ahead_of_the_page_stays_over_records_made_before_it(renderer):  # noqa: F811
+    """A pick is drawn at once (a star on the surface; its boundary on the data chart) until a record the page made
+    after it (View.seen at or past the pick's time) arrives: a record made before it, arriving late, is drawn with
+    the pick still over it."""
+    from viz.losses import data_figure
+    from viz.scene import figure_scene, with_view
+
+    X, y, names, us, vs, bs = setup(names=("hinge",))
+    w, b = [float(us[15]), float(vs[6])], float(bs[2])
+    old_chosen = (np.array([float(us[3]), float(vs[12])]), float(bs[2]))
+    surface_record = loss_scene(X, y, names, us, vs, bs, chosen=old_chosen).to_bytes()
+    picked = "() => document.querySelectorAll('#scene .dbls-picked').length"
+    mount(renderer, with_view(surface_record, View(seen=100.0)))
+    renderer.evaluate("([w, b]) => window.__dblView.preview({w, b, at: 200})", [w, b])
+    assert renderer.evaluate(picked) == 1
+    mount(renderer, with_view(surface_record, View(seen=150.0)))  # made before the pick
+    assert renderer.evaluate(picked) == 1 and renderer.evaluate("() => window.__dblView.pending.w") == w
+    mount(renderer, with_view(loss_scene(X, y, names, us, vs, bs, chosen=(np.array(w), b)).to_bytes(), View(seen=200.0)))
+    assert renderer.evaluate(picked) == 0 and renderer.evaluate("() => document.querySelectorAll('#scene .dbls-chosen').length") == 1
+
+    # the data chart: the pick's boundary on a layer over the figure, the figure's own last line and state faded
+    data = lambda seen, chosen: with_view(figure_scene(data_figure(X, y, chosen=chosen)), View(seen=seen))  # noqa: E731
+    state = """() => { const r = document.getElementById('scene'), g = r.querySelector('.js-plotly-plot');
+        return {lines: r.querySelectorAll('.dbls-over line').length, faded: r.querySelectorAll('.dbls-faded').length,
+                pending: Boolean(g.layout.meta.pending), chosen: g.layout.meta.chosen, busy: r.getAttribute('aria-busy')}; }"""
+    mount(renderer, data(100.0, old_chosen))
+    renderer.evaluate("([w, b]) => window.__dblView.previewPick({w, b, at: 200, losses: [['hinge loss', 0.5]]})", [w, b])
+    ahead = renderer.evaluate(state)
+    assert ahead == {"lines": 1, "faded": 2, "pending": True, "chosen": [*w, b], "busy": "true"}
+    mount(renderer, data(150.0, old_chosen))  # made before the pick: drawn, and the pick over it again
+    assert renderer.evaluate(state) == ahead
+    mount(renderer, data(200.0, (np.array(w), b)))  # made after it: the figure alone
+    after = renderer.evaluate(state)
+    assert after["lines"] == 0 and after["faded"] == 0 and not after["pending"] and after["busy"] is None

@@ -92,6 +92,27 @@ def test_scrub_slider_jumps_to_a_step(page: Page, app_server: str) -> None:
     assert scene_drawn(page)["ring"]["x"] == [1.0]  # after 2 updates only x₃ = (1, 1) is misclassified
 
 
+def test_a_page_opened_draws_the_run_of_its_tau_control_first(page: Page, app_server: str) -> None:
+    """Opened from another page, the chart can be ready before the page has drawn its τ control (its code still
+    loading): it waits for the control rather than draw another τ's run under it first. Every record drawn, from its
+    first frame, holds the τ the control shows."""
+    from e2e_helpers import goto_page
+
+    page.goto(app_server)
+    wait_for_rerun(page)
+    page.evaluate("""() => { window.__taus = []; new MutationObserver((records) => {
+        for (const r of records) { const v = r.target.__dblView;
+            if (r.attributeName === 'data-ready' && r.target.dataset.ready && v && v.m.run) window.__taus.push(v.m.run.tau); }
+    }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-ready']}); }""")
+    for _ in range(3):  # (the race is won or lost afresh at each visit)
+        goto_page(page, app_server, "Perceptron", "perceptron")
+        wait_for_scene(page)
+        goto_page(page, app_server, "Home", "")
+    taus = page.evaluate("() => window.__taus")
+    assert len(taus) >= 3 and set(taus) == {1.0}, taus
+    assert_no_exception(page)
+
+
 def test_changing_tau_makes_a_new_run_at_the_same_step(page: Page, app_server: str) -> None:
     open_perceptron(page, app_server)
     assert chart_meta(page)["tau"] == 1.0

@@ -30,6 +30,7 @@ from views.options import (
     TTL,
     VARIANT_LABELS,
     VIEW_LABELS,
+    message_number,
     weight_pick,
 )
 from views.present import part
@@ -55,6 +56,7 @@ LAST_GOOD = "_loss_last_good"
 CHART = "loss_data"  # the data chart: clicks on it edit the points
 CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it was clicked on
 SURFACE = "loss_chart"  # the (w₁, w₂) chart: a click on it chooses a weight
+PICK_SEEN = "_loss_pick_seen"  # when the last pick received was made (the browser's clock): View.seen
 GRID = {1: 81, 3: 61}  # grid side of the (w₁, w₂) slices the browser samples: one loss, or all three
 LAM_LABEL = "λ of the hinge's λ/2‖w‖²"  # the renderer follows this control: λ moves in the browser
 
@@ -125,8 +127,14 @@ def data_of(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, heig
 
 def _on_pick() -> None:
     """A weight clicked on the (w₁, w₂) chart: keep it (with the b it was clicked at and the dataset); the rerun that
-    follows draws its boundary. Anything but two finite numbers and a finite b is ignored (:func:`weight_pick`)."""
-    pick = weight_pick((st.session_state.get(SURFACE) or {}).get("pick"))
+    follows draws its boundary. Anything but two finite numbers and a finite b is ignored (:func:`weight_pick`). When
+    it was picked (``at``, the browser's clock) is kept whether or not it is taken: the charts say it back
+    (``View.seen``), so that the browser knows which of its picks a record comes after."""
+    raw = (st.session_state.get(SURFACE) or {}).get("pick")
+    at = message_number(raw.get("at")) if isinstance(raw, dict) else None
+    if at is not None:
+        st.session_state[PICK_SEEN] = at
+    pick = weight_pick(raw)
     if pick is not None:
         st.session_state[CHOSEN] = (*pick, current_dataset().label)
 
@@ -192,6 +200,7 @@ def page() -> None:
     if result is not None:
         chart, b_at, data, label = result
         live = isinstance(chart, bytes)
+        seen = st.session_state.get(PICK_SEEN)  # (the last pick received: View.seen)
         # one loss: the surface and the data side by side; all three: the surfaces across the page, the data below
         with first if presenting() else nullcontext():
             left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
@@ -199,7 +208,7 @@ def page() -> None:
             with left:
                 st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
                 if live:
-                    shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"))
+                    shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"), seen=seen)
                     show_scene(with_view(chart, shown), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
                 else:
                     show_chart(chart, SURFACE, what)
@@ -217,7 +226,7 @@ def page() -> None:
                             with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
                             slider_name="b" if live else "", state_chart=CHART)
             with right:
-                show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary")
+                show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary", View(seen=seen))
                 with part("notes", "explain"):
                     for nm in names:
                         st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")

@@ -47,7 +47,7 @@ from views.userdata import (
     write_points_to_url,
 )
 from viz.common import Chart, points_figure, titled_axes
-from viz.scene import figure_scene
+from viz.scene import View, figure_scene, with_view
 
 LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the session's first run)
 
@@ -327,13 +327,15 @@ def live_fragment(body: Callable[..., None]) -> Callable[..., None]:
     return _named_fragment(body, "live", body)
 
 
-def show_chart(fig: dict | Chart, key: str, alt: str) -> None:
+def show_chart(fig: dict | Chart, key: str, alt: str, view: View | None = None) -> None:
     """Draw a still figure, one that nothing steps (the Loss page's θ slice, 3-D view and data chart; the points
     alone), with the scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the
     browser like every other chart, from the JSON made where the figure was built. ``alt`` describes it for screen
-    readers; the keyed element is the page's chart (clicks on a data chart edit its points).
+    readers; the keyed element is the page's chart (clicks on a data chart edit its points). ``view``: how it is
+    shown, where that matters (the Loss data chart's ``seen``).
     """
-    show_scene(figure_scene(titled_axes(fig, current_dataset().axes), alt), key)
+    blob = figure_scene(titled_axes(fig, current_dataset().axes), alt)
+    show_scene(blob if view is None else with_view(blob, view), key)
 
 
 def show_points(ds: Dataset, key: str) -> None:

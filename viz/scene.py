@@ -218,6 +218,10 @@ class View:
         state after step k asked about (0 ≤ k < S), and once answered step k + 1 with the verdict on the pick.
     axes : tuple of 2 str
         The data axes' titles ("x₁", "x₂", or e.g. "x₁: sepal length (standardized)").
+    seen : float or None
+        The Loss page's charts: when the last weight picked on its surface that the page has received was picked (the
+        browser's clock, in ms, as the pick says). A pick the browser drew ahead of its figure that is newer than this
+        is drawn again over a record made before it (``viz/js/loss.js``, ``figure.js``).
     """
 
     height: int = 780
@@ -230,6 +234,7 @@ class View:
     quiz: dict | None = None
     pair: tuple[float, float] | None = None
     eta: float | None = None
+    seen: float | None = None
 
 
 @dataclass(frozen=True)

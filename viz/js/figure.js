@@ -28,28 +28,31 @@ class FigureView {
     if (model.h.alt) { this.plot.setAttribute("role", "img"); this.plot.setAttribute("aria-label", model.h.alt); }
   }
   get step() { return 0; }
-  async mount() {
+  async mount(at, old) {
     this.width = this.root.clientWidth;
     this.dropPick();  // (a weight picked is drawn by the figure now)
     const fig = this.m.fig;
     await this.Plotly.react(this.plot, fig.data, fig.layout, {...FIGURE_CONFIG, displayModeBar: fig.layout.scene ? "hover" : false});
+    // a figure the page made before the weight last picked here (View.seen): that weight is drawn over it again
+    const p = old instanceof FigureView ? old.picked : null;
+    if (p && p.at > (this.m.h.view.seen ?? -Infinity)) await this.previewPick(p);
   }
   // the Loss page's data chart (meta.view "loss_data"): a weight picked on the surface beside it (LossView.preview)
-  // is drawn here at once, until the page's figure for it, made from the core with the points it misclassifies,
-  // replaces it (meta.pending until then): its boundary w·x + b = 0 on a layer over the plot, clipped to the box the
-  // page clips its own to (meta.clip), the weight and the losses the surface shows there in the title; the last
-  // weight's boundary (trace meta.line) and its state fade. No point is drawn again (plotly.js redrawing the figure
-  // took 100–130 ms here at N = 1,000; a restyle or a relayout of the line or the state, 60–100 ms)
-  previewPick({w, b, losses}) {
-    const gd = this.plot, fl = gd._fullLayout, lay = gd.layout, meta = (lay && lay.meta) || {};
+  // is drawn here at once, until the page's figure made after it (View.seen), from the core with the points it
+  // misclassifies, replaces it (meta.pending until then): its boundary w·x + b = 0 on a layer over the plot,
+  // clipped to the box the page clips its own to (meta.clip), the weight and the losses the surface shows there in
+  // the title; the last weight's boundary (trace meta.line) and its state fade. No point is drawn again (plotly.js
+  // redrawing the figure took 100–130 ms here at N = 1,000; a restyle or a relayout of the line or the state,
+  // 60–100 ms)
+  previewPick(pick) {
+    const gd = this.plot, fl = gd._fullLayout, lay = gd.layout, meta = (lay && lay.meta) || {}, {w, b, losses} = pick;
     if (meta.view !== "loss_data" || !Array.isArray(meta.clip) || !fl || !fl.xaxis || !fl.yaxis || !this.over) return;
-    this.picked = {w, b};
+    this.picked = pick;
     this.drawPick();
     const at = `w = (${num(w[0])}, ${num(w[1])}), b = ${num(b)}`;
     // (meta is ours, read by nothing that draws: set in place, as a relayout of it would draw every point again)
     lay.meta = {...meta, chosen: [w[0], w[1], b], boundary_x: this.seg[0], boundary_y: this.seg[1], pending: true};
-    this.root.__dblId = null;  // the page's figure is drawn even if it is the one drawn before (a pick it refused)
-    this.root.setAttribute("aria-busy", "true");
+    this.root.setAttribute("aria-busy", "true");  // (the page's next figure, which says it has seen this pick, clears it)
     const traces = gd.querySelectorAll(".scatterlayer .trace");
     if (Number.isInteger(meta.line) && traces.length === gd.data.length && traces[meta.line]) traces[meta.line].classList.add("dbls-faded");
     for (const el of gd.querySelectorAll(".annotation")) el.classList.add("dbls-faded");

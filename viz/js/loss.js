@@ -244,6 +244,7 @@ class LossView extends Panels {
 
   async mount(at, old) {
     const m = this.m;
+    if (old && old.pending && old.pending.at > (m.h.view.seen ?? -Infinity)) this.pending = old.pending;  // (made before it)
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(at);
     this.titles.forEach((el, p) => {
@@ -360,17 +361,17 @@ class LossView extends Panels {
 
   // the weight picked, drawn at once while the page makes its record: a star here (the subgradient's arrow, from the
   // core, comes with the record) and, on the data chart beside, its boundary and the losses this surface shows there
-  // (figure.js: FigureView.preview). The next record is drawn even if it is this one again (a pick the page refused)
+  // (figure.js: FigureView.previewPick). The page's records say which pick they come after (View.seen): one made
+  // before this pick draws it again (mount)
   preview(pick) {
     const m = this.m, c = m.us.indexOf(pick.w[0]), r = m.vs.indexOf(pick.w[1]);
     if (c < 0 || r < 0) return;  // (a weight off the grid: the page's record says what was chosen)
     const Z = this.g.Z, losses = m.run.names.map((nm) => [m.run.titles[nm], Z[nm][r * m.G + c]]);
     this.pending = pick;
-    this.root.__dblId = null;
     this.drawStep();
     for (const r of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
       const v = r.__dblView;
-      if (v instanceof FigureView) v.previewPick({w: pick.w, b: pick.b, losses});
+      if (v instanceof FigureView) v.previewPick({w: pick.w, b: pick.b, at: pick.at, losses});
     }
   }
 

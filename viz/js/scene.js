@@ -1319,6 +1319,21 @@ function watchControls() {
   window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
 }
 
+const CONTROL_WAIT_MS = 1000;
+
+// a promise that resolves once the page shows every control labelled in `labels` (controlValue), or after `ms`
+function untilControls(labels, ms) {
+  return new Promise((resolve) => {
+    let done = false;
+    const shown = () => labels.every((label) => controlValue(label) !== null);
+    const watch = new MutationObserver(() => { if (shown()) end(); });
+    const timer = setTimeout(() => end(), ms);
+    function end() { if (done) return; done = true; watch.disconnect(); clearTimeout(timer); resolve(); }
+    watch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"]});
+    if (shown()) end();
+  });
+}
+
 // a record's header and where its arrays start, or null where it is not a record (decode() then names what is wrong)
 function headerOf(bytes) {
   try {
@@ -1443,8 +1458,15 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
     if (shownAs) scene.header.view = shownAs;  // a kept record drawn again: shown as the page shows its charts now
     kind = KINDS[scene.header.kind];
     if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
-    model = kind.model(scene, root.__dblView);
   } catch (e) { fail(root, e.message); return; }
+  // a first drawing that follows a control of the page (τ, η, λ…) the page has not drawn yet (a page just opened: its
+  // widgets' code still loading) waits for it, a second at most, rather than draw another value's run under it
+  const follows = [].concat(scene.header.follow ?? []).filter((label) => typeof label === "string");  // (Compare: a side's)
+  if (!standalone && !root.__dblView && follows.some((label) => controlValue(label) === null)) {
+    await untilControls(follows, CONTROL_WAIT_MS);
+    if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+  }
+  try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
