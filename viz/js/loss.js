@@ -268,10 +268,10 @@ class LossView extends Panels {
         gd.__dblHooked = true;
         gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
         // a click on a weight, read from the pointer (pressed and released within 4 px): plotly's own click event comes
-        // only once its mouseup has worked the hover out again, 50–110 ms later here
-        // (the release lands on the cover plotly lays over the page while a button is down: it is heard on the window)
-        // The weight is found at the press, before plotly's own handler changes the page (a layout read after it costs
-        // a whole layout of the page, 40–50 ms here)
+        // only once its mouseup has worked the hover out again, 50–110 ms later here. The weight is found at the press,
+        // before plotly's own handler changes the page (a layout read after it costs a whole layout of the page, 40–50
+        // ms here); the release lands on the cover plotly lays over the page while a button is down, so it is heard on
+        // the window
         gd.addEventListener("pointerdown", (down) => {
           const v = this.root.__dblView, w = down.button === 0 && v && v.weightAt ? v.weightAt(gd, down) : null;
           if (!w) return;
@@ -369,8 +369,8 @@ class LossView extends Panels {
     const Z = this.g.Z, losses = m.run.names.map((nm) => [m.run.titles[nm], Z[nm][r * m.G + c]]);
     this.pending = pick;
     this.drawStep();
-    for (const r of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
-      const v = r.__dblView;
+    for (const el of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
+      const v = el.__dblView;
       if (v instanceof FigureView) v.previewPick({w: pick.w, b: pick.b, at: pick.at, losses});
     }
   }
