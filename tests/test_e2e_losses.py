@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+import pytest
 from e2e_helpers import CHART, assert_no_exception, wait_for_rerun
 from playwright.sync_api import Page, expect
 
@@ -56,17 +55,6 @@ def test_clicking_a_weight_draws_its_boundary(page: Page, app_server: str) -> No
     assert_no_exception(page)
 
 
-NUMBER = r"[−-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?"
-
-
-def _numbers(text: str) -> list[float]:
-    return [float(t.replace("−", "-")) for t in re.findall(NUMBER, text)]
-
-
-def _words(text: str) -> str:
-    return re.sub(NUMBER, "#", text)
-
-
 def _pick(page: Page, near: tuple[float, float]) -> tuple[dict, dict, list[float]]:
     """Click the grid node nearest ``near`` on the first panel; return what the charts show while the weight is drawn
     in the browser alone (read in the same frame as ``meta.pending`` is seen), then once the page's figure has
@@ -94,7 +82,7 @@ def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: 
     for k, near in enumerate([(0.7, 0.4), (-0.5, 0.9)]):
         drawn, made, target = _pick(page, near)
         assert drawn["lines"] == 1 and drawn["picked"] == 3  # its boundary over the data, a star on each surface
-        assert drawn["busy"] == "true" and drawn["meta"]["chosen"][:2] == target
+        assert drawn["busy"] == "true" and drawn["meta"]["chosen"][:2] == pytest.approx(target, abs=1e-6)
         assert drawn["faded"] == (2 if k else 0)  # the last weight's line and its state, once there is one
         assert made["lines"] == 0 and made["faded"] == 0 and made["busy"] is None  # the page's figure draws it now
         for a, b in zip(drawn["meta"]["chosen"], made["meta"]["chosen"], strict=True):
@@ -102,10 +90,9 @@ def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: 
         for key in ("boundary_x", "boundary_y"):
             for a, b in zip(drawn["meta"][key], made["meta"][key], strict=True):
                 assert abs(a - b) < 1e-5 * max(1.0, abs(b))
-        # the same w, b and losses (the surface's own, at the grid node; the page's from the core, at w to 6 decimals)
-        assert _words(drawn["title"]) == _words(made["title"])
-        for a, b in zip(_numbers(drawn["title"]), _numbers(made["title"]), strict=True):
-            assert abs(a - b) <= 2e-3 * max(1.0, abs(b))
+        # the same w, b and losses, as the page writes them (both at w to 6 decimals; the browser's sums in the core's
+        # order, the page's from the core)
+        assert drawn["title"] == made["title"]
         page.wait_for_function(f"() => document.querySelectorAll({ROOT!r} + ' .dbls-chosen').length === 3")
         assert page.locator(f"{ROOT} .dbls-picked").count() == 0
         wait_for_rerun(page)

@@ -72,7 +72,8 @@ class FigureView {
   resize() {  // the figure's own height; its width the page's
     if (!this.plot._fullLayout || Math.abs(this.root.clientWidth - this.width) < 2) return;
     this.width = this.root.clientWidth;
-    this.Plotly.Plots.resize(this.plot).then(() => { if (this.picked && this.root.__dblView === this) this.drawPick(); });
+    this.Plotly.Plots.resize(this.plot).then(() => { if (this.picked && this.root.__dblView === this) this.drawPick(); },
+                                             () => {});  // (a chart hidden meanwhile: a page left, presentation mode turned)
   }
   // nothing moves
   show() {} pause() {} sync() {} go() {} play() {}

@@ -390,11 +390,10 @@ LossModel.prototype.formula = function () {
   for (const nm of this.run.names) rows.push(["", LOSS_TEX[nm]("m_i")]);
   if (!c) { rows.push(["", null, "Click a weight on a surface to see each loss there (with the b shown)."]); return rows; }
   // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
-  const N = this.N, [u, v] = c.w, b = c.b, [z, per, hin] = lossSums(this.X, this.y, N, u, v, b);
-  const lam = this.lam, reg = 0.5 * lam * (u * u + v * v);
+  const N = this.N, [u, v] = c.w, b = c.b, lam = this.lam, L = lossesAt(this.X, this.y, N, u, v, b, lam);
   const at = `\\text{at } ${TW} = ${tv(c.w)},\\ b = ${tn(b)}`;
-  const vals = {zero_one: `L_{0\\text{-}1} = ${z}/${N} = ${tn(z / N)}`, perceptron: `L_{\\text{perc}} = ${tn(per / N)}`,
-                hinge: `L_{\\text{hinge}} = ${tn(hin / N)} + \\frac{${tn(lam)}}{2}\\cdot ${tn(u * u + v * v)} = ${tn(hin / N + reg)}`};
+  const vals = {zero_one: `L_{0\\text{-}1} = ${L.k}/${N} = ${tn(L.zero_one)}`, perceptron: `L_{\\text{perc}} = ${tn(L.perceptron)}`,
+                hinge: `L_{\\text{hinge}} = ${tn(L.hingeData)} + \\frac{${tn(lam)}}{2}\\cdot ${tn(u * u + v * v)} = ${tn(L.hinge)}`};
   rows.push(["Chosen", `${at}:\\quad ` + this.run.names.map((nm) => vals[nm]).join(",\\quad ")]);
   return rows;
 };

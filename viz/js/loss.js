@@ -41,6 +41,13 @@ function lossSums(X, y, N, u, v, b, out = new Float64Array(3)) {  // (``out`` re
   return out;
 }
 
+// each loss at (u, v) and b, sampled as the surfaces are (lossSums), the hinge with λ/2‖w‖² for λ = lam; and the
+// counts it comes from (k: #[m ≤ 0]; hingeData: the hinge's data term; reg: λ/2‖w‖²)
+function lossesAt(X, y, N, u, v, b, lam) {
+  const [k, p, h] = lossSums(X, y, N, u, v, b), reg = 0.5 * lam * (u * u + v * v);
+  return {k, reg, hingeData: h / N, zero_one: k / N, perceptron: p / N, hinge: h / N + reg};
+}
+
 class LossModel {
   constructor({header, arrays}) {
     const h = this.h = header, a = arrays, r = this.run = h.run;
@@ -360,18 +367,19 @@ class LossView extends Panels {
   }
 
   // the weight picked, drawn at once while the page makes its record: a star here (the subgradient's arrow, from the
-  // core, comes with the record) and, on the data chart beside, its boundary and the losses this surface shows there
-  // (figure.js: FigureView.previewPick). The page's records say which pick they come after (View.seen): one made
+  // core, comes with the record) and, on the data chart beside, its boundary and each loss there, sampled as this
+  // surface samples it (figure.js: FigureView.previewPick). The page's records say which pick they come after (View.seen): one made
   // before this pick draws it again (mount)
   preview(pick) {
-    const m = this.m, c = m.us.indexOf(pick.w[0]), r = m.vs.indexOf(pick.w[1]);
-    if (c < 0 || r < 0) return;  // (a weight off the grid: the page's record says what was chosen)
-    const Z = this.g.Z, losses = m.run.names.map((nm) => [m.run.titles[nm], Z[nm][r * m.G + c]]);
-    this.pending = pick;
+    const m = this.m;
+    if (m.us.indexOf(pick.w[0]) < 0 || m.vs.indexOf(pick.w[1]) < 0) return;  // (off the grid: the page's record says)
+    // the weight as the page keeps it (6 decimals: views.options.weight_pick), and each loss there
+    const w = pick.w.map((x) => Math.round(x * 1e6) / 1e6), at = lossesAt(m.X, m.y, m.N, w[0], w[1], pick.b, m.lam);
+    this.pending = {...pick, w};
     this.drawStep();
     for (const el of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
       const v = el.__dblView;
-      if (v instanceof FigureView) v.previewPick({w: pick.w, b: pick.b, at: pick.at, losses});
+      if (v instanceof FigureView) v.previewPick({w, b: pick.b, at: pick.at, losses: m.run.names.map((nm) => [m.run.titles[nm], at[nm]])});
     }
   }
 

@@ -1495,7 +1495,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
-  try { await view.mount(at, old, {stripLater}); } catch (e) { fail(root, e.message); return; }
+  try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
   keep(root, bytes, scene.header);

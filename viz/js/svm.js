@@ -375,16 +375,18 @@ class SvmView extends Stepping {
   }
   layoutClasses(sz) { panelClasses(this.root, sz, sz.sideW); }
 
-  async mount(at, old) {
+  async mount(at, old, {stood = null} = {}) {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
     this.root.classList.toggle("dbls-one", m.K < 2);
-    // where to open: the C the chart stood at (the same grid), else the page's C control, else the view's start
+    // where to open: the C the chart stood at (the same grid; or the chart this one replaces, drawn in another element
+    // of the page, whose C the page may not have been told yet: takeOver), else the page's C control, else the view's
+    // start
     const text = this.followed();
     this.following = text;
     const same = old && old.m.K === m.K && old.m.Cs.every((c, j) => c === m.Cs[j]);
     const start = m.h.view.start ?? m.Cs.findIndex((c) => c === 1);
-    const fromOld = same ? old.i : null;
+    const fromOld = same ? old.i : Number.isInteger(stood) && stood >= 0 && stood < m.K ? stood : null;
     this.i = Math.max(0, Math.min(m.K - 1, fromOld ?? (text !== null ? this.indexOf(text) : null) ?? (start >= 0 ? start : 0)));
     this.drawLegend();
     const sz = this.sz = this.sizes();
@@ -398,6 +400,7 @@ class SvmView extends Stepping {
     }
     this.attach();
     await this.fit();
+    if (!same && fromOld !== null) this.report();  // (the page told the C it opened at, once it has rested)
   }
 
   // presentation mode: what lies under the panels (the legend, the state line, the controls, as they wrapped) is
