@@ -210,3 +210,21 @@ def test_data_chart_names_its_clip_box_and_its_chosen_line_for_the_renderer(scen
     x0, x1 = fig["layout"]["xaxis"]["range"]
     assert meta["clip"][0] < x0 and meta["clip"][1] > x1  # wider than the view: the line runs past its edges
     assert data_figure(X, y)["layout"]["meta"]["clip"] == meta["clip"] and "line" not in data_figure(X, y)["layout"]["meta"]
+
+
+def test_the_clickable_data_chart_keeps_its_plot_area_from_one_click_to_the_next(scene):
+    """Room for the longest state is kept under the plot before the first click and after each: the plot keeps its
+    size and place (the browser draws a clicked weight's boundary on it before the page's figure comes)."""
+    from viz.losses import STATE_ROWS, losses_at
+
+    X, y = scene[:2]
+    names = ("hinge", "perceptron", "zero_one")
+    layouts = [data_figure(X, y)["layout"]]
+    for w, b in [((1.0, 0.5), 0.2), ((-1.0, 0.0), 0.0), ((0.3, -1.2), 0.5)]:  # few and many points misclassified
+        w = np.array(w)
+        layouts.append(data_figure(X, y, chosen=(w, b), losses=losses_at(names, w, b, X, y, 0.0))["layout"])
+        assert layouts[-1]["annotations"][0]["text"].count("<br>") + 1 <= STATE_ROWS
+    assert len({(lay["margin"]["b"], lay["margin"]["t"], lay["height"]) for lay in layouts}) == 1
+    assert len({lay["legend"]["y"] for lay in layouts}) == 1
+    still = data_figure(X, y, clickable=False)["layout"]  # (no clicks there: no room kept)
+    assert still["margin"]["b"] < layouts[0]["margin"]["b"]

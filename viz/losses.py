@@ -39,6 +39,7 @@ NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hing
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
 AXIS_PX = 48  # the data chart's x tick labels and title, under its bottom edge
 STATE_NAMES = 3  # most points the state line names on one line
+STATE_ROWS = 4  # most lines of the data chart's state: w and b; M in two lines; the losses (data_state)
 FORMULAS = {
     "zero_one": "(1/N) Σ [yᵢ(w·xᵢ + b) ≤ 0]",
     "perceptron": "(1/N) Σ max(0, −yᵢ(w·xᵢ + b))",
@@ -300,8 +301,11 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
                      "y": [float(X[lit, 1])], "hoverinfo": "skip",
                      "marker": {"size": 24, "color": "rgba(230,159,0,0.35)", "line": {"color": CHOSEN_COLOUR,
                                                                                       "width": 3}}})
-    # the state line's lines (about 22 px each) hang under the x₁ title, the legend under them
-    below = AXIS_PX + sum(22 * (a["text"].count("<br>") + 1) + 12 for a in annotations)
+    # the state line's lines (about 22 px each) hang under the x₁ title, the legend under them. Where weights are
+    # clicked, room for the longest state (STATE_ROWS lines) is kept before the first click and after each: the plot
+    # keeps its size and place, so the boundary the browser draws at a click is where the page's figure then draws it
+    rows = sum(a["text"].count("<br>") + 1 for a in annotations)
+    below = AXIS_PX + 22 * (max(rows, STATE_ROWS) if clickable else rows) + (12 if annotations or clickable else 0)
     plot_h = max(height - 86 - (below + 30), 100)
     return {"data": data, "layout": {
         "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 86, "b": below + 30},
