@@ -44,6 +44,18 @@ def _steps(page: Page) -> list[str]:
     return page.evaluate("() => [...document.querySelectorAll('.dbls[data-ready]')].map((r) => r.dataset.step)")
 
 
+def _settled(page: Page, js: str, tries: int = 20) -> object:
+    """The value of ``js`` once two reads 250 ms apart agree (bounded: the last read after ``tries``)."""
+    last = page.evaluate(js)
+    for _ in range(tries):
+        page.wait_for_timeout(250)
+        now = page.evaluate(js)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def _press_until(page: Page, key: str, js: str) -> None:
     """Press ``key`` until ``js`` holds (a press can land while the chart is still being drawn: then once more)."""
     for attempt in range(3):
@@ -289,13 +301,15 @@ def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(bro
         root = ".st-key-compare_chart .dbls"
         page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
         size = f"() => document.querySelector('{root}').__dblView.sz.H"
-        before, ready = page.evaluate(size), page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+        _settle(page)
+        before = _settled(page, size)  # (the chart fits itself to what it drew under the panels once drawn)
+        ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
         slider = page.get_by_test_id("stSlider").filter(has_text="Step size τ (both)").get_by_role("slider")
         slider.focus()  # scrolls the page down to it
         page.keyboard.press("ArrowLeft")  # past the family's budget: a new record, drawn again
         page.wait_for_function(f"(r) => document.querySelector('{root}').dataset.ready !== r", arg=ready)
         _settle(page)
-        assert page.evaluate(size) == before
+        assert _settled(page, size) == before
     finally:
         page.close()
 

@@ -1319,7 +1319,7 @@ function watchControls() {
   window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
 }
 
-const CONTROL_WAIT_MS = 1000;
+const CONTROL_WAIT_MS = 3000;  // (a server busy with other sessions' builds can be slow to send a widget's code)
 
 // a promise that resolves once the page shows every control labelled in `labels` (controlValue), or after `ms`
 function untilControls(labels, ms) {
@@ -1329,7 +1329,8 @@ function untilControls(labels, ms) {
     const watch = new MutationObserver(() => { if (shown()) end(); });
     const timer = setTimeout(() => end(), ms);
     function end() { if (done) return; done = true; watch.disconnect(); clearTimeout(timer); resolve(); }
-    watch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"]});
+    watch.observe(document.body, {subtree: true, childList: true, attributes: true,
+                                  attributeFilter: ["aria-label", "aria-valuetext", "value"]});
     if (shown()) end();
   });
 }
@@ -1460,7 +1461,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
     if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
   } catch (e) { fail(root, e.message); return; }
   // a first drawing that follows a control of the page (τ, η, λ…) the page has not drawn yet (a page just opened: its
-  // widgets' code still loading) waits for it, a second at most, rather than draw another value's run under it
+  // widgets' code still loading) waits for it, three seconds at most, rather than draw another value's run under it
   const follows = [].concat(scene.header.follow ?? []).filter((label) => typeof label === "string");  // (Compare: a side's)
   if (!standalone && !root.__dblView && follows.some((label) => controlValue(label) === null)) {
     await untilControls(follows, CONTROL_WAIT_MS);
