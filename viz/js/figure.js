@@ -49,7 +49,7 @@ class FigureView {
     if (meta.view !== "loss_data" || !Array.isArray(meta.clip) || !fl || !fl.xaxis || !fl.yaxis || !this.over) return;
     this.picked = pick;
     this.drawPick();
-    const at = `w = (${num(w[0])}, ${num(w[1])}), b = ${num(b)}`;
+    const at = `w = ${vec(w)}, b = ${num(b)}`;
     // (meta is ours, read by nothing that draws: set in place, as a relayout of it would draw every point again)
     lay.meta = {...meta, chosen: [w[0], w[1], b], boundary_x: this.seg[0], boundary_y: this.seg[1], pending: true};
     this.root.setAttribute("aria-busy", "true");  // (the page's next figure, which says it has seen this pick, clears it)

@@ -353,8 +353,7 @@ class LossView extends Panels {
     const r = area.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
     if (!(px >= 0 && py >= 0 && px <= r.width && py <= r.height)) return null;
     const m = this.m, h = gd._hoverdata && gd._hoverdata[0];
-    const near = (g, t) => { let k = 0; for (let i = 1; i < g.length; i++) if (Math.abs(g[i] - t) < Math.abs(g[k] - t)) k = i; return g[k]; };
-    const w = [near(m.us, xa.p2l(px)), near(m.vs, ya.p2l(py))];
+    const w = [m.us[nearest(m.us, xa.p2l(px))], m.vs[nearest(m.vs, ya.p2l(py))]];
     const named = h && m.us.indexOf(h.x) >= 0 && m.vs.indexOf(h.y) >= 0 ? [h.x, h.y] : null;
     // (a hover left from elsewhere on the panel, more than a cell away, is not the pointer's)
     return named && Math.abs(named[0] - w[0]) <= m.us[1] - m.us[0] && Math.abs(named[1] - w[1]) <= m.vs[1] - m.vs[0] ? named : w;
