@@ -314,6 +314,42 @@ def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(bro
         page.close()
 
 
+SHIFT = """(px) => {  // a block of px above everything on the page (0: none), as a spinner or a message would stand there
+    const main = document.querySelector('[data-testid=stMainBlockContainer]');
+    let el = document.getElementById('dbl-test-above');
+    if (!el) { el = document.createElement('div'); el.id = 'dbl-test-above'; main.insertBefore(el, main.firstChild); }
+    el.style.height = px + 'px';
+}"""
+
+
+@pytest.mark.parametrize(("path", "root", "size"), [
+    ("compare?ds=XOR&n_xor=300", ".st-key-compare_chart .dbls", "v.sz.H"),
+    ("perceptron?ds=XOR&n_xor=300", ".st-key-perceptron_chart .dbls", "v.sz.mainH"),
+    ("svm?ds=XOR&n_xor=300", ".st-key-svm_chart .dbls", "v.sz.main"),
+    ("dual?ds=XOR&n_xor=100", ".st-key-dual_chart .dbls", "v.sz.main"),
+    ("losses?ds=XOR&n_xor=300", ".st-key-loss_chart .dbls", "v.sz.H"),
+])
+def test_a_presentation_chart_fits_again_when_what_stands_above_it_changes_height(
+        browser: Browser, app_server: str, path: str, root: str, size: str) -> None:
+    """Presentation mode sizes the chart to the window below its top. What stands above it may change height once it
+    is drawn (a spinner or the last run's message going, a font loading): the chart then fits the room it has now,
+    smaller while the block above stands and back to its size once it goes, with the page not rerun."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        _open(page, f"{app_server}/{path}&present=true")
+        page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
+        _settle(page)
+        read = f"() => {{ const v = document.querySelector('{root}').__dblView; return {size}; }}"
+        before = _settled(page, read)
+        page.evaluate(SHIFT, 80)
+        shrunk = _settled(page, read)
+        assert shrunk < before - 40, (before, shrunk)
+        page.evaluate(SHIFT, 0)
+        assert abs(_settled(page, read) - before) <= 2  # (the views take a change of 2 px or less for none)
+    finally:
+        page.close()
+
+
 READIES = """() => {  // each record the charts draw, as it is drawn: whether it was partial, and its runs
     window.__readies = [];
     new MutationObserver((records) => {

@@ -662,10 +662,15 @@ class Stepping {
     for (const gd of this.plots || [this.plot]) if (t < gd.data.length) this.Plotly.restyle(gd, {visible: !this.hidden.has(id)}, [t]);
   }
 
-  // the view's step changes move with each step: is the window another width? (then its new sizes, laid out)
+  // the view's step changes move with each step: is the window another width, or (presentation mode) has the chart's
+  // top moved, so the window's room under it changed? (then its new sizes, laid out)
   resized() {
-    const sz = this.sizes();
-    if (this.sz && Math.abs(sz.width - this.sz.width) < 2) return null;
+    const at = this.topAt, sz = this.sizes();  // (sizes() reads the room, and so the top, anew)
+    const moved = this.k > 1 && at !== undefined && this.topAt !== undefined && Math.abs(this.topAt - at) > 2;
+    if (this.sz && Math.abs(sz.width - this.sz.width) < 2 && !moved) {
+      this.topAt = at;  // (what this.sz was made for)
+      return null;
+    }
     this.sz = sz;
     this.layoutClasses(sz);
     return sz;
@@ -736,8 +741,8 @@ class Stepping {
   // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
   // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
   room(below) {
-    const top = Math.max(0, pageTop(this.root));
-    return Math.round(window.innerHeight - Math.min(top, 0.45 * window.innerHeight) - below);
+    const top = this.topAt = Math.round(Math.min(Math.max(0, pageTop(this.root)), 0.45 * window.innerHeight));
+    return Math.round(window.innerHeight - top - below);
   }
 }
 
@@ -1543,8 +1548,15 @@ function wire(root) {
     if (b && v()) v().toggle(b.dataset.part);
   });
   if (window.ResizeObserver && !root.__dblResize) {
-    root.__dblResize = new ResizeObserver(() => v() && v().resize());
+    root.__dblResize = new ResizeObserver(() => {
+      if (!root.isConnected) { root.__dblResize.disconnect(); root.__dblResize = null; return; }  // (gone from the page)
+      if (root.offsetWidth && v()) v().resize();  // (hidden, in a tab not shown: nothing to size to)
+    });
     root.__dblResize.observe(root);
+    // the page around it: what stands above the chart may change height after it is drawn (a spinner or a message of
+    // the last run going, a font loading), and a presentation-mode chart is sized to the window below its top
+    const page = root.closest("[data-testid=stMainBlockContainer]");
+    if (page) root.__dblResize.observe(page);
   }
 }
 
