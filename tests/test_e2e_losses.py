@@ -99,6 +99,29 @@ def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: 
     assert_no_exception(page)
 
 
+def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readable(browser, app_server: str) -> None:
+    """Presentation mode at 1024×768: the first click adds no row to the surface's legend (its entry is named before),
+    so the surface keeps its size under the pointer; the data chart's state, once written, stands under its x₁ title,
+    not over it."""
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    try:
+        open_loss(page, app_server.rstrip("/") + "/losses?ds=XOR&n_xor=300&loss=hinge&present=true")
+        wait_for_rerun(page)
+        size = f"() => [{VIEW}.sz.W, {VIEW}.sz.H]"
+        page.wait_for_timeout(500)
+        before = page.evaluate(size)
+        _pick(page, (1.0, 1.0))
+        wait_for_rerun(page)
+        page.wait_for_timeout(500)
+        assert page.evaluate(size) == before
+        bottom, top = page.evaluate(f"""() => {{ const g = {DATA}, box = (s) => g.querySelector(s).getBoundingClientRect();
+            return [box('.g-xtitle').bottom, box('.annotation').top]; }}""")
+        assert bottom <= top, (bottom, top)
+        assert_no_exception(page)
+    finally:
+        page.close()
+
+
 def test_a_click_after_the_3d_view_picks_once(page: Page, app_server: str) -> None:
     """The surface's element drew a still figure (the 3-D view) before the contours: a click then picks its weight once
     and the page stays responsive."""

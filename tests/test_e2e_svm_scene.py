@@ -241,17 +241,24 @@ def test_the_width_label_stands_where_it_covers_no_point(renderer: Page) -> None
 def test_the_c_path_rows_tick_zero_and_their_largest_value(renderer: Page):  # noqa: F811
     """Each row of the C path (width, support vectors, Σξ) is labelled 0 and its largest value, as the path holds it,
     however short the row (plotly.js would place one tick alone), and named in its top right corner."""
+    tops = [_c_path_rows(renderer, *make_dataset(name, n, 0)) for name, n in (("blobs", 40), ("xor", 300))]
+    assert tops[0] < 1000 <= tops[1]  # (the XOR's widest margin is labelled in whole units)
+
+
+def _c_path_rows(page: Page, X, y) -> float:
+    """Check the C path's rows for the points (X, y); return the widest margin on the path."""
     from viz.common import num
 
-    X, y = make_dataset("blobs", 40, 0)
     sols = svm_grid(X, y)
     path = path_of(sols)
-    mount(renderer, svm_scene(X, y, sols, path=path).to_bytes())
-    got = renderer.evaluate("""() => { const l = window.__dblView.sideEl.layout;
+    mount(page, svm_scene(X, y, sols, path=path).to_bytes())
+    got = page.evaluate("""() => { const l = window.__dblView.sideEl.layout;
         return [2, 3, 4].map((r) => ({ticks: l[`yaxis${r}`].ticktext, vals: l[`yaxis${r}`].tickvals, top: l[`yaxis${r}`].range[1]}))
           .concat([l.annotations.map((a) => [a.text, a.yanchor])]); }""")
     rows, names = got[:3], got[3]
     for row, key in zip(rows, ("width", "support", "slack"), strict=True):
         top = max(float(v) for v in path[key] if np.isfinite(v))
-        assert row["vals"] == [0, top] and row["ticks"] == ["0", num(top)] and row["top"] > top, key
+        label = f"{int(np.floor(top + 0.5)):,}" if top >= 1000 else num(top)  # (whole units from 1,000 on)
+        assert row["vals"] == [0, top] and row["ticks"] == ["0", label] and row["top"] > top, key
     assert names == [["width", "top"], ["# SVs", "top"], ["Σξ", "top"]]
+    return max(float(v) for v in path["width"] if np.isfinite(v))

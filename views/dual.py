@@ -154,10 +154,11 @@ def page() -> None:
                        "with αᵢ (how often xᵢ was a mistake, times η); rings mark the mistakes y·f(x) ≤ 0 after the step; the "
                        "yellow circle is the point examined (tagged with its new α after an update), and its row of G is lit: f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b reads only "
                        "that row. The dashed curve is the boundary before the update.")
-        st.subheader("What the Gram matrix saved", divider="gray")
+        # (the unit in the heading, not in each label: a label cut with "…" in a third of a projector's page said nothing)
+        st.subheader("What the Gram matrix saved, in kernel evaluations", divider="gray")
         cols = st.columns(len(cost))
         for col, (name, value, help_text) in zip(cols, cost, strict=True):
-            col.metric(f"{name} (kernel evaluations)", value, help=help_text)
+            col.metric(name, value, help=help_text)
         with part("tables"):
             exports(CHART, file_stem("dual", kernel, order, f"η{float(eta):g}", f"{n}pts"),
                     with_view(blob, replace(view, tau=float(eta))),

@@ -148,7 +148,8 @@ def page() -> None:
             c4.caption("Linear kernel: w·x + b = 0, margin lines w·x + b = ±1.")
         with st.expander("More settings: overlay, figure size"):
             e1, e2 = st.columns(2)
-            overlay = bound(e1.toggle, "Show the perceptron's boundary (faint)", value=True, key="overlay",
+            overlay = bound(e1.toggle, "Perceptron's boundary", value=True, key="overlay",
+                            help="Draw the primal perceptron's boundary on the same points, faint, to compare with the SVM's.",
                             fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
             height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
 

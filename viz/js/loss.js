@@ -206,7 +206,9 @@ class LossView extends Panels {
                  ["pathoff", "(hollow: its b differs)", `<circle cx="9" cy="9" r="4" fill="white" stroke="${PATH_INK}" stroke-width="1.5"/>`]);
     }
     if (r.lit !== null) items.push(["lit", `x${sub(r.lit + 1)}'s line`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${CHOSEN_INK}" stroke-width="4"/>`]);
-    if (r.chosen) items.push(["chosen", "the chosen w and the subgradient there", `<path d="${star(9, 9, 7)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="1"/>`]);
+    // (named before any weight is chosen too: the legend, and so the panels' size, is the same before a click and after)
+    items.push(["chosen", r.chosen ? "the chosen w and the subgradient there" : "the chosen w: click a weight",
+                `<path d="${star(9, 9, 7)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="1"/>`]);
     return items;
   }
   traceParts() { return {}; }  // (the bands are not in the legend)

@@ -752,7 +752,9 @@ class Panels extends Stepping {
   sizePanels(sz) { return Promise.all(this.plots.map((gd) => this.Plotly.relayout(gd, {width: sz.W, height: sz.H}))); }
   resize() {
     const sz = this.resized();
-    if (sz) this.sizePanels(sz).then(() => this.drawStep());
+    // (at another width what lies around the panels wraps anew: measured again once they are sized, as at mount. A
+    // page's first drawing can be at another width than its last: a scroll bar of the page there while it was built)
+    if (sz) this.sizePanels(sz).then(() => this.fit()).then(() => this.drawStep());
   }
   async fit() {
     this.around = Math.max(0, this.aroundNow());

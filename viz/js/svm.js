@@ -341,9 +341,10 @@ class SvmView extends Stepping {
     l.annotations = [];
     if (has) PATH_ROWS.forEach(([key, label, colour], r) => {
       const lo = (2 - r) * 0.2, top = Math.max(0, ...P[key].filter(Number.isFinite));
-      // two ticks, 0 and the row's largest value (a row is too short for plotly.js to place more than one)
+      // two ticks, 0 and the row's largest value (a row is too short for plotly.js to place more than one), in whole
+      // units from 1,000 on (its left margin holds "2,099", not "2099.408": the state line gives the digits)
       l[`yaxis${r + 2}`] = {domain: [lo, lo + 0.16], anchor: `x${r + 2}`, fixedrange: true, gridcolor: "#eeeeee", tickfont: tick,
-                            range: [0, (top || 1) * 1.12], tickvals: top ? [0, top] : [0], ticktext: top ? ["0", num(top)] : ["0"]};
+                            range: [0, (top || 1) * 1.12], tickvals: top ? [0, top] : [0], ticktext: top ? ["0", top >= 1000 ? grouped(Math.round(top)) : num(top)] : ["0"]};
       // each row named inside its top right corner, where the curve is low (the width, the support vectors and Σξ
       // fall as C grows); across, not a vertical title, which would run into the next row's on a short panel
       l.annotations.push({text: label, xref: `x${r + 2} domain`, yref: `y${r + 2} domain`, x: 1, y: 1, xanchor: "right", yanchor: "top",
