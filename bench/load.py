@@ -7,7 +7,7 @@ session is one websocket client speaking Streamlit's own protocol (what a browse
 with the query string, the page and the widget values), so the figures measure the server, not 30
 Chromium tabs fighting for the same two cores. Every session opens the shared link, then for
 ``--rounds`` rounds: changes the dataset, moves τ, turns on drawing and clicks a point in, switches to
-the SVM page and moves C, switches to the loss surface and moves λ, and goes back; with 1 to 5 s
+the SVM page and moves C, switches to the loss surface, moves λ and clicks a weight, and goes back; with 1 to 5 s
 between actions (``--think``: reading the chart, stepping and dragging its sliders in the browser). Stepping and the chart sliders run in the browser (Plotly frames) and cost
 the server nothing, so they are not sent. A page's own control (τ, C, λ) reruns that page alone, as a browser's
 does (the page is a fragment: views.shared.page_fragment); the dataset, drawing and a page switch rerun the whole app.
@@ -112,6 +112,14 @@ class Session:
         payload = [{"event": "click", "value": {"clicks": [click]}}]
         return [WidgetState(id=_make_trigger_id(comp, "events"), json_trigger_value=json.dumps(payload))]
 
+    def pick(self, u: float, v: float) -> list[WidgetState]:
+        """A weight clicked on the Loss surface, as its chart reports it (viz/js/loss.js ``pick``), at b = 0 (a b of
+        the slider's); the rerun is of the page's fragment, as a tab's is."""
+        comp = self.ids["loss_chart"]
+        self.fragment = self.fragments.get("loss_chart", "")
+        payload = [{"event": "pick", "value": {"w": [u, v], "b": 0.0, "at": time.time() * 1e3}}]
+        return [WidgetState(id=_make_trigger_id(comp, "events"), json_trigger_value=json.dumps(payload))]
+
 
 async def student(i: int, url: str, rounds: int, times: dict, errors: list, rng: random.Random,
                   think: tuple[float, float]) -> int:
@@ -146,6 +154,7 @@ async def student(i: int, url: str, rounds: int, times: dict, errors: list, rng:
             await act("move C", lambda: s.set("C", string_array_value={"data": [rng.choice(["0.1", "1", "10"])]}))
             await act("switch page", lambda: setattr(s, "page", "losses"))
             await act("move λ", lambda: s.set("lam", string_array_value={"data": [rng.choice(["0.0", "0.01", "0.1"])]}))
+            await act("pick a weight", triggers=s.pick(round(rng.uniform(-1, 1), 6), round(rng.uniform(-1, 1), 6)))
             s.values.pop("edit_points", None)
     except (TimeoutError, websockets.ConnectionClosed, OSError, KeyError) as exc:
         if isinstance(exc, KeyError):

@@ -23,7 +23,7 @@ from core.snapshot import activation
 from core.svm import svm_grid
 from datasets import make_dataset
 from viz.common import num
-from viz.scene import dual_scene, loss_scene, perceptron_scene, svm_scene
+from viz.scene import View, dual_scene, loss_scene, perceptron_scene, svm_scene, with_view
 
 
 def tn(v: float) -> str:
@@ -247,7 +247,19 @@ def test_the_loss_formulas_write_each_loss_at_the_chosen_weight(renderer):  # no
     assert f"L_{{0\\text{{-}}1}} = {round(z * len(y))}/{len(y)} = {tn(z)}" in tex
     assert f"L_{{\\text{{perc}}}} = {tn(perceptron(W, b, X, y)[0])}" in tex
     assert tex.endswith(f"= {tn(hinge(W, b, X, y, lam=0.1)[0])}")
-    mount(renderer, loss_scene(X, y, names, us, vs, bs).to_bytes())
+    # a row a loss (three do not run off the panel's side), and a weight just picked written at once, before the page's
+    # record: the losses there
+    rows = renderer.evaluate("() => Array.from(document.querySelectorAll('#scene .dbls-math-tex')).map((r) => r.dataset.tex)")
+    assert len(rows) == 1 + 3 + 1 + 3  # m_i, each loss's definition, the weight, each loss there
+    for row, head in zip(rows[-3:], ("L_{0\\text{-}1} = ", "L_{\\text{perc}} = ", "L_{\\text{hinge}} = "), strict=True):
+        assert row.startswith(head) and "\\frac{1}{N}" not in row, row
+    renderer.evaluate(f"() => window.__dblView.preview({{w: [{us[30]}, {vs[12]}], b: {bs[3]}, at: 1}})")
+    tex = " ".join(renderer.evaluate("() => Array.from(document.querySelectorAll('#scene .dbls-math-tex')).map((r) => r.dataset.tex)"))
+    W = np.array([[us[30], vs[12]]])
+    assert f"L_{{\\text{{perc}}}} = {tn(perceptron(W, b, X, y)[0])}" in tex
+    assert tex.endswith(f"= {tn(hinge(W, b, X, y, lam=0.1)[0])}")
+    # a record made after that pick (View.seen: the pick's time, 1), with no weight chosen
+    mount(renderer, with_view(loss_scene(X, y, names, us, vs, bs).to_bytes(), View(seen=1.0)))
     assert "Click a weight" in renderer.locator("#scene .dbls-math-body").inner_text()
 
 

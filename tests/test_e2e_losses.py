@@ -122,6 +122,58 @@ def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readab
         page.close()
 
 
+def test_the_keyboard_chooses_a_weight(page: Page, app_server: str) -> None:
+    """Tab to a surface: a ring on the grid node nearest 0; the arrows move it a node at a time (Shift: five), leaving b
+    alone, and it is said; Enter chooses its weight, as a click does; Escape takes the ring away."""
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge")
+    wait_for_rerun(page)
+    start = page.evaluate(f"""() => {{ const m = {VIEW}.m, near = (g) => g.reduce((a, x, j) => Math.abs(x) < Math.abs(g[a]) ? j : a, 0);
+        return [near(Array.from(m.us)), near(Array.from(m.vs)), m.us.length, m.vs.length, {VIEW}.i]; }}""")
+    panel = page.locator(f"{ROOT} .js-plotly-plot").first
+    panel.focus()
+    assert page.locator(f"{ROOT} .dbls-ring").count() == 1
+    for key in ["ArrowRight"] * 3 + ["ArrowUp"] * 2 + ["Shift+ArrowRight"]:
+        page.keyboard.press(key)
+    iu, iv = min(start[0] + 8, start[2] - 1), min(start[1] + 2, start[3] - 1)
+    assert page.evaluate(f"() => {VIEW}.ring") == [iu, iv] and page.evaluate(f"() => {VIEW}.i") == start[4]  # b stays
+    target = page.evaluate(f"([a, b]) => [{VIEW}.m.us[a], {VIEW}.m.vs[b]]", [iu, iv])
+    said = page.evaluate(f"() => document.querySelector({ROOT!r} + ' .dbls-live').textContent")
+    assert said.startswith("w = (") and "hinge" in said and said.endswith("Enter chooses it.")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => {{ const g = {DATA}; return !!g && !!g.layout.meta.chosen && !g.layout.meta.pending; }}",
+                           timeout=30_000)
+    w1, w2, _ = page.evaluate(f"() => ({DATA}).layout.meta.chosen")
+    assert abs(w1 - target[0]) < 1e-6 and abs(w2 - target[1]) < 1e-6
+    page.wait_for_function(f"() => {{ const v = {VIEW}; return v && v.m.run.chosen; }}")
+    # the page's record drawn (a new view), with the panel still focused: the ring stands where it stood, and moves on
+    assert page.evaluate(f"() => {VIEW}.ring") == [iu, iv] and page.locator(f"{ROOT} .dbls-ring").count() == 1
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(f"() => {VIEW}.ring") == [iu - 1, iv]
+    page.keyboard.press("Escape")
+    assert page.locator(f"{ROOT} .dbls-ring").count() == 0
+    page.keyboard.press("ArrowRight")  # no ring: ← → move b again, as the page says
+    page.wait_for_function(f"(i) => {VIEW}.i === i + 1", arg=start[4])
+    assert page.locator(f"{ROOT} .dbls-ring").count() == 0
+    assert_no_exception(page)
+
+
+def test_after_a_click_on_a_weight_the_arrows_still_move_b(page: Page, app_server: str) -> None:
+    """A click focuses the surface (it is in the Tab order) but shows no ring: ← → then move b, as the page's words
+    say; ↑ shows the ring at the weight clicked."""
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge")
+    wait_for_rerun(page)
+    _, made, target = _pick(page, (0.5, 0.5))
+    wait_for_rerun(page)
+    i = page.evaluate(f"() => {VIEW}.i")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"(i) => {VIEW}.i === i - 1", arg=i)
+    assert page.locator(f"{ROOT} .dbls-ring").count() == 0
+    page.keyboard.press("ArrowUp")
+    ring = page.evaluate(f"() => [{VIEW}.m.us[{VIEW}.ring[0]], {VIEW}.m.vs[{VIEW}.ring[1]]]")
+    assert ring == pytest.approx(target, abs=1e-6) and page.evaluate(f"() => {VIEW}.i") == i - 1
+    assert_no_exception(page)
+
+
 def test_a_click_after_the_3d_view_picks_once(page: Page, app_server: str) -> None:
     """The surface's element drew a still figure (the 3-D view) before the contours: a click then picks its weight once
     and the page stays responsive."""

@@ -219,7 +219,8 @@ def page() -> None:
                     if live:
                         st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
                                    "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
-                                   "boundary in the data chart. Trajectory markers are hollow where the run's b differs from the "
+                                   "boundary in the data chart; or Tab to a surface, move the ring with the arrow keys and "
+                                   "press Enter. Trajectory markers are hollow where the run's b differs from the "
                                    "slice's.")
                 with part("tables"):
                     exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),

@@ -46,6 +46,7 @@ CSS = """
   font: inherit; color: inherit; cursor: pointer; text-align: left; border-radius: 0.3rem; }
 .dbls-legend button[aria-pressed=false] { opacity: 0.4; text-decoration: line-through; }
 .dbls-legend button:focus-visible { outline: 2px solid var(--st-primary-color, #0b57d0); }
+.dbls .js-plotly-plot:focus-visible { outline: 2px solid var(--st-primary-color, #0b57d0); outline-offset: 2px; }
 .dbls-legend svg { flex: none; }
 .dbls-state { margin-top: 0.15rem; font-size: 0.98em; overflow-wrap: anywhere; }
 .dbls-controls { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.35rem; }

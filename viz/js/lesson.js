@@ -385,16 +385,18 @@ const LOSS_TEX = {
   hinge: (a) => `L_{\\text{hinge}} = \\frac{1}{N}\\sum_i \\max(0,\\ 1 - ${a}) + \\frac{\\lambda}{2}\\|${TW}\\|^2`,
 };
 
-LossModel.prototype.formula = function () {
-  const c = this.run.chosen, rows = [["Losses", `m_i = y_i(${TW}\\cdot ${TX}_i + b)`]];
+// (the weight just picked, drawn ahead of the page's record, is the one written: LossView.pending; a row a loss, so
+// three losses do not run off the panel's side)
+LossModel.prototype.formula = function (s, view) {
+  const c = (view && view.pending) || this.run.chosen, rows = [["Losses", `m_i = y_i(${TW}\\cdot ${TX}_i + b)`]];
   for (const nm of this.run.names) rows.push(["", LOSS_TEX[nm]("m_i")]);
   if (!c) { rows.push(["", null, "Click a weight on a surface to see each loss there (with the b shown)."]); return rows; }
   // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
   const N = this.N, [u, v] = c.w, b = c.b, lam = this.lam, L = lossesAt(this.X, this.y, N, u, v, b, lam);
-  const at = `\\text{at } ${TW} = ${tv(c.w)},\\ b = ${tn(b)}`;
   const vals = {zero_one: `L_{0\\text{-}1} = ${L.k}/${N} = ${tn(L.zero_one)}`, perceptron: `L_{\\text{perc}} = ${tn(L.perceptron)}`,
                 hinge: `L_{\\text{hinge}} = ${tn(L.hingeData)} + \\frac{${tn(lam)}}{2}\\cdot ${tn(u * u + v * v)} = ${tn(L.hinge)}`};
-  rows.push(["Chosen", `${at}:\\quad ` + this.run.names.map((nm) => vals[nm]).join(",\\quad ")]);
+  rows.push(["Chosen", `${TW} = ${tv(c.w)},\\ b = ${tn(b)}`]);
+  for (const nm of this.run.names) rows.push(["", vals[nm]]);
   return rows;
 };
 

@@ -265,6 +265,8 @@ class LossView extends Panels {
     this.drawLegend();
     if (old && old.around !== undefined) this.around = old.around;  // a new record keeps the panels' size
     if (old && old.m.surfaceKey === m.surfaceKey) m.cache = old.m.cache;  // and the surfaces sampled for it
+    // the keyboard's ring stays where it stood (Enter's record arrives with the panel still focused), on the same grid
+    if (old && old.ring && old.m.surfaceKey === m.surfaceKey) this.ring = old.ring;
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     this.g = this.geometry(this.i);
@@ -294,6 +296,23 @@ class LossView extends Panels {
           window.addEventListener("pointerup", end, true);
           window.addEventListener("pointercancel", end, true);
         }, true);
+        // the keyboard's weight (weightKey): the panel is in the page's Tab order
+        gd.tabIndex = 0;
+        gd.setAttribute("role", "application");  // (a screen reader's browse mode would keep the arrows)
+        gd.setAttribute("aria-roledescription", "weight chooser");
+        gd.setAttribute("aria-label", "Weights w₁, w₂: the arrow keys move a ring over them (Shift: five at a time), " +
+                        "Enter chooses the weight under it, as a click does; Escape takes the ring away");
+        gd.addEventListener("keydown", (ev) => {
+          const v = this.root.__dblView;
+          if (ev.altKey || ev.ctrlKey || ev.metaKey || !v || !v.weightKey || !v.weightKey(ev.key, ev.shiftKey)) return;
+          ev.preventDefault();  // (so the page's keys leave b alone)
+          ev.stopPropagation();
+        });
+        gd.addEventListener("focus", () => {  // (from the keyboard: a click's focus shows no ring)
+          const v = this.root.__dblView;
+          if (v && v.weightKey && gd.matches(":focus-visible")) v.weightKey(null);
+        });
+        gd.addEventListener("blur", () => { const v = this.root.__dblView; if (v && v.ring) { v.ring = null; v.drawStep(); } });
       }
     }
     this.shown = this.i;
@@ -360,6 +379,37 @@ class LossView extends Panels {
     // (a hover left from elsewhere on the panel, more than a cell away, is not the pointer's)
     return named && Math.abs(named[0] - w[0]) <= m.us[1] - m.us[0] && Math.abs(named[1] - w[1]) <= m.vs[1] - m.vs[0] ? named : w;
   }
+  // the keyboard on a focused panel: a ring on a grid node (first the weight chosen, else the node nearest 0), moved
+  // by the arrows a node at a time (Shift: five), held at the grid's edge; Enter or Space picks its weight; Escape
+  // takes the ring away. ``name`` null: the panel has just been focused from the keyboard (the ring shown). A panel
+  // focused by a click shows no ring until ↑ or ↓: ← and → still move b there, as the page says. Whether the key was used.
+  weightKey(name, big = false) {
+    const m = this.m, d = big ? 5 : 1, c = this.pending || m.run.chosen;
+    const moves = {ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d]};
+    if (name === "Escape" || ((name === "ArrowLeft" || name === "ArrowRight" || name === "Enter" || name === " ") && !this.ring)) {
+      const had = Boolean(this.ring);
+      this.ring = null;
+      if (had) this.drawStep();
+      return had;
+    }
+    if (name !== null && !(name in moves) && name !== "Enter" && name !== " ") return false;
+    const fresh = !this.ring;  // (shown by this key: it stands where it starts)
+    if (fresh) this.ring = [nearest(m.us, c ? c.w[0] : 0), nearest(m.vs, c ? c.w[1] : 0)];  // (the page keeps 6 decimals)
+    if (name in moves && !fresh) {
+      const [du, dv] = moves[name];
+      this.ring = [Math.max(0, Math.min(m.us.length - 1, this.ring[0] + du)), Math.max(0, Math.min(m.vs.length - 1, this.ring[1] + dv))];
+    }
+    const w = [m.us[this.ring[0]], m.vs[this.ring[1]]];
+    if (name === "Enter" || name === " ") this.pick(w);
+    this.drawStep();
+    if (this.live && name !== "Enter" && name !== " ") {  // what the ring is on, said: the weight and each loss there
+      const at = lossesAt(m.X, m.y, m.N, w[0], w[1], m.bs[this.i], m.lam);
+      this.live.textContent = `w = ${vec(w)} at b = ${num(m.bs[this.i])}: ` +
+        m.run.names.map((nm) => `${m.run.titles[nm]} ${num(at[nm])}`).join(", ") + ". Enter chooses it.";
+    }
+    return true;
+  }
+
   pick(w) {
     const send = this.root.__dblSend;
     this.picked = {w, b: this.m.bs[this.i], at: Date.now()};
@@ -378,6 +428,7 @@ class LossView extends Panels {
     const w = pick.w.map((x) => Math.round(x * 1e6) / 1e6), at = lossesAt(m.X, m.y, m.N, w[0], w[1], pick.b, m.lam);
     this.pending = {...pick, w};
     this.drawStep();
+    showLesson(this, this.i);  // (the formula box writes the losses at the weight picked)
     for (const el of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
       const v = el.__dblView;
       if (v instanceof FigureView) v.previewPick({w, b: pick.b, at: pick.at, losses: m.run.names.map((nm) => [m.run.titles[nm], at[nm]])});
@@ -442,6 +493,11 @@ class LossView extends Panels {
       const q = this.pending;
       if (q && on("chosen") && !(c && c.w[0] === q.w[0] && c.w[1] === q.w[1] && c.b === q.b))
         svg += `<path class="dbls-picked" d="${star(px(q.w[0]), py(q.w[1]), 10 * k)}" fill="${CHOSEN_INK}" fill-opacity="0.6" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
+      if (this.ring) {  // the keyboard's weight (weightKey): a ring, dark inside light, on any band
+        const x = px(m.us[this.ring[0]]), y = py(m.vs[this.ring[1]]), r = 9 * k;
+        svg += `<g class="dbls-ring"><circle cx="${f1(x)}" cy="${f1(y)}" r="${f1(r)}" fill="none" stroke="white" stroke-width="${4 * k}"/>` +
+               `<circle cx="${f1(x)}" cy="${f1(y)}" r="${f1(r)}" fill="none" stroke="${INK}" stroke-width="${2 * k}"/></g>`;
+      }
       layer(this.overs[p], fl, svg + "</g>");  // all of it clipped to the panel
     });
   }

@@ -662,15 +662,20 @@ class Stepping {
     for (const gd of this.plots || [this.plot]) if (t < gd.data.length) this.Plotly.restyle(gd, {visible: !this.hidden.has(id)}, [t]);
   }
 
+  // the sizes laid out, and where they were made for in presentation mode: the chart's top and the window's height
+  // (resized() compares them; a fit that only shrinks the chart leaves them, so a later move is still seen)
+  get sz() { return this._sz; }
+  set sz(v) {
+    this._sz = v;
+    this.sizedFor = v && this.k > 1 ? [this.topNow(), window.innerHeight] : null;
+  }
+
   // the view's step changes move with each step: is the window another width, or (presentation mode) has the chart's
-  // top moved, so the window's room under it changed? (then its new sizes, laid out)
+  // top or the window's height changed, and with them the room under it? (then its new sizes, laid out)
   resized() {
-    const at = this.topAt, sz = this.sizes();  // (sizes() reads the room, and so the top, anew)
-    const moved = this.k > 1 && at !== undefined && this.topAt !== undefined && Math.abs(this.topAt - at) > 2;
-    if (this.sz && Math.abs(sz.width - this.sz.width) < 2 && !moved) {
-      this.topAt = at;  // (what this.sz was made for)
-      return null;
-    }
+    const sz = this.sizes(), at = this.sizedFor;
+    const moved = Boolean(at) && (Math.abs(this.topNow() - at[0]) > 2 || Math.abs(window.innerHeight - at[1]) > 2);
+    if (this.sz && Math.abs(sz.width - this.sz.width) < 2 && !moved) return null;
     this.sz = sz;
     this.layoutClasses(sz);
     return sz;
@@ -740,10 +745,8 @@ class Stepping {
 
   // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
   // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
-  room(below) {
-    const top = this.topAt = Math.round(Math.min(Math.max(0, pageTop(this.root)), 0.45 * window.innerHeight));
-    return Math.round(window.innerHeight - top - below);
-  }
+  room(below) { return Math.round(window.innerHeight - this.topNow() - below); }
+  topNow() { return Math.round(Math.min(Math.max(0, pageTop(this.root)), 0.45 * window.innerHeight)); }
 }
 
 // the views of several equal panels (Compare, the Loss surface): each plot W × H; what lies around them (titles,
@@ -757,6 +760,7 @@ class Panels extends Stepping {
     if (sz) this.sizePanels(sz).then(() => this.fit()).then(() => this.drawStep());
   }
   async fit() {
+    if (this.root.__dblView !== this || !this.root.offsetWidth) return;  // (a newer record's view, or hidden: not measured)
     this.around = Math.max(0, this.aroundNow());
     const sz = this.sizes();
     if (Math.abs(sz.H - this.sz.H) <= 2) return;
@@ -1506,6 +1510,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
+  watchSize(root);
   keep(root, bytes, scene.header);
   if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
   else askAhead(root, id);
@@ -1549,16 +1554,26 @@ function wire(root) {
     const b = ev.target.closest("button[data-part]");
     if (b && v()) v().toggle(b.dataset.part);
   });
-  if (window.ResizeObserver && !root.__dblResize) {
-    root.__dblResize = new ResizeObserver(() => {
-      if (!root.isConnected) { root.__dblResize.disconnect(); root.__dblResize = null; return; }  // (gone from the page)
-      if (root.offsetWidth && v()) v().resize();  // (hidden, in a tab not shown: nothing to size to)
+}
+
+// the chart sized again when it or the page around it changes size: what stands above it may change height after it is
+// drawn (a spinner or a message of the last run going, a font loading), and a presentation-mode chart is sized to the
+// window below its top. Set on each record drawn (once a root); let go once the root has left the page
+function watchSize(root) {
+  if (!window.ResizeObserver || root.__dblResize) return;
+  const obs = root.__dblResize = new ResizeObserver(() => {
+    if (!root.isConnected) { obs.disconnect(); root.__dblResize = null; return; }
+    const v = root.__dblView;
+    if (root.offsetWidth && v) v.resize();  // (hidden, in a tab not shown: nothing to size to)
+  });
+  obs.observe(root);
+  const page = root.closest("[data-testid=stMainBlockContainer]");
+  if (page) obs.observe(page);
+  if (!window.__dblWindowWatched) {  // the window's height alone (a projector's full screen): no element changes size
+    window.__dblWindowWatched = true;
+    window.addEventListener("resize", () => {
+      for (const r of document.querySelectorAll(".dbls")) if (r.__dblResize && r.offsetWidth && r.__dblView) r.__dblView.resize();
     });
-    root.__dblResize.observe(root);
-    // the page around it: what stands above the chart may change height after it is drawn (a spinner or a message of
-    // the last run going, a font loading), and a presentation-mode chart is sized to the window below its top
-    const page = root.closest("[data-testid=stMainBlockContainer]");
-    if (page) root.__dblResize.observe(page);
   }
 }
 
