@@ -116,6 +116,7 @@ class Session:
         """A weight clicked on the Loss surface, as its chart reports it (viz/js/loss.js ``pick``), at b = 0 (a b of
         the slider's); the rerun is of the page's fragment, as a tab's is."""
         comp = self.ids["loss_chart"]
+        self.values["loss_chart"] = WidgetState(id=comp, json_value="{}")  # (as a tab sends it: else no callback runs)
         self.fragment = self.fragments.get("loss_chart", "")
         payload = [{"event": "pick", "value": {"w": [u, v], "b": 0.0, "at": time.time() * 1e3}}]
         return [WidgetState(id=_make_trigger_id(comp, "events"), json_trigger_value=json.dumps(payload))]
