@@ -11,7 +11,8 @@ for all three:
 - a move of λ (the chart follows the page's λ control in the browser: every λ is in the record): the key press
   until the chart shows the new λ, timed in the page, and the bytes the page's own rerun sent;
 - a click on a weight: until the data chart beside draws its boundary (in the browser, with the surface's numbers),
-  and until the page's figure for it, made from the core, replaces that (a rerun).
+  and until the page's figure for it, made from the core, replaces that (a rerun); and a weight chosen from the
+  keyboard (Enter on the ring), timed in the page.
 
 Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
 Run by hand (2-core machine: about two minutes):
@@ -35,6 +36,33 @@ from bench.browser import chart  # noqa: E402
 DATA = chart("loss_data")  # the data chart beside the surface (a still figure)
 
 
+# the frame after the data chart has drawn a weight ahead of the page's figure (meta.pending), timed in the page
+WATCH = f"""() => {{ window.__pickSeen = null; const tick = () => {{ const g = {DATA};
+    if (g && g.layout.meta.pending) requestAnimationFrame(() => {{ window.__pickSeen = performance.now(); }});
+    else requestAnimationFrame(tick); }}; requestAnimationFrame(tick); }}"""
+
+
+def keys(page, k: int) -> list[float]:
+    """Choose k weights from the keyboard (the first panel focused, its ring moved two grid nodes, Enter), each timed
+    in the page from Enter's keydown to the frame after the data chart has drawn its boundary; each then waits for
+    the page's figure."""
+    inpage = []
+    page.evaluate("() => document.addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__pickDown = performance.now(); }, true)")
+    page.locator(".st-key-loss_chart .dbls .js-plotly-plot").first.focus()
+    for i in range(k):
+        page.wait_for_selector(IDLE, state="attached")
+        page.wait_for_timeout(300)
+        for key in ("ArrowUp", "ArrowRight", "ArrowRight") if i % 2 else ("ArrowUp", "ArrowLeft", "ArrowDown"):
+            page.keyboard.press(key)  # (the first shows the ring, if the panel's focus was not the keyboard's)
+        page.evaluate(WATCH)
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => window.__pickSeen !== null", polling="raf", timeout=60_000)
+        inpage.append(page.evaluate("() => window.__pickSeen - window.__pickDown"))
+        page.wait_for_function(f"() => {{ const g = {DATA}; return g && g.layout.meta.chosen && !g.layout.meta.pending; }}",
+                               polling="raf", timeout=60_000)
+    return inpage
+
+
 def clicks(page, k: int) -> tuple[list[float], list[float], list[float]]:
     """Click k weights on the first panel (the pointer resting on each first, as a hand's does), each until the data
     chart has drawn its boundary in the browser (``meta.pending``: the surface's own numbers; also timed in the page,
@@ -42,9 +70,7 @@ def clicks(page, k: int) -> tuple[list[float], list[float], list[float]]:
     replaced that (a rerun)."""
     drawn, made, inpage = [], [], []
     page.evaluate("() => document.addEventListener('pointerdown', () => { window.__pickDown = performance.now(); }, true)")
-    watch = f"""() => {{ window.__pickSeen = null; const tick = () => {{ const g = {DATA};
-        if (g && g.layout.meta.pending) requestAnimationFrame(() => {{ window.__pickSeen = performance.now(); }});
-        else requestAnimationFrame(tick); }}; requestAnimationFrame(tick); }}"""
+    watch = WATCH
     for i in range(k):
         page.wait_for_selector(IDLE, state="attached")
         page.wait_for_timeout(300)
@@ -100,6 +126,7 @@ def main() -> None:
             print("  " + line("click a weight → its boundary drawn (in the browser)", drawn, ref50))
             print("  " + line("  the same, timed in the page from the press", inpage, ref50))
             print("  " + line("  … → the page's figure from the core (rerun)", made, ref50))
+            print("  " + line("Enter on a weight (keyboard) → its boundary drawn, in the page", keys(tab, 6), ref50))
             ctx.close()
 
 

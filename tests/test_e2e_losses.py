@@ -99,18 +99,21 @@ def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: 
     assert_no_exception(page)
 
 
-def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readable(browser, app_server: str) -> None:
-    """Presentation mode at 1024×768: the first click adds no row to the surface's legend (its entry is named before),
-    so the surface keeps its size under the pointer; the data chart's state, once written, stands under its x₁ title,
-    not over it."""
-    page = browser.new_page(viewport={"width": 1024, "height": 768})
+@pytest.mark.parametrize(("size", "loss"), [((1024, 768), "hinge"), ((1280, 720), "all")])
+def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readable(browser, app_server: str, size,
+                                                                                   loss: str) -> None:
+    """Presentation mode: the first click adds no row to the surface's legend (its entry is named, in the same words,
+    before) nor a line to its state (the chosen weight has a line of its own, which says there is none before), so
+    the surfaces keep their size under the pointer; the data chart's state, once written, stands under its x₁
+    title, not over it."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
-        open_loss(page, app_server.rstrip("/") + "/losses?ds=XOR&n_xor=300&loss=hinge&present=true")
+        open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true")
         wait_for_rerun(page)
         size = f"() => [{VIEW}.sz.W, {VIEW}.sz.H]"
         page.wait_for_timeout(500)
         before = page.evaluate(size)
-        _pick(page, (1.0, 1.0))
+        _pick(page, (0.41, -0.31))  # (a weight of many digits: the longest state)
         wait_for_rerun(page)
         page.wait_for_timeout(500)
         assert page.evaluate(size) == before

@@ -91,6 +91,7 @@ CSS = """
 .dbls-failed .dbls-cmp, .dbls-failed .dbls-loss { opacity: 0.25; }
 .dbls-loss { display: grid; grid-template-columns: repeat(var(--dbls-cols, 1), minmax(0, 1fr)); gap: 8px 16px; }
 .dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
+.dbls-loss + .dbls-state { white-space: pre-line; }
 .dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-math, .dbls-proof, .dbls-margins { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }

@@ -390,7 +390,7 @@ const LOSS_TEX = {
 LossModel.prototype.formula = function (s, view) {
   const c = (view && view.pending) || this.run.chosen, rows = [["Losses", `m_i = y_i(${TW}\\cdot ${TX}_i + b)`]];
   for (const nm of this.run.names) rows.push(["", LOSS_TEX[nm]("m_i")]);
-  if (!c) { rows.push(["", null, "Click a weight on a surface to see each loss there (with the b shown)."]); return rows; }
+  if (!c) { rows.push(["", null, "Click a weight on a surface (or Tab to it, move the ring with the arrows, Enter) to see each loss there, with the b shown."]); return rows; }
   // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
   const N = this.N, [u, v] = c.w, b = c.b, lam = this.lam, L = lossesAt(this.X, this.y, N, u, v, b, lam);
   const vals = {zero_one: `L_{0\\text{-}1} = ${L.k}/${N} = ${tn(L.zero_one)}`, perceptron: `L_{\\text{perc}} = ${tn(L.perceptron)}`,

@@ -159,9 +159,9 @@ class LossModel {
     let line = `b = ${num(b)}: ` + (cone ? "the green cone holds the weights w that classify every point correctly"
       : "no weight w in view classifies every point correctly at this b");
     if (this.PB.length) line += `; the path has ${on.filter(Boolean).length} of ${this.PB.length} states at this b (filled)`;
+    // the chosen weight on a line of its own, and a line saying there is none before: a choice moves nothing under it
     const c = this.run.chosen;
-    if (c) line += `; chosen w = ${vec(c.w)} (at b = ${num(c.b)})`;
-    return line;
+    return line + (c ? `\nchosen w = ${vec(c.w)} (at b = ${num(c.b)})` : "\nno weight chosen: click one on a surface");
   }
 
   // which path states lie on the slice of bs[j]: within 2 % of the b range (viz.losses)
@@ -206,8 +206,9 @@ class LossView extends Panels {
                  ["pathoff", "(hollow: its b differs)", `<circle cx="9" cy="9" r="4" fill="white" stroke="${PATH_INK}" stroke-width="1.5"/>`]);
     }
     if (r.lit !== null) items.push(["lit", `x${sub(r.lit + 1)}'s line`, `<line x1="1" y1="9" x2="17" y2="9" stroke="${CHOSEN_INK}" stroke-width="4"/>`]);
-    // (named before any weight is chosen too: the legend, and so the panels' size, is the same before a click and after)
-    items.push(["chosen", r.chosen ? "the chosen w and the subgradient there" : "the chosen w: click a weight",
+    // (named, in the same words, before any weight is chosen too: the legend, and so the panels' size, is the same
+    // before a click and after)
+    items.push(["chosen", "the chosen w and the subgradient there",
                 `<path d="${star(9, 9, 7)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="1"/>`]);
     return items;
   }
@@ -312,7 +313,10 @@ class LossView extends Panels {
           const v = this.root.__dblView;
           if (v && v.weightKey && gd.matches(":focus-visible")) v.weightKey(null);
         });
-        gd.addEventListener("blur", () => { const v = this.root.__dblView; if (v && v.ring) { v.ring = null; v.drawStep(); } });
+        gd.addEventListener("blur", (ev) => {  // (to another panel of the chart: the ring stays where it was moved)
+          const v = this.root.__dblView;
+          if (v && v.ring && !(ev.relatedTarget && v.plots.includes(ev.relatedTarget))) { v.ring = null; v.drawStep(); }
+        });
       }
     }
     this.shown = this.i;
@@ -386,26 +390,29 @@ class LossView extends Panels {
   weightKey(name, big = false) {
     const m = this.m, d = big ? 5 : 1, c = this.pending || m.run.chosen;
     const moves = {ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d]};
-    if (name === "Escape" || ((name === "ArrowLeft" || name === "ArrowRight" || name === "Enter" || name === " ") && !this.ring)) {
+    if (name === "Escape" || ((name === "ArrowLeft" || name === "ArrowRight") && !this.ring)) {
       const had = Boolean(this.ring);
       this.ring = null;
-      if (had) this.drawStep();
+      if (had) {
+        this.drawStep();
+        if (this.live) this.live.textContent = "No ring: ← and → move b; ↑ or ↓ shows the ring again.";
+      }
       return had;
     }
     if (name !== null && !(name in moves) && name !== "Enter" && name !== " ") return false;
-    const fresh = !this.ring;  // (shown by this key: it stands where it starts)
+    const fresh = !this.ring;  // (shown by this key, Enter and Space too: it stands where it starts, nothing picked)
     if (fresh) this.ring = [nearest(m.us, c ? c.w[0] : 0), nearest(m.vs, c ? c.w[1] : 0)];  // (the page keeps 6 decimals)
     if (name in moves && !fresh) {
       const [du, dv] = moves[name];
       this.ring = [Math.max(0, Math.min(m.us.length - 1, this.ring[0] + du)), Math.max(0, Math.min(m.vs.length - 1, this.ring[1] + dv))];
     }
-    const w = [m.us[this.ring[0]], m.vs[this.ring[1]]];
-    if (name === "Enter" || name === " ") this.pick(w);
+    const w = [m.us[this.ring[0]], m.vs[this.ring[1]]], picks = !fresh && (name === "Enter" || name === " ");
+    if (picks) this.pick(w);
     this.drawStep();
-    if (this.live && name !== "Enter" && name !== " ") {  // what the ring is on, said: the weight and each loss there
+    if (this.live) {  // what the ring is on, said: the weight and each loss there (and once chosen, that it is)
       const at = lossesAt(m.X, m.y, m.N, w[0], w[1], m.bs[this.i], m.lam);
-      this.live.textContent = `w = ${vec(w)} at b = ${num(m.bs[this.i])}: ` +
-        m.run.names.map((nm) => `${m.run.titles[nm]} ${num(at[nm])}`).join(", ") + ". Enter chooses it.";
+      this.live.textContent = `${picks ? "Chosen: " : ""}w = ${vec(w)} at b = ${num(m.bs[this.i])}: ` +
+        m.run.names.map((nm) => `${m.run.titles[nm]} ${num(at[nm])}`).join(", ") + (picks ? "." : ". Enter chooses it.");
     }
     return true;
   }
@@ -493,12 +500,13 @@ class LossView extends Panels {
       const q = this.pending;
       if (q && on("chosen") && !(c && c.w[0] === q.w[0] && c.w[1] === q.w[1] && c.b === q.b))
         svg += `<path class="dbls-picked" d="${star(px(q.w[0]), py(q.w[1]), 10 * k)}" fill="${CHOSEN_INK}" fill-opacity="0.6" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
-      if (this.ring) {  // the keyboard's weight (weightKey): a ring, dark inside light, on any band
+      svg += "</g>";  // all of it clipped to the panel, but the keyboard's ring (weightKey), whole at the grid's edge too
+      if (this.ring) {  // (dark inside light, on any band)
         const x = px(m.us[this.ring[0]]), y = py(m.vs[this.ring[1]]), r = 9 * k;
         svg += `<g class="dbls-ring"><circle cx="${f1(x)}" cy="${f1(y)}" r="${f1(r)}" fill="none" stroke="white" stroke-width="${4 * k}"/>` +
                `<circle cx="${f1(x)}" cy="${f1(y)}" r="${f1(r)}" fill="none" stroke="${INK}" stroke-width="${2 * k}"/></g>`;
       }
-      layer(this.overs[p], fl, svg + "</g>");  // all of it clipped to the panel
+      layer(this.overs[p], fl, svg);
     });
   }
 
