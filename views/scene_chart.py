@@ -93,6 +93,10 @@ CSS = """
 .dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
 .dbls-loss + .dbls-state { white-space: pre-line; }
 .dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
+.dbls-loss-side { display: grid; grid-template-columns: minmax(0, 1fr) var(--dbls-l); column-gap: 16px; align-items: start; }
+.dbls-loss-side .dbls-loss { grid-column: 1; grid-row: 1; }
+.dbls-loss-side .dbls-legend { grid-column: 2; grid-row: 1; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding-top: 2.5em; }
+.dbls-loss-side > :not(.dbls-loss):not(.dbls-legend) { grid-column: 1 / -1; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-math, .dbls-proof, .dbls-margins { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }
 .dbls-math summary, .dbls-proof summary, .dbls-margins summary { cursor: pointer; font-size: 0.92em; color: #31333f; padding: 0.1rem 0; }

@@ -238,19 +238,27 @@ class LossView extends Panels {
   }
 
   // ----- sizes: the panels side by side when each keeps 220 px, else one over another; each a square weight area
-  // beside its colour bar, within the figure height (and in presentation mode the window)
+  // beside its colour bar, within the figure height (and in presentation mode the window). In presentation mode one
+  // loss's panel is held square by the window's height, not its width: the legend stands beside it, in the width
+  // the square leaves, and the panel gains the legend's rows in height
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
-    const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1, P = Math.floor((width - (cols - 1) * GAP) / cols);
+    const side = k > 1 && n === 1 && width >= 760, legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
+    const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1;
+    const P = Math.floor((width - legendW - (side ? GAP : 0) - (cols - 1) * GAP) / cols);
     const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round(2.6 * fs + 2 * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, state, legend, controls
     let budget = cols === n ? this.m.h.view.height - around : Infinity;
     if (k > 1) budget = Math.min(budget, this.room(around));
     const H = Math.max(200, Math.min(P - ml - bar + 6 + mb, budget));
-    return {width, cols, P, H, W: Math.min(P, H - mb - 6 + ml + bar)};
+    return {width, cols, side, legendW, P, H, W: Math.min(P, H - mb - 6 + ml + bar)};
   }
-  layoutClasses(sz) { this.root.style.setProperty("--dbls-cols", String(sz.cols)); }
+  layoutClasses(sz) {
+    this.root.style.setProperty("--dbls-cols", String(sz.cols));
+    this.root.classList.toggle("dbls-loss-side", sz.side);
+    this.root.style.setProperty("--dbls-l", `${sz.legendW}px`);
+  }
 
   async mount(at, old) {
     const m = this.m;
@@ -365,8 +373,9 @@ class LossView extends Panels {
     this.show(this.i);
   }
 
-  aroundNow() {  // (the lesson under the controls takes no room from the panels)
-    return this.root.offsetHeight - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
+  aroundNow() {  // (the lesson under the controls takes no room from the panels; nor the legend beside them, if shorter)
+    const panels = this.root.querySelector(".dbls-loss"), row = this.sz.side ? Math.max(0, this.legendEl.offsetHeight - panels.offsetHeight) : 0;
+    return this.root.offsetHeight - row - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
   }
 
   // the grid node nearest the pointer on a panel (null off its plot area): the one its hover names, if shown (a
