@@ -343,10 +343,11 @@ class SvmView extends Stepping {
       const lo = (2 - r) * 0.2, top = Math.max(0, ...P[key].filter(Number.isFinite));
       // two ticks, 0 and the row's largest value (a row is too short for plotly.js to place more than one), in whole
       // units from 1,000 on (its left margin holds "2,099", not "2099.408": the state line gives the digits)
-      l[`yaxis${r + 2}`] = {domain: [lo, lo + 0.16], anchor: `x${r + 2}`, fixedrange: true, gridcolor: "#eeeeee", tickfont: tick,
+      l[`yaxis${r + 2}`] = {domain: [lo, lo + 0.13], anchor: `x${r + 2}`, fixedrange: true, gridcolor: "#eeeeee", tickfont: tick,
                             range: [0, (top || 1) * 1.12], tickvals: top ? [0, top] : [0], ticktext: top ? ["0", top >= 1000 ? grouped(Math.round(top)) : num(top)] : ["0"]};
       // each row named inside its top right corner, where the curve is low (the width, the support vectors and Σξ
-      // fall as C grows); across, not a vertical title, which would run into the next row's on a short panel
+      // fall as C grows); across, not a vertical title, which would run into the next row's on a short panel. (The gap
+      // between rows, 7 % of the panel, keeps a row's top tick clear of the next row's 0 on a projector)
       l.annotations.push({text: label, xref: `x${r + 2} domain`, yref: `y${r + 2} domain`, x: 1, y: 1, xanchor: "right", yanchor: "top",
                           showarrow: false, font: {size: 13 * k, color: colour}, bgcolor: "rgba(255,255,255,0.8)"});
       l[`xaxis${r + 2}`] = {type: "log", domain: [0, 1], anchor: `y${r + 2}`, fixedrange: true, gridcolor: "#eeeeee",
@@ -615,7 +616,7 @@ class SvmView extends Stepping {
       const ax = sl[`xaxis${r + 2}`], ay = sl[`yaxis${r + 2}`];
       if (!ax || !ay) return;
       const cx = ax._offset + ax.l2p(Math.log10(m.path.C[at])), cy = ay._offset + ay.l2p(m.path[key][at]);
-      svg += `<circle class="dbls-mark" cx="${f1(cx)}" cy="${f1(cy)}" r="${f1(7 * k)}" fill="${colour}" stroke="${INK}" stroke-width="2"/>`;
+      svg += `<circle class="dbls-mark" cx="${f1(cx)}" cy="${f1(cy)}" r="${f1(6 * k)}" fill="${colour}" stroke="${INK}" stroke-width="2"/>`;
     });
     layer(el, sl, svg);
   }
