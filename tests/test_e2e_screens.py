@@ -125,6 +125,22 @@ def test_presentation_mode_puts_one_loss_s_legend_beside_its_surface_at_1280(pag
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_data_chart_beside_one_loss_on_the_first_screen(page: Page, app_server: str,
+                                                                                    size: tuple[int, int]) -> None:
+    """Presentation mode, one loss: the data chart beside the surface (its boundary, state and legend) ends within the
+    window, as the surface's controls do."""
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&present=true", w, h, scene=True)
+    page.wait_for_selector(".st-key-loss_data .js-plotly-plot .legend", state="attached")
+    wait_for_rerun(page)
+    page.wait_for_timeout(500)
+    data = page.evaluate(BOX, ".st-key-loss_data .js-plotly-plot")
+    surface = page.evaluate(BOX, ".st-key-loss_chart .dbls-plot")
+    assert data["left"] >= surface["right"] and data["top"] < surface["bottom"]  # beside the surface
+    assert page.evaluate(BOX, ".st-key-loss_data .js-plotly-plot .legend")["bottom"] <= h
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
 def test_presentation_mode_fits_the_loss_chart_on_the_first_screen(page: Page, app_server: str,
                                                                     size: tuple[int, int]) -> None:
     w, h = size

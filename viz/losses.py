@@ -37,7 +37,7 @@ from viz.common import (
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
-AXIS_PX = 74  # the data chart's x tick labels and title under its bottom edge (measured in Chromium: 71 px at k = 1, 90 at 1.3)
+AXIS_PX = 44  # the data chart's x tick labels and x₁ title (standoff 4) under its bottom edge: measured in Chromium, 41 px at k = 1 and 54 at 1.3
 STATE_NAMES = 3  # most points the state line names on one line
 STATE_ROWS = 4  # most lines of the data chart's state: w and b; M in two lines; the losses (data_state)
 FORMULAS = {
@@ -313,7 +313,8 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
         "title": {"text": title, "font": {"size": 15}, "x": 0.0, "xanchor": "left"},
         "legend": {"orientation": "h", "x": 0, "y": -below / plot_h, "yanchor": "top", "font": {"size": 14}},
         "annotations": annotations,
-        "xaxis": {"range": [box[0], box[1]], "fixedrange": True, "constrain": "domain", "title": {"text": "x₁"},
+        "xaxis": {"range": [box[0], box[1]], "fixedrange": True, "constrain": "domain",
+                  "title": {"text": "x₁", "standoff": 4},  # (close under the ticks: AXIS_PX holds both)
                   "gridcolor": "#eeeeee"},
         "yaxis": {"range": [box[2], box[3]], "fixedrange": True, "scaleanchor": "x", "constrain": "domain",
                   "title": {"text": "x₂"}, "gridcolor": "#eeeeee"},
