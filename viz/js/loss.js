@@ -243,7 +243,7 @@ class LossView extends Panels {
   // the square leaves, and the panel gains the legend's rows in height
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
-    const side = k > 1 && n === 1 && width >= 760, legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
+    const side = k > 1 && n === 1 && width >= 640, legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
     const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1;
     const P = Math.floor((width - legendW - (side ? GAP : 0) - (cols - 1) * GAP) / cols);
     const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
@@ -373,9 +373,12 @@ class LossView extends Panels {
     this.show(this.i);
   }
 
-  aroundNow() {  // (the lesson under the controls takes no room from the panels; nor the legend beside them, if shorter)
-    const panels = this.root.querySelector(".dbls-loss"), row = this.sz.side ? Math.max(0, this.legendEl.offsetHeight - panels.offsetHeight) : 0;
-    return this.root.offsetHeight - row - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
+  // what lies around the panels: not the lesson under the controls; nor a legend beside them where it is the taller
+  // (counted, it would make two sizes that each fit, the smaller where the panel is shorter than the legend, and
+  // the first drawing could settle on either; the legend beside is shorter than the panel it leaves room for)
+  aroundNow() {
+    const panels = this.root.querySelector(".dbls-loss"), over = this.sz.side ? Math.max(0, this.legendEl.offsetHeight - panels.offsetHeight) : 0;
+    return this.root.offsetHeight - over - this.sz.H * (this.sz.cols === 1 ? this.m.run.names.length : 1) - lessonHeight(this.root);
   }
 
   // the grid node nearest the pointer on a panel (null off its plot area): the one its hover names, if shown (a
