@@ -37,9 +37,9 @@ DATA = chart("loss_data")  # the data chart beside the surface (a still figure)
 
 
 # the frame after the data chart has drawn a weight ahead of the page's figure (meta.pending), timed in the page
-WATCH = f"""() => {{ window.__pickSeen = null; const tick = () => {{ const g = {DATA};
+WATCH = f"""() => {{ window.__pickSeen = null; let frames = 0; const tick = () => {{ const g = {DATA};
     if (g && g.layout.meta.pending) requestAnimationFrame(() => {{ window.__pickSeen = performance.now(); }});
-    else requestAnimationFrame(tick); }}; requestAnimationFrame(tick); }}"""
+    else if (++frames < 3600) requestAnimationFrame(tick); }}; requestAnimationFrame(tick); }}"""  # (a minute at most)
 
 
 def keys(page, k: int) -> list[float]:

@@ -167,6 +167,13 @@ def test_the_image_export_draws_every_panel(renderer):  # noqa: F811
         "hinge loss", "perceptron loss", "0-1 loss"]  # a contour per panel
     notes = " ".join(fig["notes"])
     assert all(t in notes for t in ("hinge loss", "perceptron loss", "0-1 loss")) and "b = " in notes
+    # the state's two lines as two lines of the image (plotly.js writes a newline as a space), the chosen weight's
+    # own; with none chosen, no "click one" in a still image
+    assert any("<br>chosen w = (0.5, 0.5)" in t for t in fig["notes"])
+    mount(renderer, loss_scene(X, y, names, us, vs, bs).to_bytes())
+    drawn_at(renderer, 2)
+    fig = exported_figure(renderer)
+    assert fig["error"] is None and "b = " in " ".join(fig["notes"]) and "click" not in " ".join(fig["notes"])
 
 
 def test_a_weight_picked_ahead_of_the_page_stays_over_records_made_before_it(renderer):  # noqa: F811

@@ -110,13 +110,13 @@ def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readab
     try:
         open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true")
         wait_for_rerun(page)
-        size = f"() => [{VIEW}.sz.W, {VIEW}.sz.H]"
+        panel = f"() => [{VIEW}.sz.W, {VIEW}.sz.H]"
         page.wait_for_timeout(500)
-        before = page.evaluate(size)
+        before = page.evaluate(panel)
         _pick(page, (0.41, -0.31))  # (a weight of many digits: the longest state)
         wait_for_rerun(page)
         page.wait_for_timeout(500)
-        assert page.evaluate(size) == before
+        assert page.evaluate(panel) == before
         bottom, top = page.evaluate(f"""() => {{ const g = {DATA}, box = (s) => g.querySelector(s).getBoundingClientRect();
             return [box('.g-xtitle').bottom, box('.annotation').top]; }}""")
         assert bottom <= top, (bottom, top)
@@ -171,6 +171,10 @@ def test_after_a_click_on_a_weight_the_arrows_still_move_b(page: Page, app_serve
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"(i) => {VIEW}.i === i - 1", arg=i)
     assert page.locator(f"{ROOT} .dbls-ring").count() == 0
+    page.keyboard.press("Enter")  # with no ring: shows it, chooses nothing
+    assert page.locator(f"{ROOT} .dbls-ring").count() == 1 and page.locator(f"{ROOT} .dbls-picked").count() == 0
+    assert not page.evaluate(f"() => Boolean(({DATA}).layout.meta.pending)")
+    page.keyboard.press("Escape")
     page.keyboard.press("ArrowUp")
     ring = page.evaluate(f"() => [{VIEW}.m.us[{VIEW}.ring[0]], {VIEW}.m.vs[{VIEW}.ring[1]]]")
     assert ring == pytest.approx(target, abs=1e-6) and page.evaluate(f"() => {VIEW}.i") == i - 1

@@ -110,6 +110,24 @@ def test_at_1024_with_the_sidebar_the_loss_page_stacks_its_charts(page: Page, ap
     assert words and "hinge loss" in page.inner_text(".dbls-loss-title")
 
 
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_never_stands_a_legend_taller_than_its_surface_beside_it(page: Page, app_server: str,
+                                                                                     size: tuple[int, int]) -> None:
+    """A long legend (a lit point's line too) and a short window: a legend beside the surface that is the taller would
+    push the b controls out of the window, so it then goes under the surface; either way the controls stay on the
+    screen."""
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&lit=3&present=true", w, h, scene=True)
+    wait_for_rerun(page)
+    page.wait_for_timeout(500)
+    legend = page.evaluate(BOX, ".st-key-loss_chart .dbls-legend")
+    if page.evaluate("() => document.querySelector('.st-key-loss_chart .dbls').__dblView.sz.side"):
+        assert legend["bottom"] <= page.evaluate(BOX, ".st-key-loss_chart .dbls-loss")["bottom"] + 0.5
+    else:
+        assert legend["top"] >= page.evaluate(BOX, ".st-key-loss_chart .dbls-plot")["bottom"]
+    assert page.evaluate(BOX, ".st-key-loss_chart .dbls-controls")["bottom"] <= h
+
+
 @pytest.mark.parametrize(("size", "least"), [((1024, 768), 290), ((1280, 720), 280)])
 def test_presentation_mode_puts_one_loss_s_legend_beside_its_surface(page: Page, app_server: str, size, least) -> None:
     """Presentation mode, one loss: the surface is held square by the window's height, so the legend stands in the width
@@ -120,9 +138,9 @@ def test_presentation_mode_puts_one_loss_s_legend_beside_its_surface(page: Page,
     plot = page.evaluate(BOX, ".st-key-loss_chart .dbls-plot .nsewdrag")
     legend = page.evaluate(BOX, ".st-key-loss_chart .dbls-legend")
     assert legend["left"] >= plot["right"] and legend["top"] < plot["bottom"]  # beside the panel, not under it
-    assert legend["bottom"] <= page.evaluate(BOX, ".st-key-loss_chart .dbls-state")["top"] + 0.5
+    assert legend["bottom"] <= page.evaluate(BOX, ".st-key-loss_chart .dbls-loss")["bottom"] + 0.5  # no taller than it
     assert page.evaluate(BOX, ".st-key-loss_chart .dbls-controls")["bottom"] <= h
-    # the panel's height (with the legend under it, on the XOR points: 226 px at 1024×768, 246 at 1280×720)
+    # the panel's height (with the legend under it, measured on the XOR points: 226 px at 1024×768, 246 at 1280×720)
     assert page.evaluate("() => document.querySelector('.st-key-loss_chart .dbls').__dblView.sz.H") >= least
 
 

@@ -243,7 +243,7 @@ class LossView extends Panels {
   // the square leaves, and the panel gains the legend's rows in height
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
-    const side = k > 1 && n === 1 && width >= 640, legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
+    const side = k > 1 && n === 1 && width >= 640 && this.root.__dblNoSide !== sideKey(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
     const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1;
     const P = Math.floor((width - legendW - (side ? GAP : 0) - (cols - 1) * GAP) / cols);
     const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
@@ -294,6 +294,7 @@ class LossView extends Panels {
         // the window
         gd.addEventListener("pointerdown", (down) => {
           const v = this.root.__dblView, w = down.button === 0 && v && v.weightAt ? v.weightAt(gd, down) : null;
+          if (v && v.ring) { v.ring = null; v.drawStep(); }  // (a click shows no ring: ← → move b after it)
           if (!w) return;
           const end = (ev) => {  // this pointer's release (or its cancel: a touch that became a pan)
             if (ev.pointerId !== down.pointerId) return;
@@ -313,6 +314,7 @@ class LossView extends Panels {
                         "Enter chooses the weight under it, as a click does; Escape takes the ring away");
         gd.addEventListener("keydown", (ev) => {
           const v = this.root.__dblView;
+          if (ev.repeat && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); return; }  // (one choice a press)
           if (ev.altKey || ev.ctrlKey || ev.metaKey || !v || !v.weightKey || !v.weightKey(ev.key, ev.shiftKey)) return;
           ev.preventDefault();  // (so the page's keys leave b alone)
           ev.stopPropagation();
@@ -373,6 +375,20 @@ class LossView extends Panels {
     this.show(this.i);
   }
 
+  // a legend beside the panel that is still the taller once fitted (a short window, a long legend) would push the
+  // controls out of the window: the legend goes under the panel then, for this width and window height (kept on the
+  // root: the next record lays out the same)
+  async fit() {
+    await super.fit();
+    const panels = this.root.querySelector(".dbls-loss");
+    if (!this.sz || !this.sz.side || this.root.__dblView !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return;
+    this.root.__dblNoSide = sideKey(this.sz.width);
+    this.sz = this.sizes();
+    this.layoutClasses(this.sz);
+    await this.sizePanels(this.sz);
+    await super.fit();  // (what lies around them, the legend now among it, measured again)
+  }
+
   // what lies around the panels: not the lesson under the controls; nor a legend beside them where it is the taller
   // (counted, it would make two sizes that each fit, the smaller where the panel is shorter than the legend, and
   // the first drawing could settle on either; the legend beside is shorter than the panel it leaves room for)
@@ -407,7 +423,7 @@ class LossView extends Panels {
       this.ring = null;
       if (had) {
         this.drawStep();
-        if (this.live) this.live.textContent = "No ring: ← and → move b; ↑ or ↓ shows the ring again.";
+        if (this.live) this.live.textContent = "No ring: ← and → move b; ↑, ↓, Enter or Space shows the ring again.";
       }
       return had;
     }
@@ -473,7 +489,8 @@ class LossView extends Panels {
     this.range.value = String(this.i);
     this.label.textContent = `b = ${num(m.bs[this.i])}`;
     this.root.dataset.step = String(this.i);
-    if (this.live) this.live.textContent = line;
+    // (heard at each b: the chosen weight's line, not the one that asks for a click)
+    if (this.live) this.live.textContent = m.run.chosen ? line.replace("\n", ". ") : line.split("\n")[0];
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
   }
@@ -557,10 +574,12 @@ class LossView extends Panels {
       annotations.push({text: `<b>${esc(m.run.titles[nm])}</b>`, xref: "paper", yref: "paper", x: (x0 + x1) / 2 / Wp, y: 1, yshift: 6,
                         xanchor: "center", yanchor: "bottom", showarrow: false, font: {size: 15 * k, color: INK}});
     });
-    annotations.push({text: esc(m.stateLine(this.i)), xref: "paper", yref: "paper", x: 0, y: 0, yshift: -Math.round(56 * k),
+    // (the state's two lines, in plotly.js's <br>: it writes a newline as a space; no "click one" in a still image)
+    const words = m.run.chosen ? m.stateLine(this.i) : m.stateLine(this.i).split("\n")[0];
+    annotations.push({text: esc(words).replace("\n", "<br>"), xref: "paper", yref: "paper", x: 0, y: 0, yshift: -Math.round(56 * k),
                       xanchor: "left", yanchor: "top", align: "left", showarrow: false, font: {size: 13 * k, color: INK}});
     const base = this.panelLayout(0, W, sz.H);
-    const top = Math.round(40 * k), bottom = Math.round(90 * k);  // the plot areas exactly side × side: nothing to constrain
+    const top = Math.round(40 * k), bottom = Math.round(104 * k);  // the plot areas exactly side × side: nothing to constrain
     return {data, layout: {...base, ...layout, width: W, height: side + top + bottom, paper_bgcolor: "white",
                            plot_bgcolor: "white", margin: {...base.margin, r: 10, t: top, b: bottom}, annotations}};
   }
