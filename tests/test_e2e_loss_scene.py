@@ -20,7 +20,7 @@ from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from datasets import make_dataset
 from viz.losses import cone_polygon, default_bs, lines_in_box
-from viz.scene import View, loss_scene, pack, unpack
+from viz.scene import View, loss_scene, pack, unpack, with_view
 
 
 def drawn_at(page: Page, j: int) -> dict:
@@ -170,6 +170,21 @@ def test_the_image_export_draws_every_panel(renderer):  # noqa: F811
     # the state's two lines as two lines of the image (plotly.js writes a newline as a space), the chosen weight's
     # own; with none chosen, no "click one" in a still image
     assert any("<br>chosen w = (0.5, 0.5)" in t for t in fig["notes"])
+    # and wrapped to the image's width (plotly.js wraps nothing): no line wider than the figure, as drawn, one loss's
+    X, y, one, us, vs, bs = setup(names=("hinge",))
+    small = View(height=360)  # (a small panel: the image as narrow as a projector's column makes it)
+    mount(renderer, with_view(loss_scene(X, y, one, us, vs, bs, chosen=(np.array([0.5, 0.5]), float(bs[2]))).to_bytes(), small))
+    drawn_at(renderer, 2)
+    widths = renderer.evaluate("""async () => {
+        const fig = window.__dblView.figure(), div = document.createElement('div');
+        document.body.appendChild(div);
+        await window.Plotly.newPlot(div, fig.data, fig.layout);
+        const note = [...div.querySelectorAll('.annotation-text')].find((t) => t.textContent.includes('chosen w'));
+        const out = [note.getBoundingClientRect().right - div.getBoundingClientRect().left, fig.layout.width];
+        div.remove();
+        return out; }""")
+    assert widths[0] <= widths[1], widths
+    X, y, names, us, vs, bs = setup()
     mount(renderer, loss_scene(X, y, names, us, vs, bs).to_bytes())
     drawn_at(renderer, 2)
     fig = exported_figure(renderer)

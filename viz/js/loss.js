@@ -574,12 +574,15 @@ class LossView extends Panels {
       annotations.push({text: `<b>${esc(m.run.titles[nm])}</b>`, xref: "paper", yref: "paper", x: (x0 + x1) / 2 / Wp, y: 1, yshift: 6,
                         xanchor: "center", yanchor: "bottom", showarrow: false, font: {size: 15 * k, color: INK}});
     });
-    // (the state's two lines, in plotly.js's <br>: it writes a newline as a space; no "click one" in a still image)
-    const words = m.run.chosen ? m.stateLine(this.i) : m.stateLine(this.i).split("\n")[0];
-    annotations.push({text: esc(words).replace("\n", "<br>"), xref: "paper", yref: "paper", x: 0, y: 0, yshift: -Math.round(56 * k),
-                      xanchor: "left", yanchor: "top", align: "left", showarrow: false, font: {size: 13 * k, color: INK}});
+    // the state under the panels, wrapped to the image's width in plotly.js's <br> (it wraps nothing, and writes a
+    // newline as a space); no "click one" in a still image
+    const fsz = 13 * k, words = m.run.chosen ? m.stateLine(this.i) : m.stateLine(this.i).split("\n")[0];
+    const rows = words.split("\n").flatMap((t) => wrapped(t, Math.max(24, Math.floor((W - 20) / (0.55 * fsz)))));
+    annotations.push({text: rows.map(esc).join("<br>"), xref: "paper", yref: "paper", x: 0, y: 0, yshift: -Math.round(56 * k),
+                      xanchor: "left", yanchor: "top", align: "left", showarrow: false, font: {size: fsz, color: INK}});
     const base = this.panelLayout(0, W, sz.H);
-    const top = Math.round(40 * k), bottom = Math.round(104 * k);  // the plot areas exactly side × side: nothing to constrain
+    // (the plot areas exactly side × side: nothing to constrain; under them the ticks, the w₁ title and the state)
+    const top = Math.round(40 * k), bottom = Math.round(56 * k + rows.length * 1.35 * fsz + 10 * k);
     return {data, layout: {...base, ...layout, width: W, height: side + top + bottom, paper_bgcolor: "white",
                            plot_bgcolor: "white", margin: {...base.margin, r: 10, t: top, b: bottom}, annotations}};
   }
@@ -593,6 +596,17 @@ function star(x, y, r) {
     d += `${i ? "L" : "M"}${f1(x + q * Math.cos(a))},${f1(y + q * Math.sin(a))}`;
   }
   return d + "Z";
+}
+
+// ``text`` in lines of at most ``width`` characters, broken between words (a word longer than that stands alone)
+function wrapped(text, width) {
+  const out = [];
+  for (const word of text.split(" ")) {
+    const last = out.length - 1;
+    if (last >= 0 && out[last].length + 1 + word.length <= width) out[last] += " " + word;
+    else out.push(word);
+  }
+  return out;
 }
 
 const LOSS_CONTROLS = sweepControls("b");
