@@ -243,7 +243,7 @@ class LossView extends Panels {
   // the square leaves, and the panel gains the legend's rows in height
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
-    const side = k > 1 && n === 1 && width >= 640 && this.root.__dblNoSide !== sideKey(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
+    const side = k > 1 && n === 1 && width >= 640 && this.root.__dblNoSide !== this.sideAt(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
     const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1;
     const P = Math.floor((width - legendW - (side ? GAP : 0) - (cols - 1) * GAP) / cols);
     const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
@@ -376,13 +376,14 @@ class LossView extends Panels {
   }
 
   // a legend beside the panel that is still the taller once fitted (a short window, a long legend) would push the
-  // controls out of the window: the legend goes under the panel then, for this width and window height (kept on the
-  // root: the next record lays out the same)
+  // controls out of the window: the legend goes under the panel then, for this width, window height and chart top
+  // (sideAt; kept on the root: the next record lays out the same, and a chart whose top moves up again tries beside)
+  sideAt(width) { return `${sideKey(width)}@${this.topNow()}`; }
   async fit() {
     await super.fit();
     const panels = this.root.querySelector(".dbls-loss");
     if (!this.sz || !this.sz.side || this.root.__dblView !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return;
-    this.root.__dblNoSide = sideKey(this.sz.width);
+    this.root.__dblNoSide = this.sideAt(this.sz.width);
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     await this.sizePanels(this.sz);
