@@ -415,7 +415,8 @@ class LossView extends Panels {
   // the keyboard on a focused panel: a ring on a grid node (first the weight chosen, else the node nearest 0), moved
   // by the arrows a node at a time (Shift: five), held at the grid's edge; Enter or Space picks its weight; Escape
   // takes the ring away. ``name`` null: the panel has just been focused from the keyboard (the ring shown). A panel
-  // focused by a click shows no ring until ↑ or ↓: ← and → still move b there, as the page says. Whether the key was used.
+  // focused by a click shows no ring until ↑, ↓, Enter or Space (which then only show it): ← and → still move b
+  // there, as the page says. Whether the key was used.
   weightKey(name, big = false) {
     const m = this.m, d = big ? 5 : 1, c = this.pending || m.run.chosen;
     const moves = {ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d]};
