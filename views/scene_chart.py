@@ -81,10 +81,12 @@ CSS = """
 .dbls-cmp { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px 16px; }
 .dbls-cmp-two .dbls-cmp { grid-template-columns: var(--dbls-p) var(--dbls-p); }
 .dbls-cmp-panel .dbls-stage { width: fit-content; margin: 0 auto; }
-.dbls-cmp-side { display: grid; grid-template-columns: minmax(0, 1fr) var(--dbls-l); column-gap: 16px; align-items: start; }
-.dbls-cmp-side .dbls-cmp { grid-column: 1; grid-row: 1; }
-.dbls-cmp-side .dbls-legend { grid-column: 2; grid-row: 1; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding-top: 3em; }
-.dbls-cmp-side .dbls-controls, .dbls-cmp-side .dbls-error, .dbls-cmp-side .dbls-math { grid-column: 1 / -1; }
+/* the legend in a column beside the panels (Compare, the Loss surface: presentation mode), all else under both */
+.dbls-beside { display: grid; grid-template-columns: minmax(0, 1fr) var(--dbls-l); column-gap: 16px; align-items: start; }
+.dbls-beside > .dbls-cmp, .dbls-beside > .dbls-loss { grid-column: 1; grid-row: 1; }
+.dbls-beside > .dbls-legend { grid-column: 2; grid-row: 1; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding-top: 3em; }
+.dbls-beside > .dbls-loss ~ .dbls-legend { padding-top: 2.5em; }
+.dbls-beside > :not(.dbls-cmp):not(.dbls-loss):not(.dbls-legend) { grid-column: 1 / -1; }
 .dbls-cmp-title { text-align: center; white-space: pre-line; line-height: 1.3; min-height: 2.6em; }
 .dbls-cmp-title::first-line { font-weight: 600; }
 .dbls-cmp-state { white-space: pre-line; font-size: 0.92em; line-height: 1.4; min-height: 4.2em; overflow-wrap: anywhere; }
@@ -93,10 +95,6 @@ CSS = """
 .dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
 .dbls-loss + .dbls-state { white-space: pre-line; }
 .dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
-.dbls-loss-side { display: grid; grid-template-columns: minmax(0, 1fr) var(--dbls-l); column-gap: 16px; align-items: start; }
-.dbls-loss-side .dbls-loss { grid-column: 1; grid-row: 1; }
-.dbls-loss-side .dbls-legend { grid-column: 2; grid-row: 1; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding-top: 2.5em; }
-.dbls-loss-side > :not(.dbls-loss):not(.dbls-legend) { grid-column: 1 / -1; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-math, .dbls-proof, .dbls-margins { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }
 .dbls-math summary, .dbls-proof summary, .dbls-margins summary { cursor: pointer; font-size: 0.92em; color: #31333f; padding: 0.1rem 0; }

@@ -231,7 +231,7 @@ class CompareView extends Panels {
   }
   layoutClasses(sz) {
     this.root.classList.toggle("dbls-cmp-two", sz.two);
-    this.root.classList.toggle("dbls-cmp-side", sz.side);
+    this.root.classList.toggle("dbls-beside", sz.side);
     this.root.style.setProperty("--dbls-p", `${sz.P}px`);
     this.root.style.setProperty("--dbls-l", `${sz.legendW}px`);
   }

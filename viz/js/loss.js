@@ -256,7 +256,7 @@ class LossView extends Panels {
   }
   layoutClasses(sz) {
     this.root.style.setProperty("--dbls-cols", String(sz.cols));
-    this.root.classList.toggle("dbls-loss-side", sz.side);
+    this.root.classList.toggle("dbls-beside", sz.side);
     this.root.style.setProperty("--dbls-l", `${sz.legendW}px`);
   }
 
