@@ -191,6 +191,30 @@ def test_the_image_export_draws_every_panel(renderer):  # noqa: F811
     assert fig["error"] is None and "b = " in " ".join(fig["notes"]) and "click" not in " ".join(fig["notes"])
 
 
+def test_the_image_export_draws_the_subgradient_as_the_screen_does(renderer):  # noqa: F811
+    """The exported image's arrow from the chosen w is the screen's: along each loss's core subgradient, none where
+    it is 0, and gone with the legend's "chosen" entry hidden."""
+    X, y, names, us, vs, bs = setup()
+    w, b = np.array([0.8, 0.4]), float(bs[2])
+    mount(renderer, loss_scene(X, y, names, us, vs, bs, chosen=(w, b)).to_bytes())
+    drawn_at(renderer, 2)
+    read = """() => window.__dblView.figure().data.filter((t) => t.name === 'subgradient')
+                   .map((t) => ({axis: t.xaxis, x: t.x, y: t.y, visible: t.visible}))"""
+    arrows = renderer.evaluate(read)
+    assert [a["axis"] for a in arrows] == ["x", "x2"]  # hinge and perceptron; the 0-1 loss's subgradient is 0
+    for a, g in zip(arrows, (hinge_subgradient(w, b, X, y)[0], perceptron_subgradient(w, b, X, y)[0]), strict=True):
+        assert (a["x"][0], a["y"][0]) == (w[0], w[1]) and a["visible"]
+        d = np.array([a["x"][1] - a["x"][0], a["y"][1] - a["y"][0]])
+        assert np.dot(d, g) / (np.linalg.norm(d) * np.linalg.norm(g)) > 0.999  # along the core's subgradient
+    fig = exported_figure(renderer)
+    assert fig["error"] is None and fig["names"].count("subgradient") == 2
+    renderer.evaluate("() => { window.__dblView.hidden.add('chosen'); }")
+    try:
+        assert not any(a["visible"] for a in renderer.evaluate(read))
+    finally:  # (the renderer keeps what the legend hides over the next records: the next test's too)
+        renderer.evaluate("() => { window.__dblView.hidden.delete('chosen'); }")
+
+
 def test_a_weight_picked_ahead_of_the_page_stays_over_records_made_before_it(renderer):  # noqa: F811
     """A pick is drawn at once (a star on the surface; its boundary on the data chart) until a record the page made
     after it (View.seen at or past the pick's time) arrives: a record made before it, arriving late, is drawn with

@@ -497,6 +497,16 @@ class LossView extends Panels {
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
   }
 
+  // the subgradient at the chosen weight, on panel p's loss, as an arrow from w along it (0.18 of the box wide):
+  // [[w₁, tip₁], [w₂, tip₂]], or null where there is no chosen weight or the subgradient is 0 (the screen and the
+  // exported image draw this one)
+  gradArrow(p) {
+    const m = this.m, c = m.run.chosen;
+    if (!c) return null;
+    const gr = m.grad(m.run.names[p]), gn = Math.hypot(gr[0], gr[1]), r = 0.18 * (m.box[1] - m.box[0]) / gn;
+    return gn > 0 ? [[c.w[0], c.w[0] + r * gr[0]], [c.w[1], c.w[1] + r * gr[1]]] : null;
+  }
+
   // ----- the SVG over each panel
   drawStep() {
     const g = this.g || (this.g = this.geometry(this.i)), m = this.m, k = this.k, on = (id) => !this.hidden.has(id);
@@ -524,8 +534,8 @@ class LossView extends Panels {
       if (on("pathoff"))
         svg += g.pathOff[0].map((x, t) => `<circle cx="${f1(px(x))}" cy="${f1(py(g.pathOff[1][t]))}" r="${3.5 * k}" fill="white" stroke="${PATH_INK}" stroke-width="${1.5 * k}"/>`).join("");
       if (c && on("chosen")) {  // the chosen w and, where it is not 0, the subgradient's direction (arrow from w)
-        const gr = m.grad(m.run.names[p]), gn = Math.hypot(gr[0], gr[1]), r = 0.18 * (m.box[1] - m.box[0]) / gn;
-        if (gn > 0) svg += P.arrow([[c.w[0], c.w[0] + r * gr[0]], [c.w[1], c.w[1] + r * gr[1]]], CHOSEN_INK, 3 * k, 14 * k, "dbls-grad");
+        const ga = this.gradArrow(p);
+        if (ga) svg += P.arrow(ga, CHOSEN_INK, 3 * k, 14 * k, "dbls-grad");
         svg += `<path class="dbls-chosen" d="${star(px(c.w[0]), py(c.w[1]), 10 * k)}" fill="${CHOSEN_INK}" stroke="${INK}" stroke-width="${1.5 * k}"/>`;
       }
       const q = this.pending;
@@ -569,6 +579,9 @@ class LossView extends Panels {
       if (g.lit[0].length) tr("lit", g.lit[0], g.lit[1], {mode: "lines", line: {color: CHOSEN_INK, width: 4 * k}});
       if (g.pathOn[0].length) tr("path", g.pathOn[0], g.pathOn[1], {mode: "lines+markers", line: {color: PATH_INK, width: 1.5 * k}, marker: {size: 5 * k, color: PATH_INK}});
       if (g.pathOff[0].length) tr("pathoff", g.pathOff[0], g.pathOff[1], {mode: "markers", marker: {size: 7 * k, color: "white", line: {color: PATH_INK, width: 1.5 * k}}});
+      const ga = this.gradArrow(p);  // (under the star, as on the screen)
+      if (ga) tr("chosen", ga[0], ga[1], {name: "subgradient", mode: "lines+markers", line: {color: CHOSEN_INK, width: 3 * k},
+                                          marker: {symbol: "arrow", angleref: "previous", size: 15 * k, opacity: [0, 1], color: CHOSEN_INK}});
       if (m.run.chosen) tr("chosen", [m.run.chosen.w[0]], [m.run.chosen.w[1]], {mode: "markers", marker: {symbol: "star", size: 20 * k, color: CHOSEN_INK, line: {color: INK, width: 1.5}}});
       const pl = this.panelLayout(p, sz.W, sz.H);
       layout[`xaxis${ax}`] = {...pl.xaxis, domain: [x0 / Wp, x1 / Wp], anchor: `y${ax}`};
