@@ -35,7 +35,6 @@ from viz.scene import (
 from viz.svm import sgd_summary
 
 SCALE = 1.3  # presentation mode: fonts, markers, lines and height of the charts (viz.common.projector)
-DATA_H_BIG = 440  # the loss page's data chart in presentation mode: 572 px once scaled, within a 720-px window's chart row
 STILL_GRID = 201  # the loss page's θ slice and 3-D view are one surface each
 PATH_STEPS = 120  # states of the loss page's trajectory drawn (each a marker the b slider redraws)
 
@@ -352,7 +351,7 @@ def loss_data(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, he
     losses, the lit point. ``chosen`` is the clicked ((w₁, w₂), b) or None."""
     pick = (np.array(chosen[0]), chosen[1]) if chosen else None
     data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
-                       if chosen else None, clickable=clickable, height=min(height, DATA_H_BIG if big else 620))
+                       if chosen else None, clickable=clickable, height=min(height, 620))
     return serialized(sized(data, big))
 
 

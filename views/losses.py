@@ -227,7 +227,8 @@ def page() -> None:
                             with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
                             slider_name="b" if live else "", state_chart=CHART)
             with right:
-                show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary", View(seen=seen))
+                show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary",
+                           View(seen=seen, scale=SCALE if presenting() else 1.0))  # (the renderer fits it to the window)
                 with part("notes", "explain"):
                     for nm in names:
                         st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")

@@ -38,6 +38,7 @@ from viz.common import (
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
 AXIS_PX = 44  # the data chart's x tick labels and x₁ title (standoff 4) under its bottom edge: measured in Chromium, 41 px at k = 1 and 54 at 1.3
+LEGEND_PX = 36  # the data chart's legend row under its state (font 14: 32 px measured, 37 at k = 1.3)
 STATE_NAMES = 3  # most points the state line names on one line
 STATE_ROWS = 4  # most lines of the data chart's state: w and b; M in two lines; the losses (data_state)
 FORMULAS = {
@@ -304,11 +305,15 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
     # the state line's lines (about 22 px each) hang under the x₁ title, the legend under them. Where weights are
     # clicked, room for the longest state (STATE_ROWS lines) is kept before the first click and after each: the plot
     # keeps its size and place, so the boundary the browser draws at a click is where the page's figure then draws it
+    # The margins hold all of it (LEGEND_PX the legend's row), not pushed by plotly.js: its legend pushing the bottom
+    # margin settled at one of two places from one drawing to the next (26 px apart, measured), and the browser sizes
+    # this figure to its plot (viz/js/figure.js: fitted)
     rows = sum(a["text"].count("<br>") + 1 for a in annotations)
     below = AXIS_PX + 22 * (max(rows, STATE_ROWS) if clickable else rows) + (12 if annotations or clickable else 0)
-    plot_h = max(height - 86 - (below + 30), 100)
+    plot_h = max(height - 86 - (below + LEGEND_PX), 100)
     return {"data": data, "layout": {
-        "height": height, "font": FONT, "margin": {"l": 50, "r": 10, "t": 86, "b": below + 30},
+        "height": height, "font": FONT,
+        "margin": {"l": 50, "r": 10, "t": 86, "b": below + LEGEND_PX, "autoexpand": False},
         "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False, "hovermode": "closest",
         "title": {"text": title, "font": {"size": 15}, "x": 0.0, "xanchor": "left"},
         "legend": {"orientation": "h", "x": 0, "y": -below / plot_h, "yanchor": "top", "font": {"size": 14}},

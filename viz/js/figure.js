@@ -6,6 +6,7 @@
 // the chart tools treat it as a still Plotly chart (no view on the plot: nothing to step, its own state lines read).
 
 // no mode bar but on a 3-D view (its camera buttons); PNG and SVG are under every chart
+const FIT_PAD = 8, MIN_PLOT = 100;  // px: what a presentation-mode figure leaves under it; the least plot fitted() makes
 const FIGURE_CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false,
                        modeBarButtonsToRemove: ["sendDataToCloud", "toImage"]};
 
@@ -31,7 +32,7 @@ class FigureView {
   async mount(at, old) {
     this.width = this.root.clientWidth;
     this.dropPick();  // (a weight picked is drawn by the figure now)
-    const fig = this.m.fig;
+    const fig = this.fitted(this.m.fig);
     await this.Plotly.react(this.plot, fig.data, fig.layout, {...FIGURE_CONFIG, displayModeBar: fig.layout.scene ? "hover" : false});
     // a figure the page made before the weight last picked here (View.seen): that weight is drawn over it again
     const p = old instanceof FigureView ? old.picked : null;
@@ -69,11 +70,35 @@ class FigureView {
     if (this.over) this.over.innerHTML = "";
     for (const el of this.plot.querySelectorAll(".dbls-faded")) el.classList.remove("dbls-faded");
   }
-  resize() {  // the figure's own height; its width the page's
-    if (!this.plot._fullLayout || Math.abs(this.root.clientWidth - this.width) < 2) return;
-    this.width = this.root.clientWidth;
-    this.Plotly.Plots.resize(this.plot).then(() => { if (this.picked && this.root.__dblView === this) this.drawPick(); },
-                                             () => {});  // (a chart hidden meanwhile: a page left, presentation mode turned)
+  // the Loss page's data chart (meta.view "loss_data") no taller than it needs: its plot keeps x₁ and x₂ at one scale,
+  // so in a column narrower than the plot is high the paper under it stood empty between the plot and the legend;
+  // in presentation mode, no taller than the window below its top either (the whole window for a chart further down
+  // than 45 % of it: it is scrolled to). The legend stays under the state lines, where the page put it (its y counts
+  // plot heights). Any other figure is drawn as the page made it
+  fitted(fig) {
+    const L = fig.layout, meta = L.meta || {}, m = L.margin;
+    if (meta.view !== "loss_data" || !m || !L.legend || !L.xaxis || !L.yaxis || !L.xaxis.range || !L.yaxis.range) return fig;
+    const around = m.t + m.b, plotH = L.height - around, below = -L.legend.y * plotH;
+    const [x0, x1] = L.xaxis.range, [y0, y1] = L.yaxis.range;
+    let h = Math.min(plotH, ((this.plot.clientWidth || this.root.clientWidth) - m.l - m.r) * (y1 - y0) / (x1 - x0));
+    if (this.m.h.view.scale > 1) {
+      const top = pageTop(this.root), H = window.innerHeight;
+      h = Math.min(h, (top <= 0.45 * H ? H - top : H) - FIT_PAD - around);
+    }
+    h = Math.round(Math.max(MIN_PLOT, h));
+    return h === plotH ? fig : {data: fig.data, layout: {...L, height: h + around, legend: {...L.legend, y: -below / h}}};
+  }
+  resize() {  // its width the page's; its height its own, or as fitted() makes it (then set with its width)
+    const fl = this.plot._fullLayout;
+    if (!fl || !this.root.offsetWidth) return;
+    const fit = this.fitted(this.m.fig).layout, w = this.root.clientWidth;
+    if (Math.abs(w - this.width) < 2 && fit.height === fl.height) return;
+    this.width = w;
+    (fit.meta && fit.meta.view === "loss_data"
+      ? this.Plotly.relayout(this.plot, {width: this.plot.clientWidth, height: fit.height, "legend.y": fit.legend.y})
+      : this.Plotly.Plots.resize(this.plot))
+      .then(() => { if (this.picked && this.root.__dblView === this) this.drawPick(); },
+            () => {});  // (a chart hidden meanwhile: a page left, presentation mode turned)
   }
   // nothing moves
   show() {} pause() {} sync() {} go() {} play() {}
