@@ -262,3 +262,24 @@ def _c_path_rows(page: Page, X, y) -> float:
         assert row["vals"] == [0, top] and row["ticks"] == ["0", label] and row["top"] > top, key
     assert names == [["width", "top"], ["# SVs", "top"], ["Σξ", "top"]]
     return max(float(v) for v in path["width"] if np.isfinite(v))
+
+
+def test_the_width_arrow_is_clipped_to_the_plot_at_a_small_c(renderer: Page) -> None:  # noqa: F811
+    """At the smallest C the margin is wider than the view, and so is the arrow across it: it is drawn within the plot
+    (clipped to the plot area), never over the page around it."""
+    X, y = make_dataset("outlier", 40, 0)
+    sols = svm_grid(X, y)
+    mount(renderer, svm_scene(X, y, sols).to_bytes())
+    got = renderer.evaluate("""() => {
+        const v = window.__dblView;
+        v.show(0);
+        const a = document.querySelector('#scene .dbls-width'), fl = v.plot._fullLayout, b = a.getBBox();
+        const id = (a.getAttribute('clip-path') || '').replace(/^url\\(#(.*)\\)$/, '$1');
+        const r = id && document.getElementById(id) && document.getElementById(id).querySelector('rect');
+        return {arrow: [b.x, b.y, b.x + b.width, b.y + b.height],
+                plot: [fl.xaxis._offset, fl.yaxis._offset, fl.xaxis._offset + fl.xaxis._length, fl.yaxis._offset + fl.yaxis._length],
+                clip: r ? ['x', 'y', 'width', 'height'].map((k) => +r.getAttribute(k)) : null}; }""")
+    x0, y0, x1, y1 = got["plot"]
+    ax0, ay0, ax1, ay1 = got["arrow"]
+    assert ax0 < x0 - 5 or ay0 < y0 - 5 or ax1 > x1 + 5 or ay1 > y1 + 5, got  # (the arrow runs past the plot here)
+    assert got["clip"] == pytest.approx([x0, y0, x1 - x0, y1 - y0]), got

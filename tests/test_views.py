@@ -208,6 +208,33 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)
 
 
+@pytest.mark.parametrize("raw", ["abc", "-5", "2.5", "1e99"])
+def test_a_link_step_that_is_no_step_is_named_above_the_page_and_leaves_the_address(raw):
+    """Named with the link's other problems (written above the page, where the chart's own reruns do not take it
+    away), taken out of the address bar; the chart opens at step 0."""
+    at = page_from_url({"step": raw})
+    said = " ".join(w.value for w in at.warning)
+    assert f"step='{raw}' (a step is a whole number" in said and "opens at step 0" in said
+    assert "step" not in at.query_params
+    assert scene(at).view.start is None
+
+
+def test_a_link_step_past_the_run_is_named_and_the_chart_opens_at_its_end():
+    at = page_from_url({"ds": "XOR", "step": "5000"})
+    said = " ".join(w.value for w in at.warning)
+    assert "step=5,000 (the run has 1,000 steps: the chart opens at step 1,000)" in said
+
+
+def test_compare_names_a_bad_value_of_a_comparison_it_does_not_show():
+    """Compare draws τ left and right only when it compares τ with τ: a bad value for them (or B's) in a link that
+    compares orders is named at once and leaves the address bar; a good one stays for when they are shown."""
+    at = page_from_url({"tau_a": "abc", "B_a": "0", "tau_b": "2.0"}, page="views/compare.py")
+    said = " ".join(w.value for w in at.warning)
+    assert "tau_a='abc' (not a value of that setting)" in said and "B_a='0' (not a value of that setting)" in said
+    assert "tau_b" not in said
+    assert "tau_a" not in at.query_params and "B_a" not in at.query_params and at.query_params["tau_b"] == "2.0"
+
+
 # ----------------------------------------------------------------------------
 # Dual / Gram
 # ----------------------------------------------------------------------------

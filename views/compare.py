@@ -16,18 +16,20 @@ from datasets.csvio import paired_runs_csv
 from views.builds import SCALE, compare_page, compare_specs, settings_key, shown_run, shown_specs
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
-from views.options import COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
+from views.options import BATCHES, COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
 from views.present import part
 from views.scene_chart import show_scene
 from views.shared import (
     bound,
     more_asked,
+    name_bad_values,
     page_fragment,
     partial_first,
     plane_data,
     points_ready,
     presenting,
     run_or_last_good,
+    step_beyond,
     take_start_step,
 )
 from views.userdata import escape_md
@@ -36,7 +38,6 @@ from viz.scene import View, with_view
 
 CHART = "compare_chart"
 LAST_GOOD = "_compare_last_good"
-BATCHES = [1, 2, 4, 8, 16, 32, 64]
 
 
 HEIGHT = 760  # the chart's height: two square panels with their titles, state lines, legend and controls
@@ -48,6 +49,7 @@ C_LABEL = "SVM penalty C"
 # N = 2,000 the twenty runs of cyclic against random weigh 0.45 MB at 1,000 steps, 0.84 MB at 2,000 and 8 MB at
 # 20,000; the perceptron and the 25 C's hinge-SGD runs 1.07 MB at 1,000 steps
 FAMILY_STEPS = 26_000
+OWN_KEYS = {"order": ("tau",), "tau": ("cmp_order", "tau_a", "tau_b"), "batch": ("B_a", "B_b"), "svm": ("C",)}  # each comparison's controls
 SHOWN = "_compare_shown"  # the runs of the record this session was sent last (views.builds.settings_key)
 FAMILIES = 8  # families of C runs the server keeps (each 1.1 MB at N = 2,000), and its registry of them names
 
@@ -124,6 +126,7 @@ def page() -> None:
                             format_func=c_label, fmt=c_label))
             lefts, rights = (("perceptron", {"variant": "random"}),), tuple(("hinge", {"C": c}) for c in C_GRID)
             follow, key, pair = (None, C_LABEL), "C", (None, C)
+    name_bad_values(tuple(k for cmp, keys in OWN_KEYS.items() if cmp != what for k in keys))  # (the others' own)
     lefts, rights, follow, most = compare_specs(lefts, rights, common, pair, key, follow, FAMILY_STEPS)
     if most is not None:  # only the runs shown: τ (B, C) reruns the page
         st.caption(f"Above {most:,} steps only the two runs shown are sent, so moving "
@@ -144,9 +147,7 @@ def page() -> None:
         blob, left_runs, right_runs, left_specs, right_specs, label = result
         runs = (left_runs[shown(left_specs, 0)], right_runs[shown(right_specs, 1)])  # the CSV's and the link's pair
         last = max(r.n_steps for r in runs)
-        if step0 is not None and step0 > last:
-            st.info(f"The link asked for step {step0:,}; the longer run has {last:,} steps, so the chart opens at step "
-                    f"{last:,}.")
+        step_beyond(step0, last, "the longer run has")
         view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes)
         scene = with_view(blob, view)  # τ (B, C) is not in it: moving it sends the same bytes, and the chart follows
         with first if presenting() else nullcontext():

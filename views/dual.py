@@ -37,6 +37,7 @@ from views.shared import (
     points_ready,
     presenting,
     run_or_last_good,
+    step_beyond,
     steps_table,
     take_start_step,
 )
@@ -135,9 +136,7 @@ def page() -> None:
             st.info(f"This run has {facts['n_steps']:,} steps and never settles: its mistakes change at every update, so "
                     f"the chart holds its first {facts['shown']:,} steps ({DUAL_BYTES / 1e6:g} MB). Lower max steps to "
                     "see where it ends, or try another kernel or parameter.")
-        if step0 is not None and step0 > facts["shown"]:
-            st.info(f"The link asked for step {step0:,}; the chart holds {facts['shown']:,} steps, so it opens at "
-                    f"step {facts['shown']:,}.")
+        step_beyond(step0, facts["shown"], "the chart holds")
         view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
         scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
         with first if presenting() else nullcontext():

@@ -36,6 +36,7 @@ LAMS = [0.0, 0.001, 0.01, 0.1, 1.0]
 RADII = [0.25, 0.5, 1.0, 2.0, 4.0]
 TAUS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
 HEIGHTS = [560, 680, 780, 860, 900, 980, 1040, 1100]
+BATCHES = [1, 2, 4, 8, 16, 32, 64]  # Compare's B against B
 DEGREES = list(range(1, 11))
 COEF0S = [0.0, 0.5, 1.0, 2.0, 5.0, 10.0]
 GAMMAS = [0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0]
@@ -131,6 +132,8 @@ URL_FORMS: dict[str, Callable[[str], object]] = {
     "cmp_order": _choice(ORDER_LABELS),
     "tau_a": _number_in(TAUS),
     "tau_b": _number_in(TAUS),
+    "B_a": _number_in(BATCHES),
+    "B_b": _number_in(BATCHES),
 }
 URL_FORMS.update({f"n_{k}": _n_of(spec) for k, spec in REGISTRY.items() if not spec.fixed_n})
 
@@ -155,7 +158,7 @@ def url_spelling(key: str, value) -> str:
 
 # bound by the pages, read by Streamlit itself (numbers in any spelling)
 OTHER_KEYS = {"data_seed", "B", "seed", "max_steps", "w01", "w02", "b0", "sgd_seed", "b_at", "lit", "path_seed", "pts", "step",
-              "hide", "B_a", "B_b", "cmp_steps", "svm_tab"}
+              "hide", "cmp_steps", "svm_tab"}
 
 
 def known_url_key(key: str) -> bool:

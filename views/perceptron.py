@@ -32,6 +32,7 @@ from views.shared import (
     points_ready,
     presenting,
     run_or_last_good,
+    step_beyond,
     steps_table,
     take_start_step,
 )
@@ -203,7 +204,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     result = None
     stem = file_stem("perceptron", variant, f"B{int(batch)}" if minibatch else "", f"τ{float(tau):g}", f"{len(ds.y)}pts")
     with out:
-        step0 = take_start_step()  # a link's ?step=, used once (a message on a bad one: here, above the chart)
+        step0 = take_start_step()  # a link's ?step=, used once (a bad one is named above the page)
         made = []  # this run's own result (not the last good one, shown after a failure)
         if points_ready(ds, CHART, "the perceptron"):
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
@@ -214,9 +215,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
         if result is not None:
             blob, words, conv, label = result
             (kind, status), n_steps, (bkind, btext) = words[float(tau)]
-            if step0 is not None and step0 > n_steps:
-                st.info(f"The link asked for step {step0:,}; the run has {n_steps:,} steps, so the chart opens at step "
-                        f"{n_steps:,}.")
+            step_beyond(step0, n_steps, "the run has")
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record

@@ -32,7 +32,16 @@ from views.dataset import (
     current_dataset,
     default_dataset,
 )
-from views.options import DATASET_LABELS, N_PLANE_MAX, TTL, known_url_key, n_choices, parse_url, url_spelling
+from views.options import (
+    DATASET_LABELS,
+    N_PLANE_MAX,
+    TTL,
+    URL_FORMS,
+    known_url_key,
+    n_choices,
+    parse_url,
+    url_spelling,
+)
 from views.scene_chart import show_scene
 from views.userdata import (
     PTS,
@@ -59,6 +68,7 @@ LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the sessi
 URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
+STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
 
 
 def remember_url() -> None:
@@ -129,6 +139,18 @@ def report_url_problems(where=None) -> None:
     bad += st.session_state.pop(URL_NOTES, [])
     if bad:  # the values come from the link: shown as text, never as a link or markup
         (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
+
+
+def name_bad_values(keys: tuple[str, ...]) -> None:
+    """The link's values for the page's settings ``keys`` that no control could take, named with the link's other
+    problems (:func:`report_url_problems`) and taken out of the address bar, whether or not the page draws their
+    controls now (Compare draws τ left and right only when it compares τ with τ). What is left in the link's values of
+    a setting :mod:`views.options` reads is such a value: a valid one was taken at the start (:func:`remember_url`)."""
+    values = (st.session_state.get(URL_AT_START) or {}).get("values", {})
+    for key in [k for k in keys if k in values and k in URL_FORMS]:
+        st.session_state.setdefault(URL_NOTES, []).append(f"{key}={values.pop(key)!r} (not a value of that setting)")
+        if key in st.query_params:
+            del st.query_params[key]
 
 
 def dataset_sidebar() -> None:
@@ -402,20 +424,34 @@ def partial_first(shown: str, name: str, keep: int, key: str, partial: Callable[
 
 
 def take_start_step() -> int | None:
-    """The step a link asked for (``?step=15``), once per session: the first page with a step slider uses it."""
+    """The step a link asked for (``?step=15``), once per session: the first page with a step slider uses it.
+
+    A value that is not a step (``step=abc``, ``-5``, past STEP_MAX) is named with the link's other problems
+    (:func:`report_url_problems`, above the page: a message written in the chart's fragment would go at its next
+    rerun) and taken out of the address bar; the chart opens at step 0."""
     values = (st.session_state.get(URL_AT_START) or {}).get("values", {})
     if "step" not in values:
         return None
     raw = values.pop("step")
     try:
         step = int(float(raw))
-        if step < 0 or step != float(raw):
+        if not 0 <= step <= STEP_MAX or step != float(raw):
             raise ValueError
     except (ValueError, OverflowError):
-        st.warning(f"Ignored URL parameter step={escape_md(repr(raw))}: a step is a whole number ≥ 0. "
-                   "Starting at step 0.")
+        st.session_state.setdefault(URL_NOTES, []).append(
+            f"step={raw!r} (a step is a whole number from 0 to {STEP_MAX:,}; the chart opens at step 0)")
+        if "step" in st.query_params:
+            del st.query_params["step"]
         return None
     return step
+
+
+def step_beyond(step: int | None, last: int, holds: str) -> None:
+    """Say, with the link's other problems (:func:`report_url_problems`), that a link's ``step`` lies past the ``last``
+    step the chart holds (``holds``: "the run has", …), so that the chart opens at that last step."""
+    if step is not None and step > last:
+        st.session_state.setdefault(URL_NOTES, []).append(
+            f"step={step:,} ({holds} {last:,} steps: the chart opens at step {last:,})")
 
 
 def steps_table(label: str, table: dict | Callable[[], dict]) -> None:

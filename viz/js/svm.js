@@ -532,7 +532,9 @@ class SvmView extends Stepping {
         const ux = (x1 - x0) / L, uy = (y1 - y0) / L, s = 11 * k;
         return `M${f1(x0)},${f1(y0)}L${f1(x1)},${f1(y1)}M${f1(x1 - s * ux + 0.5 * s * uy)},${f1(y1 - s * uy - 0.5 * s * ux)}L${f1(x1)},${f1(y1)}L${f1(x1 - s * ux - 0.5 * s * uy)},${f1(y1 - s * uy + 0.5 * s * ux)}`;
       };
-      svg += `<path class="dbls-width" d="${head(a.mid, a.tip)}${head(a.mid, a.tail)}" stroke="${MARGIN_INK}" stroke-width="${2 * k}" fill="none"/>`;
+      // (clipped to the plot: at a small C the margin, and so the arrow, is wider than the view)
+      const id = this.widthClip || (this.widthClip = `dbls-width-clip-${++clipIds}`);
+      svg += `<defs>${pen(fl).clip(id)}</defs><path class="dbls-width" clip-path="url(#${id})" d="${head(a.mid, a.tip)}${head(a.mid, a.tail)}" stroke="${MARGIN_INK}" stroke-width="${2 * k}" fill="none"/>`;
       const [ty, tx] = this.arrowLabel(a, px, py, xa, ya);
       svg += `<text class="dbls-width-text" x="${f1(tx)}" y="${f1(ty)}" text-anchor="middle" font-size="${17 * k}" fill="${INK}" ${halo}>${esc(a.text)}</text>`;
     }
