@@ -27,8 +27,13 @@ from viz.scene import View, dual_scene, loss_scene, perceptron_scene, svm_scene,
 
 
 def tn(v: float) -> str:
-    """A number as the formulas write it: viz.common.num with an ASCII minus (KaTeX's minus sign)."""
-    return num(v).replace("−", "-")
+    """A number as the formulas write it: viz.common.num with an ASCII minus (KaTeX's minus sign), an exponent as a
+    power of ten."""
+    s = num(v).replace("−", "-")
+    if "e" not in s:
+        return s
+    mantissa, exp = s.split("e")
+    return f"{mantissa}\\times 10^{{{int(exp)}}}"
 
 
 def tv(v) -> str:
@@ -386,6 +391,20 @@ def test_the_sgd_tab_writes_each_step_with_the_run_s_numbers(renderer):  # noqa:
         assert f"y_{{{i + 1}}}(\\mathbf{{w}}\\cdot \\mathbf{{x}}_{{{i + 1}}} + b) = {tn(m)} {rel} 1" in tex, s
         assert bool(run.active[s - 1]) == (m < 1)
         assert f"\\eta = {tn(run.etas[s - 1])}" in tex and f"= {tv(run.W[s])}" in tex and f"= {tn(run.B[s])}" in tex, s
+
+
+def test_a_tiny_lambda_is_written_as_a_power_of_ten(renderer):  # noqa: F811
+    """λ = 1/(NC) at a large C is small enough for an exponent: typeset as 4.45 × 10⁻⁵, not as "4.45e − 05" (KaTeX
+    would set the e as a variable and the minus as a subtraction)."""
+    from core.svm import fit_svm, hinge_sgd
+    from viz.scene import sgd_scene
+
+    X, y = make_dataset("blobs", 40, 2)
+    run = hinge_sgd(X, y, C=1000.0, max_steps=20, seed=3)
+    mount(renderer, sgd_scene(run, fit_svm(X, y, C=1000.0)).to_bytes())
+    tex = " ".join(formula_at(renderer, 3))
+    assert "e" in num(run.lam) and f"\\lambda = \\frac{{1}}{{N C}} = {tn(run.lam)}" in tex
+    assert "\\times 10^{-5}" in tn(run.lam) and "e-" not in tex
 
 
 def test_the_offline_file_carries_streamlit_s_katex():

@@ -49,8 +49,12 @@ function typeset(src) {
   return html;
 }
 
-// numbers in TeX as the words write them (num: the core's value, 3 decimals), with an ASCII minus for KaTeX
-const tn = (v) => num(v).replace(/−/g, "-");
+// numbers in TeX as the words write them (num: the core's value, 3 decimals), with an ASCII minus for KaTeX; a
+// number num writes with an exponent (4.45e-05) as a power of ten (4.45\times 10^{-5}): KaTeX would set e as a variable
+function tn(v) {
+  const s = num(v).replace(/−/g, "-"), e = /^(-?[\d.]+)e([+-]?)0*(\d+)$/.exec(s);
+  return e ? `${e[1]}\\times 10^{${e[2] === "-" ? "-" : ""}${e[3]}}` : s;
+}
 const tv = (v) => `(${Array.from(v, tn).join(",\\ ")})`;
 const tsign = (yi) => (yi > 0 ? "+1" : "-1");
 const tparen = (v) => (v < 0 ? `(${tn(v)})` : tn(v));  // a negative factor in brackets
