@@ -134,6 +134,28 @@ def test_presentation_mode_turned_on_and_off_keeps_the_step_shown(page: Page, ap
     assert_no_exception(page)
 
 
+def test_presentation_mode_turned_on_where_the_chart_was_looked_at_shows_the_chart(page: Page, app_server: str) -> None:
+    """The page keeps its scroll when presentation mode moves the chart (to the top, and back under the settings): the
+    lecturer who scrolled to the chart and turned the mode on sees the chart, not the settings that now stand there."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    _open(page, f"{app_server}/perceptron?ds=XOR&n_xor=40")
+    wait_for_scene(page)
+    page.evaluate("() => document.querySelector('.st-key-perceptron_chart .dbls').scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+    top = "() => { const r = [...document.querySelectorAll('.dbls[data-ready]')].filter((e) => !e.__dblOld); " \
+          "return r.length === 1 ? r[0].getBoundingClientRect().top : null; }"
+    assert page.evaluate(top) < 100  # scrolled down to the chart
+    for turn in (page.get_by_test_id("stSidebar").get_by_text("Presentation mode"),
+                 page.get_by_role("button", name="Leave presentation mode")):
+        page.evaluate("() => { for (const r of document.querySelectorAll('.dbls')) r.__dblOld = true; }")
+        turn.click()
+        _settle(page)
+        page.wait_for_function(f"() => ({top})() !== null")
+        page.wait_for_timeout(300)
+        at = page.evaluate(top)
+        assert 0 <= at < 768 / 2, at  # the new chart in the window's upper half
+
+
 def test_the_keyboard_steps_the_chart_and_the_svg_is_named_after_the_step(page: Page, app_server: str) -> None:
     _open(page, f"{app_server}/perceptron?ds=textbook")
     assert _slider_step(page) == 0

@@ -1510,6 +1510,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
+  if (root.__dblLookedAt) { root.__dblLookedAt = false; inView(root); }
   watchSize(root);
   keep(root, bytes, scene.header);
   if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
@@ -1567,6 +1568,10 @@ function watchSize(root) {
     if (root.offsetWidth && v) v.resize();  // (hidden, in a tab not shown: nothing to size to)
   });
   obs.observe(root);
+  if (window.IntersectionObserver)  // whether it is in the window (takeOver: a chart drawn anew where it was looked at)
+    new IntersectionObserver((seen, io) => {  // (kept as it last was in the page: the chart that replaces it reads it)
+      if (root.isConnected) root.__dblInView = seen[seen.length - 1].isIntersecting; else io.disconnect();
+    }).observe(root);
   const page = root.closest("[data-testid=stMainBlockContainer]");
   if (page) obs.observe(page);
   if (!window.__dblWindowWatched) {  // the window's height alone (a projector's full screen): no element changes size
@@ -1575,6 +1580,21 @@ function watchSize(root) {
       for (const r of document.querySelectorAll(".dbls")) if (r.__dblResize && r.offsetWidth && r.__dblView) r.__dblView.resize();
     });
   }
+}
+
+// a chart drawn anew in another element of the page while the old one was looked at (presentation mode turned on or
+// off moves it, and the page keeps its scroll): the page scrolled so that it is in view again, to the page's top where
+// the chart stands near it (presentation mode: the title over it), else to the chart's top
+function inView(root) {
+  const r = root.getBoundingClientRect();
+  if (r.top >= 0 && r.top < 0.5 * window.innerHeight) return;
+  const top = pageTop(root);
+  if (top > 0.45 * window.innerHeight) { root.scrollIntoView({block: "start"}); return; }
+  for (let p = root.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) p.scrollTop = 0;
+  }
+  window.scrollTo(0, 0);
 }
 
 // the chart each keyed element of the page last drew, by the element's Streamlit key (its st-key-… class). A page that
@@ -1590,6 +1610,7 @@ function takeOver(root) {
   DRAWN.set(name, root);
   if (!before || before === root || root.__dblView || !before.__dblView) return;
   before.__dblView.pause();
+  root.__dblLookedAt = Boolean(before.__dblInView);  // (the old one was in the window: watchSize)
   root.__dblStood = {step: before.__dblView.step, kind: before.__dblKind};
   root.__dblStart = before.__dblStart;
   root.__dblMemo = before.__dblMemo;
