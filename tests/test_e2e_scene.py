@@ -178,6 +178,24 @@ def test_update_steps_mode_visits_the_updates_and_the_ends(renderer):
     assert renderer.evaluate("() => window.__dblView.step") == 10
 
 
+@pytest.mark.parametrize("steps", [100, 1000, 20_000])
+def test_fast_crosses_a_long_run_in_about_thirty_seconds(renderer, steps):
+    """Fast ▶▶ steps every 120 ms on a short run; on a longer one a step a frame (33 ms), then several steps a frame,
+    so that no run takes more than about 30 s (at 120 ms a step, 1,000 steps took two minutes), and it ends at the
+    run's last step."""
+    X, y = make_dataset("xor", 40, 0)
+    traj = run_perceptron(X, y, max_steps=steps)
+    assert traj.n_steps == steps
+    mount(renderer, perceptron_scene(traj).to_bytes())
+    ms, stride = renderer.evaluate("() => window.__dblView.fastPace()")
+    assert 33 <= ms <= 120 and stride >= 1
+    assert steps * ms / stride / 1000 <= 36 and (steps <= 250 or ms == 33)  # whole run within ~30 s, frames at most
+    assert (stride > 1) == (steps > 1000)
+    renderer.evaluate(f"() => {{ const v = window.__dblView; v.show({steps - 3 * stride}); "
+                      "document.querySelector('#scene button[data-go=fast]').click(); }")
+    renderer.wait_for_function(f"() => window.__dblView.step === {steps} && !window.__dblView.timer", timeout=5000)
+
+
 def test_every_tau_in_one_scene_switches_in_the_browser(renderer):
     X, y = make_dataset("separable", 40, 1)
     taus = [0.1, 1.0, 5.0]
