@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
+import pytest
 from playwright.sync_api import Page
 from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
 
@@ -137,3 +138,19 @@ def test_the_points_names_stand_clear_of_the_rings(renderer):  # noqa: F811
             if near <= outer and far >= inner:  # the name's box meets its ring's stroke
                 crossings.append((k, i))
     assert not crossings
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.3])
+def test_the_points_names_lie_over_no_other_name(renderer, scale):  # noqa: F811
+    """Forty points, as a class draws them, on the quiz's chart (and in presentation mode's 1.3×): each name takes a
+    corner of its point where it lies over no other name (the names of crowded points lay over each other)."""
+    X, y = make_dataset("blobs", 40, 0)
+    traj = run_perceptron(X, y, max_steps=200)
+    mount(renderer, with_view(perceptron_scene([traj]).to_bytes(),
+                              View(height=560, scale=scale, tau=traj.tau, quiz={"step": 0, "answered": False, "pick": None})))
+    boxes = [n["box"] for n in renderer.evaluate(NAMES_AND_RINGS)["names"]]
+    assert len(boxes) == len(y)
+    shrink = 2  # (px: the halo's edge)
+    over = [(a, b) for j, a in enumerate(boxes) for b in boxes[j + 1:]
+            if a[0] + shrink < b[2] and b[0] + shrink < a[2] and a[1] + shrink < b[3] and b[1] + shrink < a[3]]
+    assert not over, over

@@ -328,3 +328,31 @@ def test_at_1024_with_the_sidebar_the_compare_panels_sit_side_by_side_and_nothin
         for y in b["buttons"][i + 1:]:
             assert _apart(x, y), (x, y)
     assert b["legend"]["top"] >= max(s["bottom"] for s in b["states"]) - 1
+
+
+def test_at_1024_with_the_sidebar_the_3d_view_s_buttons_stand_over_its_title_not_on_it(page: Page,
+                                                                                       app_server: str) -> None:
+    """The Loss page's 3-D view shows plotly.js's row of camera buttons at its top right on hover: above the title,
+    which in the narrow column runs under them."""
+    _open(page, app_server.rstrip("/") + "/losses?ds=outlier&view=surface", 1024, 768, scene=False)
+    plot = page.locator(".st-key-loss_chart .js-plotly-plot").first
+    plot.scroll_into_view_if_needed()
+    plot.hover()
+    page.wait_for_selector(".st-key-loss_chart .modebar", state="visible")
+    title = page.evaluate(BOX, ".st-key-loss_chart .gtitle")
+    bar = page.evaluate(BOX, ".st-key-loss_chart .modebar")
+    assert title["right"] > bar["left"]  # (the title reaches under the buttons' column)
+    assert bar["bottom"] <= title["top"] + 1, (bar, title)
+
+
+def test_at_1024_with_the_sidebar_the_loss_data_chart_comes_right_under_the_surface(page: Page,
+                                                                                    app_server: str) -> None:
+    """Where the main column is too narrow for the surface and the data chart side by side, they stack: the data chart,
+    where a weight clicked on the surface draws its boundary, comes right under the surface, before the notes and the
+    exports (it stood 1,100 px under the surface, past them)."""
+    _open(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge", 1024, 768, scene=True)
+    surface = page.evaluate(BOX, ".st-key-loss_chart .dbls")
+    data = page.evaluate(BOX, ".st-key-loss_data")
+    notes = page.get_by_text("Move b with the slider under the chart").bounding_box()
+    assert data["top"] >= surface["bottom"] - 1  # stacked
+    assert data["top"] < notes["y"], (data, notes)

@@ -212,26 +212,28 @@ def page() -> None:
                     show_scene(with_view(chart, shown), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
                 else:
                     show_chart(chart, SURFACE, what)
-                with part("notes"):
-                    if view == "surface" and len(names) > 1:
-                        st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
-                                   "for another).")
-                    if live:
-                        st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
-                                   "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
-                                   "boundary in the data chart; or Tab to a surface, move the ring with the arrow keys and "
-                                   "press Enter. Trajectory markers are hollow where the run's b differs from the "
-                                   "slice's.")
-                with part("tables"):
-                    exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
-                            with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
-                            slider_name="b" if live else "", state_chart=CHART)
             with right:
                 show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary",
                            View(seen=seen, scale=SCALE if presenting() else 1.0))  # (the renderer fits it to the window)
                 with part("notes", "explain"):
                     for nm in names:
                         st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
+            # (under both charts: where the columns stack, on a narrow screen, the data chart comes right under the
+            # surface, so a weight clicked there shows its boundary at once, not under the notes and the exports)
+            with part("notes"):
+                if view == "surface" and len(names) > 1:
+                    st.caption(f"The 3-D view shows one loss at a time: the {NAMES[names[0]]} here (choose a single loss "
+                               "for another).")
+                if live:
+                    st.caption("Move b with the slider under the chart, ◀ Smaller b / Larger b ▶, Sweep b ▶ or the ← → keys: "
+                               "in your browser. Click a weight on a surface to choose that w (with the b shown) and see its "
+                               "boundary in the data chart; or Tab to a surface, move the ring with the arrow keys and "
+                               "press Enter. Trajectory markers are hollow where the run's b differs from the "
+                               "slice's.")
+            with part("tables"):
+                exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
+                        with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
+                        slider_name="b" if live else "", state_chart=CHART)
 
 
 page()

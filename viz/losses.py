@@ -38,6 +38,7 @@ from viz.common import (
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
 AXIS_PX = 44  # the data chart's x tick labels and x₁ title (standoff 4) under its bottom edge: measured in Chromium, 41 px at k = 1 and 54 at 1.3
+MODEBAR_PX = 34  # the 3-D view's row of buttons over its title (plotly.js's mode bar: 26 px and its margin)
 LEGEND_PX = 36  # the data chart's legend row under its state (font 14: 32 px measured, 37 at k = 1.3)
 STATE_NAMES = 3  # most points the state line names on one line
 STATE_ROWS = 4  # most lines of the data chart's state: w and b; M in two lines; the losses (data_state)
@@ -236,9 +237,12 @@ def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: s
                   "colorscale": COLOURSCALE, "showscale": True,
                   "contours": {"z": {"show": True, "usecolormap": True, "project": {"z": True}}},
                   "hovertemplate": f"{xlabel} = %{{x:.3g}}, {ylabel} = %{{y:.3g}}: loss = %{{z:.4g}}<extra></extra>"}],
-        "layout": {"height": height, "font": FONT, "margin": {"l": 40, "r": 10, "t": 50, "b": 10},
+        # (the title under the row of 3-D buttons plotly.js shows at the figure's top right on hover, which would lie
+        # over a long title in a narrow column: MODEBAR_PX for them, the title under)
+        "layout": {"height": height, "font": FONT, "margin": {"l": 40, "r": 10, "t": 50 + MODEBAR_PX, "b": 10},
                    "title": {"text": f"{NAMES[name]} {FORMULAS[name]}" + (f", {where}" if where else ""),
-                             "font": {"size": 17}},
+                             "font": {"size": 17}, "yref": "container", "y": 1, "yanchor": "top",
+                             "pad": {"t": MODEBAR_PX}},
                    "scene": {"xaxis": {"title": {"text": xlabel}}, "yaxis": {"title": {"text": ylabel}},
                              "zaxis": {"title": {"text": "loss"}}, "aspectmode": "manual",
                              "aspectratio": {"x": 1, "y": 1, "z": 0.6}},

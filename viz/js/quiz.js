@@ -104,17 +104,35 @@ class QuizView extends PerceptronView {
       const x = P.px(g.wrong[0][0]), y = P.py(g.wrong[1][0]), d = r * 0.8;
       svg += `<path d="M${f1(x - d)},${f1(y - d)}L${f1(x + d)},${f1(y + d)}M${f1(x + d)},${f1(y - d)}L${f1(x - d)},${f1(y + d)}" stroke="${WRONG}" stroke-width="${4 * k}"/>`;
     }
-    // the points' names (up to LABEL_MAX), white-haloed over the rings: above and right of the marker, and of the
-    // ring or disc where a point has one (updated on, the pick, lit for the question), so none crosses its own name
+    // the points' names (up to LABEL_MAX), white-haloed over the rings: at a corner of the marker, and of the ring or
+    // disc where a point has one (updated on, the pick, lit for the question), so none crosses its own name. Each
+    // takes the first place (a corner: above right, above left, below right, below left; then a side: right, left,
+    // above, below; then those a line further out) where it lies over no name written before it and no other point
+    // (the ringed points' names first), else over no name; where none is, above right
     if (this.m.N <= LABEL_MAX) {
-      const m = this.m, fs = 15 * k, near = 0.5 * this.size + 2 * k, far = 0.72 * r + 3 * k;
+      const m = this.m, fs = 15 * k, near = 0.5 * this.size + 2 * k, far = 0.72 * r + 3 * k, half = 0.5 * this.size;
       const lit = this.q.answered ? [] : m.examined(this.q.step + 1);  // (the question's yellow disc)
       const ringed = new Set([...(this.q.answered && g.updated ? g.updated : []), ...(g.wrong[0].length ? [this.q.pick] : []),
                               ...(lit.length <= EXAM_MANY ? lit : [])]);
-      for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg")) {
-        const d = ringed.has(i) ? far : near;
-        svg += `<text class="dbls-name" x="${f1(P.px(m.X[2 * i]) + d)}" y="${f1(P.py(m.X[2 * i + 1]) - d)}" font-size="${fs}" fill="${INK}" ` +
-          `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round">x${sub(i + 1)}</text>`;
+      const shown = [];
+      for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg")) shown.push(i);
+      const at = shown.map((i) => [P.px(m.X[2 * i]), P.py(m.X[2 * i + 1])]), boxes = [];
+      const clear = (b) => !boxes.some((o) => overlaps(b, o));  // of the names written
+      const free = (b, j) => clear(b) && !at.some(([x, y], q) => q !== j && x + half > b[0] && x - half < b[2] && y + half > b[1] && y - half < b[3]);
+      const order = shown.map((_, j) => j).sort((a, b) => Number(ringed.has(shown[b])) - Number(ringed.has(shown[a])));
+      for (const j of order) {
+        const i = shown[j], d = ringed.has(i) ? far : near, [x, y] = at[j], text = `x${sub(i + 1)}`, w = 0.58 * fs * text.length;
+        const low = 0.95 * fs, around = (d) => {  // (the sides as far from the centre as a corner is)
+          const e = 1.42 * d;
+          return [[x + d, y - d], [x - d - w, y - d], [x + d, y + d + low], [x - d - w, y + d + low],
+                  [x + e, y + 0.35 * fs], [x - e - w, y + 0.35 * fs], [x - w / 2, y - e], [x - w / 2, y + e + low]];
+        };
+        const corners = [...around(d), ...around(d + fs)];  // (then as much again further out, where points crowd)
+        const boxOf = ([tx, ty]) => [tx, ty - low, tx + w, ty + 0.3 * fs];  // (the text's box as drawn, and a little)
+        const [tx, ty] = corners.find((c) => free(boxOf(c), j)) || corners.find((c) => clear(boxOf(c))) || corners[0];
+        boxes.push(boxOf([tx, ty]));
+        svg += `<text class="dbls-name" x="${f1(tx)}" y="${f1(ty)}" font-size="${fs}" fill="${INK}" ` +
+          `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round">${text}</text>`;
       }
     }
     this.over.insertAdjacentHTML("beforeend", svg);

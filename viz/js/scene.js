@@ -430,6 +430,7 @@ const PURPLE = "#6a3d9a";
 const CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false, displayModeBar: false};
 const FONT = "Inter, Segoe UI, Helvetica, Arial, sans-serif";
 let clipIds = 0;
+const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];  // boxes [x0, y0, x1, y1], px
 
 // an SVG layer over a plot (fl: its _fullLayout), sized to it and holding ``svg``
 function layer(el, fl, svg) {

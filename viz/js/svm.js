@@ -9,7 +9,6 @@ const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
-const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];  // boxes [x0, y0, x1, y1], px
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
 const ARROW_AT = [0.5, 0.38, 0.62, 0.26, 0.74, 0.14, 0.86];  // where along the boundary in view the width arrow may stand
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
