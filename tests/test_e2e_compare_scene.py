@@ -319,3 +319,44 @@ def test_a_family_of_c_follows_c_with_its_exact_svm_and_a_partial_record_waits(r
         check_pair(renderer, perc, family[2], [60, 120], mounted=True)
     finally:
         set_control(renderer, "SVM penalty C", None)
+
+
+def test_the_hinge_panel_s_rings_are_square_and_m_s_round(renderer):  # noqa: F811
+    """Perceptron against hinge SGD: M's rings (left) and the margin < 1 rings (right) look alike but mean different
+    things: the hinge panel's are square, on the screen (painted: ink at a square's corner, none at a circle's), in its
+    legend and in the exported image."""
+    X = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0], [4.0, 4.0], [2.0, 8.0], [8.0, 2.0]])  # far apart
+    y = np.array([1, -1, -1, 1, 1, -1])  # (no line separates them: rings on both sides)
+    left = run_perceptron(X, y, variant="random", seed=0, max_steps=150)
+    right = hinge_sgd(X, y, C=1.0, max_steps=200, seed=0)
+    mount(renderer, compare_scene(left, right).to_bytes())
+    got = renderer.evaluate("""() => {
+        const v = window.__dblView; v.show(12);
+        const dpr = window.devicePixelRatio || 1, out = [];
+        v.g.forEach((p, j) => {
+            const fl = v.plots[j]._fullLayout, ctx = v.canvases[j].getContext('2d'), r = v.ring[0] / 2;
+            const xs = p.ring[0], ys = p.ring[1];
+            const at = (x, y) => [fl.xaxis._offset + fl.xaxis.l2p(x), fl.yaxis._offset + fl.yaxis.l2p(y)];
+            for (let i = 0; i < xs.length; i++) {
+                const [cx, cy] = at(xs[i], ys[i]);
+                let alone = true;
+                for (let q = 0; q < v.m.N && alone; q++) {
+                    const [u, w] = at(v.m.X[2 * q], v.m.X[2 * q + 1]);
+                    alone = (u === cx && w === cy) || Math.hypot(u - cx, w - cy) > 2.5 * r;
+                }
+                if (!alone) continue;
+                const ink = (x, y) => ctx.getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data[3];
+                out.push([j, ink(cx + 0.9 * r, cy + 0.9 * r), ink(cx + r, cy)]);
+            }
+        });
+        return {corners: out, legend: [...document.querySelectorAll('#scene .dbls-legend button')].map((b) =>
+                    [b.dataset.part, b.querySelector('svg').innerHTML.includes('<rect')]),
+                symbols: v.figure().data.filter((t) => t.name === 'ring' || t.name === 'hinge' ||
+                    (t.marker && /open$/.test(t.marker.symbol || ''))).map((t) => t.marker.symbol)}; }""")
+    left_corners = [c for c in got["corners"] if c[0] == 0]
+    right_corners = [c for c in got["corners"] if c[0] == 1]
+    assert left_corners and right_corners, (got["corners"], renderer.evaluate("() => window.__dblView.g.map((p) => p.ring[0].length)"))
+    assert all(c[1] == 0 and c[2] > 0 for c in left_corners)  # round: ink on the circle, none at the corner
+    assert all(c[1] > 0 for c in right_corners)  # square: ink at its corner
+    assert dict(got["legend"])["hinge"] and not dict(got["legend"])["ring"]
+    assert "square-open" in got["symbols"] and "circle-open" in got["symbols"]

@@ -193,7 +193,8 @@ class CompareView extends Panels {
     const ring = `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`;
     const perc = m.panels.find((p) => p.run.kind === "perceptron");
     if (perc) items.push(["ring", `M: misclassified, y·(w·x+b) ${perc.run.update_on === "negative" ? "<" : "≤"} 0`, ring]);
-    if (m.panels.some((p) => p.run.kind === "hinge")) items.push(["hinge", "margin < 1 (active hinge): y·(w·x+b) < 1", ring]);
+    if (m.panels.some((p) => p.run.kind === "hinge"))  // (square: ringShape)
+      items.push(["hinge", "margin < 1 (active hinge): y·(w·x+b) < 1", `<rect x="3" y="3" width="12" height="12" fill="none" stroke="${INK}" stroke-width="2"/>`]);
     items.push(["line", "boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
                ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`]);
     const ref = m.refs.find(Boolean);
@@ -338,7 +339,7 @@ class CompareView extends Panels {
         seen.add(id);
       }
       if (p.ref) data.push(tr("ref", p.ref, {mode: "lines", line: {color: REFERENCE, width: 3 * k, dash: REF_DASH.map((d) => `${d * k}px`).join(",")}}));
-      data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: "circle-open", size: this.ring[0], color: INK, line: {width: this.ring[1]}}}),
+      data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: `${ringShape(p.ringId)}-open`, size: this.ring[0] * (p.ringId === "hinge" ? 0.9 : 1), color: INK, line: {width: this.ring[1]}}}),
                 tr("exam", p.exam, {mode: "markers", marker: {size: this.exam[j], color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
                 tr("old", p.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),
                 tr("line", p.line, {mode: "lines", line: {color: INK, width: 4 * k}}));

@@ -525,19 +525,22 @@ class PixelLayer {
 // rings of radius r around the points (xs, ys) (data units; px, py map them to the plot's pixels) on a canvas over a
 // plot (fl), clipped to its data panel, in `colour` at `opacity` (overlapping rings are not darker: one layer). The
 // count drawn is kept on the canvas (data-rings) for the tests.
-function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, opacity, width) {
+function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, opacity, width, shape = "circle") {
   const ctx = plotCanvas(cv, fl);
   cv.dataset.rings = String(xs.length);
-  stampRings(ctx, fl, xs.length, (i) => px(xs[i]), (i) => py(ys[i]), r, colour, opacity, width);
+  stampRings(ctx, fl, xs.length, (i) => px(xs[i]), (i) => py(ys[i]), r, colour, opacity, width, shape);
   ctx.restore();
 }
 
 // n rings of radius r (point i at x(i), y(i), in the plot's pixels) onto a plot's canvas (ctx, from plotCanvas), as
-// one layer of stamps in `colour` at `opacity`, lines `width` px wide
-function stampRings(ctx, fl, n, x, y, r, colour, opacity, width) {
+// one layer of stamps in `colour` at `opacity`, lines `width` px wide; "square" rings have sides 1.8 r (the area of
+// the circle's, near enough)
+function stampRings(ctx, fl, n, x, y, r, colour, opacity, width, shape = "circle") {
   if (!n) return;
-  const ring = stamp(`ring|${r}|${width}|${colour}`, r + width, (c) => {
-    c.beginPath(); c.arc(0, 0, r, 0, 2 * Math.PI); c.strokeStyle = colour; c.lineWidth = width; c.stroke();
+  const ring = stamp(`ring|${r}|${width}|${colour}|${shape}`, r + width, (c) => {
+    c.beginPath();
+    if (shape === "square") c.rect(-0.9 * r, -0.9 * r, 1.8 * r, 1.8 * r); else c.arc(0, 0, r, 0, 2 * Math.PI);
+    c.strokeStyle = colour; c.lineWidth = width; c.stroke();
   });
   const L = new PixelLayer(ctx, fl);
   for (let i = 0; i < n; i++) L.add(ring, x(i), y(i));
@@ -577,6 +580,11 @@ function pen(fl) {
 const EXAM_MANY = 24;  // more points examined at once than this (a large mini-batch): each is lit by a halo, not a disc
 const examHalo = (v) => 0.5 * (v.size || 8 * v.k) + 2.5 * v.k;  // the halo's radius: the marker's and 2.5 px
 
+// the rings' ink (M's: black, lighter where many points are) and shape: a hinge panel's (margin < 1) are square, so
+// that Compare's two kinds, side by side, are told apart in any colour vision and in the exported image alike
+const ringInk = (n) => (n <= 100 ? INK : "#000000");
+const ringShape = (ringId) => (ringId === "hinge" ? "square" : "circle");
+
 function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "", below = () => "") {
   const P = pen(fl), k = v.k, on = (part) => !v.hidden.has(part), clip = P.clip(id);
   // a large batch's points are lit by yellow halos under the points (M's rings and the points stay seen); a few by
@@ -584,7 +592,8 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
   const many = on("exam") && g.exam[0].length > EXAM_MANY;
   const halos = many ? `<path d="${P.circles(g.exam, examHalo(v))}" fill="${HIGHLIGHT}"/>` : "";
   layer(under, fl, `<defs>${clip}</defs><g clip-path="url(#${id})">${P.poly(g.regPos, REGION.pos)}${P.poly(g.regNeg, REGION.neg)}${halos}</g>`);
-  ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, v.m.N <= 100 ? INK : "#000000", v.m.N <= 100 ? 1 : 0.7, v.ring[1]);
+  ringCanvas(rings, fl, on(ringId) ? g.ring : NONE, P.px, P.py, v.ring[0] / 2, ringInk(v.m.N), v.m.N <= 100 ? 1 : 0.7, v.ring[1],
+             ringShape(ringId));
   let svg = below(P);  // (under the boundaries: the Compare panel's exact SVM)
   if (on("exam") && g.exam[0].length && !many)
     svg += `<path d="${P.circles(g.exam, examSize / 2)}" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="${3 * k}"/>`;
