@@ -82,6 +82,9 @@ def test_the_bands_and_their_levels(renderer):  # noqa: F811
         first, step = sc.run["levels"][nm][0]
         assert got["contours"][p]["start"] == first and got["contours"][p]["size"] == step
         assert got["contours"][p]["coloring"] == "fill"
+    # the colour bar framed: its lowest band is white, as the page is, and its 0 seemed to float under the bar
+    bars = renderer.evaluate("() => window.__dblView.plots.slice(0, 2).map((gd) => gd._fullData[0].colorbar.outlinewidth)")
+    assert all(w >= 1 for w in bars), bars
 
 
 def test_the_chosen_weight_and_its_subgradient(renderer):  # noqa: F811

@@ -221,7 +221,8 @@ class LossView extends Panels {
     return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: rows, zmin: 0, zmax: m.top(nm), autocontour: false,
             contours: {start: first, end: first + step * (N_BANDS - 2), size: step, coloring: "fill", showlines: false},
             colorscale: LOSS_SCALE, line: {width: 0}, name: r.titles[nm],
-            colorbar: {thickness: 12 * k, len: 0.9, tickfont: {size: 12 * k, color: "#333"}, outlinewidth: 0},
+            // (outlined: its lowest band is white, as the page is)
+            colorbar: {thickness: 12 * k, len: 0.9, tickfont: {size: 12 * k, color: "#333"}, outlinewidth: 1, outlinecolor: "#999"},
             hovertemplate: `w = (%{x:.3g}, %{y:.3g}), b = ${num(this.m.bs[this.i])}: ${r.titles[nm]} = %{z:.4g}<br>click to choose this w<extra></extra>`};
   }
   panelLayout(p, width, height) {
