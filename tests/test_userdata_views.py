@@ -93,7 +93,7 @@ def test_a_link_step_opens_the_chart_there_once():
     assert run_meta(at)["start"] is None
 
 
-@pytest.mark.parametrize("step, words", [("999", "the chart opens at step 15"), ("abc", "Ignored URL parameter step")])
+@pytest.mark.parametrize("step, words", [("999", "the chart opens at step 15"), ("abc", "Ignored URL parameters: step='abc'")])
 def test_a_step_past_the_run_or_not_a_number_is_named(step, words):
     at = page_from_url({"step": step})
     assert any(words in m.value for m in [*at.info, *at.warning])

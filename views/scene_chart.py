@@ -59,6 +59,9 @@ CSS = """
 .dbls-playing [data-go=play], .dbls-playing [data-go=fast] { background: var(--st-secondary-background-color, #eef1f5); }
 .dbls-range { flex: 1 1 12rem; min-width: 10rem; accent-color: var(--st-primary-color, #0b57d0); }
 .dbls-at { min-width: 9.5em; font-variant-numeric: tabular-nums; }
+/* presentation mode: a shorter slider, so that the step (C, b) stands in the row of buttons at 1024 px, not under it,
+   and the chart above gains that row's height */
+.dbls-big .dbls-range { flex-basis: 8rem; min-width: 6rem; }
 .dbls-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .dbls-panels { display: flex; flex-direction: column; gap: 16px; align-items: flex-start; }
 .dbls-two .dbls-panels { flex-direction: row; }

@@ -428,6 +428,24 @@ class DualView extends Stepping {
     this.gramKey = gkey;
     await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
     this.attach();
+    await this.fit();
+  }
+
+  // presentation mode: what lies under the panels (the legend, the bars, the state line, the controls and the step
+  // under them, as they wrapped) is measured once drawn, and the panels shrink by what the window lacks (sizes()
+  // estimates it before: at 1024×768 the step under the controls fell out of the window)
+  async fit() {
+    const sz = this.sz;
+    if (!sz || !sz.side || !this.root.offsetHeight) return;
+    const below = this.root.offsetHeight - sz.main - lessonHeight(this.root);  // (the lesson: under it)
+    const S = Math.max(220, Math.min(sz.main, this.room(below + 4)));
+    if (S >= sz.main - 2) return;
+    Object.assign(sz, {main: S, gram: S});
+    this.layoutClasses(sz);
+    this.g = null;
+    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}),
+                       this.Plotly.relayout(this.gramEl, {width: S, height: S})]);
+    if (this.root.__dblView === this) this.drawStep();
   }
 
   // the page's η control moved (a kernel's record holds every η): α, b and f rescaled, at the same step
@@ -449,7 +467,7 @@ class DualView extends Stepping {
     this.g = null;  // the axes' ranges may change: the step's geometry is made again
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
                  this.Plotly.relayout(this.gramEl, {width: sz.gram, height: sz.gram}),
-                 this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.drawStep());
+                 this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.fit()).then(() => this.drawStep());
   }
 
   // ----- one step on screen

@@ -629,6 +629,7 @@ class Stepping {
   constructor(root, model, Plotly, scene, hidden = []) {
     this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
     this.k = model.h.view.scale || 1;
+    root.classList.toggle("dbls-big", this.k > 1);  // (presentation mode: its slider shorter, views/scene_chart.py)
     const q = (c) => root.querySelector(c);
     this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.over = q(".dbls-over");
     this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
