@@ -331,6 +331,31 @@ def test_a_new_batch_size_draws_its_tau_first_then_every_tau(page: Page, app_ser
     assert_no_exception(page)
 
 
+def test_a_batch_size_past_n_is_named_and_the_chart_draws_b_equal_n(page: Page, app_server: str) -> None:
+    """B typed past N: the page names it and runs B = N; the chart draws that run and is not left waiting (dimmed) for
+    a run of the B its box shows, nor when the variant goes and comes back."""
+    page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=60&variant=mini-batch&B=20")
+    wait_for_rerun(page)
+    wait_full(page)
+    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field.fill("99999")
+    field.press("Enter")
+    page.wait_for_function("() => { const v = document.querySelector('.dbls').__dblView; return v && v.m.run.batch_size === 60; }",
+                           timeout=60_000)
+    wait_full(page)
+    expect(page.get_by_text("B = 99,999 is not a batch size here")).to_be_visible()
+    busy = "() => document.querySelector('.dbls').getAttribute('aria-busy')"
+    assert page.evaluate(busy) != "true"
+    for variant, shown in (("cyclic", "cyclic"), ("mini-batch", "minibatch")):
+        pick_variant(page, variant)
+        shown_variant(page, shown)
+        wait_for_rerun(page)
+        page.wait_for_timeout(300)
+        assert page.evaluate(busy) != "true", variant
+    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.batch_size") == 60
+    assert_no_exception(page)
+
+
 def wait_full(page: Page) -> None:
     """Wait until the chart holds the runs of every τ (not a partial record) and the page has finished."""
     page.wait_for_function("() => { const r = document.querySelector('.dbls'), v = r && r.__dblView;"

@@ -208,6 +208,19 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)
 
 
+@pytest.mark.parametrize("typed, used", [(99_999, 60), (0, 1), (-3, 1)])
+def test_a_batch_size_outside_one_to_n_is_named_and_the_nearest_runs(typed, used):
+    """B is from 1 to N: a value typed outside (or in a link) is named above the chart, and the run uses the nearest B
+    (Streamlit's bounded box only marked it with a small "!" and kept the last B while showing the new one)."""
+    at = page_from_url({"ds": "XOR", "n_xor": "60", "variant": "mini-batch", "B": "20"})
+    assert scene_run(at).run["batch_size"] == 20
+    at.number_input(key="B").set_value(typed).run()
+    assert not at.exception
+    said = " ".join(w.value for w in at.warning)
+    assert f"B = {typed:,} is not a batch size here" in said and f"uses B = {used}" in said
+    assert scene_run(at).run["batch_size"] == used
+
+
 @pytest.mark.parametrize("raw", ["abc", "-5", "2.5", "1e99"])
 def test_a_link_step_that_is_no_step_is_named_above_the_page_and_leaves_the_address(raw):
     """Named with the link's other problems (written above the page, where the chart's own reruns do not take it

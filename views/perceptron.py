@@ -197,13 +197,19 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
                 help="Moves the chart at once, in your browser: every τ is run in advance.")
-    batch = bound(cols[2].number_input, B_LABEL, 1, N, min(max(N // 4, 1), N), key="B",
-                  disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N).")
+    # (no bounds on the box: Streamlit would only mark a B outside them with a small "!" and keep the last; the page
+    # names it and runs the nearest B, here and in the browser's choice of a kept run: wantedSlot in viz/js/scene.js)
+    typed = int(bound(cols[2].number_input, B_LABEL, None, None, min(max(N // 4, 1), N), 1, key="B",
+                      disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N)."))
+    batch = min(max(typed, 1), N)
     minibatch = variant == "minibatch"
-    params = (("variant", variant), ("batch_size", int(batch) if minibatch else 1), *settings)  # (B: mini-batch only)
+    params = (("variant", variant), ("batch_size", batch if minibatch else 1), *settings)  # (B: mini-batch only)
     result = None
-    stem = file_stem("perceptron", variant, f"B{int(batch)}" if minibatch else "", f"τ{float(tau):g}", f"{len(ds.y)}pts")
+    stem = file_stem("perceptron", variant, f"B{batch}" if minibatch else "", f"τ{float(tau):g}", f"{len(ds.y)}pts")
     with out:
+        if minibatch and batch != typed:
+            st.warning(f"B = {typed:,} is not a batch size here: B is from 1 to N = {N:,} (the number of points), so "
+                       f"the run uses B = {batch:,}.")
         step0 = take_start_step()  # a link's ?step=, used once (a bad one is named above the page)
         made = []  # this run's own result (not the last good one, shown after a failure)
         if points_ready(ds, CHART, "the perceptron"):

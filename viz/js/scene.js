@@ -1287,8 +1287,8 @@ function wantedSlot(v) {
   if (!want) return null;
   if (want === v.m.run.variant) return slotOf(v.m.run);
   if (want !== "minibatch") return want;
-  const B = Number(controlValue(memo.batch));
-  return Number.isInteger(B) && B > 0 ? `minibatch:${B}` : null;
+  const B = Number(controlValue(memo.batch));  // (one outside 1..N runs as the nearest: views/perceptron.py)
+  return Number.isInteger(B) ? `minibatch:${Math.min(Math.max(B, 1), v.m.N)}` : null;
 }
 
 const RUNNING = "[data-testid=stApp][data-test-script-state=running]";  // the page's script is running
