@@ -208,6 +208,19 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)
 
 
+def test_a_bound_widget_keeps_its_default_over_reruns():
+    """A widget bound to the link leaves the address when its value equals its default: the default must be the same
+    on every run, or a setting chosen equal to another run's default (height 560, bias off) would drop out of a
+    copied link."""
+    at = perceptron_page()
+    defaults = lambda: (at.select_slider(key="height").proto.default, at.toggle(key="bias").proto.default,  # noqa: E731
+                        at.select_slider(key="tau").proto.default)
+    first = defaults()
+    at.select_slider(key="height").set_value(560).run()
+    at.toggle(key="bias").set_value(False).run()
+    assert defaults() == first
+
+
 @pytest.mark.parametrize("typed, used", [(99_999, 60), (0, 1), (-3, 1)])
 def test_a_batch_size_outside_one_to_n_is_named_and_the_nearest_runs(typed, used):
     """B is from 1 to N: a value typed outside (or in a link) is named above the chart, and the run uses the nearest B

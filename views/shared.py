@@ -100,8 +100,6 @@ def remember_url() -> None:
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
     """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does."""
     st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = fmt
-    if key in st.session_state:  # (a value a callback set where the widget was not drawn, the SVM chart's C: it is the
-        kwargs.pop("value", None)  # widget's value; with a default too, Streamlit would warn in the server's log)
     return widget(label, *args, key=key, bind="query-params", **kwargs)
 
 
