@@ -134,9 +134,10 @@ def test_presentation_mode_turned_on_and_off_keeps_the_step_shown(page: Page, ap
     assert_no_exception(page)
 
 
-def test_presentation_mode_turned_on_where_the_chart_was_looked_at_shows_the_chart(page: Page, app_server: str) -> None:
+def test_presentation_mode_turned_on_or_off_shows_the_chart(page: Page, app_server: str) -> None:
     """The page keeps its scroll when presentation mode moves the chart (to the top, and back under the settings): the
-    lecturer who scrolled to the chart and turned the mode on sees the chart, not the settings that now stand there."""
+    lecturer who scrolled to the chart and turned the mode on sees the chart, not the settings that now stand there;
+    and off, the chart again. A page left and come back to opens at its top, as it did."""
     page.set_viewport_size({"width": 1024, "height": 768})
     _open(page, f"{app_server}/perceptron?ds=XOR&n_xor=40")
     wait_for_scene(page)
@@ -154,6 +155,16 @@ def test_presentation_mode_turned_on_where_the_chart_was_looked_at_shows_the_cha
         page.wait_for_timeout(300)
         at = page.evaluate(top)
         assert 0 <= at < 768 / 2, at  # the new chart in the window's upper half
+    # another page and back: the chart drawn anew, at the same scale, is not scrolled to (the page opens at its top)
+    page.get_by_test_id("stSidebar").get_by_text("Dual / Gram").click()
+    _settle(page)
+    wait_for_scene(page)
+    page.evaluate("() => { for (const r of document.querySelectorAll('.dbls')) r.__dblOld = true; }")
+    page.get_by_test_id("stSidebar").get_by_text("Perceptron", exact=True).click()
+    _settle(page)
+    page.wait_for_function(f"() => ({top})() !== null")
+    page.wait_for_timeout(300)
+    assert page.evaluate(top) > 768 / 2  # under the title and the settings, as the page opens
 
 
 def test_the_keyboard_steps_the_chart_and_the_svg_is_named_after_the_step(page: Page, app_server: str) -> None:

@@ -339,7 +339,7 @@ class CompareView extends Panels {
         seen.add(id);
       }
       if (p.ref) data.push(tr("ref", p.ref, {mode: "lines", line: {color: REFERENCE, width: 3 * k, dash: REF_DASH.map((d) => `${d * k}px`).join(",")}}));
-      data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: `${ringShape(p.ringId)}-open`, size: this.ring[0] * (p.ringId === "hinge" ? 0.9 : 1), color: INK, line: {width: this.ring[1]}}}),
+      data.push(tr(p.ringId, p.ring, {mode: "markers", marker: {symbol: `${ringShape(p.ringId)}-open`, size: this.ring[0] * (p.ringId === "hinge" ? SQUARE_SIDE / 2 : 1), color: INK, line: {width: this.ring[1]}}}),
                 tr("exam", p.exam, {mode: "markers", marker: {size: this.exam[j], color: HIGHLIGHT, line: {color: HIGHLIGHT_LINE, width: 3 * k}}}),
                 tr("old", p.old, {mode: "lines", line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}}),
                 tr("line", p.line, {mode: "lines", line: {color: INK, width: 4 * k}}));

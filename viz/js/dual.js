@@ -436,8 +436,10 @@ class DualView extends Stepping {
   // estimates it before: at 1024×768 the step under the controls fell out of the window)
   async fit() {
     const sz = this.sz;
-    if (!sz || !sz.side || !this.root.offsetHeight) return;
-    const below = this.root.offsetHeight - sz.main - lessonHeight(this.root);  // (the lesson: under it)
+    if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
+    // (under the row of the panels and the step's words, whichever is the taller; the lesson: under it all)
+    const row = Math.max(...[this.plot, this.gramEl, this.text].map((e) => e.getBoundingClientRect().bottom));
+    const below = this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root);
     const S = Math.max(220, Math.min(sz.main, this.room(below + 4)));
     if (S >= sz.main - 2) return;
     Object.assign(sz, {main: S, gram: S});
@@ -467,7 +469,8 @@ class DualView extends Stepping {
     this.g = null;  // the axes' ranges may change: the step's geometry is made again
     Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
                  this.Plotly.relayout(this.gramEl, {width: sz.gram, height: sz.gram}),
-                 this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.fit()).then(() => this.drawStep());
+                 this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.fit()).then(() => this.drawStep(),
+                                                                                                     () => {});  // (hidden meanwhile)
   }
 
   // ----- one step on screen

@@ -533,13 +533,13 @@ function ringCanvas(cv, fl, [xs, ys], px, py, r, colour, opacity, width, shape =
 }
 
 // n rings of radius r (point i at x(i), y(i), in the plot's pixels) onto a plot's canvas (ctx, from plotCanvas), as
-// one layer of stamps in `colour` at `opacity`, lines `width` px wide; "square" rings have sides 1.8 r (the area of
-// the circle's, near enough)
+// one layer of stamps in `colour` at `opacity`, lines `width` px wide; "square" rings have sides SQUARE_SIDE r
 function stampRings(ctx, fl, n, x, y, r, colour, opacity, width, shape = "circle") {
   if (!n) return;
   const ring = stamp(`ring|${r}|${width}|${colour}|${shape}`, r + width, (c) => {
     c.beginPath();
-    if (shape === "square") c.rect(-0.9 * r, -0.9 * r, 1.8 * r, 1.8 * r); else c.arc(0, 0, r, 0, 2 * Math.PI);
+    if (shape === "square") c.rect(-SQUARE_SIDE * r / 2, -SQUARE_SIDE * r / 2, SQUARE_SIDE * r, SQUARE_SIDE * r);
+    else c.arc(0, 0, r, 0, 2 * Math.PI);
     c.strokeStyle = colour; c.lineWidth = width; c.stroke();
   });
   const L = new PixelLayer(ctx, fl);
@@ -584,6 +584,7 @@ const examHalo = (v) => 0.5 * (v.size || 8 * v.k) + 2.5 * v.k;  // the halo's ra
 // that Compare's two kinds, side by side, are told apart in any colour vision and in the exported image alike
 const ringInk = (n) => (n <= 100 ? INK : "#000000");
 const ringShape = (ringId) => (ringId === "hinge" ? "square" : "circle");
+const SQUARE_SIDE = 1.8;  // a square ring's side, in radii of the round one (near enough the same area)
 
 function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring", extra = () => "", below = () => "") {
   const P = pen(fl), k = v.k, on = (part) => !v.hidden.has(part), clip = P.clip(id);
@@ -744,8 +745,8 @@ class Stepping {
   // as cross it in FAST_RUN_MS, a step a frame (FRAME_MS) at most, then several steps a frame (a 1,000-step run takes
   // 33 s, not 2 minutes; 100,000 steps about 30 s)
   fastPace() {
-    const n = Math.max(1, this.m.nStops - 1), ms = Math.max(FRAME_MS, Math.min(SPEEDS.fast, FAST_RUN_MS / n));
-    return [Math.round(ms), Math.max(1, Math.round((n * ms) / FAST_RUN_MS))];
+    const n = Math.max(1, this.m.nStops - 1), stride = Math.max(1, Math.ceil((n * FRAME_MS) / FAST_RUN_MS));
+    return [Math.round(Math.max(FRAME_MS, Math.min(SPEEDS.fast, (FAST_RUN_MS * stride) / n))), stride];
   }
   play(ms, stride = 1) {
     this.pause();
@@ -1529,7 +1530,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
   root.dataset.ready = id;
-  if (root.__dblLookedAt) { root.__dblLookedAt = false; inView(root); }
+  if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
+  root.__dblScaleWas = undefined;
   watchSize(root);
   keep(root, bytes, scene.header);
   if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
@@ -1587,10 +1589,6 @@ function watchSize(root) {
     if (root.offsetWidth && v) v.resize();  // (hidden, in a tab not shown: nothing to size to)
   });
   obs.observe(root);
-  if (window.IntersectionObserver)  // whether it is in the window (takeOver: a chart drawn anew where it was looked at)
-    new IntersectionObserver((seen, io) => {  // (kept as it last was in the page: the chart that replaces it reads it)
-      if (root.isConnected) root.__dblInView = seen[seen.length - 1].isIntersecting; else io.disconnect();
-    }).observe(root);
   const page = root.closest("[data-testid=stMainBlockContainer]");
   if (page) obs.observe(page);
   if (!window.__dblWindowWatched) {  // the window's height alone (a projector's full screen): no element changes size
@@ -1601,9 +1599,10 @@ function watchSize(root) {
   }
 }
 
-// a chart drawn anew in another element of the page while the old one was looked at (presentation mode turned on or
-// off moves it, and the page keeps its scroll): the page scrolled so that it is in view again, to the page's top where
-// the chart stands near it (presentation mode: the title over it), else to the chart's top
+// a chart drawn anew in another element of the page at another scale (presentation mode turned on or off moves it,
+// and the page keeps its scroll, which then showed what now stands where the chart was): the page scrolled so that it
+// is in view, to the page's top where the chart stands near it (presentation mode: the title over it), else to the
+// chart's top
 function inView(root) {
   const r = root.getBoundingClientRect();
   if (r.top >= 0 && r.top < 0.5 * window.innerHeight) return;
@@ -1629,7 +1628,9 @@ function takeOver(root) {
   DRAWN.set(name, root);
   if (!before || before === root || root.__dblView || !before.__dblView) return;
   before.__dblView.pause();
-  root.__dblLookedAt = Boolean(before.__dblInView);  // (the old one was in the window: watchSize)
+  // (the scale it was drawn at: presentation mode turned draws the chart anew in the other, a page left and come back
+  // to in the same, mountScene)
+  root.__dblScaleWas = before.__dblView.k;
   root.__dblStood = {step: before.__dblView.step, kind: before.__dblKind};
   root.__dblStart = before.__dblStart;
   root.__dblMemo = before.__dblMemo;
