@@ -233,7 +233,7 @@ def test_a_compare_link_opens_at_its_step():
     assert sc.view.start == 7
     far = page_from_url({"ds": "separable", "cmp": "tau", "step": "99999"}, "views/compare.py")
     assert scene(far).view.start == 99999  # the renderer opens at the last step, and the page says so
-    assert any("step=99,999 (the longer run has" in w.value for w in far.warning)
+    assert any("asked for step 99,999; the longer run has" in i.value for i in far.info)
 
 
 @pytest.mark.parametrize("query, family", [

@@ -108,7 +108,7 @@ def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readab
     title, not over it."""
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
-        open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true")
+        open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true&lit=3")
         wait_for_rerun(page)
         panel = f"() => [{VIEW}.sz.W, {VIEW}.sz.H]"
         page.wait_for_timeout(500)
@@ -120,6 +120,10 @@ def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readab
         bottom, top = page.evaluate(f"""() => {{ const g = {DATA}, box = (s) => g.querySelector(s).getBoundingClientRect();
             return [box('.g-xtitle').bottom, box('.annotation').top]; }}""")
         assert bottom <= top, (bottom, top)
+        # its legend (the points, the chosen w's line, the lit point: it may wrap to a second row) whole in the figure
+        legend, paper = page.evaluate(f"""() => {{ const g = {DATA};
+            return [g.querySelector('.legend').getBoundingClientRect().bottom, g.getBoundingClientRect().bottom]; }}""")
+        assert legend <= paper + 0.5, (legend, paper)
         assert_no_exception(page)
     finally:
         page.close()

@@ -208,6 +208,20 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)
 
 
+@pytest.mark.parametrize("cmp", ["order", "tau", "batch", "svm"])
+def test_compare_s_own_keys_are_the_controls_each_comparison_draws(cmp):
+    """views.compare.OWN_KEYS names each comparison's own controls (a bad value for one not shown is named at once):
+    it must be what the page draws for that comparison."""
+    from views.compare import OWN_KEYS
+    from views.options import COMPARE_LABELS
+    from views.shared import BOUND_THIS_RUN
+
+    at = page_from_url({"ds": "XOR", "n_xor": "40", "cmp": COMPARE_LABELS[cmp]}, page="views/compare.py")
+    drawn = set(at.session_state[BOUND_THIS_RUN])
+    own = {k for keys in OWN_KEYS.values() for k in keys}
+    assert drawn & own == set(OWN_KEYS[cmp])
+
+
 def test_a_bound_widget_keeps_its_default_over_reruns():
     """A widget bound to the link leaves the address when its value equals its default: the default must be the same
     on every run, or a setting chosen equal to another run's default (height 560, bias off) would drop out of a
@@ -247,8 +261,8 @@ def test_a_link_step_that_is_no_step_is_named_above_the_page_and_leaves_the_addr
 
 def test_a_link_step_past_the_run_is_named_and_the_chart_opens_at_its_end():
     at = page_from_url({"ds": "XOR", "step": "5000"})
-    said = " ".join(w.value for w in at.warning)
-    assert "step=5,000 (the run has 1,000 steps: the chart opens at step 1,000)" in said
+    said = " ".join(i.value for i in at.info)
+    assert "The link asked for step 5,000; the run has 1,000 steps, so the chart opens at step 1,000." in said
 
 
 def test_compare_names_a_bad_value_of_a_comparison_it_does_not_show():

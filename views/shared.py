@@ -68,6 +68,7 @@ LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the sessi
 URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
+URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
 
 
@@ -139,6 +140,8 @@ def report_url_problems(where=None) -> None:
     bad += st.session_state.pop(URL_NOTES, [])
     if bad:  # the values come from the link: shown as text, never as a link or markup
         (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
+    for said in st.session_state.pop(URL_SAID, []):  # (what of the link was used, but not as it asked)
+        (where or st).info(escape_md(said))
 
 
 def name_bad_values(keys: tuple[str, ...]) -> None:
@@ -447,11 +450,11 @@ def take_start_step() -> int | None:
 
 
 def step_beyond(step: int | None, last: int, holds: str) -> None:
-    """Say, with the link's other problems (:func:`report_url_problems`), that a link's ``step`` lies past the ``last``
-    step the chart holds (``holds``: "the run has", …), so that the chart opens at that last step."""
+    """Say, where the link's problems are said (:func:`report_url_problems`, above the page), that a link's ``step``
+    lies past the ``last`` step the chart holds (``holds``: "the run has", …), so that the chart opens there."""
     if step is not None and step > last:
-        st.session_state.setdefault(URL_NOTES, []).append(
-            f"step={step:,} ({holds} {last:,} steps: the chart opens at step {last:,})")
+        st.session_state.setdefault(URL_SAID, []).append(
+            f"The link asked for step {step:,}; {holds} {last:,} steps, so the chart opens at step {last:,}.")
 
 
 def steps_table(label: str, table: dict | Callable[[], dict]) -> None:

@@ -288,7 +288,7 @@ def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, 
     if chosen is not None:
         w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
         bx, by = boundary_segment(clip, w, b) if np.any(w) else ([], [])
-        data.append({"type": "scatter", "mode": "lines", "name": "w·x + b = 0 (the chosen w)", "x": bx, "y": by,
+        data.append({"type": "scatter", "mode": "lines", "name": "chosen w·x + b = 0", "x": bx, "y": by,
                      "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip"})
         title = f"w = ({num(w[0])}, {num(w[1])}), b = {num(b)}"
         if losses:

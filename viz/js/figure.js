@@ -34,6 +34,7 @@ class FigureView {
     this.dropPick();  // (a weight picked is drawn by the figure now)
     const fig = this.fitted(this.m.fig);
     await this.Plotly.react(this.plot, fig.data, fig.layout, {...FIGURE_CONFIG, displayModeBar: fig.layout.scene ? "hover" : false});
+    await this.fitLegend();
     // a figure the page made before the weight last picked here (View.seen): that weight is drawn over it again
     const p = old instanceof FigureView ? old.picked : null;
     if (p && p.at > (this.m.h.view.seen ?? -Infinity)) await this.previewPick(p);
@@ -76,8 +77,10 @@ class FigureView {
   // than 45 % of it: it is scrolled to). The legend stays under the state lines, where the page put it (its y counts
   // plot heights). Any other figure is drawn as the page made it
   fitted(fig) {
-    const L = fig.layout, meta = L.meta || {}, m = L.margin;
-    if (meta.view !== "loss_data" || !m || !L.legend || !L.xaxis || !L.yaxis || !L.xaxis.range || !L.yaxis.range) return fig;
+    // (a copy of the page's layout, every time: plotly.js changes the layout it draws in place, at a relayout too)
+    const L = structuredClone(fig.layout), meta = L.meta || {}, m = L.margin;
+    if (meta.view !== "loss_data" || !m || !L.legend || !L.xaxis || !L.yaxis || !L.xaxis.range || !L.yaxis.range)
+      return {data: fig.data, layout: L};
     const around = m.t + m.b, plotH = L.height - around, below = -L.legend.y * plotH;
     const [x0, x1] = L.xaxis.range, [y0, y1] = L.yaxis.range;
     let h = Math.min(plotH, ((this.plot.clientWidth || this.root.clientWidth) - m.l - m.r) * (y1 - y0) / (x1 - x0));
@@ -85,18 +88,32 @@ class FigureView {
       const top = pageTop(this.root), H = window.innerHeight;
       h = Math.min(h, (top <= 0.45 * H ? H - top : H) - FIT_PAD - around);
     }
-    h = Math.round(Math.max(MIN_PLOT, h));
-    return h === plotH ? fig : {data: fig.data, layout: {...L, height: h + around, legend: {...L.legend, y: -below / h}}};
+    h = Math.round(Math.max(MIN_PLOT, h));  // (plotly.js takes a legend's y down to −2 plot heights: never past it here)
+    return h === plotH ? {data: fig.data, layout: L} : {data: fig.data, layout: {...L, height: h + around, legend: {...L.legend, y: Math.max(-2, -below / h)}}};
+  }
+  // the Loss data chart's legend, where it wraps to more rows than its margin holds (a chosen weight's line and a lit
+  // point in a narrow column): the figure grows under it by what it lacks (its margins are not pushed: viz/losses.py)
+  fitLegend() {
+    const gd = this.plot, fl = gd._fullLayout, lg = gd.querySelector(".legend");
+    if (!fl || !lg || !fl.meta || fl.meta.view !== "loss_data") return null;
+    const over = Math.ceil(lg.getBoundingClientRect().bottom - gd.getBoundingClientRect().top - fl.height + 4);
+    if (over <= 0) return null;
+    this.extra = (this.extra || 0) + over;  // (kept: resize() sizes the figure with it, until the width changes)
+    return this.Plotly.relayout(gd, {height: fl.height + over, "margin.b": fl.margin.b + over});
   }
   resize() {  // its width the page's; its height its own, or as fitted() makes it (then set with its width)
     const fl = this.plot._fullLayout;
     if (!fl || !this.root.offsetWidth) return;
-    const fit = this.fitted(this.m.fig).layout, w = this.root.clientWidth;
-    if (Math.abs(w - this.width) < 2 && fit.height === fl.height) return;
+    const fit = this.fitted(this.m.fig).layout, w = this.root.clientWidth, wide = Math.abs(w - this.width) >= 2;
+    if (wide) this.extra = 0;  // (the legend wraps anew: fitLegend)
+    const extra = this.extra || 0;
+    if (!wide && fit.height + extra === fl.height) return;
     this.width = w;
     (fit.meta && fit.meta.view === "loss_data"
-      ? this.Plotly.relayout(this.plot, {width: this.plot.clientWidth, height: fit.height, "legend.y": fit.legend.y})
+      ? this.Plotly.relayout(this.plot, {width: this.plot.clientWidth, height: fit.height + extra, "legend.y": fit.legend.y,
+                                         "margin.b": fit.margin.b + extra})
       : this.Plotly.Plots.resize(this.plot))
+      .then(() => this.fitLegend())
       .then(() => { if (this.picked && this.root.__dblView === this) this.drawPick(); },
             () => {});  // (a chart hidden meanwhile: a page left, presentation mode turned)
   }
