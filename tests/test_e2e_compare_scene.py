@@ -174,7 +174,7 @@ def test_the_renderer_rings_what_the_core_decided_where_it_differs_from_the_rule
         core = y * patched(X, run.W[t:t + 1], run.B[t:t + 1])[0]
         assert points(got["panels"][1]["ring"]) == {tuple(x) for x in X[core < 1.0].tolist()}, t
         named = got["states"][1]
-        assert f"margin < 1 (ringed): {int((core < 1.0).sum())} of 30" in named, t
+        assert f"margin < 1 (in squares): {int((core < 1.0).sum())} of 30" in named, t
 
 
 def test_the_image_export_draws_both_panels_with_their_words(renderer):  # noqa: F811

@@ -152,7 +152,7 @@ def test_state_lines_name_the_misclassified_points_and_hold_after_the_end():
     assert past[0] == "finished at step 60 (holds its last state)"
     m = y * activation(X, h.W[60], h.B[60])
     assert past[1].startswith("Step 60 of 60: w = ")
-    assert past[1].endswith(f"; margin < 1 (ringed): {int((m < 1).sum())} of 40")
+    assert past[1].endswith(f"; margin < 1 (in squares): {int((m < 1).sum())} of 40")
     assert named_points(past[1]) == np.flatnonzero(m <= 0)[:6].tolist()
     assert "\n" not in compare_state(h, 60)
 

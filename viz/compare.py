@@ -105,7 +105,7 @@ def compare_state(run, step: int) -> str:
     """One panel's state at the common ``step`` in plain words (lines split by "\\n"): the Python reference of the
     renderer's state line under each panel.
 
-    "Step 5 of 7: w = (0, 0), b = −2; misclassified: x₃ (1 of 40)", with "; margin < 1 (ringed): 4 of 40" for
+    "Step 5 of 7: w = (0, 0), b = −2; misclassified: x₃ (1 of 40)", with "; margin < 1 (in squares): 4 of 40" for
     hinge SGD, and a first line "finished at step S (holds its last state)" once ``step`` is past the run's end.
     The misclassified points are M under the perceptron run's rule, y·(w·x + b) ≤ 0 for hinge SGD.
 
@@ -123,7 +123,7 @@ def compare_state(run, step: int) -> str:
         w, b = run.W[s], float(run.B[s])
         m = y * activation(X, w, b)  # yᵢ(w·xᵢ + b), as the core sums it
         wrong = np.flatnonzero(m <= 0.0)
-        extra = f"margin < 1 (ringed): {int((m < 1.0).sum())} of {len(y)}"
+        extra = f"margin < 1 (in squares): {int((m < 1.0).sum())} of {len(y)}"
     else:
         snap = run[s]
         w, b = snap.w, snap.b

@@ -115,7 +115,7 @@ class CompareModel {
       p.goState(k);
       let r = 0;
       for (let i = 0; i < this.N; i++) r += p.mask[i];
-      line += `; margin < 1 (ringed): ${r} of ${this.N}`;
+      line += `; margin < 1 (in squares): ${r} of ${this.N}`;
     }
     return (t > p.S ? `finished at step ${grouped(p.S)} (holds its last state)\n` : "") + line;
   }

@@ -117,7 +117,9 @@ class QuizView extends PerceptronView {
       const shown = [];
       for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg")) shown.push(i);
       const at = shown.map((i) => [P.px(m.X[2 * i]), P.py(m.X[2 * i + 1])]), boxes = [];
-      const clear = (b) => !boxes.some((o) => overlaps(b, o));  // of the names written
+      const xa = fl.xaxis, ya = fl.yaxis;  // (a name stays on the plot, off the axes' numbers)
+      const inside = (b) => b[0] >= xa._offset && b[2] <= xa._offset + xa._length && b[1] >= ya._offset && b[3] <= ya._offset + ya._length;
+      const clear = (b) => inside(b) && !boxes.some((o) => overlaps(b, o));  // of the names written
       const free = (b, j) => clear(b) && !at.some(([x, y], q) => q !== j && x + half > b[0] && x - half < b[2] && y + half > b[1] && y - half < b[3]);
       const order = shown.map((_, j) => j).sort((a, b) => Number(ringed.has(shown[b])) - Number(ringed.has(shown[a])));
       for (const j of order) {
@@ -129,8 +131,15 @@ class QuizView extends PerceptronView {
         };
         const corners = [...around(d), ...around(d + fs)];  // (then as much again further out, where points crowd)
         const boxOf = ([tx, ty]) => [tx, ty - low, tx + w, ty + 0.3 * fs];  // (the text's box as drawn, and a little)
-        const [tx, ty] = corners.find((c) => free(boxOf(c), j)) || corners.find((c) => clear(boxOf(c))) || corners[0];
-        boxes.push(boxOf([tx, ty]));
+        let c = corners.findIndex((q) => free(boxOf(q), j));
+        if (c < 0) c = Math.max(0, corners.findIndex((q) => clear(boxOf(q))));
+        const [tx, ty] = corners[c], box = boxOf([tx, ty]);
+        boxes.push(box);
+        if (c >= 8) {  // a line further out: a thin line from the point to its name, so that it is read as the point's
+          const ex = Math.max(box[0], Math.min(x, box[2])), ey = Math.max(box[1], Math.min(y, box[3])), L = Math.hypot(ex - x, ey - y) || 1;
+          svg += `<line class="dbls-name-line" x1="${f1(x + (ex - x) * half / L)}" y1="${f1(y + (ey - y) * half / L)}" x2="${f1(ex)}" y2="${f1(ey)}" ` +
+            `stroke="${INK}" stroke-opacity="0.55" stroke-width="${k}"/>`;
+        }
         svg += `<text class="dbls-name" x="${f1(tx)}" y="${f1(ty)}" font-size="${fs}" fill="${INK}" ` +
           `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round">${text}</text>`;
       }
