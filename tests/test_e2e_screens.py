@@ -356,3 +356,11 @@ def test_at_1024_with_the_sidebar_the_loss_data_chart_comes_right_under_the_surf
     notes = page.get_by_text("Move b with the slider under the chart").bounding_box()
     assert data["top"] >= surface["bottom"] - 1  # stacked
     assert data["top"] < notes["y"], (data, notes)
+
+
+def test_presentation_mode_fits_the_3d_view_in_the_window(page: Page, app_server: str) -> None:
+    """The Loss page's 3-D view in presentation mode ends within the window (it was 880 px high at 1024×768)."""
+    _open(page, app_server.rstrip("/") + "/losses?ds=outlier&view=surface&present=true", 1024, 768, scene=False)
+    page.wait_for_timeout(500)
+    plot = page.evaluate(BOX, ".st-key-loss_chart .js-plotly-plot")
+    assert plot["bottom"] <= 768 and plot["height"] >= 320, plot

@@ -210,8 +210,8 @@ def page() -> None:
                 if live:
                     shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"), seen=seen)
                     show_scene(with_view(chart, shown), SURFACE, on_pick_change=_on_pick)  # λ is not in it: the same bytes
-                else:
-                    show_chart(chart, SURFACE, what)
+                else:  # (the renderer fits the 3-D view to the window in presentation mode)
+                    show_chart(chart, SURFACE, what, View(scale=SCALE if presenting() else 1.0))
             with right:
                 show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary",
                            View(seen=seen, scale=SCALE if presenting() else 1.0))  # (the renderer fits it to the window)

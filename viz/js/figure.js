@@ -75,10 +75,15 @@ class FigureView {
   // so in a column narrower than the plot is high the paper under it stood empty between the plot and the legend;
   // in presentation mode, no taller than the window below its top either (the whole window for a chart further down
   // than 45 % of it: it is scrolled to). The legend stays under the state lines, where the page put it (its y counts
-  // plot heights). Any other figure is drawn as the page made it
+  // plot heights). The 3-D view, in presentation mode, likewise no taller than the window below it; any other figure
+  // is drawn as the page made it
   fitted(fig) {
     // (a copy of the page's layout, every time: plotly.js changes the layout it draws in place, at a relayout too)
     const L = structuredClone(fig.layout), meta = L.meta || {}, m = L.margin;
+    if (meta.view === "loss_surface_3d" && this.m.h.view.scale > 1 && L.height) {  // (the 3-D view: within the window)
+      const top = pageTop(this.root), H = window.innerHeight;
+      L.height = Math.round(Math.max(320, Math.min(L.height, (top <= 0.45 * H ? H - top : H) - FIT_PAD)));
+    }
     if (meta.view !== "loss_data" || !m || !L.legend || !L.xaxis || !L.yaxis || !L.xaxis.range || !L.yaxis.range)
       return {data: fig.data, layout: L};
     const around = m.t + m.b, plotH = L.height - around, below = -L.legend.y * plotH;
@@ -109,10 +114,10 @@ class FigureView {
     const extra = this.extra || 0;
     if (!wide && fit.height + extra === fl.height) return;
     this.width = w;
-    (fit.meta && fit.meta.view === "loss_data"
-      ? this.Plotly.relayout(this.plot, {width: this.plot.clientWidth, height: fit.height + extra, "legend.y": fit.legend.y,
-                                         "margin.b": fit.margin.b + extra})
-      : this.Plotly.Plots.resize(this.plot))
+    const view = fit.meta && fit.meta.view, size = {width: this.plot.clientWidth, height: fit.height + extra};
+    (view === "loss_data" ? this.Plotly.relayout(this.plot, {...size, "legend.y": fit.legend.y, "margin.b": fit.margin.b + extra})
+      : view === "loss_surface_3d" && this.m.h.view.scale > 1 ? this.Plotly.relayout(this.plot, size)
+        : this.Plotly.Plots.resize(this.plot))
       .then(() => this.fitLegend())
       .then(() => { if (this.picked && this.root.__dblView === this) this.drawPick(); },
             () => {});  // (a chart hidden meanwhile: a page left, presentation mode turned)
