@@ -34,7 +34,7 @@ _CSS = {
 # larger type everywhere for a projector (Streamlit sizes its text in rem), and less blank space above the page
 # (the page bar at 80 %, so its links fit one row on a 1024 px screen, close to the window's top and to the title;
 # narrow side margins for the charts; the page title a slide's heading, not a poster's, so the chart and its controls
-# fit the first screen: the charts start 190 px down at 1280×720 before, 140 after, and are that much taller)
+# fit the first screen: the charts start 190 px down at 1280×720 before, 155 after, and are that much taller)
 _BIG = ("html { font-size: 21px !important; } [data-testid='stHeader'] { display: none; } "
         "[data-testid='stMain'] h1 { font-size: 1.45rem !important; padding: 0 0 0.15rem !important; } "
         "[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.35rem 1.5rem 3rem !important; } "
