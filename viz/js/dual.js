@@ -437,11 +437,8 @@ class DualView extends Stepping {
   async fit() {
     const sz = this.sz;
     if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
-    // (under the row of the panels and the step's words, whichever is the taller; the lesson: under it all)
-    const row = Math.max(...[this.plot, this.gramEl, this.text].map((e) => e.getBoundingClientRect().bottom));
-    const below = this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root);
-    const S = Math.max(220, Math.min(sz.main, this.room(below + 4)));
-    if (S >= sz.main - 2) return;
+    const S = this.fittedSide([this.plot, this.gramEl, this.text], sz.main, 220);  // (the panels' row or the words')
+    if (S === null) return;
     Object.assign(sz, {main: S, gram: S});
     this.layoutClasses(sz);
     this.g = null;

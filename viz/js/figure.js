@@ -80,19 +80,14 @@ class FigureView {
   fitted(fig) {
     // (a copy of the page's layout, every time: plotly.js changes the layout it draws in place, at a relayout too)
     const L = structuredClone(fig.layout), meta = L.meta || {}, m = L.margin;
-    if (meta.view === "loss_surface_3d" && this.m.h.view.scale > 1 && L.height) {  // (the 3-D view: within the window)
-      const top = pageTop(this.root), H = window.innerHeight;
-      L.height = Math.round(Math.max(320, Math.min(L.height, (top <= 0.45 * H ? H - top : H) - FIT_PAD)));
-    }
+    if (meta.view === "loss_surface_3d" && this.m.h.view.scale > 1 && L.height)  // (the 3-D view: within the window)
+      L.height = Math.round(Math.max(320, Math.min(L.height, windowRoom(this.root, FIT_PAD))));
     if (meta.view !== "loss_data" || !m || !L.legend || !L.xaxis || !L.yaxis || !L.xaxis.range || !L.yaxis.range)
       return {data: fig.data, layout: L};
     const around = m.t + m.b, plotH = L.height - around, below = -L.legend.y * plotH;
     const [x0, x1] = L.xaxis.range, [y0, y1] = L.yaxis.range;
     let h = Math.min(plotH, ((this.plot.clientWidth || this.root.clientWidth) - m.l - m.r) * (y1 - y0) / (x1 - x0));
-    if (this.m.h.view.scale > 1) {
-      const top = pageTop(this.root), H = window.innerHeight;
-      h = Math.min(h, (top <= 0.45 * H ? H - top : H) - FIT_PAD - around);
-    }
+    if (this.m.h.view.scale > 1) h = Math.min(h, windowRoom(this.root, FIT_PAD) - around);
     h = Math.round(Math.max(MIN_PLOT, h));  // (plotly.js takes a legend's y down to −2 plot heights: never past it here)
     return h === plotH ? {data: fig.data, layout: L} : {data: fig.data, layout: {...L, height: h + around, legend: {...L.legend, y: Math.max(-2, -below / h)}}};
   }

@@ -614,12 +614,24 @@ const sideKey = (width) => `${width}x${window.innerHeight}`;
 // where an element's top is on the page scrolled to its top: Streamlit scrolls its main column in a box of its own,
 // not the window, so a chart redrawn after the page was scrolled (a control below it moved) is measured from there
 function pageTop(el) {
-  let top = el.getBoundingClientRect().top + window.scrollY;
+  return scrollers(el).reduce((top, p) => top + p.scrollTop, el.getBoundingClientRect().top + window.scrollY);
+}
+
+// the elements that scroll around ``el`` (Streamlit's main column among them), innermost first
+function scrollers(el) {
+  const out = [];
   for (let p = el.parentElement; p; p = p.parentElement) {
     const o = getComputedStyle(p).overflowY;
-    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) top += p.scrollTop;
+    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) out.push(p);
   }
-  return top;
+  return out;
+}
+
+// presentation mode: the height a figure may take below its top (the whole window for one further down than 45 % of
+// it: it is scrolled to), less ``pad`` px (FigureView.fitted)
+function windowRoom(el, pad) {
+  const top = pageTop(el), H = window.innerHeight;
+  return (top <= 0.45 * H ? H - top : H) - pad;
 }
 
 // what every view does alike: step, play and pause over its model's stops (m.nStops), and the room a
@@ -766,6 +778,15 @@ class Stepping {
   // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
   // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
   room(below) { return Math.round(window.innerHeight - this.topNow() - below); }
+
+  // presentation mode's slides of panels side by side (Dual / Gram, SVM), once drawn: the side ``main`` px of the
+  // panels gives up what the window lacks for what lies under the row of ``els`` (the lesson aside), down to
+  // ``least``; null where it all fits
+  fittedSide(els, main, least) {
+    const row = Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
+    const S = Math.max(least, Math.min(main, this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4)));
+    return S >= main - 2 ? null : S;
+  }
   topNow() { return Math.round(Math.min(Math.max(0, pageTop(this.root)), 0.45 * window.innerHeight)); }
 }
 
@@ -1608,10 +1629,7 @@ function inView(root) {
   if (r.top >= 0 && r.top < 0.5 * window.innerHeight) return;
   const top = pageTop(root);
   if (top > 0.45 * window.innerHeight) { root.scrollIntoView({block: "start"}); return; }
-  for (let p = root.parentElement; p; p = p.parentElement) {
-    const o = getComputedStyle(p).overflowY;
-    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) p.scrollTop = 0;
-  }
+  for (const p of scrollers(root)) p.scrollTop = 0;
   window.scrollTo(0, 0);
 }
 

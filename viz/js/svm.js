@@ -409,9 +409,8 @@ class SvmView extends Stepping {
   async fit() {
     const sz = this.sz;
     if (!sz.side) return;
-    const below = this.root.offsetHeight - Math.max(sz.main, sz.sideH) - lessonHeight(this.root);  // (the lesson: under it)
-    const S = Math.max(260, Math.min(sz.main, this.room(below + 4)));
-    if (S >= sz.main - 2) return;
+    const S = this.fittedSide([this.plot, this.sideEl], sz.main, 260);
+    if (S === null) return;
     Object.assign(sz, {main: S, sideW: Math.max(Math.round(0.75 * S), 250), sideH: S});
     this.layoutClasses(sz);
     this.g = null;
