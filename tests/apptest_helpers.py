@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 from viz.scene import (
     CompareScene,
     DualScene,
+    LossDataScene,
     LossScene,
     PerceptronRun,
     PerceptronScene,
@@ -30,19 +31,29 @@ def records(at: AppTest) -> list[bytes]:
             if e.proto.component_name.endswith("dbl_scene") and e.proto.WhichOneof("data") == "bytes"]
 
 
+STILL = ("figure", "lossdata")  # the kinds that do not step: a still figure, the Loss page's data chart
+
+
 def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
-    """The scene records of this run that step (every kind but a still figure), decoded."""
+    """The scene records of this run that step (every kind but the STILL ones), decoded."""
     return [decoded(b) for b in scenes_bytes(at)]
 
 
 def scenes_bytes(at: AppTest) -> list[bytes]:
     """The scene records of this run that step, as bytes (the same bytes twice: nothing new travelled)."""
-    return [b for b in records(at) if unpack(b)[0]["kind"] != "figure"]
+    return [b for b in records(at) if unpack(b)[0]["kind"] not in STILL]
 
 
 def figures(at: AppTest) -> list[dict]:
     """The still figures of this run (``figure`` records: viz.scene.figure_scene), as Plotly figure dicts."""
     return [figure_of(b) for b in records(at) if unpack(b)[0]["kind"] == "figure"]
+
+
+def loss_data(at: AppTest) -> LossDataScene:
+    """The Loss page's data chart (its one ``lossdata`` record)."""
+    found = [LossDataScene.from_bytes(b) for b in records(at) if unpack(b)[0]["kind"] == "lossdata"]
+    assert len(found) == 1, f"expected one data chart, found {len(found)}"
+    return found[0]
 
 
 def scene(at: AppTest) -> PerceptronScene | DualScene:

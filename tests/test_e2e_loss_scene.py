@@ -19,8 +19,8 @@ from core.losses import grid_around, hinge_subgradient, perceptron_subgradient, 
 from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from datasets import make_dataset
-from viz.losses import cone_polygon, default_bs, lines_in_box
-from viz.scene import View, loss_scene, pack, unpack, with_view
+from viz.losses import cone_polygon, data_state, default_bs, lines_in_box, losses_at, misclassified
+from viz.scene import View, loss_data_scene, loss_scene, pack, unpack, with_view
 
 
 def drawn_at(page: Page, j: int) -> dict:
@@ -222,9 +222,6 @@ def test_a_weight_picked_ahead_of_the_page_stays_over_records_made_before_it(ren
     """A pick is drawn at once (a star on the surface; its boundary on the data chart) until a record the page made
     after it (View.seen at or past the pick's time) arrives: a record made before it, arriving late, is drawn with
     the pick still over it."""
-    from viz.losses import data_figure
-    from viz.scene import figure_scene, with_view
-
     X, y, names, us, vs, bs = setup(names=("hinge",))
     w, b = [float(us[15]), float(vs[6])], float(bs[2])
     old_chosen = (np.array([float(us[3]), float(vs[12])]), float(bs[2]))
@@ -238,17 +235,70 @@ def test_a_weight_picked_ahead_of_the_page_stays_over_records_made_before_it(ren
     mount(renderer, with_view(loss_scene(X, y, names, us, vs, bs, chosen=(np.array(w), b)).to_bytes(), View(seen=200.0)))
     assert renderer.evaluate(picked) == 0 and renderer.evaluate("() => document.querySelectorAll('#scene .dbls-chosen').length") == 1
 
-    # the data chart: the pick's boundary on a layer over the figure, the figure's own last line and state faded
-    data = lambda seen, chosen: with_view(figure_scene(data_figure(X, y, chosen=chosen)), View(seen=seen))  # noqa: E731
+    # the data chart: the pick's boundary and M (by the rule, as the core sums it) drawn at once, and again over a
+    # record made before it; the record made after it draws the core's M, the same
+    data = lambda seen, chosen: with_view(loss_data_scene(X, y, names, chosen=chosen).to_bytes(), View(seen=seen))  # noqa: E731
     state = """() => { const r = document.getElementById('scene'), g = r.querySelector('.js-plotly-plot');
-        return {lines: r.querySelectorAll('.dbls-over line').length, faded: r.querySelectorAll('.dbls-faded').length,
-                pending: Boolean(g.layout.meta.pending), chosen: g.layout.meta.chosen, busy: r.getAttribute('aria-busy')}; }"""
+        return {lines: r.querySelectorAll('.dbls-over line').length, rings: Number(r.querySelector('.dbls-rings').dataset.rings),
+                pending: Boolean(g.layout.meta.pending), chosen: g.layout.meta.chosen, mis: g.layout.meta.mis,
+                busy: r.getAttribute('aria-busy'), state: r.querySelector('.dbls-state').textContent}; }"""
     mount(renderer, data(100.0, old_chosen))
-    renderer.evaluate("([w, b]) => window.__dblView.previewPick({w, b, at: 200, losses: [['hinge loss', 0.5]]})", [w, b])
+    renderer.evaluate("([w, b]) => window.__dblView.previewPick({w, b, at: 200})", [w, b])
     ahead = renderer.evaluate(state)
-    assert ahead == {"lines": 1, "faded": 2, "pending": True, "chosen": [*w, b], "busy": "true"}
+    mis = misclassified(X, y, np.array(w), b).tolist()
+    assert 0 < len(mis) < len(y)
+    assert ahead == {"lines": 1, "rings": len(mis), "pending": True, "chosen": [*w, b], "mis": mis, "busy": "true",
+                     "state": data_state(X, y, np.array(w), b, losses_at(names, np.array(w), b, X, y, 0.0)).replace("<br>", "\n")}
     mount(renderer, data(150.0, old_chosen))  # made before the pick: drawn, and the pick over it again
     assert renderer.evaluate(state) == ahead
-    mount(renderer, data(200.0, (np.array(w), b)))  # made after it: the figure alone
-    after = renderer.evaluate(state)
-    assert after["lines"] == 0 and after["faded"] == 0 and not after["pending"] and after["busy"] is None
+    mount(renderer, data(200.0, (np.array(w), b)))  # made after it: the record's weight, M from the core
+    assert renderer.evaluate(state) == {**ahead, "pending": False, "busy": None}
+
+
+@pytest.mark.parametrize("w,b", [((1.0, 0.5), 0.2), ((0.3, -1.2), 0.5), ((-1.0, 0.0), 0.0)])
+def test_the_data_chart_draws_the_chosen_boundary_its_sides_and_m(renderer, w, b):  # noqa: F811
+    """The data chart (viz/js/lossdata.js) draws the record's weight: its boundary on w·x + b = 0, the side w·x + b > 0
+    shaded blue and the other orange, a ring on each point of M, and writes data_state's words."""
+    X, y, names, *_ = setup()
+    w = np.array(w)
+    mount(renderer, loss_data_scene(X, y, names, (0.0, 1.0), chosen=(w, b), lit=2).to_bytes())
+    got = renderer.evaluate("""() => { const v = window.__dblView, r = document.getElementById('scene');
+        return {meta: v.plot.layout.meta, g: {pos: v.g.regPos, neg: v.g.regNeg}, rings: Number(r.querySelector('.dbls-rings').dataset.rings),
+                state: r.querySelector('.dbls-state').textContent, legend: r.querySelector('.dbls-legend').textContent,
+                polys: r.querySelectorAll('.dbls-under path').length}; }""")
+    mis = misclassified(X, y, w, b).tolist()
+    assert got["meta"]["mis"] == mis and got["rings"] == len(mis) and got["polys"] == 2
+    for x, yy in zip(got["meta"]["boundary_x"], got["meta"]["boundary_y"], strict=True):
+        assert abs(w[0] * x + w[1] * yy + b) < 1e-9 * max(1.0, abs(x) + abs(yy))
+    for side, sign in (("pos", 1), ("neg", -1)):  # each side's polygon lies where sign·(w·x + b) ≥ 0
+        xs, ys = got["g"][side]
+        assert len(xs) >= 3 and all(sign * (w[0] * a + w[1] * c + b) >= -1e-9 for a, c in zip(xs, ys, strict=True))
+    assert got["state"] == data_state(X, y, w, b, losses_at(names, w, b, X, y, 0.0)).replace("<br>", "\n")
+    assert "M: misclassified" in got["legend"] and "x₃ lit" in got["legend"]
+    # the legend hides the sides and M
+    renderer.evaluate("() => { window.__dblView.toggle('sides'); window.__dblView.toggle('ring'); }")
+    hidden = renderer.evaluate("() => [document.querySelectorAll('#scene .dbls-under path').length, "
+                               "Number(document.querySelector('#scene .dbls-rings').dataset.rings)]")
+    renderer.evaluate("() => { window.__dblView.toggle('sides'); window.__dblView.toggle('ring'); }")
+    assert hidden == [0, 0]
+    # no weight chosen: no line, no ring, no state, the instruction above
+    mount(renderer, loss_data_scene(X, y, names).to_bytes())
+    none = renderer.evaluate("""() => { const r = document.getElementById('scene');
+        return [r.querySelectorAll('.dbls-over line').length, Number(r.querySelector('.dbls-rings').dataset.rings),
+                r.querySelector('.dbls-state').textContent, r.querySelector('.dbls-ld-title').textContent]; }""")
+    assert none[:3] == [0, 0, ""] and none[3].startswith("Click a weight on the surface")
+
+
+def test_a_data_chart_record_it_cannot_draw_is_named(renderer):  # noqa: F811
+    X, y, names, *_ = setup()
+    good = loss_data_scene(X, y, names, chosen=(np.array([1.0, 0.5]), 0.2)).to_bytes()
+    h, a = unpack(good)
+    cases = [({**h, "run": {**h["run"], "clip": [0, 1, "a", 3]}}, a),
+             ({**h, "run": {**h["run"], "losses": None}}, a),
+             (h, {**a, "mis": np.array([len(y)], dtype=np.uint16)}),
+             ({**h, "run": {**h["run"], "chosen": None, "losses": None}}, a),  # M with no weight
+             ({**h, "run": {**h["run"], "names": ["squared"]}}, a)]
+    for hh, aa in cases:
+        refused(renderer, pack(hh, aa), hh["run"])
+    mount(renderer, good)
+    assert renderer.locator("#scene .dbls-error").count() == 0

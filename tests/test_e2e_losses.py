@@ -49,7 +49,7 @@ def test_clicking_a_weight_draws_its_boundary(page: Page, app_server: str) -> No
     assert page.evaluate(f"() => {VIEW}.m.run.chosen.w") == [w1, w2]
     assert page.locator(f"{ROOT} .dbls-chosen").count() == 1 and page.locator(f"{ROOT} .dbls-grad").count() == 1
     # a screen reader hears the data chart's state line: the chosen w, its mistakes and its loss
-    said = page.locator(".st-key-tools_loss_chart .dbl-live")
+    said = page.locator(".st-key-loss_data .dbls-live")
     expect(said).to_contain_text("w = (")
     assert "perceptron loss" in said.text_content()
     assert_no_exception(page)
@@ -64,8 +64,8 @@ def _pick(page: Page, near: tuple[float, float]) -> tuple[dict, dict, list[float
     x, y = screen_point(page, *target)
     page.mouse.move(x, y)
     page.mouse.click(x, y)
-    read = f"""const r = g.closest('.dbls'); return {{meta: g.layout.meta, title: g.layout.title.text,
-        lines: r.querySelectorAll('.dbls-over line').length, faded: r.querySelectorAll('.dbls-faded').length,
+    read = f"""const r = g.closest('.dbls'); return {{meta: g.layout.meta, state: r.querySelector('.dbls-state').textContent,
+        lines: r.querySelectorAll('.dbls-over line').length, rings: Number(r.querySelector('.dbls-rings').dataset.rings),
         busy: r.getAttribute('aria-busy'), picked: document.querySelectorAll({ROOT!r} + ' .dbls-picked').length}};"""
     drawn = page.wait_for_function(f"() => {{ const g = {DATA}; if (!g || g.layout.meta.pending !== true) return null; {read} }}",
                                    polling="raf").json_value()
@@ -75,24 +75,25 @@ def _pick(page: Page, near: tuple[float, float]) -> tuple[dict, dict, list[float
 
 
 def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: Page, app_server: str) -> None:
-    """The click draws the weight's boundary and the surface's losses there in the browser (meta.pending), before the
-    page's rerun; the page's figure, made from the core, then replaces it and agrees with it. A second pick fades the
-    first weight's line and state meanwhile."""
+    """The click draws the weight's boundary, M's rings and the surface's losses there in the browser (meta.pending),
+    before the page's rerun; the page's record, made from the core, then replaces it and agrees with it: the same M,
+    the same words."""
     open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=all")
-    for k, near in enumerate([(0.7, 0.4), (-0.5, 0.9)]):
+    for near in [(0.7, 0.4), (-0.5, 0.9), (-0.1, -0.8)]:
         drawn, made, target = _pick(page, near)
         assert drawn["lines"] == 1 and drawn["picked"] == 3  # its boundary over the data, a star on each surface
         assert drawn["busy"] == "true" and drawn["meta"]["chosen"][:2] == pytest.approx(target, abs=1e-6)
-        assert drawn["faded"] == (2 if k else 0)  # the last weight's line and its state, once there is one
-        assert made["lines"] == 0 and made["faded"] == 0 and made["busy"] is None  # the page's figure draws it now
+        assert made["lines"] == 1 and made["busy"] is None  # the page's record draws it now
+        assert drawn["meta"]["mis"] == made["meta"]["mis"]  # M by the rule in the browser = M from the core
+        assert drawn["rings"] == made["rings"] == len(made["meta"]["mis"]) > 0
         for a, b in zip(drawn["meta"]["chosen"], made["meta"]["chosen"], strict=True):
             assert abs(a - b) < 1e-6  # (the page keeps 6 decimals)
         for key in ("boundary_x", "boundary_y"):
             for a, b in zip(drawn["meta"][key], made["meta"][key], strict=True):
                 assert abs(a - b) < 1e-5 * max(1.0, abs(b))
-        # the same w, b and losses, as the page writes them (both at w to 6 decimals; the browser's sums in the core's
-        # order, the page's from the core)
-        assert drawn["title"] == made["title"]
+        # the same w, b, M and losses, as the page writes them (both at w to 6 decimals; the browser's sums in the
+        # core's order, the page's from the core)
+        assert drawn["state"] == made["state"] and made["state"].startswith("w = (")
         page.wait_for_function(f"() => document.querySelectorAll({ROOT!r} + ' .dbls-chosen').length === 3")
         assert page.locator(f"{ROOT} .dbls-picked").count() == 0
         wait_for_rerun(page)
@@ -104,26 +105,26 @@ def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readab
                                                                                    loss: str) -> None:
     """Presentation mode: the first click adds no row to the surface's legend (its entry is named, in the same words,
     before) nor a line to its state (the chosen weight has a line of its own, which says there is none before), so
-    the surfaces keep their size under the pointer; the data chart's state, once written, stands under its x₁
-    title, not over it."""
+    the surfaces keep their size under the pointer; the data chart's plot keeps its size too (room for the longest
+    state is kept under it), and its state and legend stand under its x₁ title, within the window."""
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
         open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true&lit=3")
         wait_for_rerun(page)
-        panel = f"() => [{VIEW}.sz.W, {VIEW}.sz.H]"
+        panel = f"() => [{VIEW}.sz.W, {VIEW}.sz.H, ({DATA})._fullLayout.width, ({DATA})._fullLayout.height]"
         page.wait_for_timeout(500)
         before = page.evaluate(panel)
         _pick(page, (0.41, -0.31))  # (a weight of many digits: the longest state)
         wait_for_rerun(page)
         page.wait_for_timeout(500)
         assert page.evaluate(panel) == before
-        bottom, top = page.evaluate(f"""() => {{ const g = {DATA}, box = (s) => g.querySelector(s).getBoundingClientRect();
-            return [box('.g-xtitle').bottom, box('.annotation').top]; }}""")
-        assert bottom <= top, (bottom, top)
-        # its legend (the points, the chosen w's line, the lit point: it may wrap to a second row) whole in the figure
-        legend, paper = page.evaluate(f"""() => {{ const g = {DATA};
-            return [g.querySelector('.legend').getBoundingClientRect().bottom, g.getBoundingClientRect().bottom]; }}""")
-        assert legend <= paper + 0.5, (legend, paper)
+        title, legend, state = page.evaluate(f"""() => {{ const g = {DATA}, r = g.closest('.dbls');
+            return [g.querySelector('.g-xtitle').getBoundingClientRect().bottom,
+                    r.querySelector('.dbls-legend').getBoundingClientRect(), r.querySelector('.dbls-state').getBoundingClientRect()]; }}""")
+        assert title <= legend["top"] + 0.5 and legend["bottom"] <= state["top"] + 0.5, (title, legend, state)
+        assert page.evaluate("() => document.querySelector('.st-key-loss_data .dbls-state').textContent").count("\n") >= 2
+        if loss == "hinge":  # beside the surface: the whole data chart in the window
+            assert state["bottom"] <= size[1], state
         assert_no_exception(page)
     finally:
         page.close()
@@ -193,7 +194,7 @@ def test_a_click_after_the_3d_view_picks_once(page: Page, app_server: str) -> No
     page.wait_for_function(f"() => {{ const v = {VIEW}; return v && v.m && v.m.us; }}", timeout=30_000)
     wait_for_rerun(page)
     drawn, made, target = _pick(page, (0.5, 0.5))
-    assert drawn["lines"] == 1 and made["lines"] == 0
+    assert drawn["lines"] == made["lines"] == 1 and drawn["meta"]["pending"] and not made["meta"]["pending"]
     assert abs(made["meta"]["chosen"][0] - target[0]) < 1e-6
     assert_no_exception(page)
 
@@ -237,4 +238,28 @@ def test_lambda_moves_the_hinge_in_the_browser(page: Page, app_server: str) -> N
     wait_for_rerun(page)
     page.wait_for_timeout(300)
     assert page.evaluate(f"() => document.querySelector({ROOT!r}).dataset.ready") == ready  # the same record
+    assert_no_exception(page)
+
+
+def test_the_data_chart_writes_the_losses_at_the_lambda_shown(page: Page, app_server: str) -> None:
+    """The data chart's record holds the chosen weight's losses for every λ: moving λ rewrites them in the browser
+    (the same record: no new one is drawn), as the surface follows λ."""
+    open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&lam=0.0")
+    wait_for_rerun(page)
+    _, made, _ = _pick(page, (0.6, 0.5))
+    wait_for_rerun(page)
+    data = ".st-key-loss_data .dbls"
+    ready = page.evaluate(f"() => document.querySelector({data!r}).dataset.ready")
+    hinge = f"() => Number(document.querySelector({data!r} + ' .dbls-state').textContent.match(/hinge loss (\\S+)/)[1])"
+    h0 = page.evaluate(hinge)
+    slider = page.get_by_test_id("stSlider").filter(has_text="λ of the hinge").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("End")  # λ = 1
+    page.wait_for_function(f"() => ({DATA}).layout.meta.lam === 1")
+    w1, w2, _ = made["meta"]["chosen"]
+    assert page.evaluate(hinge) == pytest.approx(h0 + 0.5 * (w1 * w1 + w2 * w2), abs=2e-3)  # + λ/2‖w‖² (3 digits)
+    wait_for_rerun(page)
+    page.wait_for_timeout(300)
+    assert page.evaluate(f"() => document.querySelector({data!r}).dataset.ready") == ready  # the same record
+    assert page.evaluate(f"() => ({DATA}).layout.meta.lam") == 1
     assert_no_exception(page)

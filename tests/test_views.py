@@ -12,6 +12,7 @@ from apptest_helpers import (  # noqa: F401
     decoded,
     figure,
     figures,
+    loss_data,
     run_meta,
     scene,
     scene_run,
@@ -504,9 +505,9 @@ def charts(at: AppTest) -> dict:
 
 def test_loss_page_default_and_its_views():
     at = page_from_url({"ds": "blobs"}, page="views/losses.py")
-    surf, data = scene(at), charts(at)["loss_data"]  # the (w₁, w₂) slices travel as a record, not as frames
+    surf, data = scene(at), loss_data(at)  # the (w₁, w₂) slices travel as a record, not as frames; the data chart too
     assert isinstance(surf, LossScene) and surf.run["names"] == ["hinge"] and len(surf.bs) == 17
-    assert surf.view.start == 8 and data["layout"]["meta"]["chosen"] is None and "loss_surface" not in charts(at)
+    assert surf.view.start == 8 and data.run["chosen"] is None and charts(at) == {}
     assert any("hinge loss." in m.value for m in at.markdown)  # the text beside the loss
     at = page_from_url({"ds": "blobs", "loss": "all", "slice": "theta"}, page="views/losses.py")
     meta = charts(at)["loss_surface"]["layout"]["meta"]
@@ -545,21 +546,21 @@ def test_loss_page_chosen_weight_draws_its_boundary():
     at.session_state["_loss_chosen"] = ((0.5, -0.25), b, ds.label)  # what a click on the surface stores
     at.run()
     assert not at.exception
-    assert charts(at)["loss_data"]["layout"]["meta"]["chosen"] == [0.5, -0.25, b]
+    assert loss_data(at).run["chosen"] == {"w": [0.5, -0.25], "b": b}
     sc = scene(at)
     assert sc.view.start == 2  # the chart stays at the b the weight was clicked at
     assert sc.run["chosen"]["w"] == [0.5, -0.25] and sc.run["chosen"]["b"] == b and "perceptron" in sc.run["chosen"]["grads"]
     # a weight off the grid (or at a b not on the slider) is not drawn
     at.session_state["_loss_chosen"] = ((1e308, 0.0), b, ds.label)
     at.run()
-    assert not at.exception and charts(at)["loss_data"]["layout"]["meta"]["chosen"] is None and scene(at).run["chosen"] is None
+    assert not at.exception and loss_data(at).run["chosen"] is None and scene(at).run["chosen"] is None
     at.session_state["_loss_chosen"] = ((0.5, -0.25), b + 1e-3, ds.label)
     at.run()
     assert scene(at).run["chosen"] is None
     # a choice made on other data is not drawn on these
     at.session_state["_loss_chosen"] = ((0.5, -0.25), 0.0, "another dataset")
     at.run()
-    assert charts(at)["loss_data"]["layout"]["meta"]["chosen"] is None and scene(at).run["chosen"] is None
+    assert loss_data(at).run["chosen"] is None and scene(at).run["chosen"] is None
 
 
 def test_a_weight_the_chart_reports_is_read_and_a_bad_one_ignored():

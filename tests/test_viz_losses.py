@@ -14,12 +14,11 @@ from viz.losses import (
     NAMES,
     band_levels,
     cone_polygon,
-    data_figure,
     default_bs,
     lines_in_box,
     theta_figure,
 )
-from viz.scene import LossScene, View, loss_scene
+from viz.scene import LossDataScene, LossScene, View, loss_data_scene, loss_scene
 
 
 def trace(fig, name):
@@ -163,19 +162,23 @@ def test_zero_one_levels_fall_between_its_values(n):
 
 @pytest.mark.parametrize("w,b", [((1.0, 0.5), 0.2), ((0.3, -1.2), 0.5), ((-1.0, 0.0), 0.0), ((2.0, 1.0), 0.0)])
 def test_data_chart_states_the_chosen_w_and_its_mistakes(scene, w, b):
+    """The data chart's record holds M at the chosen weight and each loss there for every λ, from the core; its state
+    in words (data_state, the reference of what the renderer writes) names w, b, M and the losses."""
     from viz.common import num, vec
-    from viz.losses import NAMES, losses_at
+    from viz.losses import NAMES, data_state, losses_at
 
     X, y = scene[:2]
     w = np.array(w)
-    names = ("hinge", "perceptron", "zero_one")
-    losses = losses_at(names, w, b, X, y, 0.1)
-    fig = data_figure(X, y, chosen=(w, b), losses=losses)
-    (ann,) = fig["layout"]["annotations"]
-    assert ann["name"] == "state" and ann["font"]["size"] >= 15
-    lines = ann["text"].split("<br>")
-    assert lines[0] == f"w = {vec(w)}, b = {num(b)}"
+    names, lams = ("hinge", "perceptron", "zero_one"), (0.0, 0.1, 1.0)
     mis = np.flatnonzero(y * (X @ w + b) <= 0)  # M at the chosen (w, b), computed here
+    rec = LossDataScene.from_bytes(loss_data_scene(X, y, names, lams, chosen=(w, b)).to_bytes())
+    assert rec.mis.tolist() == mis.tolist() and rec.run["chosen"] == {"w": w.tolist(), "b": b}
+    for j, lam in enumerate(lams):
+        for nm, v in losses_at(names, w, b, X, y, lam).items():
+            assert rec.run["losses"][nm][j] == v
+    losses = losses_at(names, w, b, X, y, 0.1)
+    lines = data_state(X, y, w, b, losses).split("<br>")
+    assert lines[0] == f"w = {vec(w)}, b = {num(b)}"
     if mis.size == 0:
         assert lines[1] == "no point misclassified (0 of 40)"
     elif mis.size <= 3:
@@ -185,46 +188,23 @@ def test_data_chart_states_the_chosen_w_and_its_mistakes(scene, w, b):
     assert lines[-1] == "loss: " + ", ".join(f"{NAMES[k].removesuffix(' loss')} {num(v)}" for k, v in losses.items())
     assert losses["zero_one"] == pytest.approx(mis.size / 40)  # the 0-1 loss counts the same M
     # one loss: named in full
-    one = data_figure(X, y, chosen=(w, b), losses={"hinge": losses["hinge"]})
-    assert one["layout"]["annotations"][0]["text"].endswith(f"<br>hinge loss {num(losses['hinge'])}")
-    # the legend hangs under the line's rows
-    assert fig["layout"]["legend"]["y"] < 0 and fig["layout"]["margin"]["b"] > 22 * len(lines)
+    assert data_state(X, y, w, b, {"hinge": losses["hinge"]}).endswith(f"<br>hinge loss {num(losses['hinge'])}")
 
 
-def test_data_chart_without_a_chosen_w_has_no_state_line(scene):
+def test_data_chart_without_a_chosen_w_holds_no_state(scene):
     X, y = scene[:2]
-    assert data_figure(X, y)["layout"]["annotations"] == []
+    rec = loss_data_scene(X, y, ("hinge",), lit=3, clickable=False)
+    assert rec.run["chosen"] is None and rec.run["losses"] is None and rec.mis.size == 0
+    assert rec.run["lit"] == 3 and rec.run["clickable"] is False
+    assert loss_data_scene(X, y, ("hinge",), lit=40).run["lit"] is None  # (no such point: none lit)
 
 
-def test_data_chart_names_its_clip_box_and_its_chosen_line_for_the_renderer(scene):
-    """The renderer draws a weight picked ahead of the page's figure clipped to ``meta.clip`` and fades the last
-    chosen boundary, ``data[meta.line]`` (viz/js/figure.js): both must be what this figure draws."""
-    from viz.common import boundary_segment
-
+def test_data_chart_clips_its_boundary_beyond_the_view(scene):
+    """The renderer clips the chosen boundary to ``run["clip"]``: wider than the view, so the line runs past its
+    edges."""
     X, y = scene[:2]
-    w, b = np.array([0.7, -0.4]), 0.3
-    fig = data_figure(X, y, chosen=(w, b))
-    meta, data = fig["layout"]["meta"], fig["data"]
-    assert data[meta["line"]]["name"] == "chosen w·x + b = 0"  # (short: a projector's narrow column cut the longer one)
-    assert (data[meta["line"]]["x"], data[meta["line"]]["y"]) == boundary_segment(meta["clip"], w, b)
-    x0, x1 = fig["layout"]["xaxis"]["range"]
-    assert meta["clip"][0] < x0 and meta["clip"][1] > x1  # wider than the view: the line runs past its edges
-    assert data_figure(X, y)["layout"]["meta"]["clip"] == meta["clip"] and "line" not in data_figure(X, y)["layout"]["meta"]
-
-
-def test_the_clickable_data_chart_keeps_its_plot_area_from_one_click_to_the_next(scene):
-    """Room for the longest state is kept under the plot before the first click and after each: the plot keeps its
-    size and place (the browser draws a clicked weight's boundary on it before the page's figure comes)."""
-    from viz.losses import STATE_ROWS, losses_at
-
-    X, y = scene[:2]
-    names = ("hinge", "perceptron", "zero_one")
-    layouts = [data_figure(X, y)["layout"]]
-    for w, b in [((1.0, 0.5), 0.2), ((-1.0, 0.0), 0.0), ((0.3, -1.2), 0.5)]:  # few and many points misclassified
-        w = np.array(w)
-        layouts.append(data_figure(X, y, chosen=(w, b), losses=losses_at(names, w, b, X, y, 0.0))["layout"])
-        assert layouts[-1]["annotations"][0]["text"].count("<br>") + 1 <= STATE_ROWS
-    assert len({(lay["margin"]["b"], lay["margin"]["t"], lay["height"]) for lay in layouts}) == 1
-    assert len({lay["legend"]["y"] for lay in layouts}) == 1
-    still = data_figure(X, y, clickable=False)["layout"]  # (no clicks there: no room kept)
-    assert still["margin"]["b"] < layouts[0]["margin"]["b"]
+    rec = loss_data_scene(X, y, ("hinge",), chosen=((0.7, -0.4), 0.3))
+    x0, x1, y0, y1 = rec.box
+    c = rec.run["clip"]
+    assert c[0] < x0 and c[1] > x1 and c[2] < y0 and c[3] > y1
+    assert loss_data_scene(X, y, ("hinge",)).run["clip"] == c  # (the same with no weight chosen)

@@ -20,13 +20,14 @@ from core.svm import C_GRID, HingeRun, constant_eta_fits, fit_svm, hinge_sgd, pa
 from views.options import TAUS, VARIANT_LABELS
 from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
-from viz.losses import colour_tops, data_figure, default_bs, losses_at, surface3d_figure, theta_figure
+from viz.losses import colour_tops, default_bs, surface3d_figure, theta_figure
 from viz.perceptron import bound_applies, bound_line, bound_run_kind, conventions, run_summary
 from viz.scene import (
     assemble,
     compare_record,
     compare_scene,
     dual_scene,
+    loss_data_scene,
     loss_scene,
     run_record,
     sgd_scene,
@@ -346,13 +347,12 @@ def loss_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
     return run.W[keep], run.B[keep], label
 
 
-def loss_data(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, height: int, big: bool):
-    """The loss page's data chart (a :class:`~viz.common.Chart`): the points, the chosen weight's boundary and its
-    losses, the lit point. ``chosen`` is the clicked ((w₁, w₂), b) or None."""
+def loss_data(X, y, names: tuple, lams: tuple, chosen, lit_i, clickable: bool, follow: str) -> bytes:
+    """The loss page's data chart as a scene record (:func:`viz.scene.loss_data_scene`, no view): the points, the
+    chosen weight's M and each loss there for every λ of ``lams`` (λ is not in it: the chart follows the page's λ
+    control, labelled ``follow``). ``chosen`` is the clicked ((w₁, w₂), b) or None."""
     pick = (np.array(chosen[0]), chosen[1]) if chosen else None
-    data = data_figure(X, y, chosen=pick, lit=lit_i, losses=losses_at(names, chosen[0], chosen[1], X, y, lam)
-                       if chosen else None, clickable=clickable, height=min(height, 620))
-    return serialized(sized(data, big))
+    return loss_data_scene(X, y, names, lams, chosen=pick, lit=lit_i, clickable=clickable, follow=follow).to_bytes()
 
 
 def loss_tops(X, y, names: tuple, lams: tuple, grid) -> dict[str, list[float]]:

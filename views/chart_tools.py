@@ -1,4 +1,4 @@
-"""Under each page's main chart: PNG and SVG of the figure as it stands, the keyboard, the state for screen readers.
+"""Under each page's main chart: PNG and SVG of the figure as it stands, and the keyboard.
 
 One small components-v2 component (:data:`CHART_TOOLS`) works in the browser:
 
@@ -6,10 +6,9 @@ One small components-v2 component (:data:`CHART_TOOLS`) works in the browser:
   is the figure at the step (or C) the slider shows, named after the view and it
   (``perceptron-cyclic-step12.svg``, ``svm-C0.1.png``);
 - ← and → step the chart's slider, Home and End go to its ends (when no input
-  field has the focus), so stepping needs no mouse;
-- the chart's state line (the annotation or text trace named ``state``) is
-  copied into an ``aria-live`` region after each step, with the slider's
-  position, so a screen reader says it.
+  field has the focus), so stepping needs no mouse.
+
+A screen reader hears each chart's state from the chart itself (the scene renderer's own ``aria-live`` line).
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ _HTML = """<div class="dbl-tools" role="group" aria-label="Export this chart">
 <button type="button" data-fmt="png" title="The chart as it stands, as a PNG image">PNG</button>
 <button type="button" data-fmt="svg" title="The chart as it stands, as an SVG image (sharp at any size)">SVG</button>
 <span class="dbl-keys">Keys: ← → step, Home / End first / last</span>
-<div class="dbl-live" aria-live="polite" role="status"></div>
 </div>"""
 
 _CSS = """
@@ -37,7 +35,6 @@ _CSS = """
 .dbl-tools button:hover, .dbl-tools button:focus-visible { border-color: var(--st-primary-color, #0b57d0);
   color: var(--st-primary-color, #0b57d0); outline: 2px solid var(--st-primary-color, #0b57d0); }
 .dbl-keys { color: var(--st-text-color, #31333f); opacity: 0.8; font-size: 0.9em; }
-.dbl-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 """
 
 # JS both components use: where a chart's slider stands. Only the scene renderer's charts (views.scene_chart) move
@@ -53,7 +50,6 @@ _JS = SLIDER_JS + r"""
 export default function(component) {
   const { data, parentElement } = component;
   const find = (key) => document.querySelector(`.st-key-${key} .js-plotly-plot`);
-  const live = parentElement.querySelector(".dbl-live");
   const keys = parentElement.querySelector(".dbl-keys");  // what the keys move: the step, or the chart's C or b
   if (keys) keys.textContent = data.slider_name ? `Keys: ← → move ${data.slider_name}, Home / End its smallest / largest`
     : "Keys: ← → step, Home / End first / last";
@@ -76,24 +72,6 @@ export default function(component) {
     };
   }
 
-  // for screen readers: the state lines (annotations or text traces named "state…") of a Plotly chart, this one or
-  // data.state_chart (the Loss page's data chart), said when they change; a scene renderer keeps its own aria-live
-  // line. Read every 400 ms while the page shows the chart (a rerun may draw the chart anew, as a click does on the
-  // Loss page), and stopped when the component goes.
-  function stateText(gd) {
-    const from = find(data.state_chart || data.chart) || gd;
-    if (!from || !from._fullLayout || from.__dbl) return "";
-    const named = (x) => x && typeof x.name === "string" && x.name.startsWith("state");
-    const texts = ((from.layout && from.layout.annotations) || []).filter(named).map(a => a.text)
-      .concat((from._fullData || []).filter(named).map(t => [].concat(t.text || []).join(" ")));
-    return texts.join(" | ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-  }
-  let said = "";
-  const timer = setInterval(() => {
-    const text = stateText(find(data.chart));
-    if (live && text && text !== said) live.textContent = said = text;
-  }, 400);
-
   // the keyboard: ← → Home End move the chart's slider (not while typing in a field or on a widget's slider)
   window.__dblKeyChart = data.chart;
   if (!window.__dblKeys) {
@@ -108,7 +86,6 @@ export default function(component) {
       if (gd && gd.__dbl && gd.__dbl.key(ev.key)) ev.preventDefault();  // (a still Plotly figure has nothing to move)
     });
   }
-  return () => clearInterval(timer);
 }
 """
 
@@ -122,23 +99,21 @@ def file_stem(*parts) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "", text.replace(" ", "-"))[:80] or "chart"
 
 
-def chart_tools(chart: str, name: str, slider_name: str = "", state_chart: str = "") -> None:
-    """PNG/SVG buttons, keyboard stepping and a screen-reader state for the chart with key ``chart``.
+def chart_tools(chart: str, name: str, slider_name: str = "") -> None:
+    """PNG/SVG buttons and keyboard stepping for the chart with key ``chart``.
 
-    ``name`` starts the file names; ``slider_name`` prefixes a slider label that is not a step (``"C"``);
-    ``state_chart`` is the chart whose state lines are read out, when not ``chart`` itself.
+    ``name`` starts the file names; ``slider_name`` prefixes a slider label that is not a step (``"C"``).
     """
-    CHART_TOOLS(data={"chart": chart, "name": name, "slider_name": slider_name, "state_chart": state_chart},
-                key=f"tools_{chart}")
+    CHART_TOOLS(data={"chart": chart, "name": name, "slider_name": slider_name}, key=f"tools_{chart}")
 
 
-def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, slider_name: str = "", state_chart: str = "", gif=None,
+def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, slider_name: str = "", gif=None,
             csv=None) -> None:
     """The export row under a chart: PNG, SVG (in the browser), the figure as offline HTML, and a GIF and a CSV.
 
     Parameters
     ----------
-    chart, stem, slider_name, state_chart
+    chart, stem, slider_name
         As for :func:`chart_tools`; ``stem`` names every file.
     fig : dict, Chart or bytes
         The figure shown, or the scene record the renderer draws (:mod:`viz.scene`): written as a standalone
@@ -150,7 +125,7 @@ def exports(chart: str, stem: str, fig: dict | Chart | bytes, title: str, *, sli
     csv : (str, callable), optional
         The CSV button's label and what makes its text when clicked.
     """
-    chart_tools(chart, stem, slider_name, state_chart)
+    chart_tools(chart, stem, slider_name)
     if isinstance(fig, bytes):
         html_label, make_html = "Animation (HTML, plays offline)", lambda: scene_html(fig, title, SCENE_CSS)
     else:  # a still figure

@@ -1,9 +1,10 @@
 """Loss surface: read widgets -> cached optimiser's run -> a scene record (the (w₁, w₂) slices) or a still figure
-(the θ slice, the 3-D view) -> render.
+(the θ slice, the 3-D view), and the data chart's record -> render.
 
 The (w₁, w₂) chart is drawn in the browser from a scene record (:func:`viz.scene.loss_scene`): every b of its
-slider moves there, with no message to the server; a click on a weight is sent back (``on_pick_change``) and
-reruns the page to draw its boundary in the data chart.
+slider moves there, with no message to the server; a click on a weight is drawn at once on both charts and sent
+back (``on_pick_change``), and the page's rerun sends the data chart's record for that weight
+(:func:`viz.scene.loss_data_scene`: M and the losses there from the core), which confirms what the browser drew.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ CHOSEN = "_loss_chosen"  # (w₁, w₂, b) the user clicked, with the dataset it
 SURFACE = "loss_chart"  # the (w₁, w₂) chart: a click on it chooses a weight
 PICK_SEEN = "_loss_pick_seen"  # when the last pick received was made (the browser's clock): View.seen
 GRID = {1: 81, 3: 61}  # grid side of the (w₁, w₂) slices the browser samples: one loss, or all three
+DATA_H = 620  # px: the most the data chart takes (less in presentation mode where the window is smaller)
 LAM_LABEL = "λ of the hinge's λ/2‖w‖²"  # the renderer follows this control: λ moves in the browser
 
 
@@ -120,9 +122,10 @@ def paths_of(X, y, path: str, variant: str, tau: float, path_seed: int):
 
 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner=False)
-def data_of(X, y, names: tuple, lam: float, chosen, lit_i, clickable: bool, height: int, big: bool):
-    """The data chart beside the weight chart (cached)."""
-    return loss_data(X, y, names, lam, chosen, lit_i, clickable, height, big)
+def data_of(X, y, names: tuple, chosen, lit_i, clickable: bool) -> bytes:
+    """The data chart beside the weight chart, a scene record for every λ of the λ control (cached): λ is not in it,
+    so moving λ sends the same bytes and the chart writes that λ's losses in the browser."""
+    return loss_data(X, y, names, tuple(LAMS), chosen, lit_i, clickable, LAM_LABEL)
 
 
 def _on_pick() -> None:
@@ -189,7 +192,7 @@ def page() -> None:
             b_at = bs.index(chosen[1])  # after a click the chart stays at the b it was clicked at
         lit_i = lit - 1 if 0 < lit <= len(y) else None
         live = view != "surface" and slc == "w"
-        data = data_of(X, y, names, lam, chosen, lit_i, live, height, presenting())
+        data = data_of(X, y, names, chosen, lit_i, live)
         if live:
             return scene_of(X, y, names, path, variant, tau, path_seed, chosen, lit_i, scale), b_at, data, ds.label
         return figures(X, y, names, lam, view, slc, b_at, path, variant, tau, path_seed, lit_i, radius, height, scale,
@@ -213,8 +216,8 @@ def page() -> None:
                 else:  # (the renderer fits the 3-D view to the window in presentation mode)
                     show_chart(chart, SURFACE, what, View(scale=SCALE if presenting() else 1.0))
             with right:
-                show_chart(data, CHART, f"The data of {label} with the chosen weight's boundary",
-                           View(seen=seen, scale=SCALE if presenting() else 1.0))  # (the renderer fits it to the window)
+                show_scene(with_view(data, View(min(int(height), DATA_H), SCALE if presenting() else 1.0, seen=seen,
+                                                axes=ds.axes or View.axes)), CHART)  # (the renderer fits it to the window)
                 with part("notes", "explain"):
                     for nm in names:
                         st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")
@@ -233,7 +236,7 @@ def page() -> None:
             with part("tables"):
                 exports(SURFACE, file_stem("loss", "-".join(names), slc, view, f"{len(ds.y)}pts"),
                         with_view(chart, replace(shown, lam=lam)) if live else chart, f"Loss surface: {label}",
-                        slider_name="b" if live else "", state_chart=CHART)
+                        slider_name="b" if live else "")
 
 
 page()

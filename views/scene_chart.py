@@ -74,7 +74,11 @@ CSS = """
 .dbls-dside-l .dbls-data, .dbls-dside-l .dbls-gram { grid-row: 1 / span 2; }
 .dbls-dside-l .dbls-legend { grid-column: 3; grid-row: 2; }
 .dbls-dside:not(.dbls-dside-l) .dbls-legend, .dbls-dside .dbls-strip, .dbls-dside .dbls-state, .dbls-dside .dbls-controls, .dbls-dside .dbls-error { grid-column: 1 / -1; }
-.dbls-faded { opacity: 0.25 !important; }  /* the Loss data chart's last chosen boundary, while a new one is made (figure.js) */
+/* the Loss page's data chart (lossdata.js): its state a line each; where weights are clicked, room for the longest
+   (w and b, M in two lines, the losses), so that the plot keeps its size and place from one click to the next */
+.dbls-ld-title { line-height: 1.3; font-size: 0.95em; color: #31333f; margin-bottom: 0.2rem; }
+.dbls-ld-state { white-space: pre-line; line-height: 1.4; }
+.dbls-ld-clicks .dbls-ld-state { min-height: 5.6em; }
 .dbls-canvas { position: absolute; left: 0; top: 0; z-index: 0; pointer-events: none; }
 .dbls-canvas-over { z-index: 2; }
 .dbls-tip { position: absolute; z-index: 3; pointer-events: none; background: rgba(255,255,255,0.96); border: 1px solid #999;

@@ -4,9 +4,11 @@
   ``viz/js/loss.js``); here is what that record sends (:func:`colour_tops`, :func:`band_levels`, the chosen
   weight's :func:`subgradient`) and the Python references of what the renderer draws (:func:`cone_polygon`,
   :func:`lines_in_box`, the tests' yardsticks).
-- Still Plotly figures: the loss over (θ, b) at a fixed ‖w‖ = r (:func:`theta_figure`), a 3-D surface of one loss
-  (:func:`surface3d_figure`), and the data chart (:func:`data_figure`: the points, the boundary of the chosen
-  (w, b), the chosen point lit).
+- The data chart beside them is drawn in the browser too, from its own record (:func:`viz.scene.loss_data_scene`,
+  ``viz/js/lossdata.js``): the points, the chosen (w, b)'s boundary, its sides and M (:func:`misclassified`), the
+  state in words (:func:`data_state`, the Python twin of what the renderer writes).
+- Still Plotly figures: the loss over (θ, b) at a fixed ‖w‖ = r (:func:`theta_figure`) and a 3-D surface of one loss
+  (:func:`surface3d_figure`).
 
 Plain dicts, no Streamlit.
 """
@@ -19,10 +21,6 @@ from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgrad
 from core.snapshot import activation
 from viz.common import (
     FONT,
-    INK,
-    NEG_COLOUR,
-    POS_COLOUR,
-    boundary_segment,
     clip_polygon,
     gaps,
     mistakes_text,
@@ -31,17 +29,12 @@ from viz.common import (
     sub,
     typed_array,
     vec,
-    view_box,
-    widened,
 )
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
-AXIS_PX = 44  # the data chart's x tick labels and x₁ title (standoff 4) under its bottom edge: measured in Chromium, 41 px at k = 1 and 54 at 1.3
 MODEBAR_PX = 34  # the 3-D view's row of buttons over its title (plotly.js's mode bar: 26 px and its margin)
-LEGEND_PX = 36  # the data chart's legend row under its state (font 14: 32 px measured, 37 at k = 1.3)
 STATE_NAMES = 3  # most points the state line names on one line
-STATE_ROWS = 4  # most lines of the data chart's state: w and b; M in two lines; the losses (data_state)
 FORMULAS = {
     "zero_one": "(1/N) Σ [yᵢ(w·xᵢ + b) ≤ 0]",
     "perceptron": "(1/N) Σ max(0, −yᵢ(w·xᵢ + b))",
@@ -250,85 +243,10 @@ def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: s
     }
 
 
-def data_figure(X, y, *, chosen=None, lit: int | None = None, losses: dict[str, float] | None = None,
-                clickable: bool = True, height: int = 560) -> dict:
-    """The data with the chosen weight's boundary w·x + b = 0 (and its side f > 0 shaded), a point lit.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,)
-    chosen : tuple (w (2,), b), optional
-    lit : int, optional
-    losses : dict name -> value at the chosen weight, optional (written in the title)
-    clickable : bool
-        Whether the weight chart beside it takes clicks (the filled contours over w₁, w₂ do).
-    height : int
-    """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    box = view_box(X)
-    pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
-    data = [
-        {"type": "scatter", "mode": "markers", "name": "y = +1", "x": _round(X[pos, 0]), "y": _round(X[pos, 1]),
-         "marker": {"color": POS_COLOUR, "symbol": "circle", "size": 9}, "customdata": (pos + 1).tolist(),
-         "hovertemplate": "x<sub>%{customdata}</sub> = (%{x}, %{y}), y = +1<extra></extra>"},
-        {"type": "scatter", "mode": "markers", "name": "y = −1", "x": _round(X[neg, 0]), "y": _round(X[neg, 1]),
-         "marker": {"color": NEG_COLOUR, "symbol": "diamond", "size": 10}, "customdata": (neg + 1).tolist(),
-         "hovertemplate": "x<sub>%{customdata}</sub> = (%{x}, %{y}), y = −1<extra></extra>"},
-    ]
-    # three short lines: the data chart's column is narrow (a third of a projector's page with the sidebar)
-    title = ("Click a weight on the surface:<br>its boundary w·x + b = 0<br>is drawn here." if clickable else
-             "Weights are chosen by a click<br>on the filled contours over<br>w₁, w₂ (the first slice).")
-    # (clip: the box a boundary is clipped to, which the renderer clips a weight picked ahead of this figure to;
-    # line: the chosen boundary's trace, which it fades meanwhile: viz/js/figure.js)
-    clip = [float(v) for v in widened(box)]
-    meta = {"view": "loss_data", "chosen": None, "clip": clip}
-    annotations = []
-    if chosen is not None:
-        w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
-        bx, by = boundary_segment(clip, w, b) if np.any(w) else ([], [])
-        data.append({"type": "scatter", "mode": "lines", "name": "chosen w·x + b = 0", "x": bx, "y": by,
-                     "line": {"color": CHOSEN_COLOUR, "width": 4}, "hoverinfo": "skip"})
-        title = f"w = ({num(w[0])}, {num(w[1])}), b = {num(b)}"
-        if losses:
-            title += "<br>" + ", ".join(f"{NAMES[k]} {num(v)}" for k, v in losses.items())
-        meta = {"view": "loss_data", "chosen": [float(w[0]), float(w[1]), b], "boundary_x": bx, "boundary_y": by,
-                "clip": clip, "line": len(data) - 1}
-        # the state in words under the chart, a line each (the column can be narrow): w, b; M; the losses
-        annotations.append({
-            "name": "state", "text": data_state(X, y, w, b, losses), "xref": "paper", "yref": "y domain",
-            "x": 0.0, "xshift": -40, "y": 0.0, "yshift": -AXIS_PX, "xanchor": "left", "yanchor": "top", "align": "left",
-            "showarrow": False, "font": {"size": 15, "color": INK},
-        })
-    if lit is not None and 0 <= lit < len(y):
-        data.append({"type": "scatter", "mode": "markers", "name": f"x{sub(lit + 1)}", "x": [float(X[lit, 0])],
-                     "y": [float(X[lit, 1])], "hoverinfo": "skip",
-                     "marker": {"size": 24, "color": "rgba(230,159,0,0.35)", "line": {"color": CHOSEN_COLOUR,
-                                                                                      "width": 3}}})
-    # the state line's lines (about 22 px each) hang under the x₁ title, the legend under them. Where weights are
-    # clicked, room for the longest state (STATE_ROWS lines) is kept before the first click and after each: the plot
-    # keeps its size and place, so the boundary the browser draws at a click is where the page's figure then draws it
-    # The margins hold all of it (LEGEND_PX the legend's row), not pushed by plotly.js: its legend pushing the bottom
-    # margin settled at one of two places from one drawing to the next (26 px apart, measured), and the browser sizes
-    # this figure to its plot (viz/js/figure.js: fitted)
-    rows = sum(a["text"].count("<br>") + 1 for a in annotations)
-    below = AXIS_PX + 22 * (max(rows, STATE_ROWS) if clickable else rows) + (12 if annotations or clickable else 0)
-    plot_h = max(height - 86 - (below + LEGEND_PX), 100)
-    return {"data": data, "layout": {
-        "height": height, "font": FONT,
-        "margin": {"l": 50, "r": 10, "t": 86, "b": below + LEGEND_PX, "autoexpand": False},
-        "paper_bgcolor": "white", "plot_bgcolor": "white", "dragmode": False, "hovermode": "closest",
-        "title": {"text": title, "font": {"size": 15}, "x": 0.0, "xanchor": "left"},
-        "legend": {"orientation": "h", "x": 0, "y": -below / plot_h, "yanchor": "top", "font": {"size": 14}},
-        "annotations": annotations,
-        "xaxis": {"range": [box[0], box[1]], "fixedrange": True, "constrain": "domain",
-                  "title": {"text": "x₁", "standoff": 4},  # (close under the ticks: AXIS_PX holds both)
-                  "gridcolor": "#eeeeee"},
-        "yaxis": {"range": [box[2], box[3]], "fixedrange": True, "scaleanchor": "x", "constrain": "domain",
-                  "title": {"text": "x₂"}, "gridcolor": "#eeeeee"},
-        "meta": meta,
-    }}
+def misclassified(X, y, w, b: float) -> np.ndarray:
+    """M at (w, b): the points with yᵢ(w·xᵢ + b) ≤ 0 (those the 0-1 loss counts), their margins summed as the core
+    sums them (``core.snapshot.activation``); indices, shape (k,)."""
+    return np.flatnonzero(np.asarray(y) * activation(np.asarray(X, dtype=float), w, b) <= 0)
 
 
 def data_state(X, y, w, b: float, losses: dict[str, float] | None = None) -> str:
@@ -345,7 +263,7 @@ def data_state(X, y, w, b: float, losses: dict[str, float] | None = None) -> str
     b : float
     losses : dict name -> value at (w, b), optional
     """
-    mis = np.flatnonzero(np.asarray(y) * activation(np.asarray(X, dtype=float), w, b) <= 0)  # M, summed as the core does
+    mis = misclassified(X, y, w, b)
     n = len(y)
     if mis.size <= STATE_NAMES:
         lines = [mistakes_text(mis, n, STATE_NAMES)]

@@ -34,7 +34,7 @@ from core.formulas import perceptron_loss
 from core.perceptron import Trajectory, epoch_of, examined_at
 from core.snapshot import activation
 from core.svm import HingeRun, SVMSolution
-from viz.common import Chart, serialized, view_box
+from viz.common import Chart, serialized, view_box, widened
 from viz.compare import check_pair, reference_of, run_label, run_summary
 from viz.dual import MAX_TERMS, gram_display
 from viz.perceptron import bound_applies, bound_run_kind
@@ -48,7 +48,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "quiz.js", "figure.js",
+                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "lossdata.js", "quiz.js", "figure.js",
                                       "lesson.js"))
 
 
@@ -1506,6 +1506,87 @@ def loss_scene(X, y, names, us, vs, bs, *, lams=(0.0,), paths=None, lit: int | N
         path_W=np.concatenate(Ws) if Ws else np.zeros((0, 2)), path_B=np.concatenate(Bs) if Bs else np.zeros(0),
         path_ptr=np.concatenate([[0], np.cumsum([len(b) for b in Bs])]).astype(np.uint32),
         run=run, box=view_box(X), follow=follow, view=view or View())
+
+
+@dataclass(frozen=True)
+class LossDataScene(_FlatRecord):
+    """The Loss surface page's data chart: the points and the weight chosen on the surface beside it.
+
+    The renderer (``viz/js/lossdata.js``) draws the points, the chosen weight's boundary w·x + b = 0 and its two
+    sides, M's rings (as the core judged them: ``mis``), the lit point and, in words, the state (w, b, M, each loss
+    there: :func:`viz.losses.data_state`, the tests' reference); a weight picked on the surface is drawn at once,
+    ahead of this record, until the page's record made after it (``view.seen``) replaces it.
+
+    Attributes (the header's fields and arrays carry the same names)
+    ----------
+    X : ndarray of shape (N, 2), float64
+    y : ndarray of shape (N,), int8
+    mis : ndarray of shape (k,), uint16 or uint32
+        M at the chosen weight: the points with yᵢ(w·xᵢ + b) ≤ 0 (none where no weight is chosen).
+    run : dict
+        ``chosen`` (``w``, ``b``, or None), ``names``, ``titles`` and ``shorts`` (the losses, as on the surface, and
+        their short names where the state names several), ``lams`` (the
+        λ values of the page's λ control) and ``losses`` ({name: [its value at the chosen weight for each λ]}, or
+        None), ``lit`` (a point drawn lit, or None), ``clickable`` (whether weights are chosen by a click beside it),
+        ``clip`` (the box a boundary is clipped to: beyond the view).
+    box : tuple of 4 floats
+        The data's view.
+    follow : str or None
+        The label of the page's λ control: the losses written are the λ it shows.
+    view : View
+        ``height`` the most the chart takes; ``seen`` the last pick the page had received when it made this.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    mis: np.ndarray
+    run: dict
+    box: tuple[float, float, float, float]
+    follow: str | None = None
+    view: View = field(default_factory=View)
+
+    KIND, NAME = "lossdata", "a Loss data"
+    ARRAYS = ("X", "y", "mis")
+
+
+def loss_data_scene(X, y, names, lams=(0.0,), *, chosen=None, lit: int | None = None, clickable: bool = True,
+                    follow: str | None = None, view: View | None = None) -> LossDataScene:
+    """The Loss page's data chart for the weight ``chosen`` ((w₁, w₂), b), or none: M there and each loss of
+    ``names`` there for each λ of ``lams``, from ``core``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,)
+    names : sequence of {"zero_one", "perceptron", "hinge"}
+    lams : sequence of float
+    chosen : tuple ((w₁, w₂), b), optional
+    lit : int, optional
+    clickable : bool
+    follow : str, optional
+        The label of the page's λ control.
+    view : View, optional
+    """
+    from viz.losses import NAMES, SHORT, losses_at, misclassified
+
+    X = np.ascontiguousarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"the data chart draws 2-D data, got shape {X.shape}")
+    n, names, lams = len(y), list(names), [float(v) for v in lams]
+    run = {"chosen": None, "names": names, "titles": {nm: NAMES[nm] for nm in names},
+           "shorts": {nm: SHORT[nm] for nm in names}, "lams": lams, "losses": None,
+           "lit": int(lit) if lit is not None and 0 <= lit < n else None, "clickable": bool(clickable),
+           "clip": [float(v) for v in widened(view_box(X))]}
+    mis = np.zeros(0, dtype=int)
+    if chosen is not None:
+        w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])
+        run["chosen"] = {"w": w.tolist(), "b": b}
+        each = [losses_at(names, w, b, X, y, lv) for lv in lams]
+        run["losses"] = {nm: [e[nm] for e in each] for nm in names}
+        mis = misclassified(X, y, w, b)
+    return LossDataScene(X=X, y=y.astype(np.int8), mis=mis.astype(_index_dtype(n)), run=run, box=view_box(X),
+                         follow=follow, view=view or View())
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -456,20 +456,19 @@ class LossView extends Panels {
   }
 
   // the weight picked, drawn at once while the page makes its record: a star here (the subgradient's arrow, from the
-  // core, comes with the record) and, on the data chart beside, its boundary and each loss there, sampled as this
-  // surface samples it (figure.js: FigureView.previewPick). The page's records say which pick they come after (View.seen): one made
-  // before this pick draws it again (mount)
+  // core, comes with the record) and, on the data chart beside, its boundary, M and each loss there, summed as this
+  // surface sums them (lossdata.js: LossDataView.previewPick). The page's records say which pick they come after
+  // (View.seen): one made before this pick draws it again (mount)
   preview(pick) {
     const m = this.m;
     if (m.us.indexOf(pick.w[0]) < 0 || m.vs.indexOf(pick.w[1]) < 0) return;  // (off the grid: the page's record says)
-    // the weight as the page keeps it (6 decimals: views.options.weight_pick), and each loss there
-    const w = pick.w.map((x) => Math.round(x * 1e6) / 1e6), at = lossesAt(m.X, m.y, m.N, w[0], w[1], pick.b, m.lam);
+    const w = pick.w.map((x) => Math.round(x * 1e6) / 1e6);  // the weight as the page keeps it (6 decimals: views.options.weight_pick)
     this.pending = {...pick, w};
     this.drawStep();
     showLesson(this, this.i);  // (the formula box writes the losses at the weight picked)
-    for (const el of document.querySelectorAll(".dbls")) {  // the page's data chart(s)
+    for (const el of document.querySelectorAll(".dbls")) {  // the page's data chart (lossdata.js)
       const v = el.__dblView;
-      if (v instanceof FigureView) v.previewPick({w, b: pick.b, at: pick.at, losses: m.run.names.map((nm) => [m.run.titles[nm], at[nm]])});
+      if (v && v.previewPick) v.previewPick({w, b: pick.b, at: pick.at});
     }
   }
 

@@ -628,7 +628,7 @@ function scrollers(el) {
 }
 
 // presentation mode: the height a figure may take below its top (the whole window for one further down than 45 % of
-// it: it is scrolled to), less ``pad`` px (FigureView.fitted)
+// it: it is scrolled to), less ``pad`` px (FigureView.fitted, LossDataView.sizes)
 function windowRoom(el, pad) {
   const top = pageTop(el), H = window.innerHeight;
   return (top <= 0.45 * H ? H - top : H) - pad;
