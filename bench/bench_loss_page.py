@@ -10,9 +10,9 @@ for all three:
   b already shown;
 - a move of λ (the chart follows the page's λ control in the browser: every λ is in the record): the key press
   until the chart shows the new λ, timed in the page, and the bytes the page's own rerun sent;
-- a click on a weight: until the data chart beside draws its boundary (in the browser, with the surface's numbers),
-  and until the page's figure for it, made from the core, replaces that (a rerun); and a weight chosen from the
-  keyboard (Enter on the ring), timed in the page.
+- a click on a weight: until the data chart beside draws its boundary, sides and M (in the browser, by the rule and
+  the surface's sums), and until the page's record for it (M and the losses from the core) replaces that (a rerun);
+  and a weight chosen from the keyboard (Enter on the ring), timed in the page.
 
 Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
 Run by hand (2-core machine: about two minutes):
@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_live import IDLE, against_bare, followed_moves, frame_times, line, open_tab  # noqa: E402
 from bench.browser import chart  # noqa: E402
 
-DATA = chart("loss_data")  # the data chart beside the surface (a still figure)
+DATA = chart("loss_data")  # the data chart beside the surface (its own record: viz/js/lossdata.js)
 
 
-# the frame after the data chart has drawn a weight ahead of the page's figure (meta.pending), timed in the page
+# the frame after the data chart has drawn a weight ahead of the page's record (meta.pending), timed in the page
 WATCH = f"""() => {{ window.__pickSeen = null; let frames = 0; const tick = () => {{ const g = {DATA};
     if (g && g.layout.meta.pending) requestAnimationFrame(() => {{ window.__pickSeen = performance.now(); }});
     else if (++frames < 3600) requestAnimationFrame(tick); }}; requestAnimationFrame(tick); }}"""  # (a minute at most)
@@ -45,7 +45,7 @@ WATCH = f"""() => {{ window.__pickSeen = null; let frames = 0; const tick = () =
 def keys(page, k: int) -> list[float]:
     """Choose k weights from the keyboard (the first panel focused, its ring moved two grid nodes, Enter), each timed
     in the page from Enter's keydown to the frame after the data chart has drawn its boundary; each then waits for
-    the page's figure."""
+    the page's record."""
     inpage = []
     page.evaluate("() => document.addEventListener('keydown', (e) => { if (e.key === 'Enter') window.__pickDown = performance.now(); }, true)")
     page.locator(".st-key-loss_chart .dbls .js-plotly-plot").first.focus()
@@ -66,7 +66,7 @@ def keys(page, k: int) -> list[float]:
 def clicks(page, k: int) -> tuple[list[float], list[float], list[float]]:
     """Click k weights on the first panel (the pointer resting on each first, as a hand's does), each until the data
     chart has drawn its boundary in the browser (``meta.pending``: the surface's own numbers; also timed in the page,
-    from the press to the frame after it is drawn), and until the page's figure for it, made from the core, has
+    from the press to the frame after it is drawn), and until the page's record for it, made from the core, has
     replaced that (a rerun)."""
     drawn, made, inpage = [], [], []
     page.evaluate("() => document.addEventListener('pointerdown', () => { window.__pickDown = performance.now(); }, true)")
@@ -125,7 +125,7 @@ def main() -> None:
             drawn, inpage, made = clicks(tab, 6)
             print("  " + line("click a weight → its boundary drawn (in the browser)", drawn, ref50))
             print("  " + line("  the same, timed in the page from the press", inpage, ref50))
-            print("  " + line("  … → the page's figure from the core (rerun)", made, ref50))
+            print("  " + line("  … → the page's record from the core (rerun)", made, ref50))
             print("  " + line("Enter on a weight (keyboard) → its boundary drawn, in the page", keys(tab, 6), ref50))
             ctx.close()
 
