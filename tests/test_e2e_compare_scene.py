@@ -82,7 +82,7 @@ def check_pair(page: Page, left, right, steps, reference=None, mounted: bool = F
                 assert p["old"]["x"] == [], (j, t)
             assert got["states"][j] == compare_state(run, int(t)), (j, t)
         words = [compare_state(r, int(t)).replace("\n", "; ") for r in (left, right)]
-        assert got["live"] == (f"Step {t} of {T}. Left, {got['titles'][0].split(chr(10))[0]}: {words[0]}. "
+        assert got["live"] == (f"Step {t:,} of {T:,}. Left, {got['titles'][0].split(chr(10))[0]}: {words[0]}. "
                                f"Right, {got['titles'][1].split(chr(10))[0]}: {words[1]}.")
 
 

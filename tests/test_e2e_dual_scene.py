@@ -66,7 +66,7 @@ def check_dual(page: Page, traj, steps, primal=None, mounted: bool = False) -> N
             olds += 1
         assert html.unescape(got["text"]) == html.unescape(describe_dual_step(traj, int(step), primal)), step
         assert got["state"] == state_line(traj, int(step)), step
-        assert got["live"] == f"Step {step} of {traj.n_steps}: {state_line(traj, int(step))}"
+        assert got["live"] == f"Step {step:,} of {traj.n_steps:,}: {state_line(traj, int(step))}"
         segs = np.array(got["line"], dtype=float).reshape(-1, 2)
         if segs.size and alpha.any():  # the boundary lies on f(x) = 0, up to the grid's interpolation
             f = decision_function(p.X, p.y, alpha, float(b), segs, p.kernel, **dict(p.kernel_params))

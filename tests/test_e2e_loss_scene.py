@@ -70,7 +70,7 @@ def test_every_b_draws_the_core_losses_and_the_cone(renderer, name):  # noqa: F8
         lit = np.column_stack([got["lit"]["x"], got["lit"]["y"]])
         assert bool(lit.size) == bool(lines_in_box(X[3:4], np.array([b]), box)[0])  # x₄'s line, where it crosses the box
         assert not lit.size or np.abs(lit @ X[3] + b).max() < 1e-9
-        assert got["state"].startswith("b = ") and f"{int(on.sum())} of {len(path[1])} states" in got["state"]
+        assert got["state"].startswith("b = ") and f"{int(on.sum()):,} of {len(path[1]):,} states" in got["state"]
 
 
 def test_the_bands_and_their_levels(renderer):  # noqa: F811

@@ -110,7 +110,7 @@ def check_run(page: Page, traj, steps, bound=None) -> None:
         # the words: exactly the Python references'
         assert html.unescape(got["text"]) == describe_step(traj, int(step), shown), step  # the DOM writes > as &gt;
         assert got["state"] == state_line_of(traj, int(step)), step
-        assert got["live"] == f"Step {step} of {traj.n_steps}: {state_line_of(traj, int(step))}"
+        assert got["live"] == f"Step {step:,} of {traj.n_steps:,}: {state_line_of(traj, int(step))}"
 
 
 def random_steps(traj, k: int, rng) -> list[int]:

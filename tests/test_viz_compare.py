@@ -145,7 +145,7 @@ def test_state_lines_name_the_misclassified_points_and_hold_after_the_end():
         snap = p[s]
         line, k = compare_state(p, step), int(snap.misclassified.sum())
         assert f"({k} of 40)" in line or f"{k} of 40 misclassified" in line
-        assert line.split("\n")[-1].startswith(f"Step {s} of {p.n_steps}: w = ")
+        assert line.split("\n")[-1].startswith(f"Step {s:,} of {p.n_steps:,}: w = ")
         assert line.startswith("finished at step") == (step > p.n_steps)
         assert named_points(line.split("\n")[-1]) == np.flatnonzero(snap.misclassified)[:6].tolist()
     past = compare_state(h, 90).split("\n")

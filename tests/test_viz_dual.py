@@ -144,14 +144,14 @@ def check_dual_state(text: str, traj, step: int) -> None:
     if S.size == 0:
         assert "α = 0" in support
     else:
-        assert f"{S.size} of {p.n}" in support and named_points(support.split(": ")[-1]) == S[:4].tolist()
+        assert f"{S.size:,} of {p.n:,}" in support and named_points(support.split(": ")[-1]) == S[:4].tolist()
     (mpart,) = parts
     if mis.size == 0:
-        assert mpart == f"no point misclassified (0 of {p.n})"
+        assert mpart == f"no point misclassified (0 of {p.n:,})"
     elif mis.size <= 4:
-        assert named_points(mpart) == mis.tolist() and mpart.endswith(f"({mis.size} of {p.n})")
+        assert named_points(mpart) == mis.tolist() and mpart.endswith(f"({mis.size:,} of {p.n:,})")
     else:
-        assert mpart.startswith(f"{mis.size} of {p.n} misclassified: ") and named_points(mpart) == mis[:4].tolist()
+        assert mpart.startswith(f"{mis.size:,} of {p.n:,} misclassified: ") and named_points(mpart) == mis[:4].tolist()
 
 
 def test_state_line_names_the_mistakes_and_alpha_of_each_step(textbook, circles_rbf):

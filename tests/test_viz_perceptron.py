@@ -167,11 +167,11 @@ def check_state_line(text: str, k: int, w, b: float, X, y) -> None:
     part = mistakes_part(text)
     limit = 6 if len(y) <= 100 else 3
     if mis.size == 0:
-        assert part == f"no point misclassified (0 of {len(y)})"
+        assert part == f"no point misclassified (0 of {len(y):,})"
     elif mis.size <= limit:
-        assert named_points(part) == mis.tolist() and part.endswith(f"({mis.size} of {len(y)})")
+        assert named_points(part) == mis.tolist() and part.endswith(f"({mis.size:,} of {len(y):,})")
     else:  # the count, and the first ones by name
-        assert part.startswith(f"{mis.size} of {len(y)} misclassified: ") and part.endswith(", …")
+        assert part.startswith(f"{mis.size:,} of {len(y):,} misclassified: ") and part.endswith(", …")
         assert named_points(part) == mis[:limit].tolist()
 
 
@@ -205,3 +205,14 @@ def test_state_line_on_many_points_names_three_and_counts_the_rest():
     for step in (0, 1, 57, 200):
         (w,), (b,) = traj.states([step])
         check_state_line(state_line_of(traj, step), int(traj.state_index(step)), w, float(b), X, y)
+
+
+def test_counts_in_the_words_are_grouped_by_thousands():
+    """Every count a page writes carries thousands separators (as the step label does: "Step 1,234 of 12,000"), so a
+    state line and the label above it agree."""
+    from viz.common import mistakes_text, state_line
+
+    line = state_line(1234, 12000, np.array([1.0, 0.0]), 0.0, np.arange(1500), 10000)
+    assert line.startswith("Step 1,234 of 12,000: ") and "1,500 of 10,000 misclassified" in line
+    assert mistakes_text([], 10000) == "no point misclassified (0 of 10,000)"
+    assert mistakes_text([3, 7], 2000).endswith("(2 of 2,000)")

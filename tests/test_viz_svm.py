@@ -165,20 +165,20 @@ def check_svm_state(text: str, sol, X, y) -> None:
     mis = np.flatnonzero(m <= 0)
     mpart = line1.split("; ")[1]
     if mis.size == 0:
-        assert mpart == f"no point misclassified (0 of {n})"
+        assert mpart == f"no point misclassified (0 of {n:,})"
     elif mis.size <= 5:
-        assert named_points(mpart) == mis.tolist() and mpart.endswith(f"({mis.size} of {n})")
+        assert named_points(mpart) == mis.tolist() and mpart.endswith(f"({mis.size:,} of {n:,})")
     else:
-        assert mpart.startswith(f"{mis.size} of {n} misclassified: ") and named_points(mpart) == mis[:5].tolist()
+        assert mpart.startswith(f"{mis.size:,} of {n:,} misclassified: ") and named_points(mpart) == mis[:5].tolist()
     sv_part, xi_part = line2.split("; ")
     sv = np.flatnonzero(sol.support)
-    assert sv_part.startswith("support vectors: ") and sv_part.endswith(f"({sv.size} of {n})")
+    assert sv_part.startswith("support vectors: ") and sv_part.endswith(f"({sv.size:,} of {n:,})")
     assert named_points(sv_part) == sv[:5].tolist()
     viol = np.flatnonzero(np.maximum(0, 1 - m) > 1e-3)  # ξᵢ > 0 (above the solver's residue)
     if viol.size == 0:
         assert xi_part == "ξ = 0 at every point"
     else:
-        assert named_points(xi_part) == viol[:5].tolist() and xi_part.endswith(f"({viol.size} of {n})")
+        assert named_points(xi_part) == viol[:5].tolist() and xi_part.endswith(f"({viol.size:,} of {n:,})")
 
 
 def test_state_line_follows_c_and_names_the_mistakes():
@@ -218,11 +218,11 @@ def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_ste
         text = sgd_state(run, s)
         w, b = run.W[s], float(run.B[s])
         m = y * (X @ w + b)  # yᵢ(w·xᵢ + b), computed here
-        assert text.startswith(f"Step {s} of {run.n_steps}: w = {vec(w)}, b = {num(b)}; ")
+        assert text.startswith(f"Step {s:,} of {run.n_steps:,}: w = {vec(w)}, b = {num(b)}; ")
         mis = np.flatnonzero(m <= 0)
         if mis.size:
             named = named_points(text.split("; ")[1])
-            assert named and named == mis[:len(named)].tolist() and f"{mis.size} of {len(y)}" in text
+            assert named and named == mis[:len(named)].tolist() and f"{mis.size:,} of {len(y):,}" in text
         else:
             assert "no point misclassified" in text
         assert text.endswith(f"margin < 1 (hinge active) for {int((m < 1).sum())}")

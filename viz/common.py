@@ -92,7 +92,7 @@ def state_line(step: int, n_steps: int, w, b: float, mistakes, n: int, extra: st
     extra : str
         Appended after a semicolon when given (e.g. "margin 2/‖w‖ = 1.2").
     """
-    return state_text(f"Step {int(step)} of {int(n_steps)}", f"w = {vec(w)}, b = {num(b)}", mistakes, n, extra)
+    return state_text(f"Step {int(step):,} of {int(n_steps):,}", f"w = {vec(w)}, b = {num(b)}", mistakes, n, extra)
 
 
 def mistakes_text(mistakes, n: int, limit: int = 6) -> str:
@@ -110,10 +110,10 @@ def mistakes_text(mistakes, n: int, limit: int = 6) -> str:
     """
     mis = [int(i) for i in mistakes]
     if not mis:
-        return f"no point misclassified (0 of {int(n)})"
+        return f"no point misclassified (0 of {int(n):,})"
     if len(mis) <= limit:
-        return f"misclassified: {names(mis)} ({len(mis)} of {int(n)})"
-    return f"{len(mis)} of {int(n)} misclassified: {names(mis[:limit])}, …"
+        return f"misclassified: {names(mis)} ({len(mis):,} of {int(n):,})"
+    return f"{len(mis):,} of {int(n):,} misclassified: {names(mis[:limit])}, …"
 
 
 def after_updates(k: int) -> str:

@@ -123,7 +123,7 @@ def compare_state(run, step: int) -> str:
         w, b = run.W[s], float(run.B[s])
         m = y * activation(X, w, b)  # yᵢ(w·xᵢ + b), as the core sums it
         wrong = np.flatnonzero(m <= 0.0)
-        extra = f"margin < 1 (in squares): {int((m < 1.0).sum())} of {len(y)}"
+        extra = f"margin < 1 (in squares): {int((m < 1.0).sum()):,} of {len(y):,}"
     else:
         snap = run[s]
         w, b = snap.w, snap.b

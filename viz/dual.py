@@ -80,14 +80,14 @@ def _describe(traj, step, alpha, b, alpha_p, bp, f_p, errors, W, primal) -> str:
     converged = traj.converged and step == traj.n_steps
     if step == 0:
         txt = (f"<b>Step 0</b>: α = 0, b = 0, so f(x) = 0 everywhere and every point counts as a mistake "
-               f"(y·f = 0 ≤ 0): |M| = {errors} of {n}.")
+               f"(y·f = 0 ≤ 0): |M| = {errors:,} of {n:,}.")
     else:
         i = int(traj.examined(step)[0])
         yi = int(p.y[i])
         S = np.flatnonzero(alpha_p)
         f = float(f_p[i])  # f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b, the value the run judged xᵢ by
         si = sub(i + 1)
-        head = f"<b>Step {step}</b> (epoch {traj.epoch(step)}, |M| = {errors} after it): x{si}, y = {_sign(yi)}"
+        head = f"<b>Step {step:,}</b> (epoch {traj.epoch(step):,}, |M| = {errors:,} after it): x{si}, y = {_sign(yi)}"
         if S.size == 0:
             expr = f"f(x{si}) = b = {num(bp)}"
         elif S.size <= MAX_TERMS:
@@ -141,9 +141,9 @@ def dual_state(traj: DualTrajectory, k: int, alpha: np.ndarray, b: float, mistak
     who = names(S, STATE_NAMES) if S.size <= STATE_NAMES else f"{names(S[:STATE_NAMES])}, …"
     head = after_updates(k)
     if w is not None:
-        support = f"αᵢ > 0 for {who} ({S.size} of {n})" if S.size else "α = 0"
+        support = f"αᵢ > 0 for {who} ({S.size:,} of {n:,})" if S.size else "α = 0"
         return state_text(head, f"w = Σαᵢyᵢxᵢ = {vec(w)}, b = {num(b)}; {support}", mistakes, n, limit=STATE_NAMES)
-    support = f"{S.size} of {n} αᵢ > 0 ({who})" if S.size else "α = 0"
+    support = f"{S.size:,} of {n:,} αᵢ > 0 ({who})" if S.size else "α = 0"
     return state_text(head, f"{support}, b = {num(b)}", mistakes, n, limit=STATE_NAMES)
 
 

@@ -712,15 +712,15 @@ def render_frames(traj: Trajectory, *, max_frames: int = 200, size=(720, 540), m
 
         frame = chrome.copy()
         frame.paste(plot, (cv.left, cv.top))
-        title = f"{head_title} — step {step} of {traj.n_steps}" if head_title else f"Step {step} of {traj.n_steps}"
+        title = f"{head_title} — step {step:,} of {traj.n_steps:,}" if head_title else f"Step {step:,} of {traj.n_steps:,}"
         if traj.converged and step == traj.n_steps:
             title += " · converged ✓"
         frame.paste(_text_image([title], plan.title_text, title_size), (6, max(2, cv.top // 2 - title_size[1] // 2)))
         frame.paste(_text_image(plan.captions[f], text, cap_size), (6, plan.caption_top))
         if show_info:
             k = int(traj.state_index(step))
-            lines = ["This step:", *_event(traj, step, upd), "", f"epoch {traj.epoch(step)}",
-                     f"updates so far: {k}", f"|M| = {int(plan.masks[f].sum())} of {p.n}"]
+            lines = ["This step:", *_event(traj, step, upd), "", f"epoch {traj.epoch(step):,}",
+                     f"updates so far: {k:,}", f"|M| = {int(plan.masks[f].sum()):,} of {p.n:,}"]
             lines = [ln for ln in lines if text.width(ln) <= info_w]  # a line too wide for the panel is left out
             room = (cv.top + side - plan.info_top) // text.line_h
             frame.paste(_text_image(lines[:room], text, (info_w, text.line_h * min(room, len(lines)))),

@@ -268,7 +268,7 @@ def data_state(X, y, w, b: float, losses: dict[str, float] | None = None) -> str
     if mis.size <= STATE_NAMES:
         lines = [mistakes_text(mis, n, STATE_NAMES)]
     else:  # the count, then the first names on a line of their own
-        lines = [f"{mis.size} of {n} misclassified:", f"{names(mis[:STATE_NAMES])}, …"]
+        lines = [f"{mis.size:,} of {n:,} misclassified:", f"{names(mis[:STATE_NAMES])}, …"]
     if losses:
         lines.append(("loss: " if len(losses) > 1 else "") + ", ".join(
             f"{SHORT[k] if len(losses) > 1 else NAMES[k]} {num(v)}" for k, v in losses.items()))

@@ -100,7 +100,7 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
     converged = traj.converged and step == traj.n_steps
     if step == 0:
         errors = traj[0].errors
-        txt = f"<b>Step 0</b>: start at w = {vec(w)}, b = {num(b)}; |M| = {errors} of {p.n} points."
+        txt = f"<b>Step 0</b>: start at w = {vec(w)}, b = {num(b)}; |M| = {errors:,} of {p.n:,} points."
         if bound is not None:
             txt += f" At most (R/γ)² = {_bnum(bound.bound)} updates to come."
         if p.update_on == "negative" and not any(w) and b == 0:
@@ -108,7 +108,7 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         elif converged:
             txt += "<br>✓ The initial boundary already separates the data."
         return txt
-    head = f"<b>Step {step}</b> (epoch {traj.epoch(step)})"
+    head = f"<b>Step {step:,}</b> (epoch {traj.epoch(step):,})"
     if bound is not None:  # Novikoff: k updates so far, never more than (R/γ)²
         head += f" · updates so far {int(traj.state_index(step))} ≤ (R/γ)² = {_bnum(bound.bound)}"
     tau = traj.tau

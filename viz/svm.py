@@ -74,7 +74,7 @@ def categories(y: np.ndarray, f: np.ndarray, tol: float = ON_MARGIN) -> np.ndarr
 def _listed(idx: np.ndarray, n: int) -> str:
     """'x₁, x₄ (2 of 60)', or past STATE_NAMES names 'x₁, x₂, x₃, x₄, x₅, … (14 of 60)'."""
     more = ", …" if idx.size > STATE_NAMES else ""
-    return f"{names(idx[:STATE_NAMES])}{more} ({idx.size} of {n})"
+    return f"{names(idx[:STATE_NAMES])}{more} ({idx.size:,} of {n:,})"
 
 
 def svm_state(sol: SVMSolution, y: np.ndarray) -> str:
@@ -184,7 +184,7 @@ def sgd_step_text(run, jstar: float, s: int) -> str:
     if s:
         i = int(run.order[s - 1])
         m = float(y[i] * activation(X[i:i + 1], run.W[s - 1], float(run.B[s - 1]))[0])  # y·(w·x + b) before the step
-        head = f"<b>Step {s}</b>: x{sub(i + 1)}, y = {'+1' if y[i] > 0 else '−1'}, y·(w·x+b) = {num(m)}"
+        head = f"<b>Step {s:,}</b>: x{sub(i + 1)}, y = {'+1' if y[i] > 0 else '−1'}, y·(w·x+b) = {num(m)}"
         if run.active[s - 1]:
             head += (f" < 1 → hinge active:<br>w ← (1 − ηλ)·w + η·y·x = ({num(w[0])}, {num(w[1])}), "
                      f"b ← b + η·y = {num(b)}")

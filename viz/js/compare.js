@@ -110,12 +110,12 @@ class CompareModel {
   stateLine(j, t) {
     const p = this.panels[j], s = Math.min(t, p.S), k = p.stateOf(s);
     const {list, count} = p.members(k, 7);
-    let line = `Step ${s} of ${p.S}: w = ${vec(p.w(k))}, b = ${num(p.B[k])}; ${mistakesText(list, count, this.N, 6)}`;
+    let line = `Step ${grouped(s)} of ${grouped(p.S)}: w = ${vec(p.w(k))}, b = ${num(p.B[k])}; ${mistakesText(list, count, this.N, 6)}`;
     if (p.run.kind === "hinge") {
       p.goState(k);
       let r = 0;
       for (let i = 0; i < this.N; i++) r += p.mask[i];
-      line += `; margin < 1 (in squares): ${r} of ${this.N}`;
+      line += `; margin < 1 (in squares): ${grouped(r)} of ${grouped(this.N)}`;
     }
     return (t > p.S ? `finished at step ${grouped(p.S)} (holds its last state)\n` : "") + line;
   }
@@ -289,7 +289,7 @@ class CompareView extends Panels {
     this.label.textContent = `Step ${grouped(t)} of ${grouped(m.S)}`;
     this.root.dataset.step = String(t);
     showLesson(this, t);
-    if (this.live) this.live.textContent = `Step ${t} of ${m.S}. Left, ${m.titles[0].split("\n")[0]}: ${lines[0].replace("\n", "; ")}. ` +
+    if (this.live) this.live.textContent = `Step ${grouped(t)} of ${grouped(m.S)}. Left, ${m.titles[0].split("\n")[0]}: ${lines[0].replace("\n", "; ")}. ` +
       `Right, ${m.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;

@@ -143,13 +143,13 @@ class DualModel {
     const kp = upd >= 0 ? k - 1 : k;
     let txt;
     if (step === 0) {
-      txt = `<b>Step 0</b>: α = 0, b = 0, so f(x) = 0 everywhere and every point counts as a mistake (y·f = 0 ≤ 0): |M| = ${this.errors[k]} of ${n}.`;
+      txt = `<b>Step 0</b>: α = 0, b = 0, so f(x) = 0 everywhere and every point counts as a mistake (y·f = 0 ≤ 0): |M| = ${grouped(this.errors[k])} of ${grouped(n)}.`;
     } else {
       const i = this.examined(step), yi = this.y[i], si = sub(i + 1), bp = this.B[kp], b = this.B[k];
       this.goState(kp);
       const S = this.support(), ap = Array.from(S, (j) => this.alpha(j)), api = this.alpha(i);
       const f = this.fExam[step - 1];  // f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b, the value the run judged xᵢ by
-      const head = `<b>Step ${step}</b> (epoch ${this.epoch(step)}, |M| = ${this.errors[k]} after it): x${si}, y = ${sign1(yi)}`;
+      const head = `<b>Step ${grouped(step)}</b> (epoch ${grouped(this.epoch(step))}, |M| = ${grouped(this.errors[k])} after it): x${si}, y = ${sign1(yi)}`;
       let expr;
       if (!S.length) expr = `f(x${si}) = b = ${num(bp)}`;
       else if (step < this.tPtr.length && this.tPtr[step] - this.tPtr[step - 1] === S.length) {  // as the record writes it
@@ -188,10 +188,10 @@ class DualModel {
     const who = S.length <= DUAL_NAMES ? names(S, DUAL_NAMES) : `${names(S.slice(0, DUAL_NAMES))}, …`;
     const mis = mistakesText(this.mistakes(DUAL_NAMES + 1), this.errors[k], n, DUAL_NAMES);
     if (this.linear) {
-      const support = S.length ? `αᵢ > 0 for ${who} (${S.length} of ${n})` : "α = 0";
+      const support = S.length ? `αᵢ > 0 for ${who} (${grouped(S.length)} of ${grouped(n)})` : "α = 0";
       return `${afterUpdates(k)}: w = Σαᵢyᵢxᵢ = ${vec(this.w(k))}, b = ${num(this.B[k])}; ${support}; ${mis}`;
     }
-    const support = S.length ? `${S.length} of ${n} αᵢ > 0 (${who})` : "α = 0";
+    const support = S.length ? `${grouped(S.length)} of ${grouped(n)} αᵢ > 0 (${who})` : "α = 0";
     return `${afterUpdates(k)}: ${support}, b = ${num(this.B[k])}; ${mis}`;
   }
 }

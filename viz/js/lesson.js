@@ -485,8 +485,8 @@ function showMargins(view, step) {
   const svm = m.h.kind === "svm", [bad, good] = m.negative ? ["z < 0", "z ≥ 0"] : ["z ≤ 0", "z > 0"];
   const has = (c) => (c === 1 ? "has" : "have"), stopped = !svm && m.run.converged && step >= m.S;
   box.querySelector(".dbls-margins-text").innerHTML = `<p class="dbls-lesson-why">${esc(
-    `Here ${mis} of ${N} points ${has(mis)} ${svm ? "z ≤ 0" : bad} (the 0-1 loss counts them${svm ? "" : ": M"}), ${neg} ${has(neg)} ` +
-    `z < 0 (the perceptron loss adds their −z: Σ = ${num(sumNeg)}) and ${inside} ${has(inside)} z < 1 ` +
+    `Here ${grouped(mis)} of ${grouped(N)} points ${has(mis)} ${svm ? "z ≤ 0" : bad} (the 0-1 loss counts them${svm ? "" : ": M"}), ${grouped(neg)} ${has(neg)} ` +
+    `z < 0 (the perceptron loss adds their −z: Σ = ${num(sumNeg)}) and ${grouped(inside)} ${has(inside)} z < 1 ` +
     "(the hinge loss adds 1 − z). " +
     (svm ? "The SVM pays C·Σξ = C·Σ max(0, 1 − z) for the points below 1 and ½‖w‖² for the margin: a larger C pushes more points past z = 1."
          : stopped ? `The perceptron changes w only for a point with ${bad}: it stopped here, with every ${good} and points still below 1, where the SVM's hinge would go on.`

@@ -158,7 +158,7 @@ class LossModel {
     const b = this.bs[j], cone = conePolygon(this.X, this.y, b, this.box).length > 0, on = this.pathOn(j);
     let line = `b = ${num(b)}: ` + (cone ? "the green cone holds the weights w that classify every point correctly"
       : "no weight w in view classifies every point correctly at this b");
-    if (this.PB.length) line += `; the path has ${on.filter(Boolean).length} of ${this.PB.length} states at this b (filled)`;
+    if (this.PB.length) line += `; the path has ${grouped(on.filter(Boolean).length)} of ${grouped(this.PB.length)} states at this b (filled)`;
     // the chosen weight on a line of its own, and a line saying there is none before: a choice moves nothing under it
     const c = this.run.chosen;
     return line + (c ? `\nchosen w = ${vec(c.w)} (at b = ${num(c.b)})` : "\nno weight chosen: click one on a surface");

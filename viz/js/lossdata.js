@@ -51,7 +51,7 @@ class LossDataModel {
   stateLine(w, b, mis, losses) {
     const n = this.N, lines = [`w = ${vec(w)}, b = ${num(b)}`];
     if (mis.length <= LD_NAMES) lines.push(mistakesText(mis, mis.length, n, LD_NAMES));
-    else lines.push(`${mis.length} of ${n} misclassified:`, `${names(mis.slice(0, LD_NAMES))}, …`);
+    else lines.push(`${grouped(mis.length)} of ${grouped(n)} misclassified:`, `${names(mis.slice(0, LD_NAMES))}, …`);
     const r = this.run, many = losses.length > 1;
     if (losses.length) lines.push((many ? "loss: " : "") + losses.map(([nm, v]) => `${many ? r.shorts[nm] : r.titles[nm]} ${num(v)}`).join(", "));
     return lines.join("\n");

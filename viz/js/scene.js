@@ -140,9 +140,9 @@ function names(idx, limit = 6) {
 const pointSet = (idx) => (idx.length ? "{" + names(idx) + "}" : "∅");
 const afterUpdates = (k) => (k === 0 ? "Before any update" : `After ${grouped(k)} update${k !== 1 ? "s" : ""}`);
 function mistakesText(mis, count, n, limit) {
-  if (!count) return `no point misclassified (0 of ${n})`;
-  if (count <= limit) return `misclassified: ${names(mis)} (${count} of ${n})`;
-  return `${count} of ${n} misclassified: ${names(mis.slice(0, limit))}, …`;
+  if (!count) return `no point misclassified (0 of ${grouped(n)})`;
+  if (count <= limit) return `misclassified: ${names(mis)} (${grouped(count)} of ${grouped(n)})`;
+  return `${grouped(count)} of ${grouped(n)} misclassified: ${names(mis.slice(0, limit))}, …`;
 }
 const bnum = (v) => (v >= 100 ? grouped(fixed(v, 0)) : general(v, 3));
 
@@ -343,14 +343,14 @@ class PerceptronModel {
     const [le, gt] = this.signs();
     const converged = r.converged && step === this.S;
     if (step === 0) {
-      let txt = `<b>Step 0</b>: start at w = ${vec(w)}, b = ${num(b)}; |M| = ${this.errors[0]} of ${n} points.`;
+      let txt = `<b>Step 0</b>: start at w = ${vec(w)}, b = ${num(b)}; |M| = ${grouped(this.errors[0])} of ${grouped(n)} points.`;
       if (bound) txt += ` At most (R/γ)² = ${bnum(bound.bound)} updates to come.`;
       if (r.update_on === "negative" && w[0] === 0 && w[1] === 0 && b === 0)
         txt += "<br>Every y·a is 0 at w = 0, b = 0, and the rule updates only when y·a < 0: nothing will move.";
       else if (converged) txt += "<br>✓ The initial boundary already separates the data.";
       return txt;
     }
-    let head = `<b>Step ${step}</b> (epoch ${this.epoch(step)})`;
+    let head = `<b>Step ${grouped(step)}</b> (epoch ${grouped(this.epoch(step))})`;
     if (bound) head += ` · updates so far ${k} ≤ (R/γ)² = ${bnum(bound.bound)}`;
     const tau = r.tau;
     let txt;
@@ -731,7 +731,7 @@ class Stepping {
     this.range.value = String(this.i);
     this.label.textContent = `Step ${grouped(step)} of ${grouped(m.S)}`;
     this.root.dataset.step = String(step);
-    if (this.live) this.live.textContent = `Step ${step} of ${m.S}: ${line}`;
+    if (this.live) this.live.textContent = `Step ${grouped(step)} of ${grouped(m.S)}: ${line}`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
   }

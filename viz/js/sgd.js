@@ -40,7 +40,7 @@ class SgdModel {
     if (s) {
       const i = p.order[s - 1], [v0, v1] = p.w(s - 1), bp = p.B[s - 1];
       const m = y[i] * ((X[2 * i] * v0 + X[2 * i + 1] * v1) + bp);  // y·(w·x + b) before the step, in the core's order
-      head = `<b>Step ${s}</b>: x${sub(i + 1)}, y = ${y[i] > 0 ? "+1" : "−1"}, y·(w·x+b) = ${num(m)}`;
+      head = `<b>Step ${grouped(s)}</b>: x${sub(i + 1)}, y = ${y[i] > 0 ? "+1" : "−1"}, y·(w·x+b) = ${num(m)}`;
       head += p.active[s - 1]
         ? ` &lt; 1 → hinge active:<br>w ← (1 − ηλ)·w + η·y·x = (${num(w0)}, ${num(w1)}), b ← b + η·y = ${num(b)}`
         : ` ≥ 1 → only the shrink:<br>w ← (1 − ηλ)·w = (${num(w0)}, ${num(w1)}), b stays ${num(b)}`;
@@ -57,7 +57,7 @@ class SgdModel {
     p.goState(s);
     let r = 0;
     for (let i = 0; i < this.N; i++) r += p.mask[i];
-    return `Step ${s} of ${this.S}: w = ${vec(p.w(s))}, b = ${num(p.B[s])}; ${mistakesText(list, count, this.N, 6)}; ` +
+    return `Step ${grouped(s)} of ${grouped(this.S)}: w = ${vec(p.w(s))}, b = ${num(p.B[s])}; ${mistakesText(list, count, this.N, 6)}; ` +
       `margin < 1 (hinge active) for ${r}`;
   }
 }

@@ -121,7 +121,7 @@ class SvmModel {
   // viz.svm.svm_state, word for word (its <br> as a line break)
   stateLine(k) {
     const n = this.N, width = 2 * this.margin[k];
-    const listed = (idx) => `${names(idx.slice(0, SVM_NAMES))}${idx.length > SVM_NAMES ? ", …" : ""} (${idx.length} of ${n})`;
+    const listed = (idx) => `${names(idx.slice(0, SVM_NAMES))}${idx.length > SVM_NAMES ? ", …" : ""} (${grouped(idx.length)} of ${grouped(n)})`;
     const head = this.finite(k) ? `C = ${general(this.Cs[k], 6)}` : "Hard margin (C = ∞)";
     let params;
     if (this.linear) {
