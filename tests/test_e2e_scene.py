@@ -442,3 +442,23 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
         renderer.evaluate("() => document.getElementById('variant-option').remove()")
     finally:
         renderer.evaluate("() => document.getElementById('variant-control').remove()")
+
+
+def test_a_new_run_of_the_same_points_keeps_the_step_and_new_points_start_at_0(renderer):
+    """Another τ on the same points opens at the step the chart stood at (to compare runs at one step); other points
+    (a new dataset or seed, a point clicked in) open at step 0."""
+    X, y = make_dataset("xor", 40, 0)  # (no separator: every run takes its 60 steps)
+    at = "() => window.__dblView.step"
+    mount(renderer, perceptron_scene(run_perceptron(X, y, tau=1.0, max_steps=60)).to_bytes())
+    renderer.evaluate("() => window.__dblView.show(window.__dblView.m.stopOf(9))")
+    assert renderer.evaluate(at) == 9
+    mount(renderer, perceptron_scene(run_perceptron(X, y, tau=0.1, max_steps=60)).to_bytes())
+    assert renderer.evaluate(at) == 9  # the same points, another τ: the step kept
+    X2, y2 = make_dataset("xor", 40, 1)
+    mount(renderer, perceptron_scene(run_perceptron(X2, y2, tau=0.1, max_steps=60)).to_bytes())
+    assert renderer.evaluate(at) == 0  # new points: from the start
+    renderer.evaluate("() => window.__dblView.show(window.__dblView.m.stopOf(5))")
+    X3 = X2.copy()
+    X3[0, 0] += 0.5  # one point moved
+    mount(renderer, perceptron_scene(run_perceptron(X3, y2, tau=0.1, max_steps=60)).to_bytes())
+    assert renderer.evaluate(at) == 0

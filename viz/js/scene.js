@@ -1485,6 +1485,14 @@ const KINDS = {
   },
 };
 
+// whether two models draw the same points (X and y alike, value for value)
+function samePoints(a, b) {
+  if (!a || !b || !a.X || !b.X || !a.y || !b.y || a.X.length !== b.X.length || a.y.length !== b.y.length) return false;
+  for (let i = 0; i < a.X.length; i++) if (a.X[i] !== b.X[i]) return false;
+  for (let i = 0; i < a.y.length; i++) if (a.y[i] !== b.y[i]) return false;
+  return true;
+}
+
 async function mountScene(root, data, {standalone = false, shownAs = null, stripLater = false} = {}) {
   let bytes, parsed;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
@@ -1541,11 +1549,12 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   let view;
   try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
   const start = model.h.view.start ?? null;
-  // a link's step (once); on a new run (τ moved…), the step the last run stood at
+  // a link's step (once); on a new run of the same points (τ moved…), the step the last run stood at; on new points
+  // (another dataset, a point clicked in, Undo), step 0
   // (a chart drawn anew in another element of the page: where the old one stood, once, for a scene of its kind)
   const stood = root.__dblStood && root.__dblStood.kind === scene.header.kind ? root.__dblStood.step : null;
   root.__dblStood = null;
-  const at = start !== null && start !== root.__dblStart ? start : (old ? old.step : stood ?? 0);
+  const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : 0) : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
   try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
