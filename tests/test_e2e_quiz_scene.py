@@ -154,3 +154,29 @@ def test_the_points_names_lie_over_no_other_name(renderer, scale):  # noqa: F811
     over = [(a, b) for j, a in enumerate(boxes) for b in boxes[j + 1:]
             if a[0] + shrink < b[2] and b[0] + shrink < a[2] and a[1] + shrink < b[3] and b[1] + shrink < a[3]]
     assert not over, over
+
+
+def test_a_click_within_the_lit_disc_picks_the_point_asked_about(renderer):  # noqa: F811
+    """Points overlap (40 XOR points do): a click within the lit disc of the point step k + 1 examines answers with
+    that point, even where another point lies nearer the pointer (plotly.js names the nearest); a click outside the
+    disc answers with the point plotly.js names."""
+    X = np.array([[0.0, 0.0], [0.12, 0.0], [2.0, 1.5], [-2.0, -1.5], [1.5, -2.0], [-1.5, 2.0]])
+    y = np.array([1, -1, 1, -1, 1, -1])
+    traj = run_perceptron(X, y, max_steps=20)  # cyclic: step 1 examines x₁
+    assert traj.examined(1).tolist() == [0]
+    mount(renderer, with_view(perceptron_scene(traj).to_bytes(), View(quiz={"step": 0, "answered": False, "pick": None})))
+    sent = renderer.evaluate("""(t) => {
+        const root = document.getElementById('scene'), v = window.__dblView, fl = v.plot._fullLayout;
+        const r = v.plot.getBoundingClientRect(), out = [];
+        root.__dblSend = (name, value) => { out.push(value.i); };
+        const at = (i) => [r.left + fl.xaxis._offset + fl.xaxis.l2p(v.m.X[2 * i]), r.top + fl.yaxis._offset + fl.yaxis.l2p(v.m.X[2 * i + 1])];
+        const [ax, ay] = at(0), [bx, by] = at(1), d = Math.hypot(bx - ax, by - ay), reach = v.examSize / 2;
+        const click = (x, y, named) => v.pick({points: [{customdata: named + 1}], event: {clientX: x, clientY: y}});
+        const f = Math.min(0.9 * reach / d, 0.9);  // within x₁'s disc, past halfway to x₂ where the disc reaches
+        click(ax + f * (bx - ax), ay + f * (by - ay), 1);
+        click(bx + (reach + 6) * (bx - ax) / d, by, 1);  // beyond the disc, on x₂'s far side
+        root.__dblSend = undefined;
+        return {out, f, d, reach};
+    }""", None)
+    assert sent["f"] > 0.5, sent  # (the click stood nearer x₂ than x₁)
+    assert sent["out"] == [0, 1]

@@ -69,12 +69,27 @@ class QuizView extends PerceptronView {
     this.attach();
   }
 
-  // a point clicked while the question is open: its index to the page, which grades it
+  // a point clicked while the question is open: its index to the page, which grades it. A click within the lit disc
+  // (or halo) of a point the step examines means that point, even where another point lies nearer the pointer
+  // (plotly.js's pick: points overlap at 40 XOR points)
   pick(ev) {
     const pt = ev && ev.points && ev.points[0], send = this.root.__dblSend;
     if (this.q.answered || !pt || !Number.isInteger(pt.customdata)) return;
-    this.picked = {i: pt.customdata - 1, at: Date.now()};
+    this.picked = {i: this.litAt(ev.event) ?? pt.customdata - 1, at: Date.now()};
     if (send) send("pick", this.picked);
+  }
+  // the examined point whose lit disc holds the pointer (the nearest such), or null
+  litAt(e) {
+    const m = this.m, fl = this.plot._fullLayout;
+    if (!e || !fl || !fl.xaxis || m.run.variant === "batch" || !this.hidden || this.hidden.has("exam")) return null;
+    const ex = m.examined(this.q.step + 1), P = pen(fl), r = this.plot.getBoundingClientRect();
+    const x = e.clientX - r.left, y = e.clientY - r.top;
+    let best = null, reach = ex.length > EXAM_MANY ? examHalo(this) : this.examSize / 2;
+    for (const i of ex) {
+      const d = Math.hypot(P.px(m.X[2 * i]) - x, P.py(m.X[2 * i + 1]) - y);
+      if (d <= reach) { best = i; reach = d; }
+    }
+    return best;
   }
 
   show() {
