@@ -283,3 +283,18 @@ def test_the_width_arrow_is_clipped_to_the_plot_at_a_small_c(renderer: Page) -> 
     ax0, ay0, ax1, ay1 = got["arrow"]
     assert ax0 < x0 - 5 or ay0 < y0 - 5 or ax1 > x1 + 5 or ay1 > y1 + 5, got  # (the arrow runs past the plot here)
     assert got["clip"] == pytest.approx([x0, y0, x1 - x0, y1 - y0]), got
+
+
+def test_a_kernel_s_margin_curves_are_stroked_as_long_dashed_lines(renderer: Page) -> None:  # noqa: F811
+    """A kernel's f = ±1 curves come as one short segment per grid cell, each shorter than a dash: stroked apart, each
+    began a dash and the curve looked solid where the legend shows it dashed. They are stroked joined into polylines:
+    a few curves, not hundreds of pieces; a line's two margins are two."""
+    X, y = make_dataset("circles", 80, 0)
+    mount(renderer, svm_scene(X, y, svm_grid(X, y, kernel="rbf", gamma=1.0)).to_bytes())
+    got = renderer.evaluate("""() => { const v = window.__dblView; v.show(12);
+        return [v.g.lines[-1].length + v.g.lines[1].length, Number(document.querySelector('#scene .dbls-canvas-over').dataset.marginLines)]; }""")
+    pieces, lines = got
+    assert pieces > 50 and 1 <= lines <= 8, got
+    X, y = make_dataset("blobs", 40, 0)
+    mount(renderer, svm_scene(X, y, svm_grid(X, y)).to_bytes())
+    assert renderer.evaluate("() => { window.__dblView.show(12); return Number(document.querySelector('#scene .dbls-canvas-over').dataset.marginLines); }") == 2

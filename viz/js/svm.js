@@ -7,6 +7,35 @@ const SVM_NAMES = 5;  // viz.svm.STATE_NAMES: most points the state line names i
 const SVM_LABELS = 12;  // viz.svm.MAX_SLACK_LABELS
 const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
+// segments joined end to end into polylines, so that a dashed curve's dashes run on along a kernel's contour (its
+// pieces, one a grid cell, are shorter than a dash: stroked apart, each began a dash and the curve looked solid);
+// ends within a millionth of the box's width of each other are one point (two cells find their shared crossing
+// from opposite corners)
+function chained(segments, box) {
+  const tol = 1e-6 * (box[1] - box[0]), key = (p) => `${Math.round(p[0] / tol)},${Math.round(p[1] / tol)}`;
+  const at = new Map(), used = new Uint8Array(segments.length), out = [];
+  segments.forEach(([a, b], i) => {
+    for (const p of [a, b]) { const kk = key(p); if (!at.has(kk)) at.set(kk, []); at.get(kk).push(i); }
+  });
+  const next = (p) => (at.get(key(p)) || []).find((j) => !used[j]);
+  for (let i = 0; i < segments.length; i++) {
+    if (used[i]) continue;
+    used[i] = 1;
+    const line = [segments[i][0], segments[i][1]];
+    for (const forward of [true, false]) {  // on from its last point, then back from its first
+      for (let guard = 0; guard < segments.length; guard++) {
+        const end = forward ? line[line.length - 1] : line[0], j = next(end);
+        if (j === undefined) break;
+        used[j] = 1;
+        const [a, b] = segments[j], far = key(a) === key(end) ? b : a;
+        if (forward) line.push(far); else line.unshift(far);
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
@@ -494,10 +523,10 @@ class SvmView extends Stepping {
     under.restore();
     // over it: the lines, the slack, the support vectors' rings and the points by where they lie
     const ctx = plotCanvas(this.canvasOver, fl);
-    const stroke = (segments, colour, width, dash) => {
-      if (!segments.length) return;
+    const stroke = (lines, colour, width, dash) => {  // polylines (a segment is one of two points)
+      if (!lines.length) return;
       ctx.beginPath();
-      for (const [a, b] of segments) { ctx.moveTo(px(a[0]), py(a[1])); ctx.lineTo(px(b[0]), py(b[1])); }
+      for (const line of lines) line.forEach(([x, y], j) => (j ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
       ctx.strokeStyle = colour; ctx.lineWidth = width; ctx.setLineDash(dash || []); ctx.lineCap = "round"; ctx.stroke();
       ctx.setLineDash([]);
     };
@@ -506,7 +535,9 @@ class SvmView extends Stepping {
       const span = m.box[1] - m.box[0], s = segment([m.box[0] - 2 * span, m.box[1] + 2 * span, m.box[2] - 2 * span, m.box[3] + 2 * span], pc[0], pc[1], pc[2]);
       if (s[0].length) stroke([[[s[0][0], s[1][0]], [s[0][1], s[1][1]]]], PERCEPTRON_INK, 3 * k);
     }
-    if (on("margin")) stroke([...g.lines[-1], ...g.lines[1]], MARGIN_INK, 2.5 * k, [7 * k, 5 * k]);
+    const margins = on("margin") ? chained([...g.lines[-1], ...g.lines[1]], m.box) : [];
+    this.canvasOver.dataset.marginLines = String(margins.length);  // (the polylines stroked dashed: for the tests)
+    stroke(margins, MARGIN_INK, 2.5 * k, [7 * k, 5 * k]);
     if (on("line")) stroke(g.lines[0], INK, 4 * k);
     if (on("slack")) stroke(g.slack.map(([i, f]) => [[m.X[2 * i], m.X[2 * i + 1]], f]), SLACK_INK, 2.5 * k);
     if (on("sv")) stampRings(ctx, fl, g.sv.length, (j) => px(m.X[2 * g.sv[j]]), (j) => py(m.X[2 * g.sv[j] + 1]), this.svSize / 2, INK, 1, 2 * k);
