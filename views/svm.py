@@ -192,7 +192,9 @@ def page() -> None:
 
     with sgd_tab:
         st.markdown("Stochastic subgradient descent on λ/2‖w‖² + (1/N) Σ max(0, 1 − yᵢ(w·xᵢ + b)) with λ = 1/(N·C): "
-                    "the same minimiser as the SVM above, reached one random point at a time.")
+                    "the same minimiser as the SVM above, reached one random point at a time. Its progress J is "
+                    "written on the SVM's scale, J = ½‖w‖² + C Σξ (N·C times the objective SGD descends), so that "
+                    "it meets the exact SVM's J* (at w = 0, b = 0: J = C·N).")
         s1, s2, s3, s4 = st.columns(4)
         schedule = bound(s1.radio, "Step size", list(SCHEDULE_LABELS), format_func=SCHEDULE_LABELS.get, key="schedule",
                          fmt=SCHEDULE_LABELS.get)
