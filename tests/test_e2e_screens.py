@@ -348,14 +348,22 @@ def test_at_1024_with_the_sidebar_the_3d_view_s_buttons_stand_over_its_title_not
 def test_at_1024_with_the_sidebar_the_loss_data_chart_comes_right_under_the_surface(page: Page,
                                                                                     app_server: str) -> None:
     """Where the main column is too narrow for the surface and the data chart side by side, they stack: the data chart,
-    where a weight clicked on the surface draws its boundary, comes right under the surface, before the notes and the
-    exports (it stood 1,100 px under the surface, past them)."""
+    where a weight clicked on the surface draws its boundary, comes right under the surface's panels, before the notes
+    and the exports (it stood 1,100 px under the surface, past them), the surface's words, b controls and folded
+    formula over its panels (they stood between, 480 px); the panels and the data chart's plot fit one screen."""
     _open(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge", 1024, 768, scene=True)
+    page.wait_for_selector(".st-key-loss_data .dbls[data-ready]", state="attached")
+    page.wait_for_timeout(500)
     surface = page.evaluate(BOX, ".st-key-loss_chart .dbls")
     data = page.evaluate(BOX, ".st-key-loss_data")
     notes = page.get_by_text("Move b with the slider under the chart").bounding_box()
     assert data["top"] >= surface["bottom"] - 1  # stacked
     assert data["top"] < notes["y"], (data, notes)
+    panels, controls = page.evaluate(BOX, ".st-key-loss_chart .dbls-loss"), page.evaluate(BOX, ".st-key-loss_chart .dbls-controls")
+    plot = page.evaluate(BOX, ".st-key-loss_data .js-plotly-plot")
+    assert controls["bottom"] <= panels["top"] and data["top"] - panels["bottom"] < 40, (controls, panels, data)
+    assert plot["bottom"] - panels["top"] <= 768, (panels, plot)
+    assert page.evaluate("() => document.querySelector('.st-key-loss_chart details.dbls-math').open") is False
 
 
 def test_presentation_mode_fits_the_3d_view_in_the_window(page: Page, app_server: str) -> None:

@@ -101,6 +101,11 @@ CSS = """
 .dbls-loss { display: grid; grid-template-columns: repeat(var(--dbls-cols, 1), minmax(0, 1fr)); gap: 8px 16px; }
 .dbls-loss-title { text-align: center; line-height: 1.3; min-height: 1.4em; }
 .dbls-loss + .dbls-state { white-space: pre-line; }
+/* the Loss page's data chart under the surface (loss.js: placeWords): the surface's words and controls over its panels */
+.dbls-data-below { display: flex; flex-direction: column; }
+.dbls-data-below > * { order: 1; }
+.dbls-data-below > .dbls-math { order: 0; margin: 0 0 0.3rem; border-top: 0; }
+.dbls-data-below > .dbls-loss { order: 2; margin-top: 0.4rem; }
 .dbls-loss-panel .dbls-stage { width: fit-content; margin: 0 auto; }
 .dbls-error { padding: 0.8rem 1rem; border-radius: 0.5rem; background: #fdecea; color: #7a1c12; }
 .dbls-math, .dbls-proof, .dbls-margins { margin-top: 0.45rem; border-top: 1px solid #e3e5e8; padding-top: 0.25rem; }

@@ -259,6 +259,25 @@ class LossView extends Panels {
     this.root.style.setProperty("--dbls-cols", String(sz.cols));
     this.root.classList.toggle("dbls-beside", sz.side);
     this.root.style.setProperty("--dbls-l", `${sz.legendW}px`);
+    this.placeWords();
+  }
+  // the page's data chart under the surface (three losses; one on a narrow page, 1280 px with the sidebar and less):
+  // the state, legend, b's controls and the lesson (folded, unless opened before) over the panels
+  // (views/scene_chart.py: dbls-data-below), so that the data chart, where a weight clicked is drawn, comes right
+  // under them, not 400–500 px further down. Not in presentation mode (the slide's own layout)
+  placeWords() {
+    const data = document.querySelector(".st-key-loss_data"), r = this.root.getBoundingClientRect();
+    const below = this.k === 1 && Boolean(data) && data.offsetHeight > 0 && data.getBoundingClientRect().top >= r.bottom - 4;
+    if (below === this.root.classList.contains("dbls-data-below")) return;
+    this.root.classList.toggle("dbls-data-below", below);
+    const math = this.root.querySelector("details.dbls-math");  // (above the panels: folded, unless opened before)
+    if (below && math && (this.root.__dblOpen || {}).math === undefined) math.open = false;
+    const dv = data && data.querySelector(".dbls") && data.querySelector(".dbls").__dblView;
+    if (dv && dv.resize) dv.resize();  // (it fits itself under the panels: lossdata.js)
+  }
+  resize() {
+    this.placeWords();  // (the data chart may be drawn after the surface, at the same width)
+    super.resize();
   }
 
   async mount(at, old) {

@@ -112,6 +112,10 @@ class LossDataView extends Stepping {
     const words = this.titleEl.offsetHeight + this.legendEl.offsetHeight + this.stateEl.offsetHeight + 8;
     let cap = this.m.h.view.height * k - words;  // (presentation mode: a larger chart, as the surface's)
     if (k > 1) cap = Math.min(cap, windowRoom(this.root, FIT_PAD) - words);
+    // under the surface (loss.js: placeWords), no taller than the window leaves under its panels: a weight clicked
+    // there and its boundary here on one screen
+    const panels = document.querySelector(".st-key-loss_chart .dbls-data-below .dbls-loss");
+    if (panels) cap = Math.min(cap, Math.max(220, window.innerHeight - panels.offsetHeight - this.titleEl.offsetHeight - 24));
     return {width, height: Math.round(Math.max(MIN_PLOT + t + b, Math.min(square, cap))), margin: {l, r, t, b}};
   }
   resize() {
