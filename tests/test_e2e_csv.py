@@ -157,3 +157,20 @@ def test_standardize_goes_into_the_link_and_titles_the_axes(page: Page, app_serv
     wait_for_chart(page)
     assert _axes(page) == ["x₁ (standardized)", "x₂ (standardized)"]
     assert_no_exception(page)
+
+
+def test_a_file_over_the_limit_is_named_in_the_page_s_message(page: Page, app_server: str, tmp_path: Path) -> None:
+    """A 2 MB file gets the page's own message (its size and the limit), in place of the last one; before, the
+    uploader refused it with a tooltip on the file while the last file's message stayed."""
+    page.goto(f"{app_server}/perceptron")
+    wait_for_rerun(page)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("x1,x2,y\n", encoding="utf-8")
+    _upload(page, empty)
+    _notice(page, "empty.csv was not loaded")
+    big = tmp_path / "big.csv"
+    big.write_text("x1,x2,y\n" + "0.123456789,0.987654321,1\n" * 80_000, encoding="utf-8")  # 2.1 MB
+    _upload(page, big)
+    text = _notice(page, "big.csv was not loaded")
+    assert "the limit is 1 MB" in text and "empty.csv" not in text, text
+    assert_no_exception(page)

@@ -435,6 +435,12 @@ _CSS = """
 TOOLS = st.components.v2.component("dbl_tools", html=_HTML, css=_CSS, js=_JS)
 
 
+# what the uploader takes (MB): past MAX_BYTES the reader names the file's size and the limit in the page's message
+# (Streamlit's own refusal of a larger file is a tooltip on the file, while the last message stayed: the tester's
+# 2 MB file under "empty.csv was not loaded")
+UPLOAD_MB = 20
+
+
 def points_sidebar() -> None:
     """The sidebar's *Your points* section: click editing, class, undo, clear, CSV import and export, the link."""
     sb = st.sidebar
@@ -463,7 +469,7 @@ def points_sidebar() -> None:
         key = f"csv_file_{st.session_state.get(UPLOAD_ROUND, 0)}"
         st.file_uploader(
             f"Import a CSV (at most {MAX_ROWS:,} rows and {MAX_BYTES // 1_000_000} MB)", type=["csv", "txt", "tsv"],
-            key=key, on_change=_on_upload, args=(key,), max_upload_size=1,
+            key=key, on_change=_on_upload, args=(key,), max_upload_size=UPLOAD_MB,
             help="Any table: numeric feature columns and a label column, a header row or none, separated by "
                  "commas, semicolons or tabs (with semicolons or tabs, decimal commas are read too). Choose the "
                  "columns and classes below once it is read.")
