@@ -462,3 +462,18 @@ def test_a_new_run_of_the_same_points_keeps_the_step_and_new_points_start_at_0(r
     X3[0, 0] += 0.5  # one point moved
     mount(renderer, perceptron_scene(run_perceptron(X3, y2, tau=0.1, max_steps=60)).to_bytes())
     assert renderer.evaluate(at) == 0
+
+
+def test_a_boundary_outside_the_view_is_said_on_the_panel(renderer):
+    """Where w·x + b = 0 does not cross the view, the panel says so and on which side the view lies (a student looked
+    for the line); w = 0 draws no boundary, and says that; a boundary in view, nothing."""
+    X, y = make_dataset("xor", 40, 0)
+    note = "() => { const t = document.querySelector('#scene .dbls-offview'); return t ? t.textContent : null; }"
+    mount(renderer, perceptron_scene(run_perceptron(X, y, w0=(0.01, 0.0), b0=100.0, max_steps=5)).to_bytes())
+    renderer.evaluate("() => window.__dblView.show(0)")
+    assert renderer.evaluate(note) == "the boundary w·x + b = 0 is outside the view: w·x + b > 0 all over it"
+    mount(renderer, perceptron_scene(run_perceptron(X, y, max_steps=5)).to_bytes())  # from w = 0, b = 0
+    renderer.evaluate("() => window.__dblView.show(0)")
+    assert renderer.evaluate(note) == "w = 0: no boundary, w·x + b = b = 0 everywhere"
+    k = renderer.evaluate("() => { const v = window.__dblView; v.show(v.m.nStops - 1); return v.g.line[0].length; }")
+    assert k == 2 and renderer.evaluate(note) is None

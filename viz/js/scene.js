@@ -605,6 +605,18 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
   layer(over, fl, `<defs>${P.clip(id + "o")}</defs><g clip-path="url(#${id}o)">${svg}</g>`);
 }
 
+// a note in the panel's corner where the boundary w·x + b = 0 does not cross the view (a student looks for it):
+// on which side of it the whole view lies, or that w = 0 draws none
+function offView(fl, box, [w0, w1, b], k) {
+  if (segment(box, w0, w1, b)[0].length) return "";
+  const f = w0 * (box[0] + box[1]) / 2 + w1 * (box[2] + box[3]) / 2 + b, sign = f > 0 ? "> 0" : f < 0 ? "< 0" : "= 0";
+  const text = w0 === 0 && w1 === 0 ? `w = 0: no boundary, w·x + b = b ${sign} everywhere`
+    : `the boundary w·x + b = 0 is outside the view: w·x + b ${sign} all over it`;
+  const fs = 13 * k, x = fl.xaxis._offset + 6 * k, y = fl.yaxis._offset + fs + 4 * k;
+  return `<text class="dbls-offview" x="${f1(x)}" y="${f1(y)}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" stroke="white" ` +
+    `stroke-width="${3 * k}" stroke-linejoin="round">${esc(text)}</text>`;
+}
+
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
@@ -845,7 +857,7 @@ class PerceptronView extends Stepping {
       regPos: region(clip, w0, w1, b, 1), regNeg: region(clip, w0, w1, b, -1), ring: [rx, ry],
       exam: [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])],
       old: NONE, line: segment(clip, w0, w1, b), wOld: NONE, w: (w0 || w1) ? arrow([0, 0], [w0, w1]) : NONE, upd: NONE,
-      step, updated: upd,
+      step, updated: upd, wb: [w0, w1, b],
     };
     if (kp !== k) {
       const [p0, p1] = m.w(kp);
@@ -1141,7 +1153,7 @@ class PerceptronView extends Stepping {
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, this.examSize, "ring", (P) =>
       (on("w") ? P.arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + P.arrow(g.w, INK, 3.5 * k, 15 * k) : "") +
-      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : ""));
+      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : "") + (on("line") && g.wb ? offView(fl, this.m.box, g.wb, k) : ""));
     if (sl && sl.xaxis && sl.xaxis._length) {  // the current step on the strip
       const xs = sl.xaxis._offset + sl.xaxis.l2p(g.step), y0 = sl.yaxis._offset, y1 = y0 + sl.yaxis._length;
       layer(this.stripOver, sl, `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`);
