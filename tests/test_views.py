@@ -208,6 +208,7 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     at = page_from_url({"tau": "0.3", "foo": "1"}, page=None)  # Home: τ is not drawn (and 0.3 is no choice)
     home = " ".join(w.value for w in at.warning)
     assert "foo='1' (not a setting of this app)" in home and "tau" not in home
+    assert "foo" not in at.query_params and "tau" in at.query_params  # named and out of the address; τ waits
     at.switch_page("views/perceptron.py").run()
     assert "tau='0.3' (using '1.0')" in " ".join(w.value for w in at.warning)
 

@@ -132,6 +132,8 @@ def report_url_problems(where=None) -> None:
     for key in list(values):
         if not known_url_key(key):
             bad.append(f"{key}={values.pop(key)!r} (not a setting of this app)")
+            if key in st.query_params:  # (out of the address, as a bad value is: a copied link does not carry it on)
+                del st.query_params[key]
         elif key in fmts and key in st.session_state:
             value, shown = values.pop(key), fmts[key](st.session_state[key])
             if not _same(value, shown):
