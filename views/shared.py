@@ -67,6 +67,7 @@ LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the sessi
 
 URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
+ALLOWED_THIS_RUN = "_url_allowed"  # widget key -> what a link may give it, in words (allowed_values)
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
@@ -96,12 +97,35 @@ def remember_url() -> None:
                 st.query_params[key] = spelled
             st.rerun()
     st.session_state[BOUND_THIS_RUN] = {}
+    st.session_state[ALLOWED_THIS_RUN] = {}
 
 
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
     """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does."""
     st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = fmt
+    st.session_state.setdefault(ALLOWED_THIS_RUN, {})[key] = allowed_values(widget, args, kwargs, fmt)
     return widget(label, *args, key=key, bind="query-params", **kwargs)
+
+
+def allowed_values(widget, args: tuple, kwargs: dict, fmt: Callable[[Any], str]) -> str:
+    """What a link may give a bound widget, in words, as the link writes it ("one of 0.001, 0.01, …, 10"; "a whole
+    number from 1 to 10,000"), or "" where the widget does not say."""
+    name = getattr(widget, "__name__", "")
+    if name in ("select_slider", "radio", "selectbox", "pills", "segmented_control"):
+        options = kwargs.get("options", args[0] if args else None)
+        shown = [fmt(o) for o in options] if options is not None else []
+        if not shown:
+            return ""
+        return "one of " + (", ".join(shown) if len(shown) <= 6 else f"{', '.join(shown[:3])}, …, {shown[-1]}")
+    if name == "number_input":
+        lo, hi = kwargs.get("min_value", args[0] if args else None), kwargs.get("max_value", args[1] if len(args) > 1 else None)
+        if lo is None or hi is None:
+            return ""
+        whole = isinstance(lo, int) and isinstance(hi, int)
+        return f"{'a whole number' if whole else 'a number'} from {lo:,} to {hi:,}"
+    if name in ("toggle", "checkbox"):
+        return "true or false"
+    return ""
 
 
 def _same(url_value: str, shown: str) -> bool:
@@ -137,7 +161,8 @@ def report_url_problems(where=None) -> None:
         elif key in fmts and key in st.session_state:
             value, shown = values.pop(key), fmts[key](st.session_state[key])
             if not _same(value, shown):
-                bad.append(f"{key}={value!r} (using {shown!r})")
+                allowed = st.session_state.get(ALLOWED_THIS_RUN, {}).get(key, "")
+                bad.append(f"{key}={value!r} (using {shown!r}" + (f": {key} is {allowed})" if allowed else ")"))
     start["repeated"] = []
     bad += st.session_state.pop(URL_NOTES, [])
     if bad:  # the values come from the link: shown as text, never as a link or markup
