@@ -88,9 +88,12 @@ def test_a_choice_that_cannot_be_used_is_named_and_the_points_stay(page: Page, a
     _upload(page, DATA / "iris_species.csv")
     _notice(page, "Loaded 100 points")
     wait_for_chart(page)
-    _pick(page, "x₂", "sepal_length")  # x₁ is sepal_length too
-    text = _notice(page, "is not used")
-    assert "x₁ and x₂ are the same column ('sepal_length')" in text and "The points shown are unchanged" in text
+    assert _axes(page) == ["x₁: sepal_length", "x₂: sepal_width"]
+    _pick(page, "x₂", "sepal_length")  # x₁'s column: the two swap
+    _notice(page, "x₁ = sepal_width, x₂ = sepal_length")
+    assert _axes(page) == ["x₁: sepal_width", "x₂: sepal_length"]
+    _pick(page, "x₁", "sepal_length")  # and back
+    _notice(page, "x₁ = sepal_length, x₂ = sepal_width")
     _pick(page, "x₂", "species (text)")
     text = _notice(page, "the label are the same column")
     assert "x₂ and the label are the same column ('species')" in text

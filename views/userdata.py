@@ -41,6 +41,7 @@ CSV_NOTICE_KEY = "_csv_notice"  # (kind, text) of the last import, shown once be
 UPLOAD_ROUND = "_upload_round"  # the uploader's key grows with each file read
 CSV_TABLE = "_csv_table"  # (file name, CsvTable) of the last file read: its columns and classes are chosen in the sidebar
 PICK = {"x1": "csv_x1", "x2": "csv_x2", "label": "csv_label", "positive": "csv_pos", "negative": "csv_neg"}  # widgets
+CSV_APPLIED = "_csv_applied"  # the x₁ and x₂ columns of the points shown from the file
 REST = "\x00rest"  # the −1 choice "every other class" (no class text starts with NUL: the CSV reader refuses it)
 TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refused (the table shows the points again)
 CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
@@ -197,6 +198,7 @@ def _on_upload(key: str) -> None:
                                                      "The points shown are unchanged.")
         return
     st.session_state[CSV_TABLE] = (f.name, table)
+    st.session_state.pop(CSV_APPLIED, None)  # (no columns of this file shown yet)
     choice = default_choice(table)
     for field, key_ in PICK.items():
         value = getattr(choice, field)
@@ -205,10 +207,15 @@ def _on_upload(key: str) -> None:
 
 
 def _on_pick(field: str) -> None:
-    """A choice of column or class changed: a new label column starts from its default classes."""
+    """A choice of column or class changed: a new label column starts from its default classes; x₁ chosen as the x₂
+    shown (or the other way) swaps the two."""
     kept = st.session_state.get(CSV_TABLE)
     if kept is None:
         return
+    applied = st.session_state.get(CSV_APPLIED)
+    other = {"x1": "x2", "x2": "x1"}.get(field)
+    if other and applied and str(st.session_state[PICK[field]]) == str(st.session_state[PICK[other]]):
+        st.session_state[PICK[other]] = applied[field]  # x₁ chosen as x₂ (or the other way): the two swap
     if field == "label":
         table = kept[1]
         classes = [t for t, _ in table.classes(int(st.session_state[PICK["label"]]))]
@@ -240,6 +247,7 @@ def _apply_choice(upload: bool = False) -> None:
     mapping = ", ".join(f"“{escape_md(lab)}” → {v:+d}" for lab, v in data.labels)
     left = f" ({data.dropped:,} rows of other classes left out)" if data.dropped else ""
     set_points(data.X, data.y, f"imported from {name}", None, _start_points(), columns=data.columns)  # raw
+    ss[CSV_APPLIED] = {"x1": ss[PICK["x1"]], "x2": ss[PICK["x2"]]}  # (the columns shown: a pick of one as the other swaps)
     ss[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape_md(name)}: x₁ = {x1}, x₂ = {x2}, "
                                      f"labels {mapping}{left}. Read as " + escape_md("; ".join(table.notes)) + ".")
 
