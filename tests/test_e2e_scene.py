@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 
 import numpy as np
 import pytest
@@ -477,3 +478,18 @@ def test_a_boundary_outside_the_view_is_said_on_the_panel(renderer):
     assert renderer.evaluate(note) == "w = 0: no boundary, w·x + b = b = 0 everywhere"
     k = renderer.evaluate("() => { const v = window.__dblView; v.show(v.m.nStops - 1); return v.g.line[0].length; }")
     assert k == 2 and renderer.evaluate(note) is None
+
+
+def test_a_small_step_is_written_as_python_writes_it(renderer):
+    """The renderer writes a small step's update with the decimals that set w apart (viz.common.apart), word for word
+    as the Python reference does."""
+    X, y = make_dataset("blobs", 200, 0)
+    longer = 0
+    for variant in ("batch", "cyclic"):
+        traj = run_perceptron(X, y, variant=variant, tau=0.01, max_steps=40)
+        mount(renderer, perceptron_scene(traj).to_bytes())
+        for s in traj.update_steps[:4].tolist():
+            got = renderer.evaluate("(s) => { const v = window.__dblView; v.show(v.m.stopOf(s)); return document.querySelector('#scene .dbls-text').innerHTML; }", s)
+            assert html.unescape(got) == describe_step(traj, s, None), (variant, s)
+            longer += bool(re.search(r"= \(−?0\.\d{5}", html.unescape(got)))
+    assert longer  # (some update needed five decimals)

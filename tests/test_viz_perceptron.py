@@ -216,3 +216,22 @@ def test_counts_in_the_words_are_grouped_by_thousands():
     assert line.startswith("Step 1,234 of 12,000: ") and "1,500 of 10,000 misclassified" in line
     assert mistakes_text([], 10000) == "no point misclassified (0 of 10,000)"
     assert mistakes_text([3, 7], 2000).endswith("(2 of 2,000)")
+
+
+def test_a_small_step_is_written_with_the_decimals_that_show_it():
+    """τ = 0.01 over 200 points moves w past its third decimal: the update is written with as many decimals as set the
+    state before and after apart (at most 6), where with three it read (0.008, 0.008) → (0.008, 0.008)."""
+    from viz.common import apart
+
+    X, y = make_dataset("blobs", 200, 0)
+    traj = run_perceptron(X, y, variant="batch", tau=0.01, max_steps=6)
+    s = int(traj.update_steps[2])
+    (wp,), (bp,) = traj.states([s - 1])
+    (w,), (b,) = traj.states([s])
+    d = apart([*wp, bp], [*w, b])
+    assert d == 5 and vec(wp) == vec(w)  # (three decimals wrote no change)
+    line = describe_step(traj, s, None).split("<br>")[-1]
+    assert f"= {vec(wp, d)} + 0.01/200·" in line and f") = {vec(w, d)}, b ← {num(bp, d)} + " in line
+    assert vec(wp, d) != vec(w, d)
+    assert apart([1.0, 2.0], [1.0, 2.0]) == 3 and apart([0.5], [0.25]) == 3 and apart([0.008], [0.0079]) == 4
+    assert apart([1.0], [1.0000001]) == 6  # (the most: written alike even so)

@@ -56,10 +56,23 @@ def num(v: float, digits: int = 3) -> str:
     return s.replace("-", "−")
 
 
-def vec(v) -> str:
-    """A vector as '(1, −2.5)'."""
+def vec(v, digits: int = 3) -> str:
+    """A vector as '(1, −2.5)' (each entry as :func:`num` writes it)."""
     vals = v if isinstance(v, list | tuple) else np.asarray(v, dtype=float).reshape(-1).tolist()
-    return "(" + ", ".join(num(x) for x in vals) + ")"
+    return "(" + ", ".join(num(x, digits) for x in vals) + ")"
+
+
+def apart(before, after, digits: int = 3, most: int = 6) -> int:
+    """The fewest decimals, from ``digits`` to ``most``, that write each number of ``before`` apart from the same one of
+    ``after`` where the two differ: a small step (τ = 0.01 over 200 points) changes w past its third decimal, and the
+    update then read as if it changed nothing.
+
+    Parameters
+    ----------
+    before, after : sequence of float, of one length
+    """
+    pairs = [(float(a), float(b)) for a, b in zip(before, after, strict=True) if float(a) != float(b)]
+    return next((d for d in range(digits, most) if all(num(a, d) != num(b, d) for a, b in pairs)), most)
 
 
 def names(idx, limit: int = 6) -> str:

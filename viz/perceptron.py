@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.perceptron import WORK_LIMIT, Trajectory
-from viz.common import after_updates, names, num, point_set, state_text, sub, vec
+from viz.common import after_updates, apart, names, num, point_set, state_text, sub, vec
 
 STATE_NAMES = 6  # most misclassified points the state line names (3 above 100 points)
 
@@ -110,7 +110,7 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         return txt
     head = f"<b>Step {step:,}</b> (epoch {traj.epoch(step):,})"
     if bound is not None:  # Novikoff: k updates so far, never more than (R/γ)²
-        head += f" · updates so far {int(traj.state_index(step))} ≤ (R/γ)² = {_bnum(bound.bound)}"
+        head += f" · updates so far {int(traj.state_index(step)):,} ≤ (R/γ)² = {_bnum(bound.bound)}"
     tau = traj.tau
     if traj.variant in ("cyclic", "random"):
         i = int(traj.examined(step)[0])
@@ -122,29 +122,31 @@ def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: floa
         act = f"y·(w·x{'+b' if with_b else ''}) = {num(yi)}·({vec(wp)}·{vec(xi)}{bias}) = {num(a)}"
         name = f"x{sub(i + 1)} = {vec(xi)}, y = {'+1' if yi > 0 else '−1'}"
         if upd.size:
+            d = apart([*wp, bp], [*w, b])  # (w and b before and after, written apart)
             txt = (f"{head}: {name} misclassified:<br>{act} {le} 0<br>"
-                   f"→ w ← {vec(wp)} + {num(tau)}·({num(yi)})·{vec(xi)} = {vec(w)}")
-            txt += f", b ← {num(bp)} + {num(tau)}·({num(yi)}) = {num(b)}" if fit_b else f", b stays {num(b)}"
+                   f"→ w ← {vec(wp, d)} + {num(tau)}·({num(yi)})·{vec(xi)} = {vec(w, d)}")
+            txt += f", b ← {num(bp, d)} + {num(tau)}·({num(yi)}) = {num(b, d)}" if fit_b else f", b stays {num(b)}"
         else:
             txt = f"{head}: {name} correct:<br>{act} {gt} 0 → no update"
     else:
         ex = traj.examined(step)
         coef, full = _step_coef(traj)
         if traj.variant == "minibatch":
-            txt = f"{head}: batch I = {{{names(ex)}}} (B = {traj.batch_size})<br>mistakes M∩I = {point_set(upd)}"
+            txt = f"{head}: batch I = {{{names(ex)}}} (B = {traj.batch_size:,})<br>mistakes M∩I = {point_set(upd)}"
             sumname = "Σ<sub>i∈M∩I</sub>"
         else:
-            txt = f"{head}: all {p.n} points<br>mistakes M = {point_set(upd)}"
+            txt = f"{head}: all {p.n:,} points<br>mistakes M = {point_set(upd)}"
             sumname = "Σ<sub>i∈M</sub>"
         if upd.size:
             g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
-            txt += f"<br>→ w ← w + {coef}·{sumname} yᵢxᵢ = {vec(wp)} + {full}·{vec(g)} = {vec(w)}"
+            d = apart([*wp, bp], [*w, b])
+            txt += f"<br>→ w ← w + {coef}·{sumname} yᵢxᵢ = {vec(wp, d)} + {full}·{vec(g)} = {vec(w, d)}"
             if fit_b:
-                txt += f", b ← {num(bp)} + {full}·({num(int(p.y[upd].sum()))}) = {num(b)}"
+                txt += f", b ← {num(bp, d)} + {full}·({num(int(p.y[upd].sum()))}) = {num(b, d)}"
         else:
             txt += " → no update"
     if converged:
-        txt += f"<br>✓ Converged: no point is misclassified (|M| = 0) after {traj.n_updates} updates."
+        txt += f"<br>✓ Converged: no point is misclassified (|M| = 0) after {traj.n_updates:,} updates."
     return txt
 
 

@@ -131,7 +131,13 @@ function num(v, digits = 3) {
   if (s === "" || /^0*\.?0*$/.test(s)) s = "0";
   return ((v < 0 && s !== "0" ? "-" : "") + s).replace(/-/g, "−");
 }
-const vec = (v) => "(" + Array.from(v, (x) => num(x)).join(", ") + ")";
+const vec = (v, digits = 3) => "(" + Array.from(v, (x) => num(x, digits)).join(", ") + ")";
+// viz.common.apart: the fewest decimals (digits to most) that write each number of ``before`` apart from the same one
+// of ``after`` where they differ
+function apart(before, after, digits = 3, most = 6) {
+  for (let d = digits; d < most; d++) if (before.every((a, i) => a === after[i] || num(a, d) !== num(after[i], d))) return d;
+  return most;
+}
 const grouped = (k) => String(k).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 function names(idx, limit = 6) {
   const s = idx.slice(0, limit).map((i) => `x${sub(i + 1)}`).join(", ");
@@ -351,7 +357,7 @@ class PerceptronModel {
       return txt;
     }
     let head = `<b>Step ${grouped(step)}</b> (epoch ${grouped(this.epoch(step))})`;
-    if (bound) head += ` · updates so far ${k} ≤ (R/γ)² = ${bnum(bound.bound)}`;
+    if (bound) head += ` · updates so far ${grouped(k)} ≤ (R/γ)² = ${bnum(bound.bound)}`;
     const tau = r.tau;
     let txt;
     if (r.variant === "cyclic" || r.variant === "random") {
@@ -363,8 +369,9 @@ class PerceptronModel {
       const act = `y·(w·x${withB ? "+b" : ""}) = ${num(yi)}·(${vec(wp)}·${vec(xi)}${bias}) = ${num(a)}`;
       const name = `x${sub(i + 1)} = ${vec(xi)}, y = ${yi > 0 ? "+1" : "−1"}`;
       if (upd.length) {
-        txt = `${head}: ${name} misclassified:<br>${act} ${le} 0<br>→ w ← ${vec(wp)} + ${num(tau)}·(${num(yi)})·${vec(xi)} = ${vec(w)}`;
-        txt += r.fit_intercept ? `, b ← ${num(bp)} + ${num(tau)}·(${num(yi)}) = ${num(b)}` : `, b stays ${num(b)}`;
+        const d = apart([...wp, bp], [...w, b]);  // (w and b before and after, written apart)
+        txt = `${head}: ${name} misclassified:<br>${act} ${le} 0<br>→ w ← ${vec(wp, d)} + ${num(tau)}·(${num(yi)})·${vec(xi)} = ${vec(w, d)}`;
+        txt += r.fit_intercept ? `, b ← ${num(bp, d)} + ${num(tau)}·(${num(yi)}) = ${num(b, d)}` : `, b stays ${num(b)}`;
       } else {
         txt = `${head}: ${name} correct:<br>${act} ${gt} 0 → no update`;
       }
@@ -373,23 +380,24 @@ class PerceptronModel {
       const [coef, full] = this.stepCoef();
       let sumname;
       if (r.variant === "minibatch") {
-        txt = `${head}: batch I = {${names(ex)}} (B = ${r.batch_size})<br>mistakes M∩I = ${pointSet(upd)}`;
+        txt = `${head}: batch I = {${names(ex)}} (B = ${grouped(r.batch_size)})<br>mistakes M∩I = ${pointSet(upd)}`;
         sumname = "Σ<sub>i∈M∩I</sub>";
       } else {
-        txt = `${head}: all ${n} points<br>mistakes M = ${pointSet(upd)}`;
+        txt = `${head}: all ${grouped(n)} points<br>mistakes M = ${pointSet(upd)}`;
         sumname = "Σ<sub>i∈M</sub>";
       }
       if (upd.length) {
         const g = [0, 0];
         let ys = 0;
         for (const i of upd) { g[0] += this.y[i] * this.X[2 * i]; g[1] += this.y[i] * this.X[2 * i + 1]; ys += this.y[i]; }
-        txt += `<br>→ w ← w + ${coef}·${sumname} yᵢxᵢ = ${vec(wp)} + ${full}·${vec(g)} = ${vec(w)}`;
-        if (r.fit_intercept) txt += `, b ← ${num(bp)} + ${full}·(${num(ys)}) = ${num(b)}`;
+        const d = apart([...wp, bp], [...w, b]);
+        txt += `<br>→ w ← w + ${coef}·${sumname} yᵢxᵢ = ${vec(wp, d)} + ${full}·${vec(g)} = ${vec(w, d)}`;
+        if (r.fit_intercept) txt += `, b ← ${num(bp, d)} + ${full}·(${num(ys)}) = ${num(b, d)}`;
       } else {
         txt += " → no update";
       }
     }
-    if (converged) txt += `<br>✓ Converged: no point is misclassified (|M| = 0) after ${this.K} updates.`;
+    if (converged) txt += `<br>✓ Converged: no point is misclassified (|M| = 0) after ${grouped(this.K)} updates.`;
     return txt;
   }
 
