@@ -157,7 +157,8 @@ def page() -> None:
                      horizontal=True)
         lam = float(bound(c4.select_slider, LAM_LABEL, LAMS, value=0.0, key="lam",
                           help="The (w₁, w₂) chart follows it at once, in your browser: every λ is drawn in advance."))
-        with st.expander("Trajectory, point, radius, figure size"):
+        more = st.expander("Trajectory, point, radius, starting b, figure size")
+        with more:
             e1, e2, e3, e4, e5 = st.columns(5)
             path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
                          fmt=PATH_LABELS.get, index=1)
@@ -182,7 +183,7 @@ def page() -> None:
         bs = bs.tolist()
         if chosen is not None and not (us[0] <= chosen[0][0] <= us[-1] and vs[0] <= chosen[0][1] <= vs[-1] and chosen[1] in bs):
             chosen = None  # a weight off this grid (another path widened or narrowed it) is not drawn
-        with part("settings", "b"):
+        with more:  # (under the fold: the chart's own b slider is the one to move; this is where it opens)
             b_start = bound(st.select_slider, "Start the b slider at", bs, value=bs[len(bs) // 2], key="b_at",
                             format_func=lambda v: f"{v:g}", fmt=lambda v: f"{v:g}",
                             help="The slider under the chart moves b in the browser; this is where it starts (and the "
