@@ -298,3 +298,22 @@ def test_a_kernel_s_margin_curves_are_stroked_as_long_dashed_lines(renderer: Pag
     X, y = make_dataset("blobs", 40, 0)
     mount(renderer, svm_scene(X, y, svm_grid(X, y)).to_bytes())
     assert renderer.evaluate("() => { window.__dblView.show(12); return Number(document.querySelector('#scene .dbls-canvas-over').dataset.marginLines); }") == 2
+
+
+def test_the_xi_labels_keep_off_the_points_where_they_can(renderer: Page) -> None:  # noqa: F811
+    """Each ξ label stands where it covers the fewest points (beside its point, above, below, or along its slack
+    segment), within the plot: at 40 XOR points it covered points and rings along the segment alone."""
+    X, y = make_dataset("xor", 40, 0)
+    mount(renderer, svm_scene(X, y, svm_grid(X, y)).to_bytes())
+    for k in (12, 16, 20):
+        got = renderer.evaluate("""(k) => { const v = window.__dblView; v.show(k);
+            const fl = v.plot._fullLayout, xa = fl.xaxis, ya = fl.yaxis, r = document.querySelector('#scene .dbls-over').getBoundingClientRect();
+            const P = []; for (let i = 0; i < v.m.N; i++) P.push([xa._offset + xa.l2p(v.m.X[2 * i]), ya._offset + ya.l2p(v.m.X[2 * i + 1])]);
+            const e = v.size / 2;  // (a marker's radius: a point whose disc reaches under the words)
+            const under = (b) => P.filter(([x, y]) => x > b.left - r.left - e && x < b.right - r.left + e && y > b.top - r.top - e && y < b.bottom - r.top + e).length;
+            const boxes = [...document.querySelectorAll('#scene .dbls-xi')].map((t) => t.getBoundingClientRect());
+            return {n: boxes.length, labels: v.g.labels.length, covered: boxes.map(under),
+                    inside: boxes.every((b) => b.left - r.left >= xa._offset - 1 && b.right - r.left <= xa._offset + xa._length + 1
+                                               && b.top - r.top >= ya._offset - 1 && b.bottom - r.top <= ya._offset + ya._length + 1)}; }""", k)
+        assert got["n"] >= min(3, got["labels"]) and got["inside"], got
+        assert sum(got["covered"]) <= 1, got  # (a point under a label: at most one in the panel)

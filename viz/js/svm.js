@@ -546,14 +546,34 @@ class SvmView extends Stepping {
     // the words on the panel: the ξ labels and the width arrow (SVG, white-haloed text)
     const fs = 14 * k, halo = `paint-order="stroke" stroke="white" stroke-width="${3 * k}" stroke-linejoin="round"`;
     let svg = "";
-    g.shownLabels = [];  // the largest ξ first; a label that would lie over one already written is left out
+    g.shownLabels = [];  // the largest ξ first; a label with no place clear of those written before is left out
     const boxes = [];
-    if (on("slack")) for (const L of g.labels) {
-      const x = px(L.at[0]) + 4 * k, y = py(L.at[1]) + fs * 0.35, box = [x, y - 0.95 * fs, x + 0.56 * fs * L.text.length, y + 0.3 * fs];
-      if (boxes.some((b) => overlaps(box, b))) continue;
-      boxes.push(box);
-      g.shownLabels.push(L);
-      svg += `<text class="dbls-xi" x="${f1(x)}" y="${f1(y)}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
+    if (on("slack") && g.labels.length) {
+      // each where it covers the fewest points shown (a point with its ring), among: along its slack segment, then
+      // beside, above and below its point; never over another label or past the plot's edge
+      const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + k, shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`));
+      const P = [];
+      for (let i = 0; i < m.N; i++) if (shown[g.cat[i]]) P.push(px(m.X[2 * i]), py(m.X[2 * i + 1]));
+      const x0 = xa._offset, x1 = x0 + xa._length, y0 = ya._offset, y1 = y0 + ya._length;
+      for (const L of g.labels) {
+        const w = 0.56 * fs * L.text.length, ox = px(m.X[2 * L.i]), oy = py(m.X[2 * L.i + 1]), d = pad + 2 * k;
+        const places = [[px(L.at[0]) + 4 * k, py(L.at[1]) + fs * 0.35], [ox + d, oy - d], [ox + d, oy + d + 0.8 * fs],
+                        [ox - d - w, oy - d], [ox - d - w, oy + d + 0.8 * fs], [ox - w / 2, oy - d - 0.3 * fs], [ox - w / 2, oy + d + fs]];
+        let best = null, fewest = Infinity;
+        for (const [x, y] of places) {
+          const box = [x, y - 0.95 * fs, x + w, y + 0.3 * fs];
+          if (box[0] < x0 || box[2] > x1 || box[1] < y0 || box[3] > y1 || boxes.some((b) => overlaps(box, b))) continue;
+          let n = 0;
+          for (let j = 0; j < P.length && n < fewest; j += 2)
+            if (P[j] > box[0] - pad && P[j] < box[2] + pad && P[j + 1] > box[1] - pad && P[j + 1] < box[3] + pad) n++;
+          if (n < fewest) { fewest = n; best = [x, y, box]; }
+          if (!n) break;
+        }
+        if (!best) continue;
+        boxes.push(best[2]);
+        g.shownLabels.push(L);
+        svg += `<text class="dbls-xi" x="${f1(best[0])}" y="${f1(best[1])}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
+      }
     }
     if (on("margin") && g.arrow) {
       const a = this.placeArrow(g, px, py, xa, ya, on, boxes), head = (from, to) => {
