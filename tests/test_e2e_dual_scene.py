@@ -206,3 +206,18 @@ def test_a_linear_record_for_every_eta_draws_each_eta_s_w_and_primal_run(rendere
             check_dual(renderer, traj, picks(traj, 4, rng), primal, mounted=True)
     finally:
         set_control(renderer, "Step η", None)
+
+
+def test_a_kernel_s_boundary_before_the_update_is_drawn_as_long_dashes(renderer):  # noqa: F811
+    """A kernel's boundary before the update comes as one short segment per grid cell: drawn apart, each began a dash
+    and the curve looked solid. It is drawn joined into polylines, on the screen and in the exported image."""
+    X, y = make_dataset("circles", 60, 0)
+    traj = run_dual(X, y, kernel="rbf", gamma=1.0, max_steps=60)
+    mount(renderer, dual_scene(traj).to_bytes())
+    s = int(traj.update_steps[6])
+    got = renderer.evaluate("""(s) => { const v = window.__dblView; v.show(v.m.stopOf(s));
+        const d = document.querySelector('#scene .dbls-old').getAttribute('d');
+        const t = v.figure().data.find((t) => t.name === 'before the update');
+        return [v.g.old.length, (d.match(/M/g) || []).length, t.x.filter((x) => x === null).length]; }""", s)
+    pieces, moves, gaps = got
+    assert pieces > 30 and 1 <= moves <= 8 and gaps == moves, got

@@ -19,6 +19,7 @@ from core.losses import grid_around, hinge_subgradient, perceptron_subgradient, 
 from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from datasets import make_dataset
+from viz.common import view_box
 from viz.losses import cone_polygon, data_state, default_bs, lines_in_box, losses_at, misclassified
 from viz.scene import View, loss_data_scene, loss_scene, pack, unpack, with_view
 
@@ -270,6 +271,8 @@ def test_the_data_chart_draws_the_chosen_boundary_its_sides_and_m(renderer, w, b
     assert got["meta"]["mis"] == mis and got["rings"] == len(mis) and got["polys"] == 2
     for x, yy in zip(got["meta"]["boundary_x"], got["meta"]["boundary_y"], strict=True):
         assert abs(w[0] * x + w[1] * yy + b) < 1e-9 * max(1.0, abs(x) + abs(yy))
+        x0, x1, y0, y1 = view_box(X)
+        assert not (x0 <= x <= x1 and y0 <= yy <= y1)  # its ends past the view's edges (clipped to the record's clip)
     for side, sign in (("pos", 1), ("neg", -1)):  # each side's polygon lies where sign·(w·x + b) ≥ 0
         xs, ys = got["g"][side]
         assert len(xs) >= 3 and all(sign * (w[0] * a + w[1] * c + b) >= -1e-9 for a, c in zip(xs, ys, strict=True))
@@ -302,3 +305,18 @@ def test_a_data_chart_record_it_cannot_draw_is_named(renderer):  # noqa: F811
         refused(renderer, pack(hh, aa), hh["run"])
     mount(renderer, good)
     assert renderer.locator("#scene .dbls-error").count() == 0
+
+
+def test_new_points_open_the_surface_at_its_start_b(renderer):  # noqa: F811
+    """The surface's "step" is its b: new points (another dataset, a point clicked in) open it at the b the page starts
+    it at, not at the smallest b; the same points keep the b shown."""
+    X, y, names, us, vs, bs = setup(names=("hinge",))
+    shown = "() => window.__dblView.i"
+    mount(renderer, with_view(loss_scene(X, y, names, us, vs, bs).to_bytes(), View(start=2)))
+    renderer.evaluate("() => window.__dblView.show(4)")
+    mount(renderer, with_view(loss_scene(X, y, names, us, vs, bs, chosen=((0.5, 0.5), float(bs[4]))).to_bytes(), View(start=2)))
+    assert renderer.evaluate(shown) == 4  # the same points: the b kept
+    X2 = X.copy()
+    X2[0] += 0.25  # a point moved
+    mount(renderer, with_view(loss_scene(X2, y, names, us, vs, bs).to_bytes(), View(start=2)))
+    assert renderer.evaluate(shown) == 2

@@ -295,6 +295,9 @@ def test_a_kernel_s_margin_curves_are_stroked_as_long_dashed_lines(renderer: Pag
         return [v.g.lines[-1].length + v.g.lines[1].length, Number(document.querySelector('#scene .dbls-canvas-over').dataset.marginLines)]; }""")
     pieces, lines = got
     assert pieces > 50 and 1 <= lines <= 8, got
+    gaps = renderer.evaluate("""() => window.__dblView.figure().data.find((t) => t.name === 'margin f(x) = ±1').x
+        .filter((v) => v === null).length""")
+    assert gaps == lines  # the exported image's trace: the same polylines, a gap after each
     X, y = make_dataset("blobs", 40, 0)
     mount(renderer, svm_scene(X, y, svm_grid(X, y)).to_bytes())
     assert renderer.evaluate("() => { window.__dblView.show(12); return Number(document.querySelector('#scene .dbls-canvas-over').dataset.marginLines); }") == 2

@@ -173,8 +173,8 @@ def test_data_chart_states_the_chosen_w_and_its_mistakes(scene, w, b):
     mis = np.flatnonzero(y * (X @ w + b) <= 0)  # M at the chosen (w, b), computed here
     rec = LossDataScene.from_bytes(loss_data_scene(X, y, names, lams, chosen=(w, b)).to_bytes())
     assert rec.mis.tolist() == mis.tolist() and rec.run["chosen"] == {"w": w.tolist(), "b": b}
-    for j, lam in enumerate(lams):
-        for nm, v in losses_at(names, w, b, X, y, lam).items():
+    for j, lam in enumerate(lams):  # (the wiring: each λ's values where the renderer reads them; losses_at's own test
+        for nm, v in losses_at(names, w, b, X, y, lam).items():  # is against core.losses)
             assert rec.run["losses"][nm][j] == v
     losses = losses_at(names, w, b, X, y, 0.1)
     lines = data_state(X, y, w, b, losses).split("<br>")

@@ -113,10 +113,12 @@ def allowed_values(widget, args: tuple, kwargs: dict, fmt: Callable[[Any], str])
     name = getattr(widget, "__name__", "")
     if name in ("select_slider", "radio", "selectbox", "pills", "segmented_control"):
         options = kwargs.get("options", args[0] if args else None)
-        shown = [fmt(o) for o in options] if options is not None else []
-        if not shown:
+        options = list(options) if options is not None else []
+        if not options:
             return ""
-        return "one of " + (", ".join(shown) if len(shown) <= 6 else f"{', '.join(shown[:3])}, …, {shown[-1]}")
+        if len(options) <= 6:
+            return "one of " + ", ".join(fmt(o) for o in options)
+        return f"one of {', '.join(fmt(o) for o in options[:3])}, …, {fmt(options[-1])}"
     if name == "number_input":
         lo, hi = kwargs.get("min_value", args[0] if args else None), kwargs.get("max_value", args[1] if len(args) > 1 else None)
         if lo is None or hi is None:
@@ -380,11 +382,11 @@ def live_fragment(body: Callable[..., None]) -> Callable[..., None]:
 
 
 def show_chart(fig: dict | Chart, key: str, alt: str, view: View | None = None) -> None:
-    """Draw a still figure, one that nothing steps (the Loss page's θ slice, 3-D view and data chart; the points
-    alone), with the scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the
-    browser like every other chart, from the JSON made where the figure was built. ``alt`` describes it for screen
-    readers; the keyed element is the page's chart (clicks on a data chart edit its points). ``view``: how it is
-    shown, where that matters (the Loss data chart's ``seen``).
+    """Draw a still figure, one that nothing steps (the Loss page's θ slice and 3-D view; the points alone), with the
+    scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the browser like
+    every other chart, from the JSON made where the figure was built. ``alt`` describes it for screen readers; the
+    keyed element is the page's chart (clicks on a data chart edit its points). ``view``: how it is shown, where that
+    matters (presentation mode's scale).
     """
     blob = figure_scene(titled_axes(fig, current_dataset().axes), alt)
     show_scene(blob if view is None else with_view(blob, view), key)

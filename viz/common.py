@@ -79,7 +79,7 @@ def names(idx, limit: int = 6) -> str:
     """'x₁, x₄, …' for point indices (0-based in, 1-based out)."""
     idx = [int(i) for i in idx]
     s = ", ".join(f"x{sub(i + 1)}" for i in idx[:limit])
-    return s + (f", … ({len(idx)} in all)" if len(idx) > limit else "")
+    return s + (f", … ({len(idx):,} in all)" if len(idx) > limit else "")
 
 
 def point_set(idx) -> str:

@@ -23,7 +23,7 @@ def standalone_html(fig: dict, title: str) -> str:
     Parameters
     ----------
     fig : dict
-        A still figure as the viz builders make it (the Loss surface's θ slice and 3-D view, its data chart).
+        A still figure as the viz builders make it (the Loss surface's θ slice and 3-D view).
     title : str
         The page's title and heading (escaped).
 

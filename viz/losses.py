@@ -245,7 +245,20 @@ def surface3d_figure(name: str, Z: np.ndarray, us, vs, *, xlabel: str, ylabel: s
 
 def misclassified(X, y, w, b: float) -> np.ndarray:
     """M at (w, b): the points with yᵢ(w·xᵢ + b) ≤ 0 (those the 0-1 loss counts), their margins summed as the core
-    sums them (``core.snapshot.activation``); indices, shape (k,)."""
+    sums them (``core.snapshot.activation``).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    w : ndarray of shape (2,)
+    b : float
+
+    Returns
+    -------
+    ndarray of shape (k,), int
+        The indices of M, increasing.
+    """
     return np.flatnonzero(np.asarray(y) * activation(np.asarray(X, dtype=float), w, b) <= 0)
 
 

@@ -31,12 +31,12 @@ def question(traj: Trajectory, k: int) -> tuple[np.ndarray, str]:
     ex = traj.examined(k + 1)
     if traj.variant in ("cyclic", "random"):
         how = "the next point in order" if traj.variant == "cyclic" else "a point drawn at random"
-        return ex, (f"Step {k + 1} examines {names(ex)} ({how}, lit yellow). Will the perceptron update on it? "
+        return ex, (f"Step {k + 1:,} examines {names(ex)} ({how}, lit yellow). Will the perceptron update on it? "
                     "Click it if you think so, or answer *No update*.")
     if traj.variant == "minibatch":
-        return ex, (f"Step {k + 1} examines the batch I = {{{names(ex, limit=12)}}} (lit yellow). Click a point "
+        return ex, (f"Step {k + 1:,} examines the batch I = {{{names(ex, limit=12)}}} (lit yellow). Click a point "
                     "whose yᵢxᵢ will enter the update, or answer *No update*.")
-    return ex, (f"Step {k + 1} examines all {traj.problem.n} points at once. Click a point whose yᵢxᵢ will enter "
+    return ex, (f"Step {k + 1:,} examines all {traj.problem.n:,} points at once. Click a point whose yᵢxᵢ will enter "
                 "the update, or answer *No update*.")
 
 

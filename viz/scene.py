@@ -1590,7 +1590,7 @@ def loss_data_scene(X, y, names, lams=(0.0,), *, chosen=None, lit: int | None = 
 
 
 # ---------------------------------------------------------------------------------------------------
-# a still figure (the Loss page's θ slice and 3-D view, its data chart; the points alone where a page cannot run)
+# a still figure (the Loss page's θ slice and 3-D view; the points alone where a page cannot run)
 # ---------------------------------------------------------------------------------------------------
 
 

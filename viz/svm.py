@@ -203,6 +203,6 @@ def sgd_state(run, s: int) -> str:
     w, b = run.W[s], float(run.B[s])
     margins = run.y * activation(run.X, w, b)  # yᵢ(w·xᵢ + b) after the step
     return state_line(s, run.n_steps, w, b, np.flatnonzero(margins <= 0), len(run.y),
-                      extra=f"margin < 1 (hinge active) for {int((margins < 1).sum())}")
+                      extra=f"margin < 1 (hinge active) for {int((margins < 1).sum()):,}")
 
 

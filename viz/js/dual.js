@@ -239,6 +239,43 @@ function zeroSegments(F, gx, gy) {
   return out;
 }
 
+// segments joined end to end into polylines, so that a dashed curve's dashes run on along a kernel's contour (its
+// pieces, one a grid cell, are shorter than a dash: stroked apart, each began a dash and the curve looked solid);
+// ends within a millionth of the box's width of each other are one point (two cells find their shared crossing
+// from opposite corners)
+function chained(segments, box) {
+  const tol = 1e-6 * (box[1] - box[0]), key = (p) => `${Math.round(p[0] / tol)},${Math.round(p[1] / tol)}`;
+  const at = new Map(), used = new Uint8Array(segments.length), out = [];
+  segments.forEach(([a, b], i) => {
+    for (const p of [a, b]) { const kk = key(p); if (!at.has(kk)) at.set(kk, []); at.get(kk).push(i); }
+  });
+  const next = (p) => (at.get(key(p)) || []).find((j) => !used[j]);
+  for (let i = 0; i < segments.length; i++) {
+    if (used[i]) continue;
+    used[i] = 1;
+    const line = [segments[i][0], segments[i][1]];
+    for (const forward of [true, false]) {  // on from its last point, then back from its first
+      for (let guard = 0; guard < segments.length; guard++) {
+        const end = forward ? line[line.length - 1] : line[0], j = next(end);
+        if (j === undefined) break;
+        used[j] = 1;
+        const [a, b] = segments[j], far = key(a) === key(end) ? b : a;
+        if (forward) line.push(far); else line.unshift(far);
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+// polylines (a segment is one of two points) as the x and y of one plotly.js trace, a null between two: [[null], [null]]
+// for none
+function gapped(lines) {
+  const x = [], y = [];
+  for (const line of lines) { for (const [a, b] of line) x.push(a), y.push(b); x.push(null); y.push(null); }
+  return [x.length ? x : [null], y.length ? y : [null]];
+}
+
 // two panels (the data, and a second: the Gram matrix, the SVM's objective and C path) side by side, stacked, or
 // in presentation mode a slide of three columns with the words (sz from a view's sizes(); ``second`` its width)
 function panelClasses(root, sz, second) {
@@ -480,7 +517,7 @@ class DualView extends Stepping {
     const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
     const clip = (suffix) => `<clipPath id="${id}${suffix}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
-    const segs = (list) => list.map(([a, b]) => `M${f1(px(a[0]))},${f1(py(a[1]))}L${f1(px(b[0]))},${f1(py(b[1]))}`).join("");
+    const segs = (list) => list.map((line) => line.map(([x, y], j) => `${j ? "L" : "M"}${f1(px(x))},${f1(py(y))}`).join("")).join("");
     const circles = (idx, rOf) => {
       let d = "";
       for (const i of idx) {
@@ -517,7 +554,7 @@ class DualView extends Stepping {
       over += `<path class="dbls-rings" d="${circles(g.ring, () => this.ring[0] / 2)}" fill="none" stroke="${m.N <= 100 ? INK : "rgba(0,0,0,0.7)"}" stroke-width="${this.ring[1]}"/>`;
     if (on("exam") && g.exam >= 0)
       over += `<path d="${circles([g.exam], () => this.examSize / 2)}" fill="rgba(240, 228, 66, 0.3)" stroke="${HIGHLIGHT_LINE}" stroke-width="${3.5 * k}"/>`;
-    if (on("old") && g.old.length) over += `<path class="dbls-old" d="${segs(g.old)}" stroke="${OLD_INK}" stroke-width="${2.5 * k}" stroke-dasharray="${7 * k} ${5 * k}" fill="none"/>`;
+    if (on("old") && g.old.length) over += `<path class="dbls-old" d="${segs(chained(g.old, m.box))}" stroke="${OLD_INK}" stroke-width="${2.5 * k}" stroke-dasharray="${7 * k} ${5 * k}" fill="none"/>`;
     if (on("line") && g.line.length) over += `<path class="dbls-line" d="${segs(g.line)}" stroke="${INK}" stroke-width="${3.5 * k}" stroke-linecap="round" fill="none"/>`;
     let tag = "";
     if (on("exam") && g.exam >= 0) {  // the examined point's tag: its new α after an update, a tick when it was correct
@@ -602,11 +639,7 @@ class DualView extends Stepping {
   // one Plotly figure of the chart as it stands: the data panel, the Gram matrix and the bars, the words above
   figure() {
     const m = this.m, k = this.k, g = this.g, sz = this.sz, on = (id) => !this.hidden.has(id);
-    const xy = (segments) => {
-      const x = [], y = [];
-      for (const [a, b] of segments) x.push(a[0], b[0], null), y.push(a[1], b[1], null);
-      return [x.length ? x : [null], y.length ? y : [null]];
-    };
+    const xy = gapped;
     const pts = (idx) => [idx.map((i) => m.X[2 * i]), idx.map((i) => m.X[2 * i + 1])];
     const data = [];
     const support = [];
@@ -618,7 +651,7 @@ class DualView extends Stepping {
                  marker: {size: support.map((i) => hs[i]), color: support.map((i) => (m.y[i] > 0 ? HALO.pos : HALO.neg)), line: {width: 0}}});
     }
     for (const t of this.mainTraces()) data.push({...t, showlegend: t.visible !== false});
-    const [lx, ly] = xy(g.line), [ox, oy] = xy(g.old);
+    const [lx, ly] = xy(g.line), [ox, oy] = xy(chained(g.old, m.box));  // (dashed: chained)
     if (on("line")) data.push({type: "scatter", mode: "lines", name: "boundary f(x) = 0", x: lx, y: ly, line: {color: INK, width: 3.5 * k}, hoverinfo: "skip"});
     if (on("old") && g.old.length) data.push({type: "scatter", mode: "lines", name: "before the update", x: ox, y: oy, line: {color: OLD_INK, width: 2.5 * k, dash: "dash"}, hoverinfo: "skip"});
     if (on("ring") && g.ring.length) {

@@ -3,10 +3,9 @@
 // ---------------------------------------------------------------------------------------------------
 // The Loss page's θ slice and its 3-D view, and the points alone where a page cannot run on them yet. The figure is
 // the page's own (axes, title, layout.meta); plotly.js draws it here like every other chart, and the chart tools treat
-// it as a still Plotly chart (no view on the plot: nothing to step, its own state lines read).
+// it as a still Plotly chart (no view on the plot: nothing to step).
 
 // no mode bar but on a 3-D view (its camera buttons); PNG and SVG are under every chart
-const FIT_PAD = 8, MIN_PLOT = 100;  // px: what a presentation-mode chart leaves under it; the least plot (lossdata.js) made
 const FIGURE_CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false,
                        modeBarButtonsToRemove: ["sendDataToCloud", "toImage"]};
 

@@ -125,7 +125,10 @@ function setColumns(body, columns) {
 // the folds as the user left them on this chart (the formula open, the proof folded, the first time)
 function lessonFolds(root) {
   const open = root.__dblOpen || {};
-  for (const d of root.querySelectorAll("details[data-part]")) d.open = open[d.dataset.part] ?? d.dataset.part === "math";
+  for (const d of root.querySelectorAll("details[data-part]")) {
+    const want = open[d.dataset.part] ?? d.dataset.part === "math";
+    if (d.open !== want) { d.__dblAuto = true; d.open = want; }  // (not the user's choice: wire() does not keep it)
+  }
 }
 
 // ----- the Perceptron: the update rule of its variant, then this step's numbers, in the seeds' notation

@@ -268,10 +268,13 @@ class LossView extends Panels {
   placeWords() {
     const data = document.querySelector(".st-key-loss_data"), r = this.root.getBoundingClientRect();
     const below = this.k === 1 && Boolean(data) && data.offsetHeight > 0 && data.getBoundingClientRect().top >= r.bottom - 4;
+    const math = this.root.querySelector("details.dbls-math");  // (above the panels: folded, unless opened before)
+    if (math && math.open === below && (this.root.__dblOpen || {}).math === undefined) {
+      math.__dblAuto = true;  // (not the user's choice: not kept, so a wider page shows it open again)
+      math.open = !below;
+    }
     if (below === this.root.classList.contains("dbls-data-below")) return;
     this.root.classList.toggle("dbls-data-below", below);
-    const math = this.root.querySelector("details.dbls-math");  // (above the panels: folded, unless opened before)
-    if (below && math && (this.root.__dblOpen || {}).math === undefined) math.open = false;
     const dv = data && data.querySelector(".dbls") && data.querySelector(".dbls").__dblView;
     if (dv && dv.resize) dv.resize();  // (it fits itself under the panels: lossdata.js)
   }

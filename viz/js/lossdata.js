@@ -69,6 +69,8 @@ class LossDataView extends Stepping {
       .map((v) => v * k);
     this.picked = null;
     this.li = this.lamIndex(null);
+    this.plot.setAttribute("role", "img");  // (the data and the chosen weight's boundary; its state is said as it changes)
+    this.plot.setAttribute("aria-label", "The data with the chosen weight's boundary w·x + b = 0");
   }
   get step() { return 0; }
   position() { return null; }  // (nothing moves: a copied link has no step of this chart)
@@ -97,9 +99,10 @@ class LossDataView extends Stepping {
       this.plot.__dblHooked = true;
       this.plot.on("plotly_afterplot", () => { const v = this.root.__dblView; if (v && v.drawStep) v.drawStep(); });
     }
-    // a weight picked here after the page made this record (View.seen) is drawn over it again
-    const p = prev ? prev.picked : null;
-    this.picked = p && p.at > (this.m.h.view.seen ?? -Infinity) ? p : null;
+    // a weight picked after the page made this record (View.seen) is drawn over it again: the last view's, or one picked
+    // while this one was drawn
+    const seen = this.m.h.view.seen ?? -Infinity, picks = [this.picked, prev ? prev.picked : null].filter((q) => q && q.at > seen);
+    this.picked = picks.length ? picks.reduce((a, q) => (q.at > a.at ? q : a)) : null;
     this.show();
   }
 

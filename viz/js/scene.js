@@ -141,7 +141,7 @@ function apart(before, after, digits = 3, most = 6) {
 const grouped = (k) => String(k).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 function names(idx, limit = 6) {
   const s = idx.slice(0, limit).map((i) => `x${sub(i + 1)}`).join(", ");
-  return s + (idx.length > limit ? `, … (${idx.length} in all)` : "");
+  return s + (idx.length > limit ? `, … (${grouped(idx.length)} in all)` : "");
 }
 const pointSet = (idx) => (idx.length ? "{" + names(idx) + "}" : "∅");
 const afterUpdates = (k) => (k === 0 ? "Before any update" : `After ${grouped(k)} update${k !== 1 ? "s" : ""}`);
@@ -613,9 +613,10 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
   layer(over, fl, `<defs>${P.clip(id + "o")}</defs><g clip-path="url(#${id}o)">${svg}</g>`);
 }
 
-// a note in the panel's corner where the boundary w·x + b = 0 does not cross the view (a student looks for it):
-// on which side of it the whole view lies, or that w = 0 draws none
-function offView(fl, box, [w0, w1, b], k) {
+// a note in the panel's corner where the boundary w·x + b = 0 does not cross the view, the axes' ranges (a student
+// looks for it): on which side of it the whole view lies, or that w = 0 draws none
+function offView(fl, [w0, w1, b], k) {
+  const box = [...fl.xaxis.range, ...fl.yaxis.range];  // (what the plot shows: plotly.js widens a range to keep one scale)
   if (segment(box, w0, w1, b)[0].length) return "";
   const f = w0 * (box[0] + box[1]) / 2 + w1 * (box[2] + box[3]) / 2 + b, sign = f > 0 ? "> 0" : f < 0 ? "< 0" : "= 0";
   const text = w0 === 0 && w1 === 0 ? `w = 0: no boundary, w·x + b = b ${sign} everywhere`
@@ -646,6 +647,8 @@ function scrollers(el) {
   }
   return out;
 }
+
+const FIT_PAD = 8, MIN_PLOT = 100;  // px: what a presentation-mode chart leaves under it; the least plot lossdata.js makes
 
 // presentation mode: the height a figure may take below its top (the whole window for one further down than 45 % of
 // it: it is scrolled to), less ``pad`` px (FigureView.fitted, LossDataView.sizes)
@@ -1161,7 +1164,7 @@ class PerceptronView extends Stepping {
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, this.examSize, "ring", (P) =>
       (on("w") ? P.arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + P.arrow(g.w, INK, 3.5 * k, 15 * k) : "") +
-      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : "") + (on("line") && g.wb ? offView(fl, this.m.box, g.wb, k) : ""));
+      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : "") + (on("line") && g.wb ? offView(fl, g.wb, k) : ""));
     if (sl && sl.xaxis && sl.xaxis._length) {  // the current step on the strip
       const xs = sl.xaxis._offset + sl.xaxis.l2p(g.step), y0 = sl.yaxis._offset, y1 = y0 + sl.yaxis._length;
       layer(this.stripOver, sl, `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`);
@@ -1483,7 +1486,7 @@ function fingerprint(bytes) {  // FNV-1a over every byte: the same record is not
 function fail(root, message) {
   root.__dblId = null;  // the next good record is drawn, even the one drawn before
   if (root.__dblView) root.__dblView.pause();
-  if (root.__dblView && root.__dblView.dropPick) root.__dblView.dropPick();  // (a weight drawn ahead of its figure)
+  if (root.__dblView && root.__dblView.dropPick) root.__dblView.dropPick();  // (a weight drawn ahead of its record)
   root.removeAttribute("aria-busy");
   const box = root.querySelector(".dbls-error") || root.insertBefore(document.createElement("div"), root.firstChild);
   box.className = "dbls-error";
@@ -1570,11 +1573,11 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run of the same points (τ moved…), the step the last run stood at; on new points
-  // (another dataset, a point clicked in, Undo), step 0
+  // (another dataset, a point clicked in, Undo), the view's start, else step 0 (the Loss surface: the b it opens at)
   // (a chart drawn anew in another element of the page: where the old one stood, once, for a scene of its kind)
   const stood = root.__dblStood && root.__dblStood.kind === scene.header.kind ? root.__dblStood.step : null;
   root.__dblStood = null;
-  const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : 0) : stood ?? 0);
+  const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
   try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
@@ -1619,7 +1622,8 @@ function wire(root) {
   const tau = root.querySelector(".dbls-tau select");
   if (tau) tau.addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
   for (const d of root.querySelectorAll("details[data-part]")) d.addEventListener("toggle", () => {
-    (root.__dblOpen || (root.__dblOpen = {}))[d.dataset.part] = d.open;
+    if (!d.__dblAuto) (root.__dblOpen || (root.__dblOpen = {}))[d.dataset.part] = d.open;  // (the user's: kept)
+    d.__dblAuto = false;  // (folded or opened by the layout: loss.js placeWords)
     if (d.open && v()) showLesson(v(), v().step);
   });
   root.querySelector(".dbls-legend").addEventListener("click", (ev) => {

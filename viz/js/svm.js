@@ -7,35 +7,6 @@ const SVM_NAMES = 5;  // viz.svm.STATE_NAMES: most points the state line names i
 const SVM_LABELS = 12;  // viz.svm.MAX_SLACK_LABELS
 const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
-// segments joined end to end into polylines, so that a dashed curve's dashes run on along a kernel's contour (its
-// pieces, one a grid cell, are shorter than a dash: stroked apart, each began a dash and the curve looked solid);
-// ends within a millionth of the box's width of each other are one point (two cells find their shared crossing
-// from opposite corners)
-function chained(segments, box) {
-  const tol = 1e-6 * (box[1] - box[0]), key = (p) => `${Math.round(p[0] / tol)},${Math.round(p[1] / tol)}`;
-  const at = new Map(), used = new Uint8Array(segments.length), out = [];
-  segments.forEach(([a, b], i) => {
-    for (const p of [a, b]) { const kk = key(p); if (!at.has(kk)) at.set(kk, []); at.get(kk).push(i); }
-  });
-  const next = (p) => (at.get(key(p)) || []).find((j) => !used[j]);
-  for (let i = 0; i < segments.length; i++) {
-    if (used[i]) continue;
-    used[i] = 1;
-    const line = [segments[i][0], segments[i][1]];
-    for (const forward of [true, false]) {  // on from its last point, then back from its first
-      for (let guard = 0; guard < segments.length; guard++) {
-        const end = forward ? line[line.length - 1] : line[0], j = next(end);
-        if (j === undefined) break;
-        used[j] = 1;
-        const [a, b] = segments[j], far = key(a) === key(end) ? b : a;
-        if (forward) line.push(far); else line.unshift(far);
-      }
-    }
-    out.push(line);
-  }
-  return out;
-}
-
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
@@ -684,11 +655,7 @@ class SvmView extends Stepping {
   // one Plotly figure of the chart as it stands, the status above it (PNG and SVG exports)
   figure() {
     const m = this.m, k = this.k, g = this.g, on = (id) => !this.hidden.has(id);
-    const xy = (segments) => {
-      const x = [], y = [];
-      for (const [a, b] of segments) x.push(a[0], b[0], null), y.push(a[1], b[1], null);
-      return [x.length ? x : [null], y.length ? y : [null]];
-    };
+    const xy = gapped;
     const data = [];
     const poly = (xs, ys, colour) => data.push({type: "scatter", x: xs, y: ys, fill: "toself", fillcolor: colour, mode: "none", hoverinfo: "skip", showlegend: false});
     if (on("line") && !g.grid) { poly(...g.regPos, REGION.pos); poly(...g.regNeg, REGION.neg); }
@@ -703,7 +670,7 @@ class SvmView extends Stepping {
       const span = m.box[1] - m.box[0], s = segment([m.box[0] - 2 * span, m.box[1] + 2 * span, m.box[2] - 2 * span, m.box[3] + 2 * span], pc[0], pc[1], pc[2]);
       data.push({type: "scatter", mode: "lines", name: "perceptron's boundary", x: s[0], y: s[1], line: {color: PERCEPTRON_INK, width: 3 * k}, hoverinfo: "skip"});
     }
-    const [mx, my] = xy([...g.lines[-1], ...g.lines[1]]), [bx, by] = xy(g.lines[0]);
+    const [mx, my] = xy(chained([...g.lines[-1], ...g.lines[1]], m.box)), [bx, by] = xy(g.lines[0]);  // (dashed: chained)
     if (on("margin")) data.push({type: "scatter", mode: "lines", name: "margin f(x) = ±1", x: mx, y: my, line: {color: MARGIN_INK, width: 2.5 * k, dash: "dash"}, hoverinfo: "skip"});
     if (on("line")) data.push({type: "scatter", mode: "lines", name: "boundary f(x) = 0", x: bx, y: by, line: {color: INK, width: 4 * k}, hoverinfo: "skip"});
     if (on("slack")) {
