@@ -480,15 +480,33 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
                     class_names=class_names, notes=tuple(notes), values=values)
 
 
+ROW_NUMBER_NAMES = ("id", "index", "#", "row", "no", "unnamed: 0", "")  # a header that names a row number
+
+
+def row_numbers(table: CsvTable, column: int) -> bool:
+    """Whether ``column`` numbers the rows rather than measures them: whole numbers, each one more than the last
+    (0, 1, 2, … or 1, 2, 3, …, three rows at least), or distinct whole numbers under a header such as ``id`` or
+    ``index`` (pandas writes its index under an empty one)."""
+    vals = [v[column] for v in table.values]
+    if not vals or any(v is None or not math.isfinite(v) or v != int(v) for v in vals):
+        return False
+    if len(vals) >= 3 and all(b - a == 1 for a, b in zip(vals, vals[1:], strict=False)):
+        return True
+    return table.header and table.columns[column].strip().lower() in ROW_NUMBER_NAMES and len(set(vals)) == len(vals)
+
+
 def default_choice(table: CsvTable) -> CsvChoice:
-    """The first two numeric columns as x₁ and x₂ (the label column left out), the last column as the label.
+    """The first two numeric columns that do not number the rows (:func:`row_numbers`: an ``id`` column is no
+    measurement) as x₁ and x₂, the label column left out; the last column as the label.
 
     The label's first two classes (in :meth:`CsvTable.classes` order) are −1
     and +1 (so 0/1 and −1/1 map as expected); with more classes the others'
     rows are left out until the choice changes.
     """
     label = len(table.columns) - 1
-    features = [j for j, ok in enumerate(table.numeric) if ok and j != label]
+    numeric = [j for j, ok in enumerate(table.numeric) if ok and j != label]
+    measured = [j for j in numeric if not row_numbers(table, j)]
+    features = measured if len(measured) >= 2 else numeric
     features += [j for j in range(label) if j not in features]  # too few numeric ones: choose() says so
     classes = [t for t, _ in table.classes(label)]
     negative = classes[0]

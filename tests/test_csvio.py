@@ -540,3 +540,19 @@ def test_an_excel_export_in_windows_1252_says_how_it_was_read():
     assert t.columns[0] == "Kelchblatt Länge" and t.notes[0] == "semicolon-separated, decimal comma, Windows-1252 (not UTF-8)"
     assert read_table(b"a,b,c\n1,2,\x81x\n3,4,y\n").notes[0] == "comma-separated, Latin-1 (not UTF-8)"  # 0x81: no cp1252
     assert read_table("a,b,c\n1,2,x\n3,4,y\n".encode("utf-16")).notes[0] == "comma-separated, UTF-16"
+
+
+@pytest.mark.parametrize(("text", "x1", "x2"), [
+    ("id,a,b,label\n7,0.5,1.5,0\n3,1.5,0.5,1\n9,2.5,2.0,0\n", 1, 2),  # an id column: distinct whole numbers, named so
+    (",a,b,label\n0,0.5,1.5,0\n1,1.5,0.5,1\n2,2.5,2.0,0\n", 1, 2),  # pandas' index: an empty header, 0, 1, 2
+    ("n,a,b,label\n1,0.5,1.5,0\n2,1.5,0.5,1\n3,2.5,2.0,0\n4,1.0,1.0,1\n", 1, 2),  # 1, 2, 3, … in order, any name
+    ("a,id,b,label\n0.5,1,1.5,0\n1.5,2,0.5,1\n2.5,3,2.0,0\n", 0, 2),  # wherever it stands
+    ("id,a,label\n1,0.5,0\n2,1.5,1\n3,2.5,0\n", 0, 1),  # one measurement only: the row numbers are taken after all
+    ("a,b,label\n1,2,0\n2,3,1\n3,1,0\n", 0, 1),  # a counts 1, 2, 3, but two numeric columns only: both taken
+])
+def test_the_default_columns_leave_out_a_row_number(text, x1, x2):
+    """An ``id`` or index column numbers the rows; it measures nothing, so x₁ and x₂ are by default the first two
+    numeric columns that are not one (the tester's file opened on x₁ = id)."""
+    t = read_table(text.encode())
+    choice = default_choice(t)
+    assert (choice.x1, choice.x2) == (x1, x2), t.columns
