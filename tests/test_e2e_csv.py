@@ -130,10 +130,8 @@ def test_a_quoted_header_with_commas_inside_names(page: Page, app_server: str) -
     page.goto(f"{app_server}/dual")
     wait_for_rerun(page)
     _upload(page, DATA / "quoted_header.csv")
-    _notice(page, "Loaded 40 points")  # by default x₁ = id, x₂ = height, cm (the first two numeric columns)
-    _pick(page, "x₁", "height, cm")
-    _pick(page, "x₂", "weight, kg")
-    text = _notice(page, "x₁ = height, cm, x₂ = weight, kg")
+    # by default the first two numeric columns that do not number the rows: not id (1, 2, 3, …)
+    text = _notice(page, "Loaded 40 points from quoted_header.csv: x₁ = height, cm, x₂ = weight, kg")
     assert "“A” → +1" in text or "“B” → +1" in text
     wait_for_chart(page)
     page.wait_for_function("() => document.querySelector('.js-plotly-plot').layout.xaxis.title.text"
