@@ -225,14 +225,18 @@ def test_the_b_slider_moves_the_surface_in_the_browser(page: Page, app_server: s
     assert_no_exception(page)
 
 
+def largest_lambda(page: Page) -> None:
+    """Move the page's λ control to its largest value, λ = 1 (the End key on its slider)."""
+    page.get_by_test_id("stSlider").filter(has_text="λ of the hinge").get_by_role("slider").focus()
+    page.keyboard.press("End")
+
+
 def test_lambda_moves_the_hinge_in_the_browser(page: Page, app_server: str) -> None:
     open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&lam=0.0")
     ready = page.evaluate(f"() => document.querySelector({ROOT!r}).dataset.ready")
     z = f"() => {VIEW}.plots[0].data[0].z[5][5]"
     z0 = page.evaluate(z)
-    slider = page.get_by_test_id("stSlider").filter(has_text="λ of the hinge").get_by_role("slider")
-    slider.focus()
-    page.keyboard.press("End")  # λ = 1
+    largest_lambda(page)
     page.wait_for_function(f"() => {VIEW}.m.lam === 1")
     assert page.evaluate(z) > z0  # λ/2‖w‖² added at a weight away from 0
     wait_for_rerun(page)
@@ -252,9 +256,7 @@ def test_the_data_chart_writes_the_losses_at_the_lambda_shown(page: Page, app_se
     ready = page.evaluate(f"() => document.querySelector({data!r}).dataset.ready")
     hinge = f"() => Number(document.querySelector({data!r} + ' .dbls-state').textContent.match(/hinge loss (\\S+)/)[1])"
     h0 = page.evaluate(hinge)
-    slider = page.get_by_test_id("stSlider").filter(has_text="λ of the hinge").get_by_role("slider")
-    slider.focus()
-    page.keyboard.press("End")  # λ = 1
+    largest_lambda(page)
     page.wait_for_function(f"() => ({DATA}).layout.meta.lam === 1")
     w1, w2, _ = made["meta"]["chosen"]
     assert page.evaluate(hinge) == pytest.approx(h0 + 0.5 * (w1 * w1 + w2 * w2), abs=2e-3)  # + λ/2‖w‖² (3 digits)
