@@ -619,11 +619,11 @@ function offView(fl, [w0, w1, b], k) {
   const box = [...fl.xaxis.range, ...fl.yaxis.range];  // (what the plot shows: plotly.js widens a range to keep one scale)
   if (segment(box, w0, w1, b)[0].length) return "";
   const f = w0 * (box[0] + box[1]) / 2 + w1 * (box[2] + box[3]) / 2 + b, sign = f > 0 ? "> 0" : f < 0 ? "< 0" : "= 0";
-  const text = w0 === 0 && w1 === 0 ? `w = 0: no boundary, w·x + b = b ${sign} everywhere`
-    : `the boundary w·x + b = 0 is outside the view: w·x + b ${sign} all over it`;
+  const lines = w0 === 0 && w1 === 0 ? ["w = 0: no boundary, ", `w·x + b = b ${sign} everywhere`]
+    : ["the boundary w·x + b = 0 is outside the view: ", `w·x + b ${sign} all over it`];  // (two lines: a narrow panel)
   const fs = 13 * k, x = fl.xaxis._offset + 6 * k, y = fl.yaxis._offset + fs + 4 * k;
   return `<text class="dbls-offview" x="${f1(x)}" y="${f1(y)}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" stroke="white" ` +
-    `stroke-width="${3 * k}" stroke-linejoin="round">${esc(text)}</text>`;
+    `stroke-width="${3 * k}" stroke-linejoin="round">${lines.map((t, j) => `<tspan x="${f1(x)}" dy="${j ? f1(1.25 * fs) : 0}">${esc(t)}</tspan>`).join("")}</text>`;
 }
 
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
