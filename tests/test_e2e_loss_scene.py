@@ -320,3 +320,14 @@ def test_new_points_open_the_surface_at_its_start_b(renderer):  # noqa: F811
     X2[0] += 0.25  # a point moved
     mount(renderer, with_view(loss_scene(X2, y, names, us, vs, bs).to_bytes(), View(start=2)))
     assert renderer.evaluate(shown) == 2
+
+
+def test_the_data_chart_says_a_boundary_outside_its_view(renderer):  # noqa: F811
+    """A weight whose boundary does not cross the data's view: the panel says so, and which side the view is on (the
+    second tester saw a plot all blue and no line)."""
+    X, y, names, *_ = setup()
+    note = "() => { const t = document.querySelector('#scene .dbls-offview'); return t ? t.textContent : null; }"
+    mount(renderer, loss_data_scene(X, y, names, chosen=(np.array([1.0, 1.0]), 100.0)).to_bytes())
+    assert renderer.evaluate(note) == "the boundary w·x + b = 0 is outside the view: w·x + b > 0 all over it"
+    mount(renderer, loss_data_scene(X, y, names, chosen=(np.array([1.0, 1.0]), 0.0)).to_bytes())
+    assert renderer.evaluate(note) is None

@@ -363,6 +363,9 @@ def test_at_1024_with_the_sidebar_the_loss_data_chart_comes_right_under_the_surf
     plot = page.evaluate(BOX, ".st-key-loss_data .js-plotly-plot")
     assert controls["bottom"] <= panels["top"] and data["top"] - panels["bottom"] < 40, (controls, panels, data)
     assert plot["bottom"] - panels["top"] <= 768, (panels, plot)
+    # its legend and words beside the plot, where its height leaves the width: on that screen too
+    state = page.evaluate(BOX, ".st-key-loss_data .dbls-state")
+    assert state["left"] >= plot["right"] and state["bottom"] - panels["top"] <= 768, (panels, state)
     assert page.evaluate("() => document.querySelector('.st-key-loss_chart details.dbls-math').open") is False
 
 

@@ -79,6 +79,12 @@ CSS = """
 .dbls-ld-title { line-height: 1.3; font-size: 0.95em; color: #31333f; margin-bottom: 0.2rem; }
 .dbls-ld-state { white-space: pre-line; line-height: 1.4; }
 .dbls-ld-clicks .dbls-ld-state { min-height: 5.6em; }
+.dbls-ld-side { display: grid; grid-template-columns: var(--dbls-s) minmax(0, 1fr); column-gap: 16px; align-items: start; }
+.dbls-ld-side .dbls-figure { display: contents; }
+.dbls-ld-side .dbls-ld-title { grid-column: 1 / -1; }
+.dbls-ld-side .dbls-stage { grid-column: 1; grid-row: 2 / span 2; }
+.dbls-ld-side .dbls-legend { grid-column: 2; grid-row: 2; flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; }
+.dbls-ld-side .dbls-ld-state { grid-column: 2; grid-row: 3; }
 .dbls-canvas { position: absolute; left: 0; top: 0; z-index: 0; pointer-events: none; }
 .dbls-canvas-over { z-index: 2; }
 .dbls-tip { position: absolute; z-index: 3; pointer-events: none; background: rgba(255,255,255,0.96); border: 1px solid #999;

@@ -331,7 +331,7 @@ class _Plan:
 def _key_entries(traj: Trajectory, scale: float) -> list[tuple[str, str]]:
     """(symbol kind, label) for the key, in drawing order."""
     online = traj.variant in ("cyclic", "random")
-    w_label = "w" if scale == 1.0 else f"w (drawn ×{scale:.2g})"
+    w_label = "w" if scale == 1.0 else f"w (drawn ×{scale:,.0f})" if scale >= 100 else f"w (drawn ×{scale:.2g})"
     return [
         ("pos", "y = +1"),
         ("neg", "y = −1"),

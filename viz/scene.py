@@ -1577,7 +1577,7 @@ def loss_data_scene(X, y, names, lams=(0.0,), *, chosen=None, lit: int | None = 
     run = {"chosen": None, "names": names, "titles": {nm: NAMES[nm] for nm in names},
            "shorts": {nm: SHORT[nm] for nm in names}, "lams": lams, "losses": None,
            "lit": int(lit) if lit is not None and 0 <= lit < n else None, "clickable": bool(clickable),
-           "clip": [float(v) for v in widened(view_box(X))]}
+           "clip": [float(v) for v in widened(view_box(X), 4.0)]}  # (past any range plotly.js widens the view to)
     mis = np.zeros(0, dtype=int)
     if chosen is not None:
         w, b = np.asarray(chosen[0], dtype=float), float(chosen[1])

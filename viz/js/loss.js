@@ -264,10 +264,10 @@ class LossView extends Panels {
   // the page's data chart under the surface (three losses; one on a narrow page, 1280 px with the sidebar and less):
   // the state, legend, b's controls and the lesson (folded, unless opened before) over the panels
   // (views/scene_chart.py: dbls-data-below), so that the data chart, where a weight clicked is drawn, comes right
-  // under them, not 400–500 px further down. Not in presentation mode (the slide's own layout)
+  // under them, not 400–500 px further down. Not where one loss's slide stands its legend beside the panel
   placeWords() {
     const data = document.querySelector(".st-key-loss_data"), r = this.root.getBoundingClientRect();
-    const below = this.k === 1 && Boolean(data) && data.offsetHeight > 0 && data.getBoundingClientRect().top >= r.bottom - 4;
+    const below = !(this.sz && this.sz.side) && Boolean(data) && data.offsetHeight > 0 && data.getBoundingClientRect().top >= r.bottom - 4;
     const math = this.root.querySelector("details.dbls-math");  // (above the panels: folded, unless opened before)
     if (math && math.open === below && (this.root.__dblOpen || {}).math === undefined) {
       math.__dblAuto = true;  // (not the user's choice: not kept, so a wider page shows it open again)
@@ -462,9 +462,10 @@ class LossView extends Panels {
     const w = [m.us[this.ring[0]], m.vs[this.ring[1]]], picks = !fresh && (name === "Enter" || name === " ");
     if (picks) this.pick(w);
     this.drawStep();
-    if (this.live) {  // what the ring is on, said: the weight and each loss there (and once chosen, that it is)
-      const at = lossesAt(m.X, m.y, m.N, w[0], w[1], m.bs[this.i], m.lam);
-      this.live.textContent = `${picks ? "Chosen: " : ""}w = ${vec(w)} at b = ${num(m.bs[this.i])}: ` +
+    if (this.live) {  // what the ring is on, said: the weight (as the page keeps it, 6 decimals) and each loss there
+      const w6 = w.map((x) => Math.round(x * 1e6) / 1e6);
+      const at = lossesAt(m.X, m.y, m.N, w6[0], w6[1], m.bs[this.i], m.lam);
+      this.live.textContent = `${picks ? "Chosen: " : ""}w = ${vec(w6)} at b = ${num(m.bs[this.i])}: ` +
         m.run.names.map((nm) => `${m.run.titles[nm]} ${num(at[nm])}`).join(", ") + (picks ? "." : ". Enter chooses it.");
     }
     return true;

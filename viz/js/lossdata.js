@@ -9,6 +9,7 @@
 // shows: the record holds each λ's (the chart follows the control, as the surface does).
 
 const LD_NAMES = 3;  // viz.losses.STATE_NAMES: most points the state line names on one line
+const LD_WORDS = 170;  // px: the least width the legend and the words take beside the plot
 const LD_SHELL = `<div class="dbls-ld-title"></div>
 <div class="dbls-figure">
   <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
@@ -94,6 +95,7 @@ class LossDataView extends Stepping {
     this.root.classList.toggle("dbls-ld-clicks", r.clickable);  // (room kept for the longest state: the plot stays put)
     this.drawLegend();
     const sz = this.ldSz = this.sizes();
+    this.placed(sz);
     await this.drawData(prev, sz.width, sz.height);
     if (!this.plot.__dblHooked) {
       this.plot.__dblHooked = true;
@@ -106,25 +108,38 @@ class LossDataView extends Stepping {
     this.show();
   }
 
-  // the plot's size: its column's width, x₁ and x₂ at one scale (no empty paper under a narrow plot), no taller than
-  // the view's height (× the scale) less the words around it, and in presentation mode than the window below its top
+  // the plot's size: at most the view's height (× the scale) with the title over it, in presentation mode the window
+  // below its top, and under the surface (loss.js: placeWords) what the window leaves under its panels, so that a
+  // weight clicked there and its boundary here are on one screen. Where that height holds the plot narrower than its
+  // column by LD_WORDS or more (x₁ and x₂ at one scale), the legend and the words stand beside it, on the screen with
+  // it; else the plot takes the column's width (no taller than it needs) and they go under it
   sizes() {
-    const k = this.k, box = this.m.box, width = Math.max(this.root.clientWidth || 400, 200);
-    const l = Math.round(56 * k), r = 8, t = 6, b = Math.round(46 * k);
-    const square = ((width - l - r) * (box[3] - box[2])) / (box[1] - box[0]) + t + b;
-    const words = this.titleEl.offsetHeight + this.legendEl.offsetHeight + this.stateEl.offsetHeight + 8;
-    let cap = this.m.h.view.height * k - words;  // (presentation mode: a larger chart, as the surface's)
-    if (k > 1) cap = Math.min(cap, windowRoom(this.root, FIT_PAD) - words);
-    // under the surface (loss.js: placeWords), no taller than the window leaves under its panels: a weight clicked
-    // there and its boundary here on one screen
+    const k = this.k, box = this.m.box, width = Math.max(this.root.clientWidth || 400, 200), title = this.titleEl.offsetHeight;
+    const margin = {l: Math.round(56 * k), r: 8, t: 6, b: Math.round(46 * k)}, around = margin.t + margin.b;
+    const ratio = (box[3] - box[2]) / (box[1] - box[0]), plotW = (h) => Math.round((h - around) / ratio + margin.l + margin.r);
+    let most = this.m.h.view.height * k - title - 8;
+    if (k > 1) most = Math.min(most, windowRoom(this.root, FIT_PAD) - title - 8);
     const panels = document.querySelector(".st-key-loss_chart .dbls-data-below .dbls-loss");
-    if (panels) cap = Math.min(cap, Math.max(220, window.innerHeight - panels.offsetHeight - this.titleEl.offsetHeight - 24));
-    return {width, height: Math.round(Math.max(MIN_PLOT + t + b, Math.min(square, cap))), margin: {l, r, t, b}};
+    if (panels) most = Math.min(most, Math.max(220, window.innerHeight - panels.offsetHeight - title - 24));
+    const sideH = Math.round(Math.max(MIN_PLOT + around, most));
+    if (width - plotW(sideH) - GAP >= LD_WORDS * k) return {width: plotW(sideH), height: sideH, margin, side: true};
+    const was = this.root.classList.contains("dbls-ld-side");
+    if (was) this.root.classList.remove("dbls-ld-side");  // (the words measured where they then stand: under the plot)
+    const under = this.legendEl.offsetHeight + this.stateEl.offsetHeight;
+    if (was) this.root.classList.add("dbls-ld-side");
+    const square = (width - margin.l - margin.r) * ratio + around;  // (under the surface: the plot on the screen, the
+    const room = panels ? most : most - under;  // words under it may fall below the window's edge; else all of it fits)
+    return {width, height: Math.round(Math.max(MIN_PLOT + around, Math.min(square, room))), margin, side: false};
+  }
+  placed(sz) {
+    this.root.classList.toggle("dbls-ld-side", sz.side);
+    this.root.style.setProperty("--dbls-s", `${sz.width}px`);
   }
   resize() {
     const sz = this.sizes(), was = this.ldSz;
-    if (was && Math.abs(sz.width - was.width) < 2 && Math.abs(sz.height - was.height) < 2) return;
+    if (was && was.side === sz.side && Math.abs(sz.width - was.width) < 2 && Math.abs(sz.height - was.height) < 2) return;
     this.ldSz = sz;
+    this.placed(sz);
     this.drawData(this, sz.width, sz.height).then(() => this.drawStep(), () => {});  // (a chart hidden meanwhile)
   }
 
@@ -207,8 +222,9 @@ class LossDataView extends Stepping {
     const k = this.k, on = (id) => !this.hidden.has(id), lit = this.m.run.lit;
     const g = on("sides") ? this.g : {...this.g, regPos: NONE, regNeg: NONE};  // (the legend hides them)
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
+    const c = this.c;
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, 0, "ring", (P) =>
-      (on("line") ? P.seg(g.chosen, CHOSEN_INK, 4 * k) : "") +
+      (on("line") ? P.seg(g.chosen, CHOSEN_INK, 4 * k) + (c ? offView(fl, [c.w[0], c.w[1], c.b], k) : "") : "") +
       (lit !== null && on("lit") ? `<path d="${P.circles([[this.m.X[2 * lit]], [this.m.X[2 * lit + 1]]], 12 * k)}" fill="rgba(230,159,0,0.35)" stroke="${CHOSEN_INK}" stroke-width="${3 * k}"/>` : ""));
   }
   // nothing moves

@@ -890,7 +890,7 @@ class PerceptronView extends Stepping {
       ["ring", "M: misclassified", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
       ["line", "boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
       ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`],
-      ["w", m.scale === 1 ? "w" : `w (drawn ×${general(m.scale, 2)})`, `<line x1="1" y1="13" x2="15" y2="5" stroke="${INK}" stroke-width="3"/>`],
+      ["w", m.scale === 1 ? "w" : `w (drawn ×${m.scale >= 100 ? grouped(fixed(m.scale, 0)) : general(m.scale, 2)})`, `<line x1="1" y1="13" x2="15" y2="5" stroke="${INK}" stroke-width="3"/>`],
       ["upd", updName, `<line x1="1" y1="13" x2="15" y2="5" stroke="${UPDATE}" stroke-width="3"/>`],
     ];
     if (bd) {

@@ -520,16 +520,19 @@ class SvmView extends Stepping {
     g.shownLabels = [];  // the largest ξ first; a label with no place clear of those written before is left out
     const boxes = [];
     if (on("slack") && g.labels.length) {
-      // each where it covers the fewest points shown (a point with its ring), among: along its slack segment, then
-      // beside, above and below its point; never over another label or past the plot's edge
+      // each where it covers no point shown (a point with its ring), among: along its slack segment, then beside,
+      // above and below its point, near and further out; never over another label or past the plot's edge. One that
+      // would cover a point is left out (the state line names every ξ > 0), but the largest ξ's: where it covers fewest
       const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + k, shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`));
       const P = [];
       for (let i = 0; i < m.N; i++) if (shown[g.cat[i]]) P.push(px(m.X[2 * i]), py(m.X[2 * i + 1]));
       const x0 = xa._offset, x1 = x0 + xa._length, y0 = ya._offset, y1 = y0 + ya._length;
       for (const L of g.labels) {
-        const w = 0.56 * fs * L.text.length, ox = px(m.X[2 * L.i]), oy = py(m.X[2 * L.i + 1]), d = pad + 2 * k;
-        const places = [[px(L.at[0]) + 4 * k, py(L.at[1]) + fs * 0.35], [ox + d, oy - d], [ox + d, oy + d + 0.8 * fs],
-                        [ox - d - w, oy - d], [ox - d - w, oy + d + 0.8 * fs], [ox - w / 2, oy - d - 0.3 * fs], [ox - w / 2, oy + d + fs]];
+        const w = 0.56 * fs * L.text.length, ox = px(m.X[2 * L.i]), oy = py(m.X[2 * L.i + 1]);
+        const places = [[px(L.at[0]) + 4 * k, py(L.at[1]) + fs * 0.35]];
+        for (const d of [pad + 2 * k, 2 * pad + 10 * k])
+          places.push([ox + d, oy - d], [ox + d, oy + d + 0.8 * fs], [ox - d - w, oy - d], [ox - d - w, oy + d + 0.8 * fs],
+                      [ox - w / 2, oy - d - 0.3 * fs], [ox - w / 2, oy + d + fs]);
         let best = null, fewest = Infinity;
         for (const [x, y] of places) {
           const box = [x, y - 0.95 * fs, x + w, y + 0.3 * fs];
@@ -540,7 +543,7 @@ class SvmView extends Stepping {
           if (n < fewest) { fewest = n; best = [x, y, box]; }
           if (!n) break;
         }
-        if (!best) continue;
+        if (!best || (fewest > 0 && g.shownLabels.length)) continue;
         boxes.push(best[2]);
         g.shownLabels.push(L);
         svg += `<text class="dbls-xi" x="${f1(best[0])}" y="${f1(best[1])}" font-size="${fs}" fill="${SLACK_TEXT}" ${halo}>${esc(L.text)}</text>`;
