@@ -460,7 +460,7 @@ def take_start_step() -> int | None:
 
     A value that is not a step (``step=abc``, ``-5``, past STEP_MAX) is named with the link's other problems
     (:func:`report_url_problems`, above the page: a message written in the chart's fragment would go at its next
-    rerun) and taken out of the address bar; the chart opens at step 0. A step used leaves the address bar too."""
+    rerun) and taken out of the address bar; the chart opens at step 0."""
     values = (st.session_state.get(URL_AT_START) or {}).get("values", {})
     if "step" not in values:
         return None
@@ -475,8 +475,6 @@ def take_start_step() -> int | None:
         if "step" in st.query_params:
             del st.query_params["step"]
         return None
-    if "step" in st.query_params:  # (used: out of the address, which would carry it on to other data; Copy link writes
-        del st.query_params["step"]  # the step shown)
     return step
 
 
