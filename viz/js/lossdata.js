@@ -115,21 +115,21 @@ class LossDataView extends Stepping {
   // it; else the plot takes the column's width (no taller than it needs) and they go under it
   sizes() {
     const k = this.k, box = this.m.box, width = Math.max(this.root.clientWidth || 400, 200), title = this.titleEl.offsetHeight;
-    const margin = {l: Math.round(56 * k), r: 8, t: 6, b: Math.round(46 * k)}, around = margin.t + margin.b;
+    const margin = {l: Math.round(56 * k), r: 8, t: 6, b: Math.round(46 * k)}, around = margin.t + margin.b;  // (mainLayout's)
     const ratio = (box[3] - box[2]) / (box[1] - box[0]), plotW = (h) => Math.round((h - around) / ratio + margin.l + margin.r);
     let most = this.m.h.view.height * k - title - 8;
     if (k > 1) most = Math.min(most, windowRoom(this.root, FIT_PAD) - title - 8);
     const panels = document.querySelector(".st-key-loss_chart .dbls-data-below .dbls-loss");
     if (panels) most = Math.min(most, Math.max(220, window.innerHeight - panels.offsetHeight - title - 24));
     const sideH = Math.round(Math.max(MIN_PLOT + around, most));
-    if (width - plotW(sideH) - GAP >= LD_WORDS * k) return {width: plotW(sideH), height: sideH, margin, side: true};
+    if (width - plotW(sideH) - GAP >= LD_WORDS * k) return {width: plotW(sideH), height: sideH, side: true};
     const was = this.root.classList.contains("dbls-ld-side");
     if (was) this.root.classList.remove("dbls-ld-side");  // (the words measured where they then stand: under the plot)
     const under = this.legendEl.offsetHeight + this.stateEl.offsetHeight;
     if (was) this.root.classList.add("dbls-ld-side");
     const square = (width - margin.l - margin.r) * ratio + around;  // (under the surface: the plot on the screen, the
     const room = panels ? most : most - under;  // words under it may fall below the window's edge; else all of it fits)
-    return {width, height: Math.round(Math.max(MIN_PLOT + around, Math.min(square, room))), margin, side: false};
+    return {width, height: Math.round(Math.max(MIN_PLOT + around, Math.min(square, room))), side: false};
   }
   placed(sz) {
     this.root.classList.toggle("dbls-ld-side", sz.side);
@@ -156,29 +156,10 @@ class LossDataView extends Stepping {
     return items;
   }
 
-  mainTraces() {
-    const m = this.m, size = this.size;
-    const pts = (sign, name, colour, symbol, id) => {
-      const idx = [];
-      for (let i = 0; i < m.N; i++) if (m.y[i] === sign) idx.push(i);
-      return {type: m.N > GL_POINTS ? "scattergl" : "scatter", name, mode: "markers", x: idx.map((i) => m.X[2 * i]),
-              y: idx.map((i) => m.X[2 * i + 1]), customdata: idx.map((i) => i + 1), visible: !this.hidden.has(id),
-              marker: {color: colour, symbol, size: size + (symbol === "diamond" ? 1 : 0), line: {color: "white", width: size > 6 ? 1 : 0.5}},
-              hovertemplate: `x<sub>%{customdata}</sub> = (%{x}, %{y}), y = ${sign > 0 ? "+1" : "−1"}<extra></extra>`};
-    };
-    return [pts(1, "y = +1", POS, "circle", "pos"), pts(-1, "y = −1", NEG, "diamond", "neg")];
-  }
-  mainLayout(width, height) {
-    const k = this.k, box = this.m.box, axes = this.m.h.view.axes || ["x₁", "x₂"];
-    const title = (t) => ({text: t, standoff: 4, font: {size: 17 * k, color: "#333"}});
-    return {
-      width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
-      font: {family: FONT, size: 16 * k, color: INK}, margin: this.ldSz.margin,
-      plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)", meta: this.meta(),
-      xaxis: this.axis({range: [box[0], box[1]], title: title(axes[0])}),
-      yaxis: this.axis({range: [box[2], box[3]], title: title(axes[1]), scaleanchor: "x", scaleratio: 1}),
-    };
-  }
+  // the points and the panel as the Perceptron's data panel draws them (its traces, axes and margins), with this
+  // chart's meta
+  mainTraces() { return PerceptronView.prototype.mainTraces.call(this); }
+  mainLayout(width, height) { return {...PerceptronView.prototype.mainLayout.call(this, width, height), meta: this.meta()}; }
   axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
 
   // the weight drawn: the one picked here ahead of its record (M by the rule, the losses as the surface samples

@@ -7,6 +7,14 @@ const SVM_NAMES = 5;  // viz.svm.STATE_NAMES: most points the state line names i
 const SVM_LABELS = 12;  // viz.svm.MAX_SLACK_LABELS
 const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
+// how many of the points P ([x, y, x, y, …], px) lie in ``box`` ([x0, y0, x1, y1]), counting on from ``from`` and
+// stopping at ``limit`` (a place that covers as many as the best found so far is no better)
+function pointsIn(P, [x0, y0, x1, y1], from = 0, limit = Infinity) {
+  let n = from;
+  for (let j = 0; j < P.length && n < limit; j += 2) if (P[j] >= x0 && P[j] <= x1 && P[j + 1] >= y0 && P[j + 1] <= y1) n++;
+  return n - from;
+}
+
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
@@ -523,9 +531,7 @@ class SvmView extends Stepping {
       // each where it covers no point shown (a point with its ring), among: along its slack segment, then beside,
       // above and below its point, near and further out; never over another label or past the plot's edge. One that
       // would cover a point is left out (the state line names every ξ > 0), but the largest ξ's: where it covers fewest
-      const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + k, shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`));
-      const P = [];
-      for (let i = 0; i < m.N; i++) if (shown[g.cat[i]]) P.push(px(m.X[2 * i]), py(m.X[2 * i + 1]));
+      const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + k, P = this.shownPixels(g, px, py, on);
       const x0 = xa._offset, x1 = x0 + xa._length, y0 = ya._offset, y1 = y0 + ya._length;
       for (const L of g.labels) {
         const w = 0.56 * fs * L.text.length, ox = px(m.X[2 * L.i]), oy = py(m.X[2 * L.i + 1]);
@@ -537,9 +543,7 @@ class SvmView extends Stepping {
         for (const [x, y] of places) {
           const box = [x, y - 0.95 * fs, x + w, y + 0.3 * fs];
           if (box[0] < x0 || box[2] > x1 || box[1] < y0 || box[3] > y1 || boxes.some((b) => overlaps(box, b))) continue;
-          let n = 0;
-          for (let j = 0; j < P.length && n < fewest; j += 2)
-            if (P[j] > box[0] - pad && P[j] < box[2] + pad && P[j + 1] > box[1] - pad && P[j + 1] < box[3] + pad) n++;
+          const n = pointsIn(P, [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad], 0, fewest);
           if (n < fewest) { fewest = n; best = [x, y, box]; }
           if (!n) break;
         }
@@ -575,20 +579,22 @@ class SvmView extends Stepping {
   // the width arrow whose label covers the fewest points shown, a ξ label (``labels``: their boxes, px) counting as
   // three (the one nearest the middle of the boundary on a tie): a support vector lies on the margin line, where the
   // label's arrow ends; g.arrow becomes that one
+  // the points drawn (the legend hides some kinds), in the plot's pixels: [x, y, x, y, …]
+  shownPixels(g, px, py, on) {
+    const m = this.m, shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`)), P = [];
+    for (let i = 0; i < m.N; i++) if (shown[g.cat[i]]) P.push(px(m.X[2 * i]), py(m.X[2 * i + 1]));
+    return P;
+  }
   placeArrow(g, px, py, xa, ya, on, labels = []) {
     if (!g.arrows) return g.arrow;
-    const m = this.m, k = this.k, fs = 17 * k, w = 0.55 * fs * g.arrow.text.length / 2;
+    const k = this.k, fs = 17 * k, w = 0.55 * fs * g.arrow.text.length / 2;
     const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + 2 * k;  // a point with its ring
-    const shown = CATEGORY_NAMES.map((_, c) => on(`cat${c}`));  // the kinds of point drawn (the legend hides some)
+    const P = this.shownPixels(g, px, py, on);
     let best = g.arrows[0], fewest = Infinity;
     for (const a of g.arrows) {
       const [ty, tx] = this.arrowLabel(a, px, py, xa, ya), x0 = tx - w - pad, x1 = tx + w + pad, y0 = ty - 0.8 * fs - pad, y1 = ty + 0.25 * fs + pad;
-      let n = 3 * labels.filter((b) => overlaps([x0, y0, x1, y1], b)).length;
-      for (let i = 0; i < m.N && n < fewest; i++) {
-        if (!shown[g.cat[i]]) continue;
-        const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]);
-        if (x >= x0 && x <= x1 && y >= y0 && y <= y1) n++;
-      }
+      const near = 3 * labels.filter((b) => overlaps([x0, y0, x1, y1], b)).length;
+      const n = near + pointsIn(P, [x0, y0, x1, y1], near, fewest);
       if (n < fewest) { fewest = n; best = a; }
       if (!n) break;
     }
