@@ -48,7 +48,7 @@ _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
 # the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
 RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "lossdata.js", "quiz.js", "figure.js",
+                         for name in ("scene.js", "sketch.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "lossdata.js", "quiz.js", "figure.js",
                                       "lesson.js"))
 
 

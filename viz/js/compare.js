@@ -374,5 +374,5 @@ ${CONTROLS}
 ${MATH}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-KINDS.compare = {shell: CMP_SHELL, View: CompareView,
+KINDS.compare = {shell: CMP_SHELL, View: CompareView, sketch: true,
                  model: (scene, old) => new CompareModel(scene, comparePicks(scene.header, old && old.m.h.kind === "compare" ? old : null))};

@@ -1505,6 +1505,7 @@ const KINDS = {
       return runs[runFor(scene.header, old && old.m.h.kind === "perceptron" ? old : null)];
     },
     View: PerceptronView,
+    sketch: true,  // (its first drawing is sketched while plotly.js loads: sketch.js)
   },
 };
 
@@ -1551,9 +1552,38 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
     if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
   }
   try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
+  // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
+  if (!window.Plotly && kind.sketch && !standalone && !root.__dblView) {
+    const view = await drawScene(root, id, scene, kind, model, SKETCH, stripLater);
+    if (!view) return;
+    root.dataset.sketched = id;
+    await painted();
+  }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+  unsketch(root);  // (plotly.js draws on fresh elements: the sketch's go)
+  const view = await drawScene(root, id, scene, kind, model, Plotly, stripLater);
+  if (!view) return;
+  root.dataset.ready = id;
+  if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
+  root.__dblScaleWas = undefined;
+  watchSize(root);
+  keep(root, bytes, scene.header);
+  if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
+  else askAhead(root, id);
+  if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
+    const v = root.__dblView;
+    if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
+  });
+  if (standalone) window.__dblView = view;
+  watchControls();
+  syncControls();
+}
+
+// a scene's view made and drawn in ``root`` with ``Plotly`` (plotly.js, or the sketch), or null where it could not be
+// (said in the chart) or a newer record came meanwhile
+async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
   let old = root.__dblView;
   if (old) old.pause();
   root.classList.remove("dbls-failed", "dbls-waiting");
@@ -1570,7 +1600,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   }
   lessonFolds(root);
   let view;
-  try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return; }
+  try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return null; }
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run of the same points (τ moved…), the step the last run stood at; on new points
   // (another dataset, a point clicked in, Undo), the view's start, else step 0 (the Loss surface: the b it opens at)
@@ -1580,22 +1610,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
-  try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return; }
-  if (root.__dblId !== id) return;  // a newer record arrived meanwhile: it says when it is ready
-  root.dataset.ready = id;
-  if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
-  root.__dblScaleWas = undefined;
-  watchSize(root);
-  keep(root, bytes, scene.header);
-  if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
-  else askAhead(root, id);
-  if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
-    const v = root.__dblView;
-    if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
-  });
-  if (standalone) window.__dblView = view;
-  watchControls();
-  syncControls();
+  try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return null; }
+  return root.__dblId === id ? view : null;  // (a newer record arrived meanwhile: it says when it is ready)
 }
 
 function wire(root) {
@@ -1690,10 +1706,9 @@ function takeOver(root) {
 
 export default function (component) {
   const {data, parentElement} = component;
-  if (data === null || data === undefined) {  // mounted early, before the page has its scene: fetch plotly.js now
-    const shell = parentElement.querySelector(".dbls");
+  if (data === null || data === undefined) {  // mounted early, before the page has its scene (its html fetches plotly.js:
+    const shell = parentElement.querySelector(".dbls");  // evaluated once a chart is sketched, sketch.js)
     if (shell) shell.remove();  // no chart here
-    loadPlotly().catch(() => {});  // (a failure is said by the chart that needs it)
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
