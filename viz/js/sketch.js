@@ -150,8 +150,8 @@ function sketchAxis(a, fl, font) {
         : `<line y1="${p}" y2="${p}" x1="${f1(oa)}" x2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`;
     if (o.showticklabels === false) return;
     const sd = o.ticklabelstandoff || 0;
-    svg += x ? `<text x="${p}" y="${f1(top ? oa - 4 - sd : ob + fs + 2 + sd)}" text-anchor="middle" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`
-      : `<text x="${f1(right ? ob + 4 + sd : oa - 4 - sd)}" y="${p}" dy="0.35em" text-anchor="${right ? "start" : "end"}" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`;
+    svg += x ? `<text class="dbls-tick" data-axis="${a._name}" x="${p}" y="${f1(top ? oa - 4 - sd : ob + fs + 2 + sd)}" text-anchor="middle" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`
+      : `<text class="dbls-tick" data-axis="${a._name}" x="${f1(right ? ob + 4 + sd : oa - 4 - sd)}" y="${p}" dy="0.35em" text-anchor="${right ? "start" : "end"}" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`;
   });
   if (o.zeroline !== false && lo < 0 && hi > 0 && !o.overlaying) {
     const p = f1(pos(0)), c = o.zerolinecolor || "#444444";

@@ -1,0 +1,101 @@
+"""The first chart in a new tab is sketched before plotly.js is in (viz/js/sketch.js), and plotly.js then draws the
+same chart: the same axes (ranges, place and length, tick labels), the same points, the same step drawn over them,
+at the step the student moved to meanwhile. A plotly.js that cannot be loaded leaves the sketch and says so.
+
+plotly.js's request is held (Playwright's route, answered later) so that the sketch can be read before it is in.
+"""
+
+from __future__ import annotations
+
+from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step
+from playwright.sync_api import Browser
+
+ROOT = ".dbls"
+# what a chart shows of its data panel, read alike from the sketch and from plotly.js's drawing
+READ = """(root) => {
+  const r = document.querySelector(root), gd = r.querySelector('.dbls-plot'), fl = gd._fullLayout;
+  const axis = (a) => ({range: [...a.range], offset: a._offset, length: a._length});
+  const sketched = gd.classList.contains('dbls-sketched');
+  const ticks = (name, letter) => sketched
+    ? [...gd.querySelectorAll(`text.dbls-tick[data-axis=${name}]`)].map((t) => t.textContent)
+    : [...gd.querySelectorAll(`.${letter}tick text`)].map((t) => t.textContent);
+  let points = 0;
+  if (sketched) {
+    for (const p of gd.querySelectorAll('path')) {
+      const fill = (p.getAttribute('fill') || '').toUpperCase();
+      if (fill === '#0072B2' || fill === '#D55E00') points += (p.getAttribute('d').match(/M/g) || []).length;
+    }
+  } else points = gd.querySelectorAll('.scatterlayer .point').length;
+  const line = [...r.querySelectorAll('.dbls-over line')].find((l) => Number(l.getAttribute('stroke-width')) >= 4);
+  return {plotly: !!window.Plotly, sketched, x: axis(fl.xaxis), y: axis(fl.yaxis), xt: ticks('xaxis', 'x'),
+          yt: ticks('yaxis', 'y'), points, line: line ? ['x1', 'y1', 'x2', 'y2'].map((k) => Number(line.getAttribute(k))) : null};
+}"""
+
+
+def held_plotly(page) -> list:
+    """Hold every request for plotly.js until released: the list of held routes (release: :func:`release`)."""
+    held: list = []
+    page.route("**/plotly.min.js", lambda route: route.continue_() if held and held[0] is None else held.append(route))
+    return held
+
+
+def release(held: list) -> None:
+    routes = list(held)
+    held[:] = [None]  # (later requests pass at once)
+    for route in routes:
+        route.continue_()
+
+
+def close(a: float, b: float, tol: float) -> bool:
+    return abs(a - b) <= tol
+
+
+def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        held = held_plotly(page)
+        page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300&tau=0.1")
+        page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
+        sketch = page.evaluate(READ, ROOT)
+        assert not sketch["plotly"] and sketch["sketched"]
+        assert sketch["points"] == 300
+        # a student steps while plotly.js loads: the sketch draws the step
+        page.locator(f"{ROOT} button[data-go=next]").click()
+        page.wait_for_function(f"() => document.querySelector('{ROOT}').dataset.step == '1'")
+        step1 = page.evaluate(READ, ROOT)
+        assert not step1["plotly"] and step1["line"] is not None  # the step's boundary, drawn over the sketch
+        assert not page.locator(SCENE).count()  # (not drawn with plotly.js yet)
+        release(held)
+        wait_for_step(page, 1)  # drawn with plotly.js, at the step the student moved to
+        drawn = page.evaluate(READ, ROOT)
+        assert drawn["plotly"] and not drawn["sketched"]
+        assert drawn["points"] == 300
+        for ax in ("x", "y"):  # the same axes: ranges to a millionth of their span, place and length to a pixel
+            span = drawn[ax]["range"][1] - drawn[ax]["range"][0]
+            assert all(close(a, b, 1e-6 * span) for a, b in zip(step1[ax]["range"], drawn[ax]["range"], strict=True)), (ax, step1[ax], drawn[ax])
+            assert close(step1[ax]["offset"], drawn[ax]["offset"], 1) and close(step1[ax]["length"], drawn[ax]["length"], 1)
+        assert step1["xt"] == drawn["xt"] and step1["yt"] == drawn["yt"], (step1["xt"], drawn["xt"], step1["yt"], drawn["yt"])
+        assert all(close(a, b, 1) for a, b in zip(step1["line"], drawn["line"], strict=True)), (step1["line"], drawn["line"])
+        assert scene_state(page)["step"] == 1
+        assert_no_exception(page)
+    finally:
+        ctx.close()
+
+
+def test_plotly_that_cannot_load_leaves_the_sketch_and_says_so(browser: Browser, app_server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        page.route("**/plotly.min.js", lambda route: route.abort())
+        page.goto(f"{app_server}/perceptron")
+        page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
+        err = page.locator(f"{ROOT} .dbls-error")
+        err.wait_for(timeout=30_000)
+        assert "plotly.js could not be loaded" in err.inner_text()
+        got = page.evaluate(READ, ROOT)
+        assert got["sketched"] and got["points"] == 3  # the textbook's three points, still drawn
+        assert not page.locator(SCENE).count()
+        assert_no_exception(page)
+    finally:
+        ctx.close()
