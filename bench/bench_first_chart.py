@@ -12,7 +12,7 @@ visit), the bare app's tab between each two of the app's, and times from the nav
 Prints the medians of ``--runs`` tabs (and the range) and each as a ratio to the bare app's median. Run by hand
 (2-core machine: about three minutes at --runs 6):
 
-    python bench/bench_first_chart.py [--runs 6] [--n 2000]
+    python bench/bench_first_chart.py [--runs 6] [--n 2000] [--only Perceptron]
 """
 
 from __future__ import annotations
@@ -63,11 +63,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=6)
     ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--only", default="", help="the pages whose name holds this text (say Perceptron)")
     args = ap.parse_args()
     n = args.n
     pages = [("Perceptron, XOR", f"perceptron?ds=XOR&n_xor={n}"), ("Perceptron, textbook", "perceptron"),
              ("Dual", "dual"), ("SVM, blobs", f"svm?ds=Blobs&n_blobs={n}"), ("Loss surface", "losses"),
              ("Compare", "compare")]
+    pages = [(name, path) for name, path in pages if args.only.lower() in name.lower()]
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",

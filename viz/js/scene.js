@@ -786,6 +786,7 @@ class Stepping {
   play(ms, stride = 1) {
     this.pause();
     if (this.i >= this.m.nStops - 1) this.show(0);
+    this.pace = [ms, stride];
     this.timer = setInterval(() => {
       if (this.i >= this.m.nStops - 1) return this.pause();
       this.show(Math.min(this.m.nStops - 1, this.i + stride));
@@ -1553,9 +1554,10 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   }
   try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
   // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
+  let sketched = null;
   if (!window.Plotly && kind.sketch && !standalone && !root.__dblView) {
-    const view = await drawScene(root, id, scene, kind, model, SKETCH, stripLater);
-    if (!view) return;
+    sketched = await drawScene(root, id, scene, kind, model, SKETCH, stripLater);
+    if (!sketched) return;
     root.dataset.sketched = id;
     await painted();
   }
@@ -1563,8 +1565,10 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
   unsketch(root);  // (plotly.js draws on fresh elements: the sketch's go)
+  const pace = sketched && sketched.timer ? sketched.pace : null;  // (played in the sketch: plays on)
   const view = await drawScene(root, id, scene, kind, model, Plotly, stripLater);
   if (!view) return;
+  if (pace && view.play) view.play(...pace);
   root.dataset.ready = id;
   if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
   root.__dblScaleWas = undefined;

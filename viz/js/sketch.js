@@ -8,7 +8,7 @@
 // axis's range, _offset, _length, l2p, p2l; the figure's width and height). The view then draws its step over it as it
 // does over plotly.js's; once plotly.js is in, the chart is drawn again with it (mountScene) on fresh plot elements
 // (sketched()). The sketch lays the axes out as plotly.js does (its margins, the domains, a scale anchor widening a
-// range, its automatic ticks); trace types it does not draw (heatmaps, contours, bars) wait for plotly.js. A chart kind
+// range, its automatic ticks); trace types it does not draw (contours, bars) wait for plotly.js. A chart kind
 // is sketched where its first screen is scatter traces (KINDS[kind].sketch).
 // ---------------------------------------------------------------------------------------------------
 
@@ -84,9 +84,49 @@ const sketchMarker = (symbol, x, y, r) => {
   return `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
 };
 
-// one trace as SVG (scatter and scattergl: fills, lines, markers), or nothing for a type the sketch does not draw
+const SCALES = {Greys: [[0, "rgb(0,0,0)"], [1, "rgb(255,255,255)"]]};  // the named colour scales the views use
+
+// a colour scale as 256 RGBA entries (the browser's own gradient between its stops)
+function scaleTable(scale, reverse) {
+  const stops = Array.isArray(scale) ? scale : SCALES[scale] || SCALES.Greys, cv = document.createElement("canvas");
+  cv.width = 256; cv.height = 1;
+  const c = cv.getContext("2d"), g = c.createLinearGradient(0, 0, 256, 0);
+  for (const [at, colour] of stops) g.addColorStop(reverse ? 1 - at : at, colour);
+  c.fillStyle = g; c.fillRect(0, 0, 256, 1);
+  return c.getImageData(0, 0, 256, 1).data;
+}
+
+// a heatmap as one image over its cells
+function sketchHeatmap(t, fl) {
+  const xa = fl[`xaxis${(t.xaxis || "x").slice(1)}`], ya = fl[`yaxis${(t.yaxis || "y").slice(1)}`], z = t.z || [];
+  const ny = z.length, nx = ny ? z[0].length : 0;
+  if (!xa || !ya || !nx) return "";
+  const at = (v, v0, dv, i) => (v ? v[i] : (v0 ?? 0) + (dv ?? 1) * i), flat = z.flat().filter(Number.isFinite);
+  const xs = [0, nx - 1].map((i) => at(t.x, t.x0, t.dx, i)), ys = [0, ny - 1].map((j) => at(t.y, t.y0, t.dy, j));
+  const hx = nx > 1 ? (xs[1] - xs[0]) / (2 * (nx - 1)) : (t.dx ?? 1) / 2, hy = ny > 1 ? (ys[1] - ys[0]) / (2 * (ny - 1)) : (t.dy ?? 1) / 2;
+  const lo = t.zmin ?? Math.min(...flat), hi = t.zmax ?? Math.max(...flat), span = hi - lo || 1;
+  const table = scaleTable(t.colorscale, t.reversescale), cv = document.createElement("canvas");
+  cv.width = nx; cv.height = ny;
+  const c = cv.getContext("2d"), img = c.createImageData(nx, ny);
+  const x0 = xa._offset + xa.l2p(xs[0] - hx), x1 = xa._offset + xa.l2p(xs[1] + hx);
+  const y0 = ya._offset + ya.l2p(ys[0] - hy), y1 = ya._offset + ya.l2p(ys[1] + hy);
+  for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+    const v = z[j][i], o = 4 * ((y0 > y1 ? ny - 1 - j : j) * nx + (x0 > x1 ? nx - 1 - i : i));
+    if (!Number.isFinite(v)) continue;
+    const e = 4 * Math.max(0, Math.min(255, Math.round((255 * (v - lo)) / span)));
+    img.data[o] = table[e]; img.data[o + 1] = table[e + 1]; img.data[o + 2] = table[e + 2]; img.data[o + 3] = table[e + 3];
+  }
+  c.putImageData(img, 0, 0);
+  return `<image href="${cv.toDataURL()}" x="${f1(Math.min(x0, x1))}" y="${f1(Math.min(y0, y1))}" width="${f1(Math.abs(x1 - x0))}" ` +
+    `height="${f1(Math.abs(y1 - y0))}" preserveAspectRatio="none" style="image-rendering: pixelated"/>`;
+}
+
+// one trace as SVG (scatter and scattergl: fills, lines, markers; heatmaps), or nothing for a type the sketch does not
+// draw (contours, bars…), clipped to its axes' panel as plotly.js clips it
 function sketchTrace(t, fl) {
-  if (t.visible === false || t.visible === "legendonly" || (t.type && t.type !== "scatter" && t.type !== "scattergl")) return "";
+  if (t.visible === false || t.visible === "legendonly") return "";
+  if (t.type === "heatmap") return sketchHeatmap(t, fl);
+  if (t.type && t.type !== "scatter" && t.type !== "scattergl") return "";
   const xa = fl[`xaxis${(t.xaxis || "x").slice(1)}`], ya = fl[`yaxis${(t.yaxis || "y").slice(1)}`];
   if (!xa || !ya) return "";
   const xs = t.x || [], ys = t.y || [], n = Math.min(xs.length, ys.length), mode = t.mode || (n < 20 ? "lines+markers" : "lines");
@@ -190,13 +230,24 @@ function sketchDraw(gd) {
   const fl = {...axes, width: W, height: H, margin: sketchMargin(layout), meta: layout.meta};
   let svg = "";
   for (const a of Object.values(axes)) svg += sketchAxis(a, fl, font);
-  for (const t of gd.data) svg += sketchTrace(t, fl);
+  const clips = new Map();  // a clip to each pair of axes' panel
+  let defs = "";
+  for (const t of gd.data) {
+    const body = sketchTrace(t, fl), key = `${t.xaxis || "x"} ${t.yaxis || "y"}`;
+    if (!body) continue;
+    if (!clips.has(key)) {
+      const xa = fl[`xaxis${(t.xaxis || "x").slice(1)}`], ya = fl[`yaxis${(t.yaxis || "y").slice(1)}`], id = `dbls-sk${clipIds++}`;
+      clips.set(key, id);
+      defs += `<clipPath id="${id}"><rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}"/></clipPath>`;
+    }
+    svg += `<g clip-path="url(#${clips.get(key)})">${body}</g>`;
+  }
   for (const n of layout.annotations || []) svg += sketchNote(n, fl, font);
   const xa = axes.xaxis, ya = axes.yaxis;
   if (xa.opts.showline && ya.opts.showline)  // the frame of a mirrored axis line
     svg += `<rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}" fill="none" stroke="${xa.opts.linecolor || "#444"}"/>`;
   gd.classList.add(SKETCHED);
-  gd.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="${esc(font.family)}" style="display:block">${svg}</svg>`;
+  gd.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="${esc(font.family)}" style="display:block"><defs>${defs}</defs>${svg}</svg>`;
   gd._fullLayout = fl;
 }
 
