@@ -58,8 +58,11 @@ function sketchAxes(layout, data, W, H) {
   for (const a of Object.values(ax)) {  // a scale anchor: the axis that would be the more zoomed in is widened
     const to = a.opts.scaleanchor && ax[`${a.opts.scaleanchor[0]}axis${a.opts.scaleanchor.slice(1)}`];
     if (!to) continue;
-    const r = a.opts.scaleratio || 1, sa = a._length / (a.range[1] - a.range[0]), st = to._length / (to.range[1] - to.range[0]);
-    const widen = (b, s) => { const c = (b.range[0] + b.range[1]) / 2, h = b._length / s / 2; b.range = [c - h, c + h]; };
+    const r = a.opts.scaleratio || 1, sa = a._length / Math.abs(a.range[1] - a.range[0]), st = to._length / Math.abs(to.range[1] - to.range[0]);
+    const widen = (b, s) => {  // (a reversed range stays reversed)
+      const c = (b.range[0] + b.range[1]) / 2, h = (Math.sign(b.range[1] - b.range[0]) || 1) * b._length / s / 2;
+      b.range = [c - h, c + h];
+    };
     if (sa > r * st) widen(a, r * st); else widen(to, sa / r);
   }
   for (const a of Object.values(ax)) {
