@@ -7,6 +7,7 @@ plotly.js's request is held (Playwright's route, answered later) so that the ske
 
 from __future__ import annotations
 
+import pytest
 from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step
 from playwright.sync_api import Browser
 
@@ -70,7 +71,9 @@ def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_s
         wait_for_step(page, 1)  # drawn with plotly.js, at the step the student moved to
         drawn = page.evaluate(READ, ROOT)
         assert drawn["plotly"] and not drawn["sketched"]
+        assert not page.locator(".dbls-sketched").count() and not page.locator(f"{ROOT} .dbls-error").count()
         assert drawn["points"] == 300
+        assert step1["xt"] and step1["yt"]  # (labels there to compare)
         for ax in ("x", "y"):  # the same axes: ranges to a millionth of their span, place and length to a pixel
             span = drawn[ax]["range"][1] - drawn[ax]["range"][0]
             assert all(close(a, b, 1e-6 * span) for a, b in zip(step1[ax]["range"], drawn[ax]["range"], strict=True)), (ax, step1[ax], drawn[ax])
@@ -96,6 +99,60 @@ def test_plotly_that_cannot_load_leaves_the_sketch_and_says_so(browser: Browser,
         got = page.evaluate(READ, ROOT)
         assert got["sketched"] and got["points"] == 3  # the textbook's three points, still drawn
         assert not page.locator(SCENE).count()
+        assert_no_exception(page)
+    finally:
+        ctx.close()
+
+
+def axes_of(page, root: int, index: int) -> dict:
+    """The ranges, places and tick labels of every axis of the ``index``-th plot of the ``root``-th chart of the page,
+    sketched or drawn."""
+    return page.evaluate("""([root, index]) => {
+      const r = document.querySelectorAll('.dbls')[root], gd = r.querySelectorAll('.dbls-plot, .dbls-strip-plot')[index];
+      const fl = gd._fullLayout, sketched = gd.classList.contains('dbls-sketched'), out = {};
+      for (const name of Object.keys(fl).filter((k) => /^[xy]axis\\d*$/.test(k))) {
+        const a = fl[name], id = name[0] + name.slice(5);
+        if (a.visible === false || (a.opts && a.opts.visible === false)) continue;  // (no labels either way)
+        const ticks = sketched ? [...gd.querySelectorAll(`text.dbls-tick[data-axis=${name}]`)].map((t) => t.textContent)
+          : [...gd.querySelectorAll(`.${id}tick text`)].map((t) => t.textContent);
+        out[name] = {range: [...a.range], offset: a._offset, length: a._length, ticks};
+      }
+      return out;
+    }""", [root, index])
+
+
+def same_axes(sketch: dict, drawn: dict) -> None:
+    assert sorted(sketch) == sorted(drawn)
+    assert any(a["ticks"] for a in drawn.values())  # (labels there to compare)
+    for name, a in drawn.items():
+        s, half_px = sketch[name], 0.5 * abs(a["range"][1] - a["range"][0]) / a["length"]  # (a range's end: to half a pixel)
+        assert all(close(u, v, half_px) for u, v in zip(s["range"], a["range"], strict=True)), (name, s, a)
+        assert close(s["offset"], a["offset"], 1) and close(s["length"], a["length"], 1), (name, s, a)
+        assert s["ticks"] == a["ticks"], (name, s["ticks"], a["ticks"])
+
+
+# (page, the chart's place among the page's charts, its plots): the SVM's data panel and C panels, the hinge-SGD tab's
+# panel and J strip (a log axis, an axis hidden), Compare's two panels, a presentation-mode Perceptron's panel and strip
+@pytest.mark.parametrize(("path", "root", "plots"), [("svm?ds=Blobs&n_blobs=200", 0, 2), ("svm?ds=Blobs&n_blobs=200&svm_tab=Hinge-loss%20SGD", 0, 2),
+                                                     ("compare?ds=Moons&n_moons=150", 0, 2),
+                                                     ("perceptron?ds=Circles&n_circles=400&present=true&max_steps=9500", 0, 2)])
+def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server: str, path: str, root: int,
+                                                   plots: int) -> None:
+    """Every plot of the chart (the data panel, the side panels, the strip), at a projector's 1024×768: the sketch's
+    axes are plotly.js's (ranges to half a pixel, place, length, tick labels), so nothing moves when plotly.js takes
+    over."""
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = ctx.new_page()
+    mine = "(r) => { const e = document.querySelectorAll('.dbls')[r]; return e && e.dataset.{}; }"
+    try:
+        held = held_plotly(page)
+        page.goto(f"{app_server}/{path}")
+        page.wait_for_function(mine.replace("{}", "sketched"), arg=root, timeout=60_000)
+        sketches = [axes_of(page, root, i) for i in range(plots)]
+        release(held)
+        page.wait_for_function(mine.replace("{}", "ready"), arg=root, timeout=60_000)
+        for i, sketch in enumerate(sketches):
+            same_axes(sketch, axes_of(page, root, i))
         assert_no_exception(page)
     finally:
         ctx.close()

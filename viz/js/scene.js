@@ -555,6 +555,9 @@ function stampRings(ctx, fl, n, x, y, r, colour, opacity, width, shape = "circle
   L.draw(opacity);
 }
 
+// a circle of radius r about (x, y), px, as an SVG path's piece
+const circleAt = (x, y, r) => `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+
 // a plot's pen (fl: its _fullLayout): data to pixels, the clip to its data panel, and the SVG pieces the step-through
 // views draw (a polygon, a segment, an arrow, a path of circles), each empty where its points are
 function pen(fl) {
@@ -576,7 +579,7 @@ function pen(fl) {
     },
     circles: ([xs, ys], r) => {
       let d = "";
-      for (let i = 0; i < xs.length; i++) { const x = px(xs[i]), y = py(ys[i]); d += `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`; }
+      for (let i = 0; i < xs.length; i++) d += circleAt(px(xs[i]), py(ys[i]), r);
       return d;
     },
   };
@@ -1090,11 +1093,11 @@ class PerceptronView extends Stepping {
   // again): never over a newer run or record
   stripSoon() {
     const m = this.m;
-    requestAnimationFrame(() => setTimeout(() => {
+    painted().then(() => {
       if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
       this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG)
         .then(() => { if (this.root.__dblView === this) this.drawStep(); });
-    }, 0));
+    });
   }
 
   resize() {
@@ -1554,11 +1557,16 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   }
   try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
   // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
+  // (and a newer record that comes while the sketch waits for plotly.js: sketched too, never left under the old one)
   let sketched = null;
-  if (!window.Plotly && kind.sketch && !standalone && !root.__dblView) {
-    sketched = await drawScene(root, id, scene, kind, model, SKETCH, stripLater);
-    if (!sketched) return;
-    root.dataset.sketched = id;
+  const shown = root.__dblView;
+  if (!window.Plotly && kind.sketch && !standalone && !document.hidden && (!shown || shown.Plotly === SKETCH)) {
+    try { sketched = await drawScene(root, id, scene, kind, model, SKETCH, stripLater); } catch (e) {
+      console.warn(`the chart's sketch: ${e.message}`);  // (plotly.js draws it: nothing is said)
+      root.__dblView = shown;
+    }
+    if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+    if (sketched) root.dataset.sketched = id;
     await painted();
   }
   let Plotly;
@@ -1566,9 +1574,10 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
   unsketch(root);  // (plotly.js draws on fresh elements: the sketch's go)
   const pace = sketched && sketched.timer ? sketched.pace : null;  // (played in the sketch: plays on)
-  const view = await drawScene(root, id, scene, kind, model, Plotly, stripLater);
+  let view;
+  try { view = await drawScene(root, id, scene, kind, model, Plotly, stripLater); } catch (e) { fail(root, e.message); return; }
   if (!view) return;
-  if (pace && view.play) view.play(...pace);
+  if (pace && view.play && view.i < view.m.nStops - 1) view.play(...pace);
   root.dataset.ready = id;
   if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
   root.__dblScaleWas = undefined;
@@ -1585,8 +1594,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   syncControls();
 }
 
-// a scene's view made and drawn in ``root`` with ``Plotly`` (plotly.js, or the sketch), or null where it could not be
-// (said in the chart) or a newer record came meanwhile
+// a scene's view made and drawn in ``root`` with ``Plotly`` (plotly.js, or the sketch), or null where a newer record came
+// meanwhile; a view that cannot be made or drawn throws
 async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
   let old = root.__dblView;
   if (old) old.pause();
@@ -1603,8 +1612,7 @@ async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
     wire(root);
   }
   lessonFolds(root);
-  let view;
-  try { view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene); } catch (e) { fail(root, e.message); return null; }
+  const view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene);
   const start = model.h.view.start ?? null;
   // a link's step (once); on a new run of the same points (τ moved…), the step the last run stood at; on new points
   // (another dataset, a point clicked in, Undo), the view's start, else step 0 (the Loss surface: the b it opens at)
@@ -1614,7 +1622,7 @@ async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
   const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
-  try { await view.mount(at, old, {stripLater, stood}); } catch (e) { fail(root, e.message); return null; }
+  await view.mount(at, old, {stripLater, stood});
   return root.__dblId === id ? view : null;  // (a newer record arrived meanwhile: it says when it is ready)
 }
 

@@ -202,7 +202,7 @@ function sgdRuns(scene) {
 
 // the run shown: the η of the page's control (header.follow) where the record holds it, else the η shown before, else
 // the view's, else the first
-KINDS.sgd = {shell: SHELL,  sketch: true,View: SgdView, model(scene, old) {
+KINDS.sgd = {shell: SHELL, sketch: true, View: SgdView, model(scene, old) {
   const h = scene.header, held = heldEta(h);
   return sgdRuns(scene)[held !== null && held >= 0 ? held : runFor({...h, follow: null}, old && old.m.h.kind === "sgd" ? old : null, "eta")];
 }};

@@ -7,26 +7,71 @@
 // their ticks, grid and titles, the markers and the lines, as one SVG, with the _fullLayout the views read (each
 // axis's range, _offset, _length, l2p, p2l; the figure's width and height). The view then draws its step over it as it
 // does over plotly.js's; once plotly.js is in, the chart is drawn again with it (mountScene) on fresh plot elements
-// (sketched()). The sketch lays the axes out as plotly.js does (its margins, the domains, a scale anchor widening a
-// range, its automatic ticks); trace types it does not draw (contours, bars) wait for plotly.js. A chart kind
-// is sketched where its first screen is scatter traces (KINDS[kind].sketch).
+// (unsketch()). The sketch lays the axes out as plotly.js 3 does (its margins, the domains, a scale anchor widening a
+// range, its automatic range's padding, ticks and labels: the tests hold them to plotly.js's); trace types it does not
+// draw (heatmaps, contours, bars) wait for plotly.js. A chart kind is sketched where its first screen is scatter traces
+// (KINDS[kind].sketch); what answers the pointer (hover, a quiz's click, the page's ← → keys) waits for plotly.js.
 // ---------------------------------------------------------------------------------------------------
 
 const SKETCHED = "dbls-sketched";  // the class of a plot element the sketch drew
 const SKETCH_MAX_TICKS = 60;  // (a bound on every tick loop)
 
-// plotly.js's tick step for a span over about ``n`` ticks: 1, 2 or 5 times a power of ten
+// plotly.js's tick step for a span over about ``n`` ticks: 2, 5 or 10 times the power of ten under the rough step
+// (the first strictly above it: plotly.js's Lib.roundUp)
 function tickStep(span, n) {
   const rough = Math.abs(span) / Math.max(n, 1), base = 10 ** Math.floor(Math.log10(rough || 1));
-  return base * ([1, 2, 5, 10].find((f) => f * base >= rough - 1e-12 * base) || 10);
+  return base * [2, 5, 10].find((f) => f > rough / base * (1 + 1e-12)) || 10 * base;
 }
 
-function tickText(v, dtick) {
-  if (Math.abs(v) < dtick * 1e-9) return "0";
-  const dec = Math.max(0, -Math.floor(Math.log10(dtick) + 1e-9)), a = Math.abs(v);
-  const t = a >= 10000 && dec === 0 && a % 1000 === 0 ? `${a / 1000}k` : a.toFixed(dec).replace(/\.?0+$/, (z) => (z.startsWith(".") || dec ? "" : z));
-  return (v < 0 ? "−" : "") + t;
+const SI = {"-6": "µ", "-3": "m", 3: "k", 6: "M", 9: "G"};
+
+// plotly.js's exponent for an axis's labels (its default exponentformat "B": SI prefixes past 10⁴ and under 10⁻³)
+function tickExponent(lo, hi) {
+  const e = Math.floor(Math.log10(Math.max(Math.abs(lo), Math.abs(hi)) || 1) + 0.01);
+  return Math.abs(e) > 3 && SI[3 * Math.round((e - 1) / 3)] ? 3 * Math.round((e - 1) / 3) : 0;
 }
+
+// a tick's label: with the decimals the step needs, in units of 10^exp (its SI prefix), or as a d3 "~g" tickformat
+function tickText(v, dtick, exp = 0, format = "") {
+  const g = /^\.(\d+)~?g$/.exec(format || "");
+  if (g) {  // (d3's ~g: toPrecision, trailing zeros dropped)
+    const t = Math.abs(v).toPrecision(Number(g[1])).replace(/\.?0+(?=e|$)/, (z) => (z.includes(".") ? "" : z));
+    return (v < 0 ? "−" : "") + t.replace(/\.(\d*?)0+(?=e|$)/, (m, d) => (d ? `.${d}` : ""));
+  }
+  if (Math.abs(v) < dtick * 1e-9) return "0";
+  const u = 10 ** exp, dec = Math.max(0, -Math.floor(Math.log10(dtick / u) + 1e-9));
+  const t = (Math.abs(v) / u).toFixed(dec).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");  // (3.0 is "3", as plotly.js writes it)
+  return (v < 0 ? "−" : "") + t + (exp ? SI[exp] : "");
+}
+
+// plotly.js's automatic range of an axis of ``len`` px: every point in view with its pad, in px: a trace with markers
+// pads each point by 5 % of the length and its marker (size / 1.6, at least 3 px); a trace of lines alone by nothing
+function autoRange(data, letter, id, lin, len) {
+  const pts = [];  // [value, pad px]
+  for (const t of data) {
+    if ((t[`${letter}axis`] || letter) !== id || t.visible === false) continue;
+    const vs = t[letter] || [], mk = t.marker || {}, marks = traceMode(t).includes("markers");
+    for (let i = 0; i < vs.length; i++) {
+      const v = vs[i] === null ? NaN : lin(vs[i]);
+      if (!Number.isFinite(v)) continue;
+      const size = Array.isArray(mk.size) ? mk.size[i] : mk.size ?? 6;
+      pts.push([v, marks ? 0.05 * len + Math.max(size / 1.6, 3) : 0]);
+    }
+  }
+  if (!pts.length) return [-1, 6];
+  pts.sort((p, q) => p[0] - q[0]);
+  const ends = [...pts.slice(0, 24), ...pts.slice(-24)];  // (the pair that needs the widest range is among these)
+  let best = null;
+  for (const [a, pa] of ends) for (const [b, pb] of ends) {
+    if (b < a) continue;
+    const S = b > a ? (b - a) / Math.max(1 - (pa + pb) / len, 0.05) : 0;
+    if (!best || S > best[0]) best = [S, a, pa, b, pb];
+  }
+  const [S, a, pa, b, pb] = best;
+  return S > 0 ? [a - (pa * S) / len, b + (pb * S) / len] : [a - 1, b + 1];
+}
+
+const traceMode = (t) => t.mode || ((t.x || []).length < 20 ? "lines+markers" : "lines");  // plotly.js's default
 
 const sketchMargin = (layout) => ({l: 80, r: 80, t: 100, b: 80, ...(layout.margin || {})});  // plotly.js's defaults
 
@@ -41,19 +86,14 @@ function sketchAxes(layout, data, W, H) {
     const over = a.overlaying ? layout[`${letter}axis${a.overlaying.slice(1)}`] || {} : a;
     const dom = over.domain || [0, 1], log = a.type === "log";
     const lin = (v) => (log ? Math.log10(v) : v);
-    let range = a.range ? [...a.range] : null;
-    if (!range) {  // plotly.js's autorange, near enough: the data's extent (and 5 % more for markers)
-      let lo = Infinity, hi = -Infinity, pad = 0;
-      for (const t of data) {
-        if ((t[`${letter}axis`] || letter) !== id || t.visible === false) continue;
-        for (const v of t[letter] || []) if (v !== null && Number.isFinite(lin(v))) { lo = Math.min(lo, lin(v)); hi = Math.max(hi, lin(v)); }
-        if (String(t.mode || "markers").includes("markers")) pad = 0.05;
-      }
-      range = lo <= hi ? (hi > lo ? [lo - pad * (hi - lo), hi + pad * (hi - lo)] : [lo - 1, hi + 1]) : [-1, 6];
-    }
     const len = (dom[1] - dom[0]) * (letter === "x" ? pw : ph);
+    const range = a.range ? [...a.range] : autoRange(data, letter, id, lin, len);
     const off = letter === "x" ? mg.l + dom[0] * pw : mg.t + (1 - dom[1]) * ph;
     ax[name] = {_id: id, _name: name, _letter: letter, _offset: off, _length: len, range, lin, opts: a};
+  }
+  for (const a of Object.values(ax)) {  // an axis that matches another takes its range
+    const to = a.opts.matches && ax[`${a._letter}axis${a.opts.matches.slice(1)}`];
+    if (to) a.range = [...to.range];
   }
   for (const a of Object.values(ax)) {  // a scale anchor: the axis that would be the more zoomed in is widened
     const to = a.opts.scaleanchor && ax[`${a.opts.scaleanchor[0]}axis${a.opts.scaleanchor.slice(1)}`];
@@ -80,59 +120,23 @@ function sketchDash(dash, w) {
     (typeof dash === "string" && /^[\d.,\s]+$/.test(dash) ? dash : "");
 }
 
+// a trace's two axes in a _fullLayout
+const traceAxes = (t, fl) => [fl[`xaxis${(t.xaxis || "x").slice(1)}`], fl[`yaxis${(t.yaxis || "y").slice(1)}`]];
+
 const sketchMarker = (symbol, x, y, r) => {
   const s = String(symbol || "circle").replace("-open", "");
   if (s === "diamond") return `M${f1(x)},${f1(y - r * 1.3)}L${f1(x + r * 1.3)},${f1(y)}L${f1(x)},${f1(y + r * 1.3)}L${f1(x - r * 1.3)},${f1(y)}Z`;
   if (s === "square") return `M${f1(x - r)},${f1(y - r)}h${f1(2 * r)}v${f1(2 * r)}h${f1(-2 * r)}Z`;
-  return `M${f1(x - r)},${f1(y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+  return circleAt(x, y, r);
 };
 
-const SCALES = {Greys: [[0, "rgb(0,0,0)"], [1, "rgb(255,255,255)"]]};  // the named colour scales the views use
-
-// a colour scale as 256 RGBA entries (the browser's own gradient between its stops)
-function scaleTable(scale, reverse) {
-  const stops = Array.isArray(scale) ? scale : SCALES[scale] || SCALES.Greys, cv = document.createElement("canvas");
-  cv.width = 256; cv.height = 1;
-  const c = cv.getContext("2d"), g = c.createLinearGradient(0, 0, 256, 0);
-  for (const [at, colour] of stops) g.addColorStop(reverse ? 1 - at : at, colour);
-  c.fillStyle = g; c.fillRect(0, 0, 256, 1);
-  return c.getImageData(0, 0, 256, 1).data;
-}
-
-// a heatmap as one image over its cells
-function sketchHeatmap(t, fl) {
-  const xa = fl[`xaxis${(t.xaxis || "x").slice(1)}`], ya = fl[`yaxis${(t.yaxis || "y").slice(1)}`], z = t.z || [];
-  const ny = z.length, nx = ny ? z[0].length : 0;
-  if (!xa || !ya || !nx) return "";
-  const at = (v, v0, dv, i) => (v ? v[i] : (v0 ?? 0) + (dv ?? 1) * i), flat = z.flat().filter(Number.isFinite);
-  const xs = [0, nx - 1].map((i) => at(t.x, t.x0, t.dx, i)), ys = [0, ny - 1].map((j) => at(t.y, t.y0, t.dy, j));
-  const hx = nx > 1 ? (xs[1] - xs[0]) / (2 * (nx - 1)) : (t.dx ?? 1) / 2, hy = ny > 1 ? (ys[1] - ys[0]) / (2 * (ny - 1)) : (t.dy ?? 1) / 2;
-  const lo = t.zmin ?? Math.min(...flat), hi = t.zmax ?? Math.max(...flat), span = hi - lo || 1;
-  const table = scaleTable(t.colorscale, t.reversescale), cv = document.createElement("canvas");
-  cv.width = nx; cv.height = ny;
-  const c = cv.getContext("2d"), img = c.createImageData(nx, ny);
-  const x0 = xa._offset + xa.l2p(xs[0] - hx), x1 = xa._offset + xa.l2p(xs[1] + hx);
-  const y0 = ya._offset + ya.l2p(ys[0] - hy), y1 = ya._offset + ya.l2p(ys[1] + hy);
-  for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
-    const v = z[j][i], o = 4 * ((y0 > y1 ? ny - 1 - j : j) * nx + (x0 > x1 ? nx - 1 - i : i));
-    if (!Number.isFinite(v)) continue;
-    const e = 4 * Math.max(0, Math.min(255, Math.round((255 * (v - lo)) / span)));
-    img.data[o] = table[e]; img.data[o + 1] = table[e + 1]; img.data[o + 2] = table[e + 2]; img.data[o + 3] = table[e + 3];
-  }
-  c.putImageData(img, 0, 0);
-  return `<image href="${cv.toDataURL()}" x="${f1(Math.min(x0, x1))}" y="${f1(Math.min(y0, y1))}" width="${f1(Math.abs(x1 - x0))}" ` +
-    `height="${f1(Math.abs(y1 - y0))}" preserveAspectRatio="none" style="image-rendering: pixelated"/>`;
-}
-
-// one trace as SVG (scatter and scattergl: fills, lines, markers; heatmaps), or nothing for a type the sketch does not
-// draw (contours, bars…), clipped to its axes' panel as plotly.js clips it
+// one trace as SVG (scatter and scattergl: fills, lines, markers), or nothing for a type the sketch does not draw
 function sketchTrace(t, fl) {
   if (t.visible === false || t.visible === "legendonly") return "";
-  if (t.type === "heatmap") return sketchHeatmap(t, fl);
   if (t.type && t.type !== "scatter" && t.type !== "scattergl") return "";
-  const xa = fl[`xaxis${(t.xaxis || "x").slice(1)}`], ya = fl[`yaxis${(t.yaxis || "y").slice(1)}`];
+  const [xa, ya] = traceAxes(t, fl);
   if (!xa || !ya) return "";
-  const xs = t.x || [], ys = t.y || [], n = Math.min(xs.length, ys.length), mode = t.mode || (n < 20 ? "lines+markers" : "lines");
+  const xs = t.x || [], ys = t.y || [], n = Math.min(xs.length, ys.length), mode = traceMode(t);
   const px = (i) => xa._offset + xa.l2p(xa.lin(xs[i])), py = (i) => ya._offset + ya.l2p(ya.lin(ys[i]));
   let svg = "";
   if (mode.includes("lines") || t.fill === "toself") {
@@ -169,17 +173,18 @@ function sketchTrace(t, fl) {
 // an axis's grid, zero line, frame side, tick labels and title
 function sketchAxis(a, fl, font) {
   const o = a.opts, x = a._letter === "x", other = fl[`${x ? "y" : "x"}axis${(o.anchor || (x ? "y" : "x")).slice(1)}`];
-  if (!other) return "";
+  if (!other || o.visible === false) return "";
   const [r0, r1] = a.range, lo = Math.min(r0, r1), hi = Math.max(r0, r1), tf = o.tickfont || {}, fs = tf.size || font.size || 12;
   let vals, texts;
   if (o.tickvals) { vals = o.tickvals.map(a.lin); texts = (o.ticktext || o.tickvals).map(String); }
   else {
-    const nt = o.nticks || Math.min(9, Math.max(4, a._length / (x ? 80 : 40))) + 1;
-    const dt = o.dtick || (a.opts.type === "log" ? Math.max(1, Math.ceil((hi - lo) / nt - 0.3)) : tickStep(hi - lo, nt));  // (log: whole decades)
+    const nt = o.nticks || Math.min(9, Math.max(4, a._length / (x ? 80 : 40))) + 1, rough = (hi - lo) / nt, log = o.type === "log";
+    const dt = o.dtick || (log ? Math.max(1, Math.ceil(rough)) : tickStep(hi - lo, nt));  // (log: whole decades)
+    const exp = log ? 0 : tickExponent(lo, hi);
     vals = []; texts = [];
     for (let v = Math.ceil(lo / dt - 1e-9) * dt, j = 0; v <= hi + dt * 1e-9 && j < SKETCH_MAX_TICKS; v += dt, j++) {
       vals.push(v);
-      texts.push(a.opts.type === "log" ? tickText(10 ** v, Math.min(1, 10 ** v)) : tickText(v, dt));
+      texts.push(log ? tickText(10 ** v, Math.min(1, 10 ** v), 0, o.tickformat) : tickText(v, dt, exp, o.tickformat));
     }
   }
   const pos = (v) => a._offset + a.l2p(v), oa = other._offset, ob = other._offset + other._length;
@@ -196,7 +201,7 @@ function sketchAxis(a, fl, font) {
     svg += x ? `<text class="dbls-tick" data-axis="${a._name}" x="${p}" y="${f1(top ? oa - 4 - sd : ob + fs + 2 + sd)}" text-anchor="middle" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`
       : `<text class="dbls-tick" data-axis="${a._name}" x="${f1(right ? ob + 4 + sd : oa - 4 - sd)}" y="${p}" dy="0.35em" text-anchor="${right ? "start" : "end"}" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`;
   });
-  if (o.zeroline !== false && lo < 0 && hi > 0 && !o.overlaying) {
+  if (o.zeroline !== false && o.type !== "log" && lo < 0 && hi > 0 && !o.overlaying) {
     const p = f1(pos(0)), c = o.zerolinecolor || "#444444";
     svg += x ? `<line x1="${p}" x2="${p}" y1="${f1(oa)}" y2="${f1(ob)}" stroke="${c}"/>` : `<line y1="${p}" y2="${p}" x1="${f1(oa)}" x2="${f1(ob)}" stroke="${c}"/>`;
   }
@@ -239,9 +244,9 @@ function sketchDraw(gd) {
     const body = sketchTrace(t, fl), key = `${t.xaxis || "x"} ${t.yaxis || "y"}`;
     if (!body) continue;
     if (!clips.has(key)) {
-      const xa = fl[`xaxis${(t.xaxis || "x").slice(1)}`], ya = fl[`yaxis${(t.yaxis || "y").slice(1)}`], id = `dbls-sk${clipIds++}`;
+      const [xaxis, yaxis] = traceAxes(t, fl), id = `dbls-sk${clipIds++}`;
       clips.set(key, id);
-      defs += `<clipPath id="${id}"><rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}"/></clipPath>`;
+      defs += pen({xaxis, yaxis}).clip(id);
     }
     svg += `<g clip-path="url(#${clips.get(key)})">${body}</g>`;
   }
@@ -289,5 +294,6 @@ function unsketch(root) {
   }
 }
 
-// a frame with what is drawn on screen (before a long task, plotly.js's evaluation, takes the main thread)
-const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+// a frame with what is drawn on screen (before a long task, plotly.js's evaluation, takes the main thread); at most
+// 100 ms (a tab in the background paints no frame)
+const painted = () => new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 100); });

@@ -759,4 +759,4 @@ ${SVM_CONTROLS}
 ${MATH}${MARGINS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-KINDS.svm = {shell: SVM_SHELL,  sketch: true,model: (scene) => new SvmModel(scene), View: SvmView};
+KINDS.svm = {shell: SVM_SHELL, sketch: true, model: (scene) => new SvmModel(scene), View: SvmView};
