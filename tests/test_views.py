@@ -624,3 +624,14 @@ def test_dual_linear_eta_falls_back_to_its_own_record_when_every_eta_would_not_f
     assert not at.exception and sc.run["etas"] is None and sc.run["eta"] == 0.5 and not sc.lines
     assert sc.run["cut_from"] is None and sc.run["n_steps"] == 60_000
     assert any("agree" in m.value for m in [*at.success, *at.warning, *at.info])
+
+
+def test_a_link_step_leaves_the_address_with_the_points_it_was_used_on():
+    """The address keeps a link's step while the chart shows the same points (it reopens the view there); other
+    points open the chart at step 0 (the renderer), and the address no longer names the old step."""
+    at = page_from_url({"ds": "XOR", "step": "12"})
+    assert at.query_params["step"] == "12" and scene(at).view.start == 12
+    at.radio(key="rule").set_value("negative").run()  # the same points: the step stays
+    assert not at.exception and at.query_params["step"] == "12"
+    at.sidebar.number_input(key="data_seed").set_value(5).run()  # new points
+    assert not at.exception and "step" not in at.query_params

@@ -10,6 +10,7 @@ not valid.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -71,6 +72,7 @@ ALLOWED_THIS_RUN = "_url_allowed"  # widget key -> what a link may give it, in w
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
+STEP_POINTS = "_step_points"  # the points a link's step was used on (forget_stale_step)
 
 
 def remember_url() -> None:
@@ -226,6 +228,7 @@ def dataset_sidebar() -> None:
                "values in the thousands) then weigh alike. The points themselves (the table, the CSV) are kept "
                "as they are.")
     points_sidebar()
+    forget_stale_step()
 
 
 def _user_dataset(sb) -> None:
@@ -475,7 +478,26 @@ def take_start_step() -> int | None:
         if "step" in st.query_params:
             del st.query_params["step"]
         return None
+    st.session_state[STEP_POINTS] = _points_key()
     return step
+
+
+def _points_key() -> str:
+    """The shown points, as a fingerprint (X and y as the pages show them)."""
+    ds = current_dataset()
+    return hashlib.blake2b(np.ascontiguousarray(ds.X).tobytes() + np.ascontiguousarray(ds.y).tobytes(),
+                           digest_size=16).hexdigest()
+
+
+def forget_stale_step() -> None:
+    """A link's ``step=`` stays in the address bar while the chart shows the points it was used on (the address then
+    reopens the view at that step); new points open the chart at step 0 (viz/js/scene.js: samePoints), and the
+    step leaves the address with them."""
+    kept = st.session_state.get(STEP_POINTS)
+    if kept is not None and kept != _points_key():
+        st.session_state.pop(STEP_POINTS)
+        if "step" in st.query_params:
+            del st.query_params["step"]
 
 
 def step_beyond(step: int | None, last: int, holds: str) -> None:
