@@ -35,7 +35,7 @@ pages = [
 ]
 nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
-preload_renderer()  # first: plotly.js starts loading and evaluating before the page's script has built its scene
+preload_renderer()  # first: plotly.js starts loading before the page's script has built its scene (evaluated once sketched)
 dataset_sidebar()
 presentation_sidebar()
 narrow_screen_style()  # rows of columns fold on a narrow screen (1024 px with the sidebar open)

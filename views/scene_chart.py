@@ -153,8 +153,8 @@ export default function (component) {{
 """
 
 # the chart's element asks the browser for plotly.js and the renderer as soon as it is drawn, before the component's
-# own script has loaded (plotly.js 0.9 s sooner on a new tab): the renderer's requests then find them fetched. What the
-# first chart waits for then is plotly.js's evaluation (0.8–0.9 s here), as the bare app's Plotly chunk's
+# own script has loaded (plotly.js 0.9 s sooner on a new tab): the renderer's requests then find them fetched. plotly.js
+# is evaluated (0.8–0.9 s here) only after a new tab's first chart is sketched without it (viz/js/sketch.js)
 PRELOAD = (f'<link rel="preload" as="script" href="app/static/plotly.min.js">'
            f'<link rel="modulepreload" href="app/static/{RENDERER_FILE}?v={RENDERER_VERSION}">')
 SCENE = st.components.v2.component("dbl_scene", html=f'{PRELOAD}<div class="dbls"></div>', css=CSS, js=LOADER_JS,
