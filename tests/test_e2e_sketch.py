@@ -156,3 +156,20 @@ def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server:
         assert_no_exception(page)
     finally:
         ctx.close()
+
+
+def test_the_quiz_waits_for_plotly(browser: Browser, app_server: str) -> None:
+    """The quiz's question is answered by a click on a point, which only plotly.js's drawing takes: it is not
+    sketched (a sketch would take clicks it cannot answer)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        held = held_plotly(page)
+        page.goto(f"{app_server}/perceptron?quiz=true")
+        page.wait_for_function("() => window.__dblPlotly !== undefined", timeout=60_000)  # (the chart asked for it)
+        release(held)
+        page.wait_for_selector(SCENE, state="attached", timeout=60_000)
+        assert page.evaluate("() => document.querySelector('.dbls').dataset.sketched") is None
+        assert_no_exception(page)
+    finally:
+        ctx.close()

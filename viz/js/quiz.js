@@ -10,6 +10,8 @@ const WRONG = "#CC0000";  // a wrong pick
 const LABEL_MAX = 60;  // points named on the chart (x₁, x₂, …) up to this many
 
 class QuizView extends PerceptronView {
+  static unsketched = true;  // (its question is answered by a click on a point, which waits for plotly.js: sketch.js)
+
   constructor(root, model, Plotly, scene) {
     super(root, model, Plotly, scene);
     const q = model.h.view.quiz;

@@ -1560,7 +1560,8 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   // (and a newer record that comes while the sketch waits for plotly.js: sketched too, never left under the old one)
   let sketched = null;
   const shown = root.__dblView;
-  if (!window.Plotly && kind.sketch && !standalone && !document.hidden && (!shown || shown.Plotly === SKETCH)) {
+  const sketchable = kind.sketch && !(kind.viewFor ? kind.viewFor(scene) : kind.View).unsketched;
+  if (!window.Plotly && sketchable && !standalone && !document.hidden && (!shown || shown.Plotly === SKETCH)) {
     try { sketched = await drawScene(root, id, scene, kind, model, SKETCH, stripLater); } catch (e) {
       console.warn(`the chart's sketch: ${e.message}`);  // (plotly.js draws it: nothing is said)
       root.__dblView = shown;
