@@ -49,7 +49,7 @@ function sliderAt(gd) {
 _JS = SLIDER_JS + r"""
 export default function(component) {
   const { data, parentElement } = component;
-  const find = (key) => document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  const find = (key) => document.querySelector(`.st-key-${key} .dbls-plot`);  // (sketched or drawn: viz/js/sketch.js)
   const keys = parentElement.querySelector(".dbl-keys");  // what the keys move: the step, or the chart's C or b
   if (keys) keys.textContent = data.slider_name ? `Keys: ← → move ${data.slider_name}, Home / End its smallest / largest`
     : "Keys: ← → step, Home / End first / last";

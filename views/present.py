@@ -46,8 +46,8 @@ _BIG = ("html { font-size: 21px !important; } [data-testid='stHeader'] { display
 _NARROW = ("[data-testid='stMainBlockContainer'] { container-type: inline-size; } "
            "@container (max-width: 760px) { [data-testid='stHorizontalBlock'] { flex-wrap: wrap; row-gap: 0.6rem; } "
            "[data-testid='stHorizontalBlock'] > [data-testid='stColumn'] { min-width: 9rem; } } "
-           "@container (max-width: 900px) { [data-testid='stHorizontalBlock']:has(.js-plotly-plot) { flex-wrap: wrap; } "
-           "[data-testid='stHorizontalBlock']:has(.js-plotly-plot) > [data-testid='stColumn'] "
+           "@container (max-width: 900px) { [data-testid='stHorizontalBlock']:has(.js-plotly-plot, .dbls-plot) { flex-wrap: wrap; } "
+           "[data-testid='stHorizontalBlock']:has(.js-plotly-plot, .dbls-plot) > [data-testid='stColumn'] "
            "{ flex: 1 1 100% !important; width: 100% !important; min-width: 100% !important; } }")
 
 

@@ -403,7 +403,7 @@ export default function(component) {
     const url = new URL(window.location.href);
     url.searchParams.delete("step");
     for (const [key, spec] of Object.entries(charts)) {
-      const {stop, step} = sliderAt(document.querySelector(`.st-key-${key} .js-plotly-plot`));
+      const {stop, step} = sliderAt(document.querySelector(`.st-key-${key} .dbls-plot`));  // (sketched or drawn)
       if (!stop || !spec.link) continue;
       if (spec.link === "step" && step !== null) url.searchParams.set("step", step);
       if (spec.link === "C" && stop.label) url.searchParams.set("C", stop.label);
