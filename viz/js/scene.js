@@ -1719,8 +1719,8 @@ function takeOver(root) {
 
 export default function (component) {
   const {data, parentElement} = component;
-  if (data === null || data === undefined) {  // mounted early, before the page has its scene (its html fetches plotly.js:
-    const shell = parentElement.querySelector(".dbls");  // evaluated once a chart is sketched, sketch.js)
+  if (data === null || data === undefined) {  // mounted early, before the page has its scene (its html fetches plotly.js,
+    const shell = parentElement.querySelector(".dbls");  // which the chart evaluates, after its sketch: sketch.js)
     if (shell) shell.remove();  // no chart here
     return;
   }

@@ -10,7 +10,8 @@
 // (unsketch()). The sketch lays the axes out as plotly.js 3 does (its margins, the domains, a scale anchor widening a
 // range, its automatic range's padding, ticks and labels: the tests hold them to plotly.js's); trace types it does not
 // draw (heatmaps, contours, bars) wait for plotly.js. A chart kind is sketched where its first screen is scatter traces
-// (KINDS[kind].sketch); what answers the pointer (hover, a quiz's click, the page's ← → keys) waits for plotly.js.
+// (KINDS[kind].sketch; a view may opt out: QuizView.unsketched); hover, a click on a point (a quiz's answer, a point
+// added) and the image exports wait for plotly.js, while the controls, the legend and the page's ← → keys work.
 // ---------------------------------------------------------------------------------------------------
 
 const SKETCHED = "dbls-sketched";  // the class of a plot element the sketch drew
