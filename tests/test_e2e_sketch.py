@@ -139,7 +139,7 @@ def same_axes(sketch: dict, drawn: dict) -> None:
 # (page, the chart's place among the page's charts, its plots): the SVM's data panel and C panels, the hinge-SGD tab's
 # panel and J strip (a log axis, an axis hidden), Compare's two panels, a presentation-mode Perceptron's panel and strip
 @pytest.mark.parametrize(("path", "root", "plots"), [("svm?ds=Blobs&n_blobs=200", 0, 2), ("svm?ds=Blobs&n_blobs=200&svm_tab=Hinge-loss%20SGD", 0, 2),
-                                                     ("compare?ds=Moons&n_moons=150", 0, 2),
+                                                     ("compare?ds=Moons&n_moons=150", 0, 2), ("perceptron?ds=XOR&n_xor=2000", 0, 2),
                                                      ("perceptron?ds=Circles&n_circles=400&present=true&max_steps=9500", 0, 2)])
 def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server: str, path: str, root: int,
                                                    plots: int) -> None:
@@ -175,6 +175,60 @@ def test_the_quiz_waits_for_plotly(browser: Browser, app_server: str) -> None:
         release(held)
         page.wait_for_selector(SCENE, state="attached", timeout=60_000)
         assert page.evaluate("() => document.querySelector('.dbls').dataset.sketched") is None
+        assert_no_exception(page)
+    finally:
+        ctx.close()
+
+
+def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(browser: Browser, app_server: str) -> None:
+    """τ moves the sketched chart as it moves the drawn one (every τ's run is in the record), and plotly.js then draws
+    the τ the control shows."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    tau = f"() => document.querySelector('{ROOT}').__dblView.m.run.tau"
+    try:
+        held = held_plotly(page)
+        page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300")
+        page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
+        assert page.evaluate(tau) == 1.0
+        slider = page.get_by_test_id("stSlider").filter(has_text="τ").get_by_role("slider")
+        slider.focus()
+        page.keyboard.press("ArrowLeft")  # τ = 0.5
+        page.wait_for_function(f"() => ({tau[6:]}) === 0.5")
+        assert not page.evaluate("() => !!window.Plotly")  # (moved in the sketch)
+        release(held)
+        page.wait_for_selector(SCENE, state="attached", timeout=60_000)
+        page.wait_for_timeout(300)
+        assert page.evaluate(tau) == 0.5 and page.evaluate("() => !!window.Plotly")
+        assert_no_exception(page)
+    finally:
+        ctx.close()
+
+
+def test_a_point_clicked_into_the_sketch_is_added(browser: Browser, app_server: str) -> None:
+    """With *Click the chart to add or remove points* on, a click on the sketched chart adds a point (the page's new
+    record is sketched too), and plotly.js then draws the four points."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    try:
+        held = held_plotly(page)
+        page.goto(f"{app_server}/perceptron")
+        page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
+        assert page.evaluate(READ, ROOT)["points"] == 3
+        page.get_by_text("Click the chart to add or remove points").click()
+        page.wait_for_timeout(800)  # (the page's rerun with the editing switch on)
+        page.locator(f"{ROOT} .dbls-plot").first.scroll_into_view_if_needed()
+        box = page.locator(f"{ROOT} .dbls-plot svg").first.bounding_box()
+        fl = page.evaluate(f"() => {{ const f = document.querySelector('{ROOT} .dbls-plot')._fullLayout; "
+                           "return [f.xaxis._offset, f.xaxis._length, f.yaxis._offset, f.yaxis._length]; }")
+        page.mouse.click(box["x"] + fl[0] + 0.85 * fl[1], box["y"] + fl[2] + 0.85 * fl[3])  # an empty corner
+        page.wait_for_function(f"() => {{ const gd = document.querySelector('{ROOT} .dbls-plot'); return gd.classList.contains("
+                               f"'dbls-sketched') && gd.__dbl && gd.__dbl.m.N === 4; }}", timeout=30_000)
+        assert page.evaluate(READ, ROOT)["points"] == 4
+        release(held)
+        page.wait_for_selector(SCENE, state="attached", timeout=60_000)
+        page.wait_for_function(f"() => document.querySelector('{ROOT} .dbls-plot').__dbl.m.N === 4")
+        assert page.evaluate(READ, ROOT)["points"] == 4
         assert_no_exception(page)
     finally:
         ctx.close()

@@ -379,7 +379,7 @@ export default function(component) {
       const axes = spec.axes;
       const box = ev.target.closest && ev.target.closest(`.st-key-${key}`);
       if (!box) continue;
-      const gd = box.querySelector(".js-plotly-plot");
+      const gd = box.querySelector(".dbls-plot");  // (sketched or drawn: viz/js/sketch.js)
       const fl = gd && gd._fullLayout;
       if (!fl || !fl[axes[0]] || !fl[axes[1]]) return;
       const xa = fl[axes[0]], ya = fl[axes[1]];

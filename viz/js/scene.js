@@ -1360,7 +1360,8 @@ function followVariant(root, v) {
 function syncControls() {
   for (const root of document.querySelectorAll(".dbls")) {
     const v = root.__dblView;
-    if (!v || !v.sync || !v.m.h.follow || root.dataset.ready !== root.__dblId) continue;  // none, or still mounting
+    const drawn = root.dataset.ready === root.__dblId || root.dataset.sketched === root.__dblId;
+    if (!v || !v.sync || !v.m.h.follow || !drawn) continue;  // none, or still mounting
     if (followVariant(root, v)) continue;
     v.sync();
     if (v.waits) {  // the controls show what this record does not hold: dimmed and busy until the server's arrives
@@ -1567,13 +1568,21 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
       root.__dblView = shown;
     }
     if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
-    if (sketched) root.dataset.sketched = id;
+    if (sketched) {  // (it follows the page's controls, and shows its formulas, as the chart drawn with plotly.js does)
+      root.dataset.sketched = id;
+      lessonSoon(root);
+      watchControls();
+      syncControls();
+    }
     await painted();
   }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
   if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
   unsketch(root);  // (plotly.js draws on fresh elements: the sketch's go)
+  if (sketched) {  // (the run a control chose meanwhile: τ moved in the sketch)
+    try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
+  }
   const pace = sketched && sketched.timer ? sketched.pace : null;  // (played in the sketch: plays on)
   let view;
   try { view = await drawScene(root, id, scene, kind, model, Plotly, stripLater); } catch (e) { fail(root, e.message); return; }
@@ -1586,13 +1595,17 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   keep(root, bytes, scene.header);
   if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
   else askAhead(root, id);
-  if (!KATEX) loadKatex().then(() => { const v = root.__dblView; if (v) showLesson(v, v.step); }, () => {
-    const v = root.__dblView;
-    if (v) showLesson(v, v.step);  // the panel then says that the formulas could not be loaded
-  });
+  lessonSoon(root);
   if (standalone) window.__dblView = view;
   watchControls();
   syncControls();
+}
+
+// the lesson's formulas once KaTeX is in (loaded once; the panel says so where it cannot be)
+function lessonSoon(root) {
+  if (KATEX) return;
+  const show = () => { const v = root.__dblView; if (v) showLesson(v, v.step); };
+  loadKatex().then(show, show);
 }
 
 // a scene's view made and drawn in ``root`` with ``Plotly`` (plotly.js, or the sketch), or null where a newer record came

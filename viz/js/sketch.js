@@ -110,6 +110,7 @@ function sketchAxes(layout, data, W, H) {
     const [r0, r1] = a.range, L = a._length;
     a.l2p = a._letter === "x" ? (v) => ((v - r0) / (r1 - r0)) * L : (v) => ((r1 - v) / (r1 - r0)) * L;
     a.p2l = a._letter === "x" ? (p) => r0 + (p / L) * (r1 - r0) : (p) => r1 - (p / L) * (r1 - r0);
+    a.p2d = a.opts.type === "log" ? (p) => 10 ** a.p2l(p) : a.p2l;  // (a click added on the sketch: views/userdata.py)
   }
   return ax;
 }
@@ -158,15 +159,18 @@ function sketchTrace(t, fl) {
   }
   if (mode.includes("markers") && n) {
     const mk = t.marker || {}, r = (i) => (Array.isArray(mk.size) ? mk.size[i] : mk.size ?? 6) / 2;
-    const col = (i) => (Array.isArray(mk.color) ? mk.color[i] : mk.color) || POS, open = String(mk.symbol || "").endsWith("-open");
-    const edge = mk.line && mk.line.width ? ` stroke="${mk.line.color || "white"}" stroke-width="${mk.line.width}"` : "";
-    const groups = new Map();  // one path per colour
+    // (a marker's colour is its line's where it has none: plotly.js's default)
+    const col = (i) => (Array.isArray(mk.color) ? mk.color[i] : mk.color) || (t.line && t.line.color) || POS;
+    const open = String(mk.symbol || "").endsWith("-open");
+    const lw = mk.line && mk.line.width, edge = lw ? ` stroke="${mk.line.color || "white"}" stroke-width="${lw}"` : "";
+    const groups = new Map();  // one path per colour; outlined markers one each (each one's outline under the next)
     for (let i = 0; i < n; i++) {
       if (xs[i] === null || ys[i] === null) continue;
-      const c = col(i), sym = Array.isArray(mk.symbol) ? mk.symbol[i] : mk.symbol;
-      groups.set(c, (groups.get(c) || "") + sketchMarker(sym, px(i), py(i), r(i)));
+      const c = col(i), sym = Array.isArray(mk.symbol) ? mk.symbol[i] : mk.symbol, d = sketchMarker(sym, px(i), py(i), r(i));
+      if (edge && !open) svg += `<path d="${d}" fill="${c}"${edge}/>`;
+      else groups.set(c, (groups.get(c) || "") + d);
     }
-    for (const [c, d] of groups) svg += open ? `<path d="${d}" fill="none" stroke="${c}" stroke-width="1.5"/>` : `<path d="${d}" fill="${c}"${edge}/>`;
+    for (const [c, d] of groups) svg += open ? `<path d="${d}" fill="none" stroke="${c}" stroke-width="1.5"/>` : `<path d="${d}" fill="${c}"/>`;
   }
   return svg;
 }
@@ -189,28 +193,30 @@ function sketchAxis(a, fl, font) {
     }
   }
   const pos = (v) => a._offset + a.l2p(v), oa = other._offset, ob = other._offset + other._length;
-  const right = o.side === "right", top = o.side === "top";
+  const right = o.side === "right", top = o.side === "top", zero = o.zeroline !== false && o.type !== "log" && lo <= 0 && hi >= 0;
   let svg = "";
   vals.forEach((v, j) => {
     if (v < lo - 1e-9 * (hi - lo) || v > hi + 1e-9 * (hi - lo)) return;
-    const p = f1(pos(v));
-    if (o.showgrid !== false && !o.overlaying)
+    // (a label past the figure is not drawn: plotly.js's "hide past div", a quarter of the type's size spared at the top)
+    const p = f1(pos(v)), half = x ? 0.28 * fs * texts[j].length : 0.5 * fs;
+    const past = pos(v) - half + (x ? 0 : fs / 4) < 0 || pos(v) + half > (x ? fl.width : fl.height);
+    if (o.showgrid !== false && !o.overlaying && !(zero && Math.abs(v) < 1e-12 * (hi - lo)))
       svg += x ? `<line x1="${p}" x2="${p}" y1="${f1(oa)}" y2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`
         : `<line y1="${p}" y2="${p}" x1="${f1(oa)}" x2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`;
-    if (o.showticklabels === false) return;
+    if (o.showticklabels === false || past) return;
     const sd = o.ticklabelstandoff || 0;
     svg += x ? `<text class="dbls-tick" data-axis="${a._name}" x="${p}" y="${f1(top ? oa - 4 - sd : ob + fs + 2 + sd)}" text-anchor="middle" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`
       : `<text class="dbls-tick" data-axis="${a._name}" x="${f1(right ? ob + 4 + sd : oa - 4 - sd)}" y="${p}" dy="0.35em" text-anchor="${right ? "start" : "end"}" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`;
   });
-  if (o.zeroline !== false && o.type !== "log" && lo < 0 && hi > 0 && !o.overlaying) {
+  if (zero && !o.overlaying) {
     const p = f1(pos(0)), c = o.zerolinecolor || "#444444";
     svg += x ? `<line x1="${p}" x2="${p}" y1="${f1(oa)}" y2="${f1(ob)}" stroke="${c}"/>` : `<line y1="${p}" y2="${p}" x1="${f1(oa)}" x2="${f1(ob)}" stroke="${c}"/>`;
   }
   const title = o.title && (typeof o.title === "string" ? o.title : o.title.text), tfont = (o.title && o.title.font) || {};
   if (title) {
     const ts = tfont.size || font.size || 14, mid = f1(a._offset + a._length / 2);
-    svg += x ? `<text x="${mid}" y="${f1(ob + 1.9 * fs + ts * 0.9)}" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`
-      : `<text transform="translate(${f1(right ? ob + fs * 3 + ts * 0.4 : oa - fs * 2.4 - ts * 0.6)},${mid}) rotate(-90)" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`;
+    svg += x ? `<text x="${mid}" y="${f1(ob + 1.45 * fs + (o.title.standoff ?? 0) + 0.72 * ts)}" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`
+      : `<text transform="translate(${f1(right ? ob + fs * 3 + ts * 0.4 : oa - fs * 2.2 - ts * 0.6)},${mid}) rotate(-90)" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`;
   }
   return svg;
 }
@@ -256,7 +262,7 @@ function sketchDraw(gd) {
   if (xa.opts.showline && ya.opts.showline)  // the frame of a mirrored axis line
     svg += `<rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}" fill="none" stroke="${xa.opts.linecolor || "#444"}"/>`;
   gd.classList.add(SKETCHED);
-  gd.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="${esc(font.family)}" style="display:block"><defs>${defs}</defs>${svg}</svg>`;
+  gd.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="${esc(font.family)}" style="display:block" class="main-svg"><defs>${defs}</defs>${svg}</svg>`;
   gd._fullLayout = fl;
 }
 
