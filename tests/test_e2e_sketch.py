@@ -7,6 +7,8 @@ plotly.js's request is held (Playwright's route, answered later) so that the ske
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step
 from playwright.sync_api import Browser
@@ -40,6 +42,32 @@ def held_plotly(page) -> list:
     return held
 
 
+@contextlib.contextmanager
+def fresh_tab(browser: Browser, width: int = 1280, height: int = 800, hold: bool = True):
+    """A new tab in a fresh context (nothing cached, as a student's first visit), plotly.js held (:func:`held_plotly`)
+    unless ``hold`` is False: yields (page, the held routes or None)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = ctx.new_page()
+        yield page, held_plotly(page) if hold else None
+    finally:
+        ctx.close()
+
+
+def settled(page, root: int) -> None:
+    """Wait until the ``root``-th chart's first plot has kept its size for half a second (a presentation-mode slide is
+    cut to the window once its formulas are typeset: with or without the sketch)."""
+    size = f"() => {{ const f = document.querySelectorAll('.dbls')[{root}].querySelector('.dbls-plot')._fullLayout; return f.width + 'x' + f.height; }}"
+    last, same = None, 0
+    for _ in range(40):  # (at most 10 s)
+        now = page.evaluate(size)
+        same = same + 1 if now == last else 0
+        if same >= 2:
+            return
+        last = now
+        page.wait_for_timeout(250)
+
+
 def release(held: list) -> None:
     routes = list(held)
     held[:] = [None]  # (later requests pass at once)
@@ -52,10 +80,7 @@ def close(a: float, b: float, tol: float) -> bool:
 
 
 def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    try:
-        held = held_plotly(page)
+    with fresh_tab(browser) as (page, held):
         page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300&tau=0.1")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         sketch = page.evaluate(READ, ROOT)
@@ -87,14 +112,10 @@ def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_s
         assert all(close(a, b, 1) for a, b in zip(step1["line"], drawn["line"], strict=True)), (step1["line"], drawn["line"])
         assert scene_state(page)["step"] == 1
         assert_no_exception(page)
-    finally:
-        ctx.close()
 
 
 def test_plotly_that_cannot_load_leaves_the_sketch_and_says_so(browser: Browser, app_server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    try:
+    with fresh_tab(browser, hold=False) as (page, _):
         page.route("**/plotly.min.js", lambda route: route.abort())
         page.goto(f"{app_server}/perceptron")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
@@ -105,8 +126,6 @@ def test_plotly_that_cannot_load_leaves_the_sketch_and_says_so(browser: Browser,
         assert got["sketched"] and got["points"] == 3  # the textbook's three points, still drawn
         assert not page.locator(SCENE).count()
         assert_no_exception(page)
-    finally:
-        ctx.close()
 
 
 def axes_of(page, root: int, index: int) -> dict:
@@ -146,48 +165,37 @@ def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server:
     """Every plot of the chart (the data panel, the side panels, the strip), at a projector's 1024×768: the sketch's
     axes are plotly.js's (ranges to half a pixel, place, length, tick labels), so nothing moves when plotly.js takes
     over."""
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768})
-    page = ctx.new_page()
     mine = "(r) => { const e = document.querySelectorAll('.dbls')[r]; return e && e.dataset.{}; }"
-    try:
-        held = held_plotly(page)
+    with fresh_tab(browser, 1024, 768) as (page, held):
         page.goto(f"{app_server}/{path}")
         page.wait_for_function(mine.replace("{}", "sketched"), arg=root, timeout=60_000)
+        settled(page, root)
         sketches = [axes_of(page, root, i) for i in range(plots)]
         release(held)
         page.wait_for_function(mine.replace("{}", "ready"), arg=root, timeout=60_000)
+        settled(page, root)
         for i, sketch in enumerate(sketches):
             same_axes(sketch, axes_of(page, root, i))
         assert_no_exception(page)
-    finally:
-        ctx.close()
 
 
 def test_the_quiz_waits_for_plotly(browser: Browser, app_server: str) -> None:
     """The quiz's question is answered by a click on a point, which only plotly.js's drawing takes: it is not
     sketched (a sketch would take clicks it cannot answer)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    try:
-        held = held_plotly(page)
+    with fresh_tab(browser) as (page, held):
         page.goto(f"{app_server}/perceptron?quiz=true")
         page.wait_for_function("() => window.__dblPlotly !== undefined", timeout=60_000)  # (the chart asked for it)
         release(held)
         page.wait_for_selector(SCENE, state="attached", timeout=60_000)
         assert page.evaluate("() => document.querySelector('.dbls').dataset.sketched") is None
         assert_no_exception(page)
-    finally:
-        ctx.close()
 
 
 def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(browser: Browser, app_server: str) -> None:
     """τ moves the sketched chart as it moves the drawn one (every τ's run is in the record), and plotly.js then draws
     the τ the control shows."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
     tau = f"() => document.querySelector('{ROOT}').__dblView.m.run.tau"
-    try:
-        held = held_plotly(page)
+    with fresh_tab(browser) as (page, held):
         page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         assert page.evaluate(tau) == 1.0
@@ -201,17 +209,12 @@ def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(browser: Browser, app_s
         page.wait_for_timeout(300)
         assert page.evaluate(tau) == 0.5 and page.evaluate("() => !!window.Plotly")
         assert_no_exception(page)
-    finally:
-        ctx.close()
 
 
 def test_a_point_clicked_into_the_sketch_is_added(browser: Browser, app_server: str) -> None:
     """With *Click the chart to add or remove points* on, a click on the sketched chart adds a point (the page's new
     record is sketched too), and plotly.js then draws the four points."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    try:
-        held = held_plotly(page)
+    with fresh_tab(browser) as (page, held):
         page.goto(f"{app_server}/perceptron")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         assert page.evaluate(READ, ROOT)["points"] == 3
@@ -230,5 +233,3 @@ def test_a_point_clicked_into_the_sketch_is_added(browser: Browser, app_server: 
         page.wait_for_function(f"() => document.querySelector('{ROOT} .dbls-plot').__dbl.m.N === 4")
         assert page.evaluate(READ, ROOT)["points"] == 4
         assert_no_exception(page)
-    finally:
-        ctx.close()
