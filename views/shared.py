@@ -10,7 +10,6 @@ not valid.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +21,7 @@ import streamlit as st
 
 from core.validate import validate_data
 from datasets import REGISTRY
-from views.builds import sized
+from views.builds import settings_key, sized
 from views.dataset import (
     CUSTOM,
     DATASET_KEY,
@@ -483,10 +482,9 @@ def take_start_step() -> int | None:
 
 
 def _points_key() -> str:
-    """The shown points, as a fingerprint (X and y as the pages show them)."""
+    """The shown points, as a fingerprint (X and y as the pages show them: views.builds.settings_key)."""
     ds = current_dataset()
-    return hashlib.blake2b(np.ascontiguousarray(ds.X).tobytes() + np.ascontiguousarray(ds.y).tobytes(),
-                           digest_size=16).hexdigest()
+    return settings_key(ds.X, ds.y, ())
 
 
 def forget_stale_step() -> None:
