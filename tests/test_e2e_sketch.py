@@ -57,6 +57,8 @@ def fresh_tab(browser: Browser, width: int = 1280, height: int = 800, hold: bool
 def settled(page, root: int) -> None:
     """Wait until the ``root``-th chart's first plot has kept its size for half a second (a presentation-mode slide is
     cut to the window once its formulas are typeset: with or without the sketch)."""
+    page.wait_for_function(f"() => !!document.querySelectorAll('.dbls')[{root}].querySelector('.katex')",
+                           timeout=30_000)  # (its formulas typeset: the words beside a slide at their height)
     size = f"() => {{ const f = document.querySelectorAll('.dbls')[{root}].querySelector('.dbls-plot')._fullLayout; return f.width + 'x' + f.height; }}"
     last, same = None, 0
     for _ in range(40):  # (at most 10 s)
