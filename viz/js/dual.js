@@ -386,7 +386,13 @@ class DualView extends Stepping {
     return l;
   }
 
-  gramTraces() {
+  // the Gram matrix's colour bar in a panel ``height`` px high: its ticks, and the room it takes right of the matrix
+  gramBar(height) {
+    const r = this.m.run, k = this.k;
+    return colourBar(r.gram_lo, r.gram_hi, height - Math.round(68 * k), {thickness: 12 * k, size: 12 * k,
+                                                                          title: {text: "G<sub>ij</sub>", size: 14 * k}});
+  }
+  gramTraces(height) {
     const m = this.m, r = m.run, kb = r.gram_block, side = Math.round(Math.sqrt(m.gram.length));
     const z = [];
     for (let a = 0; a < side; a++) {
@@ -397,15 +403,14 @@ class DualView extends Stepping {
     const hover = kb === 1 ? "G<sub>%{y}%{x}</sub> = K(x<sub>%{y}</sub>, x<sub>%{x}</sub>) ≈ %{z:.3g}<extra></extra>"
       : `rows near x<sub>%{y:.0f}</sub>, columns near x<sub>%{x:.0f}</sub>: mean of a ${kb}×${kb} block of G ≈ %{z:.3g}<extra></extra>`;
     return [{type: "heatmap", z, x0: (kb + 1) / 2, dx: kb, y0: (kb + 1) / 2, dy: kb, colorscale: "Greys", reversescale: true,
-             hovertemplate: hover, showscale: true, zmin: r.gram_lo, zmax: r.gram_hi,
-             colorbar: {title: {text: "G<sub>ij</sub>", side: "top", font: {size: 14 * this.k}}, thickness: 12 * this.k, len: 1,
-                        tickfont: {size: 12 * this.k, color: "#333"}, outlinewidth: 0}}];
+             hovertemplate: hover, showscale: true, zmin: r.gram_lo, zmax: r.gram_hi, colorbar: this.gramBar(height).colorbar}];
   }
   gramLayout(width, height) {
     const n = this.m.N, k = this.k, dt = n <= 12 ? {dtick: 1} : {};
     return {
       width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
-      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(44 * k), r: Math.round(8 * k), t: Math.round(28 * k), b: Math.round(40 * k)},
+      font: {family: FONT, size: 14 * k, color: INK},
+      margin: {l: Math.round(44 * k), r: this.gramBar(height).room, t: Math.round(28 * k), b: Math.round(40 * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
       title: {text: "Gram matrix G<sub>ij</sub> = K(x<sub>i</sub>, x<sub>j</sub>)", font: {size: 15 * k, color: INK}, x: 0, xanchor: "left", y: 1, yanchor: "top", pad: {t: 4}},
       xaxis: this.axis({range: [0.5, n + 0.5], zeroline: false, showgrid: false, constrain: "domain", title: {text: "column j", standoff: 2, font: {size: 14 * k, color: "#333"}}, ...dt}),
@@ -461,7 +466,7 @@ class DualView extends Stepping {
     const gkey = JSON.stringify([m.run.kernel, m.run.kernel_params, m.run.gram_lo, m.run.gram_hi, m.h.view.scale, sz.gram,
                                  fingerprint(m.gram)]);
     if (!old || old.gramKey !== gkey || !this.gramEl._fullLayout)
-      await this.Plotly.react(this.gramEl, this.gramTraces(), this.gramLayout(sz.gram, sz.gram), CONFIG);
+      await this.Plotly.react(this.gramEl, this.gramTraces(sz.gram), this.gramLayout(sz.gram, sz.gram), CONFIG);
     this.gramKey = gkey;
     await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
     this.attach();
@@ -664,7 +669,7 @@ class DualView extends Stepping {
       data.push({type: "scatter", mode: "markers", name: "examined", x: ex, y: ey, hoverinfo: "skip",
                  marker: {size: this.examSize, color: "rgba(240, 228, 66, 0.3)", line: {color: HIGHLIGHT_LINE, width: 3.5 * k}}});
     }
-    for (const t of this.gramTraces()) data.push({...t, xaxis: "x2", yaxis: "y2", showlegend: false, colorbar: {...t.colorbar, x: 1, len: 0.45, y: 1, yanchor: "top"}});
+    for (const t of this.gramTraces(sz.gram)) data.push({...t, xaxis: "x2", yaxis: "y2", showlegend: false, colorbar: {...t.colorbar, x: 1, len: 0.45, y: 1, yanchor: "top"}});
     if (g.exam >= 0) {
       const [lo, hi] = this.rowSpan(g.exam);
       data.push({type: "scatter", mode: "lines", x: [0.5, m.N + 0.5, m.N + 0.5, 0.5, 0.5], y: [lo, lo, hi, hi, lo], fill: "toself",
@@ -718,4 +723,4 @@ function dualEta(h, old) {
   return etas[nearest(etas, want)];
 }
 
-KINDS.dual = {shell: DUAL_SHELL, model: (scene, old) => new DualModel(scene, dualEta(scene.header, old)), View: DualView};
+KINDS.dual = {shell: DUAL_SHELL, sketch: true, model: (scene, old) => new DualModel(scene, dualEta(scene.header, old)), View: DualView};

@@ -215,14 +215,19 @@ class LossView extends Panels {
   traceParts() { return {}; }  // (the bands are not in the legend)
 
   // ----- plotly.js: each panel's level bands (a contour trace of the sampled loss) and its axes
-  contour(nm, Z) {
+  // a loss's colour bar beside a panel ``height`` px high: ticked on its bands' levels; the room it takes right of it
+  bar(nm, height) {
+    const m = this.m, k = this.k;
+    return colourBar(0, m.top(nm), 0.9 * (height - 6 - Math.round(44 * k)), {thickness: 12 * k, size: 12 * k, outline: 1, levels: m.levels(nm)});
+  }
+  contour(nm, Z, height) {
     const m = this.m, G = m.G, r = m.run, [first, step] = m.levels(nm), k = this.k, rows = [];
     for (let i = 0; i < G; i++) rows.push(Array.from(Z.subarray(i * G, (i + 1) * G)));
     return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: rows, zmin: 0, zmax: m.top(nm), autocontour: false,
             contours: {start: first, end: first + step * (N_BANDS - 2), size: step, coloring: "fill", showlines: false},
             colorscale: LOSS_SCALE, line: {width: 0}, name: r.titles[nm],
             // (outlined: its lowest band is white, as the page is)
-            colorbar: {thickness: 12 * k, len: 0.9, tickfont: {size: 12 * k, color: "#333"}, outlinewidth: 1, outlinecolor: "#999"},
+            colorbar: {...this.bar(nm, height).colorbar, len: 0.9, outlinecolor: "#999"},
             hovertemplate: `w = (%{x:.3g}, %{y:.3g}), b = ${num(this.m.bs[this.i])}: ${r.titles[nm]} = %{z:.4g}<br>click to choose this w<extra></extra>`};
   }
   panelLayout(p, width, height) {
@@ -230,7 +235,7 @@ class LossView extends Panels {
     const axis = (extra) => ({zeroline: true, zerolinecolor: "#999", showgrid: false, tickfont: {size: 13 * k, color: "#333"},
                               fixedrange: true, showline: true, linecolor: "#999", mirror: true, ...extra});
     return {width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
-            font: {family: FONT, size: 15 * k, color: INK}, margin: {l: Math.round(52 * k), r: 8, t: 6, b: Math.round(44 * k)},
+            font: {family: FONT, size: 15 * k, color: INK}, margin: {l: Math.round(52 * k), r: this.bar(m.run.names[p], height).room, t: 6, b: Math.round(44 * k)},
             plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
             meta: {view: "loss_surface", slice: "w", loss: m.run.names[p], losses: m.run.names, bs: Array.from(m.bs), lam: m.lam,
                    b: m.bs[this.i], n_points: m.N, lines_drawn: m.drawnIdx.length},
@@ -304,7 +309,7 @@ class LossView extends Panels {
     this.g = this.geometry(this.i);
     for (let p = 0; p < m.run.names.length; p++) {
       const gd = this.plots[p], nm = m.run.names[p];
-      await this.Plotly.react(gd, [this.contour(nm, this.g.Z[nm])], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
+      await this.Plotly.react(gd, [this.contour(nm, this.g.Z[nm], this.sz.H)], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
       gd.__dbl = this;
       gd.__dblPanel = p;
       if (!gd.__dblHooked) {
@@ -392,7 +397,7 @@ class LossView extends Panels {
     const Z = m.surfaces(this.i);
     m.run.names.forEach((nm, p) => {
       const gd = this.plots[p];
-      if (gd._fullLayout) this.Plotly.react(gd, [this.contour(nm, Z[nm])], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
+      if (gd._fullLayout) this.Plotly.react(gd, [this.contour(nm, Z[nm], this.sz.H)], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
     });
     this.shown = this.i;
     this.show(this.i);
@@ -501,7 +506,7 @@ class LossView extends Panels {
     this.g = this.geometry(this.i);
     if (this.plots[0]._fullLayout && this.shown !== this.i) {  // the bands of the new b (the points' geometry is ours)
       m.run.names.forEach((nm, p) => {
-        const t = this.contour(nm, this.g.Z[nm]);
+        const t = this.contour(nm, this.g.Z[nm], this.sz.H);
         this.Plotly.restyle(this.plots[p], {z: [t.z], hovertemplate: [t.hovertemplate]}, [0]);
         this.plots[p].layout.meta.b = m.bs[this.i];
       });
@@ -590,7 +595,7 @@ class LossView extends Panels {
     const xy = (pts) => [pts.map((p) => p[0]), pts.map((p) => p[1])];
     m.run.names.forEach((nm, p) => {
       const ax = p ? String(p + 1) : "", x0 = p * slot, x1 = x0 + side;
-      const t = {...this.contour(nm, g.Z[nm]), xaxis: `x${ax}`, yaxis: `y${ax}`};
+      const t = {...this.contour(nm, g.Z[nm], sz.H), xaxis: `x${ax}`, yaxis: `y${ax}`};
       t.colorbar = {...t.colorbar, x: (x1 + 10 * k) / Wp, xanchor: "left", xref: "paper", len: 0.8};  // beside its own panel
       data.push(t);
       const tr = (id, xs, ys, extra) => data.push({type: "scatter", x: xs, y: ys, xaxis: `x${ax}`, yaxis: `y${ax}`, hoverinfo: "skip",
@@ -655,6 +660,7 @@ const LOSS_PANEL = (p) => `<div class="dbls-loss-panel" data-panel="${p}">
 </div>`;
 
 KINDS.loss = {
+  sketch: true,
   shellFor: (scene) => `<div class="dbls-loss">${scene.header.run.names.map((_, p) => LOSS_PANEL(p)).join("")}</div>
 <div class="dbls-state"></div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>

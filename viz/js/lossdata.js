@@ -213,4 +213,4 @@ class LossDataView extends Stepping {
   key() { return false; }
 }
 
-KINDS.lossdata = {shell: LD_SHELL, model: (scene) => new LossDataModel(scene), View: LossDataView};
+KINDS.lossdata = {shell: LD_SHELL, sketch: true, model: (scene) => new LossDataModel(scene), View: LossDataView};

@@ -24,6 +24,53 @@ function tickStep(span, n) {
   return base * [2, 5, 10].find((f) => f > rough / base * (1 + 1e-12)) || 10 * base;
 }
 
+// a colour bar's ticks and the room it takes right of its plot area. plotly.js widens a plot's right margin to hold a
+// colour bar by the measured width of the bar's labels (its automatic margin: Plots.autoMargin); the views give the
+// bar's ticks and a right margin that holds them (the labels measured in the chart's font, a pixel spared), so that no
+// margin is pushed and the plot area is the layout's own, laid out alike by plotly.js and by the sketch. ``levels`` ([first, step]): a
+// contour's bands, ticked on their levels (every 2nd, 5th or 10th where there are many, as plotly.js ticks a
+// contour's bar); else a step of 2, 5 or 10 as on an axis of the bar's length
+const BAR_XPAD = 10;  // px between the plot area and the bar, and right of the labels (plotly.js's default xpad)
+function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, levels = null}) {
+  let t0, dt;
+  if (levels) {
+    const [start, step] = levels, nt = Math.min(15, Math.max(4, lenPx / 50)) + 1, g = (hi - lo) / (nt * step);
+    dt = step; t0 = start;
+    if (g > 1) {
+      const e = 10 ** Math.floor(Math.log10(g));
+      dt *= e * ([2, 5, 10].find((f) => f >= g / e) || 10);
+      if ((Math.abs(start) / step + 1e-6) % 1 < 2e-6) t0 = 0;
+    }
+  } else { dt = tickStep(hi - lo, Math.min(9, Math.max(4, lenPx / 40)) + 1); t0 = 0; }
+  const tickvals = [];
+  for (let j = Math.ceil((lo - t0) / dt - 1e-9); tickvals.length < SKETCH_MAX_TICKS; j++) {
+    const v = t0 + j * dt;
+    if (v > hi + 1e-9 * Math.abs(dt)) break;
+    tickvals.push(v);
+  }
+  const ticktext = tickvals.map((v) => num(v)), labelW = Math.max(0, ...ticktext.map((t) => textWidth(t, size)));
+  const titleW = title ? textWidth(title.text, title.size) : 0;
+  // (plotly.js's width of the bar, its labels and pads, and the 12 px it keeps clear of the figure's edge)
+  const room = Math.ceil(2 * BAR_XPAD + Math.max(thickness + outline / 2 + labelW, titleW) + outline / 2 + 12 + 1);
+  const colorbar = {x: 1, xanchor: "left", xpad: BAR_XPAD, thickness, tickmode: "array", tickvals, ticktext,
+                    tickfont: {size, color: "#333"}, outlinewidth: outline};
+  if (title) colorbar.title = {text: title.text, side: "top", font: {size: title.size}};
+  return {colorbar, room};
+}
+
+// the width in px of a text in the charts' font at ``size`` px (a <sub> part at 70 %, as plotly.js writes it)
+let measurer = null;
+function textWidth(text, size) {
+  measurer = measurer || document.createElement("canvas").getContext("2d");
+  let w = 0;
+  String(text).split(/(<sub>.*?<\/sub>)/).forEach((part) => {
+    const sub = part.startsWith("<sub>");
+    measurer.font = `${sub ? 0.7 * size : size}px ${FONT}`;
+    w += measurer.measureText(part.replace(/<[^>]*>/g, "")).width;
+  });
+  return w;
+}
+
 const SI = {"-6": "µ", "-3": "m", 3: "k", 6: "M", 9: "G"};
 
 // plotly.js's exponent for an axis's labels (its default exponentformat "B": SI prefixes past 10⁴ and under 10⁻³)
@@ -101,6 +148,12 @@ function sketchAxes(layout, data, W, H) {
     if (!to) continue;
     const r = a.opts.scaleratio || 1, sa = a._length / Math.abs(a.range[1] - a.range[0]), st = to._length / Math.abs(to.range[1] - to.range[0]);
     const widen = (b, s) => {  // (a reversed range stays reversed)
+      if (b.opts.constrain === "domain") {  // (its range kept: its domain shrinks about its middle)
+        const len = s * Math.abs(b.range[1] - b.range[0]);
+        b._offset += (b._length - len) / 2;
+        b._length = len;
+        return;
+      }
       const c = (b.range[0] + b.range[1]) / 2, h = (Math.sign(b.range[1] - b.range[0]) || 1) * b._length / s / 2;
       b.range = [c - h, c + h];
     };
@@ -132,9 +185,170 @@ const sketchMarker = (symbol, x, y, r) => {
   return circleAt(x, y, r);
 };
 
-// one trace as SVG (scatter and scattergl: fills, lines, markers), or nothing for a type the sketch does not draw
+// ----- colour: plotly.js's named scales the views use; a scale's colour function over a domain (linear in RGB between
+// its stops, constant past its ends: d3's, as plotly.js makes it)
+const NAMED_SCALES = {Greys: [[0, "rgb(0,0,0)"], [1, "rgb(255,255,255)"]]};
+
+function rgbOf(c) {
+  const h = /^#([\da-f]{3}|[\da-f]{6})$/i.exec(c);
+  if (h) {
+    const x = h[1].length === 3 ? h[1].replace(/./g, "$&$&") : h[1];
+    return [0, 2, 4].map((i) => parseInt(x.slice(i, i + 2), 16));
+  }
+  const m = /rgba?\(([^)]*)\)/.exec(c || "");
+  return m ? m[1].split(",").slice(0, 3).map(Number) : [0, 0, 0];
+}
+
+function scaleOf(t) {
+  const sc = typeof t.colorscale === "string" ? NAMED_SCALES[t.colorscale] : t.colorscale;
+  if (!sc) throw new Error(`the sketch has no colour scale ${t.colorscale}`);
+  return t.reversescale ? sc.map(([p, c]) => [1 - p, c]).reverse() : sc;
+}
+
+function colourFn(domain, range) {
+  const rgb = range.map(rgbOf), n = domain.length;
+  return (z) => {
+    if (!(z > domain[0])) return rgb[0];
+    if (z >= domain[n - 1]) return rgb[n - 1];
+    let j = 1;
+    while (j < n - 1 && z > domain[j]) j++;
+    const f = (z - domain[j - 1]) / (domain[j] - domain[j - 1] || 1);
+    return rgb[j - 1].map((c, i) => c + f * (rgb[j][i] - c));
+  };
+}
+
+// a heatmap's colours: its scale over [zmin, zmax]; the colour bar's range
+function heatmapColours(t) {
+  const sc = scaleOf(t), lo = t.zmin, hi = t.zmax;
+  return {fn: colourFn(sc.map(([p]) => lo + p * (hi - lo)), sc.map(([, c]) => c)), zrange: [lo, hi], gradient: sc};
+}
+
+// a filled contour's colours, as plotly.js makes them (contour/make_color_map): the scale spread over the bands from
+// the first level less half a step to the last plus half, widened to [zmin, zmax] where those are given; a band is
+// coloured at its lower level plus half a step (below the first level: the first less half)
+function contourColours(t) {
+  const c = t.contours, size = c.size || 1, sc = scaleOf(t), given = typeof t.zmin === "number" && typeof t.zmax === "number";
+  let start = c.start, end = c.end + size / 1e6, nc = Math.floor((end - start) / size) + 1, extra = 1;
+  if (given && (start <= t.zmin || end >= t.zmax)) {
+    start = Math.max(start, t.zmin); end = Math.min(end, t.zmax);
+    nc = Math.floor((end - start) / size) + 1; extra = 0;
+  }
+  const dom = sc.map(([p]) => (p * (nc + extra - 1) - extra / 2) * size + start), ran = sc.map(([, col]) => col);
+  if (given && dom[0] > t.zmin) { dom.unshift(t.zmin); ran.unshift(ran[0]); }
+  if (given && dom[dom.length - 1] < t.zmax) { dom.push(t.zmax); ran.push(ran[ran.length - 1]); }
+  const levels = [];
+  for (let j = 0; j < SKETCH_MAX_BANDS && c.start + j * size < c.end + size / 1e6; j++) levels.push(c.start + j * size);
+  const fn = colourFn(dom, ran);
+  return {fn, levels, size, zrange: [Math.min(...dom), Math.max(...dom)],
+          band: (z) => {  // a value's colour: its band's
+            let j = 0;
+            while (j < levels.length && z >= levels[j]) j++;
+            return fn(j ? levels[j - 1] + size / 2 : c.start - size / 2);
+          }};
+}
+const SKETCH_MAX_BANDS = 256;  // (a bound on a contour's levels)
+
+// a picture over a trace's panel, made pixel by pixel: ``colour(x, y)`` of the data there (null: none) as an <image>
+function sketchPicture(xa, ya, colour) {
+  const x0 = Math.round(xa._offset), y0 = Math.round(ya._offset), w = Math.max(1, Math.round(xa._length)), h = Math.max(1, Math.round(ya._length));
+  const cv = document.createElement("canvas");
+  cv.width = w; cv.height = h;
+  const ctx = cv.getContext("2d"), img = ctx.createImageData(w, h), px = img.data;
+  for (let j = 0; j < h; j++) {
+    const y = ya.p2l(j + 0.5);
+    for (let i = 0; i < w; i++) {
+      const c = colour(xa.p2l(i + 0.5), y);
+      if (!c) continue;
+      const o = 4 * (j * w + i);
+      px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; px[o + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+  return `<image x="${x0}" y="${y0}" width="${w}" height="${h}" preserveAspectRatio="none" href="${cv.toDataURL()}"/>`;
+}
+
+// a heatmap (z by rows, x0/dx and y0/dy: its cells' centres) or a filled contour (z on the grid x × y, evenly spaced:
+// each pixel's value read bilinearly, coloured as its band) as a picture
+function sketchField(t, fl) {
+  const [xa, ya] = traceAxes(t, fl), z = t.z || [];
+  if (!xa || !ya || !z.length) return "";
+  const ny = z.length, nx = z[0].length;
+  if (t.type === "heatmap") {
+    const {fn} = heatmapColours(t), x0 = t.x0 ?? 0, dx = t.dx ?? 1, y0 = t.y0 ?? 0, dy = t.dy ?? 1;
+    return sketchPicture(xa, ya, (x, y) => {
+      const i = Math.round((x - x0) / dx), j = Math.round((y - y0) / dy);
+      return i >= 0 && i < nx && j >= 0 && j < ny && Number.isFinite(z[j][i]) ? fn(z[j][i]) : null;
+    });
+  }
+  const {band} = contourColours(t), xs = t.x, ys = t.y;
+  const gx = (nx - 1) / (xs[nx - 1] - xs[0]), gy = (ny - 1) / (ys[ny - 1] - ys[0]);
+  return sketchPicture(xa, ya, (x, y) => {
+    const u = (x - xs[0]) * gx, v = (y - ys[0]) * gy;
+    if (!(u >= 0 && u <= nx - 1 && v >= 0 && v <= ny - 1)) return null;
+    const i = Math.min(nx - 2, Math.floor(u)), j = Math.min(ny - 2, Math.floor(v)), fu = u - i, fv = v - j;
+    const a = z[j][i] + fu * (z[j][i + 1] - z[j][i]), b = z[j + 1][i] + fu * (z[j + 1][i + 1] - z[j + 1][i]);
+    return band(a + fv * (b - a));
+  });
+}
+
+// a text with <sub> and <b> parts as SVG tspans (plotly.js writes a subscript at 70 %, 0.3 em down)
+function richText(text) {
+  return String(text ?? "").split(/(<sub>.*?<\/sub>|<b>.*?<\/b>)/).map((part) => {
+    const inner = esc(part.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "));
+    if (part.startsWith("<sub>")) return `<tspan font-size="70%" dy="0.3em">${inner}</tspan><tspan dy="-0.21em"></tspan>`;
+    if (part.startsWith("<b>")) return `<tspan font-weight="bold">${inner}</tspan>`;
+    return inner;
+  }).join("");
+}
+
+// a heatmap's or a contour's colour bar right of its plot area, where the view's colourBar() placed it (x = 1, anchored
+// left, its ticks given, its length a fraction of the plot's height): plotly.js's colorbar/draw, for that case
+function sketchColourBar(t, fl, font) {
+  const cb = t.colorbar || {};
+  if (t.showscale === false || !cb.tickvals) return "";
+  const gs = {l: fl.margin.l, t: fl.margin.t, w: fl.width - fl.margin.l - fl.margin.r, h: fl.height - fl.margin.t - fl.margin.b};
+  const P = Math.round(cb.thickness ?? 30), len = cb.len ?? 1, L = Math.round(len * gs.h), ol = cb.outlinewidth ?? 1;
+  const xpad = cb.xpad ?? 10, ypad = cb.ypad ?? 10, v = cb.x ?? 1.02, y = cb.y ?? 0.5;
+  const K = {top: 1, middle: 0.5}[cb.yanchor || "middle"] ?? 0, q = y - K * L / gs.h;
+  const X = Math.round(gs.l) + Math.round(v * gs.w + xpad);
+  const dom = [q + ypad / gs.h, q + L / gs.h - ypad / gs.h];
+  const title = cb.title && cb.title.text, ts = (cb.title && cb.title.font && cb.title.font.size) || font.size;
+  let svg = "";
+  if (title) {  // above the bar, which gives up the title's height and 5 px
+    dom[1] -= (1.3 * ts + 5) / gs.h;
+    const ty = ypad + gs.t + gs.h * (1 - q - L / gs.h) + 3 + 0.75 * ts - ol / 2;
+    svg += `<text x="${f1(gs.l + xpad + gs.w * v - ol / 2)}" y="${f1(ty)}" font-size="${ts}" fill="${font.color}">${richText(title)}</text>`;
+  }
+  const top = Math.round(gs.t) + Math.round(gs.h * (1 - dom[1])), length = (dom[1] - dom[0]) * gs.h;
+  const cols = t.type === "heatmap" ? heatmapColours(t) : contourColours(t), [z0, z1] = cols.zrange;
+  const zp = (z) => top + (1 - (z - z0) / (z1 - z0 || 1)) * length;  // (the bar's axis)
+  const rgb = (c) => `rgb(${c.map(Math.round).join(",")})`;
+  if (cols.gradient) {
+    const id = `dbls-skg${clipIds++}`;
+    svg += `<defs><linearGradient id="${id}" x1="0" y1="1" x2="0" y2="0">${cols.gradient.map(([p, c]) => `<stop offset="${p}" stop-color="${c}"/>`).join("")}</linearGradient></defs>` +
+           `<rect x="${X}" y="${f1(zp(z1))}" width="${Math.max(P, 2)}" height="${f1(zp(z0) - zp(z1))}" fill="url(#${id})"/>`;
+  } else {  // a band each: from the middle of its level and the one below to the middle with the one above
+    const fills = cols.levels.filter((l) => l > 1.001 * z0 - 0.001 * z1 && l < 1.001 * z1 - 0.001 * z0).map((l) => l - cols.size / 2);
+    fills.push(fills[fills.length - 1] + cols.size);
+    fills.forEach((f, i) => {
+      const a = Math.round(zp(i ? (f + fills[i - 1]) / 2 : z0)), b = Math.round(zp(i === fills.length - 1 ? z1 : (f + fills[i + 1]) / 2));
+      svg += `<rect x="${X}" y="${Math.min(a, b)}" width="${Math.max(P, 2)}" height="${Math.max(Math.abs(a - b) + 1, 2)}" fill="${rgb(cols.fn(f))}"/>`;
+    });
+  }
+  if (ol) svg += `<rect x="${X}" y="${f1(zp(z1))}" width="${P}" height="${f1(zp(z0) - zp(z1))}" fill="none" stroke="${cb.outlinecolor || "#444"}" stroke-width="${ol}"/>`;
+  const tf = cb.tickfont || {}, fs = tf.size || font.size;
+  cb.tickvals.forEach((val, j) => {
+    if (val < Math.min(z0, z1) || val > Math.max(z0, z1)) return;
+    svg += `<text class="dbls-cbtick" x="${f1(X + P + ol / 2 + 0.2 * fs + 0.5)}" y="${f1(zp(val))}" dy="0.35em" font-size="${fs}" fill="${tf.color || font.color}">${esc(String(cb.ticktext[j]))}</text>`;
+  });
+  return svg;
+}
+
+// one trace as SVG (scatter and scattergl: fills, lines, markers; heatmaps and filled contours: sketchField), or
+// nothing for a type the sketch does not draw
 function sketchTrace(t, fl) {
   if (t.visible === false || t.visible === "legendonly") return "";
+  if (t.type === "heatmap" || t.type === "contour") return sketchField(t, fl);
   if (t.type && t.type !== "scatter" && t.type !== "scattergl") return "";
   const [xa, ya] = traceAxes(t, fl);
   if (!xa || !ya) return "";
@@ -194,7 +408,11 @@ function sketchAxis(a, fl, font) {
   }
   const pos = (v) => a._offset + a.l2p(v), oa = other._offset, ob = other._offset + other._length;
   const right = o.side === "right", top = o.side === "top", zero = o.zeroline !== false && o.type !== "log" && lo <= 0 && hi >= 0;
-  let svg = "";
+  // (plotly.js ticks an axis outside where it carries a heatmap or a contour; a tick's label stands 0.2 em past the
+  // tick or the axis line, where there is one)
+  const tl = (o.ticks ?? (fl._maps.has(a._id) ? "outside" : "")) === "outside" ? o.ticklen ?? 5 : 0;
+  const gap = 1 + tl + (tl || o.showline ? 0.2 * fs : 0);
+  let svg = "", widest = 0;
   vals.forEach((v, j) => {
     if (v < lo - 1e-9 * (hi - lo) || v > hi + 1e-9 * (hi - lo)) return;
     // (a label past the figure is not drawn: plotly.js's "hide past div", a quarter of the type's size spared at the top)
@@ -203,10 +421,16 @@ function sketchAxis(a, fl, font) {
     if (o.showgrid !== false && !o.overlaying && !(zero && Math.abs(v) < 1e-12 * (hi - lo)))
       svg += x ? `<line x1="${p}" x2="${p}" y1="${f1(oa)}" y2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`
         : `<line y1="${p}" y2="${p}" x1="${f1(oa)}" x2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`;
+    if (tl) {
+      const e = x ? (top ? oa - 1 : ob + 1) : right ? ob + 1 : oa - 1, d = (x ? !top : right) ? tl : -tl;
+      svg += x ? `<line x1="${p}" x2="${p}" y1="${f1(e)}" y2="${f1(e + d)}" stroke="${o.tickcolor || "#444"}"/>`
+        : `<line y1="${p}" y2="${p}" x1="${f1(e)}" x2="${f1(e + d)}" stroke="${o.tickcolor || "#444"}"/>`;
+    }
     if (o.showticklabels === false || past) return;
     const sd = o.ticklabelstandoff || 0;
-    svg += x ? `<text class="dbls-tick" data-axis="${a._name}" x="${p}" y="${f1(top ? oa - 4 - sd : ob + fs + 2 + sd)}" text-anchor="middle" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`
-      : `<text class="dbls-tick" data-axis="${a._name}" x="${f1(right ? ob + 4 + sd : oa - 4 - sd)}" y="${p}" dy="0.35em" text-anchor="${right ? "start" : "end"}" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`;
+    if (!x) widest = Math.max(widest, textWidth(texts[j], fs));
+    svg += x ? `<text class="dbls-tick" data-axis="${a._name}" x="${p}" y="${f1(top ? oa - gap - sd : ob + gap + fs + sd)}" text-anchor="middle" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`
+      : `<text class="dbls-tick" data-axis="${a._name}" x="${f1(right ? ob + gap + sd : oa - gap - sd)}" y="${p}" dy="0.35em" text-anchor="${right ? "start" : "end"}" font-size="${fs}" fill="${tf.color || font.color}">${esc(texts[j])}</text>`;
   });
   if (zero && !o.overlaying) {
     const p = f1(pos(0)), c = o.zerolinecolor || "#444444";
@@ -214,9 +438,12 @@ function sketchAxis(a, fl, font) {
   }
   const title = o.title && (typeof o.title === "string" ? o.title : o.title.text), tfont = (o.title && o.title.font) || {};
   if (title) {
-    const ts = tfont.size || font.size || 14, mid = f1(a._offset + a._length / 2);
-    svg += x ? `<text x="${mid}" y="${f1(ob + 1.45 * fs + (o.title.standoff ?? 0) + 0.72 * ts)}" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`
-      : `<text transform="translate(${f1(right ? ob + fs * 3 + ts * 0.4 : oa - fs * 2.2 - ts * 0.6)},${mid}) rotate(-90)" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`;
+    // (a title with a standoff: past the labels' depth, a label about 1.18 em high in these fonts, and the standoff)
+    const ts = tfont.size || font.size || 14, mid = f1(a._offset + a._length / 2), so = o.title.standoff;
+    // (kept within the figure: plotly.js moves a title that would stand past its left edge in)
+    const left = so === undefined ? oa - fs * 2.2 - ts * 0.6 : Math.max(0.9 * ts, oa - (gap - 0.7 + widest) - so - 0.35 * ts);
+    svg += x ? `<text x="${mid}" y="${f1(ob + gap + 1.18 * fs + (so ?? 0) + 0.7 * ts)}" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`
+      : `<text transform="translate(${f1(right ? ob + fs * 3 + ts * 0.4 : left)},${mid}) rotate(-90)" text-anchor="middle" font-size="${ts}" fill="${tfont.color || font.color}">${esc(title)}</text>`;
   }
   return svg;
 }
@@ -242,7 +469,8 @@ function sketchNote(n, fl, font) {
 function sketchDraw(gd) {
   const layout = gd.layout, W = layout.width || gd.clientWidth || 700, H = layout.height || 450;
   const axes = sketchAxes(layout, gd.data, W, H), font = {size: 12, color: INK, family: FONT, ...(layout.font || {})};
-  const fl = {...axes, width: W, height: H, margin: sketchMargin(layout), meta: layout.meta};
+  const fl = {...axes, width: W, height: H, margin: sketchMargin(layout), meta: layout.meta,
+              _maps: new Set(gd.data.filter((t) => t.type === "heatmap" || t.type === "contour").flatMap((t) => [t.xaxis || "x", t.yaxis || "y"]))};
   let svg = "";
   for (const a of Object.values(axes)) svg += sketchAxis(a, fl, font);
   const clips = new Map();  // a clip to each pair of axes' panel
@@ -257,7 +485,13 @@ function sketchDraw(gd) {
     }
     svg += `<g clip-path="url(#${clips.get(key)})">${body}</g>`;
   }
+  for (const t of gd.data) if ((t.type === "heatmap" || t.type === "contour") && t.visible !== false) svg += sketchColourBar(t, fl, font);
   for (const n of layout.annotations || []) svg += sketchNote(n, fl, font);
+  const title = layout.title && layout.title.text;
+  if (title) {  // (a title left at the figure's top: the views place theirs so)
+    const tf = {...font, ...(layout.title.font || {})}, pad = layout.title.pad || {};
+    svg += `<text x="${f1(pad.l || 0)}" y="${f1((pad.t || 0) + 0.7 * tf.size)}" font-size="${tf.size}" fill="${tf.color || INK}">${richText(title)}</text>`;
+  }
   const xa = axes.xaxis, ya = axes.yaxis;
   if (xa.opts.showline && ya.opts.showline)  // the frame of a mirrored axis line
     svg += `<rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}" fill="none" stroke="${xa.opts.linecolor || "#444"}"/>`;
