@@ -8,8 +8,10 @@ plotly.js's request is held (Playwright's route, answered later) so that the ske
 from __future__ import annotations
 
 import contextlib
+import io
 
 import pytest
+from PIL import Image, ImageChops
 from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step
 from playwright.sync_api import Browser
 
@@ -57,8 +59,9 @@ def fresh_tab(browser: Browser, width: int = 1280, height: int = 800, hold: bool
 def settled(page, root: int) -> None:
     """Wait until the ``root``-th chart's first plot has kept its size for half a second (a presentation-mode slide is
     cut to the window once its formulas are typeset: with or without the sketch)."""
-    page.wait_for_function(f"() => !!document.querySelectorAll('.dbls')[{root}].querySelector('.katex')",
-                           timeout=30_000)  # (its formulas typeset: the words beside a slide at their height)
+    page.wait_for_function(f"() => {{ const r = document.querySelectorAll('.dbls')[{root}]; "
+                           "return !r.querySelector('details.dbls-math[open]') || !!r.querySelector('.katex'); }",
+                           timeout=30_000)  # (its formulas typeset, where shown: the words beside a slide at their height)
     size = f"() => {{ const f = document.querySelectorAll('.dbls')[{root}].querySelector('.dbls-plot')._fullLayout; return f.width + 'x' + f.height; }}"
     last, same = None, 0
     for _ in range(40):  # (at most 10 s)
@@ -136,11 +139,12 @@ def axes_of(page, root: int, index: int) -> dict:
     return page.evaluate("""([root, index]) => {
       const r = document.querySelectorAll('.dbls')[root], gd = r.querySelectorAll('.dbls-plot, .dbls-strip-plot')[index];
       const fl = gd._fullLayout, sketched = gd.classList.contains('dbls-sketched'), out = {};
+      const shown = (t) => getComputedStyle(t).display !== 'none' && getComputedStyle(t.parentNode).display !== 'none';  // (plotly.js hides a label past the figure)
       for (const name of Object.keys(fl).filter((k) => /^[xy]axis\\d*$/.test(k))) {
         const a = fl[name], id = name[0] + name.slice(5);
         if (a.visible === false || (a.opts && a.opts.visible === false)) continue;  // (no labels either way)
         const ticks = sketched ? [...gd.querySelectorAll(`text.dbls-tick[data-axis=${name}]`)].map((t) => t.textContent)
-          : [...gd.querySelectorAll(`.${id}tick text`)].map((t) => t.textContent);
+          : [...gd.querySelectorAll(`.${id}tick text`)].filter(shown).map((t) => t.textContent);
         out[name] = {range: [...a.range], offset: a._offset, length: a._length, ticks};
       }
       return out;
@@ -158,10 +162,14 @@ def same_axes(sketch: dict, drawn: dict) -> None:
 
 
 # (page, the chart's place among the page's charts, its plots): the SVM's data panel and C panels, the hinge-SGD tab's
-# panel and J strip (a log axis, an axis hidden), Compare's two panels, a presentation-mode Perceptron's panel and strip
+# panel and J strip (a log axis, an axis hidden), Compare's two panels, a presentation-mode Perceptron's panel and strip;
+# the Dual page's data panel, Gram matrix (its axes' domains shrunk to square cells) and α bars; the Loss page's three
+# surfaces (colour bars) and one in presentation mode
 @pytest.mark.parametrize(("path", "root", "plots"), [("svm?ds=Blobs&n_blobs=200", 0, 2), ("svm?ds=Blobs&n_blobs=200&svm_tab=Hinge-loss%20SGD", 0, 2),
                                                      ("compare?ds=Moons&n_moons=150", 0, 2), ("perceptron?ds=XOR&n_xor=2000", 0, 2),
-                                                     ("perceptron?ds=Circles&n_circles=400&present=true&max_steps=9500", 0, 2)])
+                                                     ("perceptron?ds=Circles&n_circles=400&present=true&max_steps=9500", 0, 2),
+                                                     ("dual?ds=XOR&n_xor=200&kernel=rbf", 0, 3), ("losses?ds=blobs&loss=all", 0, 3),
+                                                     ("losses?ds=blobs&loss=hinge&present=true", 0, 1)])
 def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server: str, path: str, root: int,
                                                    plots: int) -> None:
     """Every plot of the chart (the data panel, the side panels, the strip), at a projector's 1024×768: the sketch's
@@ -234,4 +242,59 @@ def test_a_point_clicked_into_the_sketch_is_added(browser: Browser, app_server: 
         page.wait_for_selector(SCENE, state="attached", timeout=60_000)
         page.wait_for_function(f"() => document.querySelector('{ROOT} .dbls-plot').__dbl.m.N === 4")
         assert page.evaluate(READ, ROOT)["points"] == 4
+        assert_no_exception(page)
+
+
+# a colour bar's labels (text, left edge, middle), read alike from the sketch and from plotly.js's drawing
+BAR_LABELS = """([root, index]) => {
+  const gd = document.querySelectorAll('.dbls')[root].querySelectorAll('.dbls-plot, .dbls-strip-plot')[index];
+  const g0 = gd.getBoundingClientRect(), sketched = gd.classList.contains('dbls-sketched');
+  return [...gd.querySelectorAll(sketched ? 'text.dbls-cbtick' : '.colorbar .cbaxis text')].map((t) => {
+    const b = t.getBoundingClientRect();
+    return [t.textContent, b.left - g0.left, (b.top + b.bottom) / 2 - g0.top];
+  });
+}"""
+
+
+def plot_image(page, root: int, index: int) -> Image.Image:
+    """The ``index``-th plot of the ``root``-th chart as on screen (its drawing and the step's layers over it)."""
+    box = page.evaluate("""([root, index]) => {
+      const gd = document.querySelectorAll('.dbls')[root].querySelectorAll('.dbls-plot, .dbls-strip-plot')[index];
+      gd.scrollIntoView({block: 'center'});
+      const b = gd.getBoundingClientRect();
+      return {x: b.left, y: b.top, width: gd._fullLayout.width, height: gd._fullLayout.height};
+    }""", [root, index])
+    return Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
+
+
+# (page, its plots with a colour bar): the Gram matrix of an RBF kernel (a heatmap, its bar's title), the three losses'
+# filled contours (outlined bars ticked on their levels)
+@pytest.mark.parametrize(("path", "plots"), [("dual?ds=XOR&n_xor=200&kernel=rbf", (1,)), ("losses?ds=blobs&loss=all", (0, 1, 2))])
+def test_sketch_draws_heatmaps_contours_and_colour_bars_as_plotly_does(browser: Browser, app_server: str, path: str,
+                                                                         plots: tuple[int, ...]) -> None:
+    """The Gram matrix and the loss surfaces are sketched with their colours and colour bars, and plotly.js then draws
+    the same picture: each bar's labels the same and in the same place to a pixel and a half, and the plots' pixels
+    alike (the same colours, up to the bands' anti-aliased edges and the text's rendering)."""
+    with fresh_tab(browser, 1024, 768) as (page, held):
+        page.goto(f"{app_server}/{path}")
+        page.wait_for_function("() => { const e = document.querySelector('.dbls'); return e && e.dataset.sketched; }", timeout=60_000)
+        settled(page, 0)
+        assert not page.evaluate("() => !!window.Plotly")
+        bars = [page.evaluate(BAR_LABELS, [0, i]) for i in plots]
+        images = [plot_image(page, 0, i) for i in plots]
+        release(held)
+        page.wait_for_function("() => { const e = document.querySelector('.dbls'); return e && e.dataset.ready; }", timeout=60_000)
+        settled(page, 0)
+        for i, bar, image in zip(plots, bars, images, strict=True):
+            drawn = page.evaluate(BAR_LABELS, [0, i])
+            assert len(bar) >= 3 and [t for t, *_ in bar] == [t for t, *_ in drawn], (bar, drawn)
+            for (_, x, y), (_, u, v) in zip(bar, drawn, strict=True):
+                assert close(x, u, 1.5) and close(y, v, 1.5), (bar, drawn)
+            after = plot_image(page, 0, i)
+            assert image.size == after.size
+            diff = ImageChops.difference(image, after).convert("L")
+            hist = diff.histogram()
+            far = sum(hist[48:]) / (image.size[0] * image.size[1])  # pixels that differ by more than a shade
+            mean = sum(k * c for k, c in enumerate(hist)) / (image.size[0] * image.size[1])
+            assert far < 0.02 and mean < 3, (i, far, mean)
         assert_no_exception(page)

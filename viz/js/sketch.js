@@ -405,6 +405,7 @@ function sketchAxis(a, fl, font) {
       vals.push(v);
       texts.push(log ? tickText(10 ** v, Math.min(1, 10 ** v), 0, o.tickformat) : tickText(v, dt, exp, o.tickformat));
     }
+    if (r0 > r1) { vals.reverse(); texts.reverse(); }  // (in the range's order, as plotly.js lists them)
   }
   const pos = (v) => a._offset + a.l2p(v), oa = other._offset, ob = other._offset + other._length;
   const right = o.side === "right", top = o.side === "top", zero = o.zeroline !== false && o.type !== "log" && lo <= 0 && hi >= 0;
@@ -415,9 +416,10 @@ function sketchAxis(a, fl, font) {
   let svg = "", widest = 0;
   vals.forEach((v, j) => {
     if (v < lo - 1e-9 * (hi - lo) || v > hi + 1e-9 * (hi - lo)) return;
-    // (a label past the figure is not drawn: plotly.js's "hide past div", a quarter of the type's size spared at the top)
-    const p = f1(pos(v)), half = x ? 0.28 * fs * texts[j].length : 0.5 * fs;
-    const past = pos(v) - half + (x ? 0 : fs / 4) < 0 || pos(v) + half > (x ? fl.width : fl.height);
+    // (a label whose box stands past the figure is not drawn: plotly.js's "hide past div"; a label's box reaches
+    // about 0.55 em over its middle and 0.6 em under it in these fonts)
+    const p = f1(pos(v)), w = x ? textWidth(texts[j], fs) / 2 : 0;
+    const past = x ? pos(v) - w < 0 || pos(v) + w > fl.width : pos(v) - 0.55 * fs < 0 || pos(v) + 0.6 * fs > fl.height;
     if (o.showgrid !== false && !o.overlaying && !(zero && Math.abs(v) < 1e-12 * (hi - lo)))
       svg += x ? `<line x1="${p}" x2="${p}" y1="${f1(oa)}" y2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`
         : `<line y1="${p}" y2="${p}" x1="${f1(oa)}" x2="${f1(ob)}" stroke="${o.gridcolor || "#eeeeee"}"/>`;
