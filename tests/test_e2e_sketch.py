@@ -11,8 +11,8 @@ import contextlib
 import io
 
 import pytest
-from PIL import Image, ImageChops
 from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step
+from PIL import Image, ImageChops
 from playwright.sync_api import Browser
 
 ROOT = ".dbls"
