@@ -164,12 +164,12 @@ def same_axes(sketch: dict, drawn: dict) -> None:
 # (page, the chart's place among the page's charts, its plots): the SVM's data panel and C panels, the hinge-SGD tab's
 # panel and J strip (a log axis, an axis hidden), Compare's two panels, a presentation-mode Perceptron's panel and strip;
 # the Dual page's data panel, Gram matrix (its axes' domains shrunk to square cells) and α bars; the Loss page's three
-# surfaces (colour bars) and one in presentation mode
+# surfaces (colour bars), one in presentation mode, and the data chart under one
 @pytest.mark.parametrize(("path", "root", "plots"), [("svm?ds=Blobs&n_blobs=200", 0, 2), ("svm?ds=Blobs&n_blobs=200&svm_tab=Hinge-loss%20SGD", 0, 2),
                                                      ("compare?ds=Moons&n_moons=150", 0, 2), ("perceptron?ds=XOR&n_xor=2000", 0, 2),
                                                      ("perceptron?ds=Circles&n_circles=400&present=true&max_steps=9500", 0, 2),
                                                      ("dual?ds=XOR&n_xor=200&kernel=rbf", 0, 3), ("losses?ds=blobs&loss=all", 0, 3),
-                                                     ("losses?ds=blobs&loss=hinge&present=true", 0, 1)])
+                                                     ("losses?ds=blobs&loss=hinge&present=true", 0, 1), ("losses?ds=blobs&loss=hinge", 1, 1)])
 def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server: str, path: str, root: int,
                                                    plots: int) -> None:
     """Every plot of the chart (the data panel, the side panels, the strip), at a projector's 1024×768: the sketch's
@@ -297,4 +297,33 @@ def test_sketch_draws_heatmaps_contours_and_colour_bars_as_plotly_does(browser: 
             far = sum(hist[48:]) / (image.size[0] * image.size[1])  # pixels that differ by more than a shade
             mean = sum(k * c for k, c in enumerate(hist)) / (image.size[0] * image.size[1])
             assert far < 0.02 and mean < 3, (i, far, mean)
+        assert_no_exception(page)
+
+
+def test_b_moved_in_the_sketched_loss_surface_is_drawn_there_and_kept(browser: Browser, app_server: str) -> None:
+    """On the Loss page, *Larger b ▸* in the sketch draws the surface of the new b (its bands, not a blank panel:
+    plotly.js's restyle, which the page's b controls call, is the sketch's too), and plotly.js then draws the same
+    surface at that b."""
+    with fresh_tab(browser, 1024, 768) as (page, held):
+        page.goto(f"{app_server}/losses?ds=blobs&loss=hinge")
+        page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
+        settled(page, 0)
+        at = int(page.evaluate(f"() => document.querySelector('{ROOT}').dataset.step"))
+        before = plot_image(page, 0, 0)
+        page.locator(f"{ROOT} button[data-go=next]").first.click()
+        page.wait_for_function(f"() => document.querySelector('{ROOT}').dataset.step == '{at + 1}'")
+        assert not page.evaluate("() => !!window.Plotly")
+        moved = plot_image(page, 0, 0)
+        release(held)
+        page.wait_for_function(f"() => document.querySelector('{ROOT}').dataset.ready", timeout=60_000)
+        settled(page, 0)
+        assert page.evaluate(f"() => document.querySelector('{ROOT}').dataset.step") == str(at + 1)
+        drawn = plot_image(page, 0, 0)
+
+        def far(a: Image.Image, b: Image.Image) -> float:  # the share of pixels that differ by more than a shade
+            hist = ImageChops.difference(a, b).convert("L").histogram()
+            return sum(hist[48:]) / (a.size[0] * a.size[1])
+
+        assert far(moved, before) > 0.02  # (another b: other bands; a blank panel would differ far more from plotly.js's)
+        assert far(moved, drawn) < 0.02, far(moved, drawn)
         assert_no_exception(page)

@@ -387,10 +387,13 @@ class DualView extends Stepping {
   }
 
   // the Gram matrix's colour bar in a panel ``height`` px high: its ticks, and the room it takes right of the matrix
+  // (made once for each height)
   gramBar(height) {
-    const r = this.m.run, k = this.k;
-    return colourBar(r.gram_lo, r.gram_hi, height - Math.round(68 * k), {thickness: 12 * k, size: 12 * k,
-                                                                          title: {text: "G<sub>ij</sub>", size: 14 * k}});
+    const r = this.m.run, k = this.k, key = Math.round(height);
+    if (!this.gramBars || this.gramBars.key !== key)
+      this.gramBars = {key, bar: colourBar(r.gram_lo, r.gram_hi, height - Math.round(68 * k), {thickness: 12 * k, size: 12 * k,
+                                                                                               title: {text: "G<sub>ij</sub>", size: 14 * k}})};
+    return this.gramBars.bar;
   }
   gramTraces(height) {
     const m = this.m, r = m.run, kb = r.gram_block, side = Math.round(Math.sqrt(m.gram.length));
@@ -484,10 +487,12 @@ class DualView extends Stepping {
     Object.assign(sz, {main: S, gram: S});
     this.layoutClasses(sz);
     this.g = null;
-    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}),
-                       this.Plotly.relayout(this.gramEl, {width: S, height: S})]);
+    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), this.sizeGram(S)]);
     if (this.root.__dblView === this) this.drawStep();
   }
+
+  // the Gram matrix at a new size: drawn again (its colour bar's ticks and room are chosen for its height)
+  sizeGram(S) { return this.Plotly.react(this.gramEl, this.gramTraces(S), this.gramLayout(S, S), CONFIG); }
 
   // the page's η control moved (a kernel's record holds every η): α, b and f rescaled, at the same step
   sync() {
@@ -506,8 +511,7 @@ class DualView extends Stepping {
     const sz = this.resized();
     if (!sz) return;
     this.g = null;  // the axes' ranges may change: the step's geometry is made again
-    Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}),
-                 this.Plotly.relayout(this.gramEl, {width: sz.gram, height: sz.gram}),
+    Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}), this.sizeGram(sz.gram),
                  this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.fit()).then(() => this.drawStep(),
                                                                                                      () => {});  // (hidden meanwhile)
   }

@@ -216,19 +216,31 @@ class LossView extends Panels {
 
   // ----- plotly.js: each panel's level bands (a contour trace of the sampled loss) and its axes
   // a loss's colour bar beside a panel ``height`` px high: ticked on its bands' levels; the room it takes right of it
+  // (made once for each loss, λ and height; plotly.js's pad there: min(12, the margins 52k, 6 and 44k))
   bar(nm, height) {
-    const m = this.m, k = this.k;
-    return colourBar(0, m.top(nm), 0.9 * (height - 6 - Math.round(44 * k)), {thickness: 12 * k, size: 12 * k, outline: 1, levels: m.levels(nm)});
+    const m = this.m, k = this.k, key = `${nm} ${m.li} ${Math.round(height)}`;
+    this.bars = this.bars || new Map();
+    if (!this.bars.has(key))
+      this.bars.set(key, colourBar(0, m.top(nm), 0.9 * (height - 6 - Math.round(44 * k)),
+                                   {thickness: 12 * k, size: 12 * k, outline: 1, levels: m.levels(nm), pad: 6}));
+    return this.bars.get(key);
+  }
+  rows(Z) {  // a sampled surface's rows, as plotly.js reads z
+    const G = this.m.G, rows = [];
+    for (let i = 0; i < G; i++) rows.push(Array.from(Z.subarray(i * G, (i + 1) * G)));
+    return rows;
+  }
+  hover(nm) {
+    const r = this.m.run;
+    return `w = (%{x:.3g}, %{y:.3g}), b = ${num(this.m.bs[this.i])}: ${r.titles[nm]} = %{z:.4g}<br>click to choose this w<extra></extra>`;
   }
   contour(nm, Z, height) {
-    const m = this.m, G = m.G, r = m.run, [first, step] = m.levels(nm), k = this.k, rows = [];
-    for (let i = 0; i < G; i++) rows.push(Array.from(Z.subarray(i * G, (i + 1) * G)));
-    return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: rows, zmin: 0, zmax: m.top(nm), autocontour: false,
+    const m = this.m, r = m.run, [first, step] = m.levels(nm);
+    return {type: "contour", x: Array.from(m.us), y: Array.from(m.vs), z: this.rows(Z), zmin: 0, zmax: m.top(nm), autocontour: false,
             contours: {start: first, end: first + step * (N_BANDS - 2), size: step, coloring: "fill", showlines: false},
             colorscale: LOSS_SCALE, line: {width: 0}, name: r.titles[nm],
             // (outlined: its lowest band is white, as the page is)
-            colorbar: {...this.bar(nm, height).colorbar, len: 0.9, outlinecolor: "#999"},
-            hovertemplate: `w = (%{x:.3g}, %{y:.3g}), b = ${num(this.m.bs[this.i])}: ${r.titles[nm]} = %{z:.4g}<br>click to choose this w<extra></extra>`};
+            colorbar: {...this.bar(nm, height).colorbar, len: 0.9, outlinecolor: "#999"}, hovertemplate: this.hover(nm)};
   }
   panelLayout(p, width, height) {
     const m = this.m, k = this.k, title = (t) => ({text: t, standoff: 4, font: {size: 17 * k, color: "#333"}});
@@ -252,13 +264,23 @@ class LossView extends Panels {
     const side = k > 1 && n === 1 && width >= 640 && this.root.__dblNoSide !== this.sideAt(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
     const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1;
     const P = Math.floor((width - legendW - (side ? GAP : 0) - (cols - 1) * GAP) / cols);
-    const ml = Math.round(52 * k), mb = Math.round(44 * k), bar = Math.round(70 * k);
+    const ml = Math.round(52 * k), mb = Math.round(44 * k);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round(2.6 * fs + 2 * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, state, legend, controls
     let budget = cols === n ? this.m.h.view.height - around : Infinity;
     if (k > 1) budget = Math.min(budget, this.room(around));
-    const H = Math.max(200, Math.min(P - ml - bar + 6 + mb, budget));
+    // (the colour bars' room, which the plot area's width gives up: for the height the panels take with about 70k)
+    const rough = Math.max(200, Math.min(P - ml - Math.round(70 * k) + 6 + mb, budget));
+    const room = (h) => Math.max(...this.m.run.names.map((nm) => this.bar(nm, h).room));
+    let bar = room(rough), H = Math.max(200, Math.min(P - ml - bar + 6 + mb, budget));
+    if (room(H) !== bar) { bar = room(H); H = Math.max(200, Math.min(P - ml - bar + 6 + mb, budget)); }  // (its ticks)
     return {width, cols, side, legendW, P, H, W: Math.min(P, H - mb - 6 + ml + bar)};
+  }
+  // the panels at a new size: drawn again (a colour bar's ticks and room are chosen for its height)
+  sizePanels(sz) {
+    if (!this.g) return super.sizePanels(sz);
+    return Promise.all(this.m.run.names.map((nm, p) => this.Plotly.react(this.plots[p], [this.contour(nm, this.g.Z[nm], sz.H)],
+                                                                          this.panelLayout(p, sz.W, sz.H), CONFIG)));
   }
   layoutClasses(sz) {
     this.root.style.setProperty("--dbls-cols", String(sz.cols));
@@ -280,8 +302,12 @@ class LossView extends Panels {
     }
     if (below === this.root.classList.contains("dbls-data-below")) return;
     this.root.classList.toggle("dbls-data-below", below);
-    const dv = data && data.querySelector(".dbls") && data.querySelector(".dbls").__dblView;
-    if (dv && dv.resize) dv.resize();  // (it fits itself under the panels: lossdata.js)
+    this.dataFits();
+  }
+  // the page's data chart fits itself under the panels (lossdata.js), where it stands under them: told when they move
+  dataFits() {
+    const el = document.querySelector(".st-key-loss_data .dbls"), dv = el && el.__dblView;
+    if (dv && dv.resize) dv.resize();
   }
   resize() {
     this.placeWords();  // (the data chart may be drawn after the surface, at the same width)
@@ -409,6 +435,7 @@ class LossView extends Panels {
   sideAt(width) { return `${sideKey(width)}@${this.topNow()}`; }
   async fit() {
     await super.fit();
+    this.dataFits();
     const panels = this.root.querySelector(".dbls-loss");
     if (!this.sz || !this.sz.side || this.root.__dblView !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return;
     this.root.__dblNoSide = this.sideAt(this.sz.width);
@@ -506,8 +533,7 @@ class LossView extends Panels {
     this.g = this.geometry(this.i);
     if (this.plots[0]._fullLayout && this.shown !== this.i) {  // the bands of the new b (the points' geometry is ours)
       m.run.names.forEach((nm, p) => {
-        const t = this.contour(nm, this.g.Z[nm], this.sz.H);
-        this.Plotly.restyle(this.plots[p], {z: [t.z], hovertemplate: [t.hovertemplate]}, [0]);
+        this.Plotly.restyle(this.plots[p], {z: [this.rows(this.g.Z[nm])], hovertemplate: [this.hover(nm)]}, [0]);
         this.plots[p].layout.meta.b = m.bs[this.i];
       });
       this.shown = this.i;

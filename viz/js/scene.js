@@ -1568,8 +1568,9 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
       root.__dblView = shown;
     }
     if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
-    if (sketched) {  // (it follows the page's controls, and shows its formulas, as the chart drawn with plotly.js does)
-      root.dataset.sketched = id;
+    if (sketched) {  // (it follows the page's controls and the page's size, and shows its formulas, as the chart drawn
+      root.dataset.sketched = id;  // with plotly.js does: a row of columns that stacks once the charts are in widens it)
+      watchSize(root);
       lessonSoon(root);
       watchControls();
       syncControls();

@@ -3,13 +3,14 @@
 // the first drawing, before plotly.js is in. plotly.js takes about a second to evaluate on a slow machine, and a new
 // tab's chart could only start it once Streamlit had mounted the chart's element (the bare app's Plotly chart starts
 // sooner: its element's code comes with Streamlit's). SKETCH stands in for plotly.js in a view's first drawing (the
-// calls the views make: react, relayout, restyle) and draws what those plots show of a scatter plot: the axes with
-// their ticks, grid and titles, the markers and the lines, as one SVG, with the _fullLayout the views read (each
-// axis's range, _offset, _length, l2p, p2l; the figure's width and height). The view then draws its step over it as it
-// does over plotly.js's; once plotly.js is in, the chart is drawn again with it (mountScene) on fresh plot elements
-// (unsketch()). The sketch lays the axes out as plotly.js 3 does (its margins, the domains, a scale anchor widening a
-// range, its automatic range's padding, ticks and labels: the tests hold them to plotly.js's); trace types it does not
-// draw (heatmaps, contours, bars) wait for plotly.js. A chart kind is sketched where its first screen is scatter traces
+// calls the views make: react, relayout, restyle) and draws what those plots show: the axes with their ticks, grid and
+// titles, scatter traces' markers, lines and fills, heatmaps and filled contours (pixel by pixel) with their colour
+// bars, the annotations and a layout's title, as one SVG, with the _fullLayout the views read (each axis's range,
+// _offset, _length, l2p, p2l; the figure's width and height). The view then draws its step over it as it does over
+// plotly.js's; once plotly.js is in, the chart is drawn again with it (mountScene) on fresh plot elements (unsketch()).
+// The sketch lays the axes out as plotly.js 3 does (its margins, the domains, a scale anchor widening a range or
+// shrinking a domain, its automatic range's padding, ticks and labels: the tests hold them to plotly.js's); other
+// trace types (bars: no view's first drawing has them) are left out. A chart kind is sketched where flagged
 // (KINDS[kind].sketch; a view may opt out: QuizView.unsketched); hover, a click on a point (a quiz's answer, a point
 // added) and the image exports wait for plotly.js, while the controls, the legend and the page's ← → keys work.
 // ---------------------------------------------------------------------------------------------------
@@ -27,18 +28,20 @@ function tickStep(span, n) {
 // a colour bar's ticks and the room it takes right of its plot area. plotly.js widens a plot's right margin to hold a
 // colour bar by the measured width of the bar's labels (its automatic margin: Plots.autoMargin); the views give the
 // bar's ticks and a right margin that holds them (the labels measured in the chart's font, a pixel spared), so that no
-// margin is pushed and the plot area is the layout's own, laid out alike by plotly.js and by the sketch. ``levels`` ([first, step]): a
-// contour's bands, ticked on their levels (every 2nd, 5th or 10th where there are many, as plotly.js ticks a
-// contour's bar); else a step of 2, 5 or 10 as on an axis of the bar's length
+// margin is pushed and the plot area is the layout's own, laid out alike by plotly.js and by the sketch. ``levels``
+// ([first, step]): a contour's bands, ticked on their levels (every 2nd, 5th or 10th where there are many); else a
+// step of 2, 5 or 10 as on an axis of the bar's length. Labels with 2 decimals past the step's first digit, as
+// plotly.js writes an axis's (and those the first level needs). ``pad``: the space plotly.js keeps between a pushing
+// component and the figure's edge, min(12, the layout's left, top and bottom margins)
 const BAR_XPAD = 10;  // px between the plot area and the bar, and right of the labels (plotly.js's default xpad)
-function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, levels = null}) {
+function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, levels = null, pad = 12}) {
   let t0, dt;
   if (levels) {
     const [start, step] = levels, nt = Math.min(15, Math.max(4, lenPx / 50)) + 1, g = (hi - lo) / (nt * step);
     dt = step; t0 = start;
     if (g > 1) {
       const e = 10 ** Math.floor(Math.log10(g));
-      dt *= e * ([2, 5, 10].find((f) => f >= g / e) || 10);
+      dt *= e * ([2, 5, 10].find((f) => f > (g / e) * (1 + 1e-12)) || 10);
       if ((Math.abs(start) / step + 1e-6) % 1 < 2e-6) t0 = 0;
     }
   } else { dt = tickStep(hi - lo, Math.min(9, Math.max(4, lenPx / 40)) + 1); t0 = 0; }
@@ -48,10 +51,15 @@ function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, l
     if (v > hi + 1e-9 * Math.abs(dt)) break;
     tickvals.push(v);
   }
-  const ticktext = tickvals.map((v) => num(v)), labelW = Math.max(0, ...ticktext.map((t) => textWidth(t, size)));
-  const titleW = title ? textWidth(title.text, title.size) : 0;
-  // (plotly.js's width of the bar, its labels and pads, and the 12 px it keeps clear of the figure's edge)
-  const room = Math.ceil(2 * BAR_XPAD + Math.max(thickness + outline / 2 + labelW, titleW) + outline / 2 + 12 + 1);
+  let dec = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(dt) || 1) + 0.01));
+  while (dec < 8 && Math.abs(Math.round(t0 * 10 ** dec) - t0 * 10 ** dec) > 1e-6) dec++;  // (the first level written whole)
+  const ticktext = tickvals.map((v) => {
+    const t = Math.abs(v).toFixed(dec).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+    return (v < 0 && Number(t) !== 0 ? "−" : "") + t;
+  });
+  const labelW = Math.max(0, ...ticktext.map((t) => textWidth(t, size))), titleW = title ? textWidth(title.text, title.size) : 0;
+  // (plotly.js's width of the bar, its labels and pads, and the pad it keeps clear of the figure's edge)
+  const room = Math.ceil(2 * BAR_XPAD + Math.max(thickness + outline / 2 + labelW, titleW) + outline / 2 + pad + 1);
   const colorbar = {x: 1, xanchor: "left", xpad: BAR_XPAD, thickness, tickmode: "array", tickvals, ticktext,
                     tickfont: {size, color: "#333"}, outlinewidth: outline};
   if (title) colorbar.title = {text: title.text, side: "top", font: {size: title.size}};
@@ -247,6 +255,7 @@ function contourColours(t) {
           }};
 }
 const SKETCH_MAX_BANDS = 256;  // (a bound on a contour's levels)
+const isField = (t) => t.type === "heatmap" || t.type === "contour";  // (the traces drawn as pictures, with a colour bar)
 
 // a picture over a trace's panel, made pixel by pixel: ``colour(x, y)`` of the data there (null: none) as an <image>
 function sketchPicture(xa, ya, colour) {
@@ -338,7 +347,8 @@ function sketchColourBar(t, fl, font) {
   if (ol) svg += `<rect x="${X}" y="${f1(zp(z1))}" width="${P}" height="${f1(zp(z0) - zp(z1))}" fill="none" stroke="${cb.outlinecolor || "#444"}" stroke-width="${ol}"/>`;
   const tf = cb.tickfont || {}, fs = tf.size || font.size;
   cb.tickvals.forEach((val, j) => {
-    if (val < Math.min(z0, z1) || val > Math.max(z0, z1)) return;
+    const slack = 1e-4 * Math.abs(z1 - z0);  // (plotly.js keeps a tick that rounding left a hair past the range)
+    if (val < Math.min(z0, z1) - slack || val > Math.max(z0, z1) + slack) return;
     svg += `<text class="dbls-cbtick" x="${f1(X + P + ol / 2 + 0.2 * fs + 0.5)}" y="${f1(zp(val))}" dy="0.35em" font-size="${fs}" fill="${tf.color || font.color}">${esc(String(cb.ticktext[j]))}</text>`;
   });
   return svg;
@@ -348,7 +358,7 @@ function sketchColourBar(t, fl, font) {
 // nothing for a type the sketch does not draw
 function sketchTrace(t, fl) {
   if (t.visible === false || t.visible === "legendonly") return "";
-  if (t.type === "heatmap" || t.type === "contour") return sketchField(t, fl);
+  if (isField(t)) return sketchField(t, fl);
   if (t.type && t.type !== "scatter" && t.type !== "scattergl") return "";
   const [xa, ya] = traceAxes(t, fl);
   if (!xa || !ya) return "";
@@ -472,7 +482,7 @@ function sketchDraw(gd) {
   const layout = gd.layout, W = layout.width || gd.clientWidth || 700, H = layout.height || 450;
   const axes = sketchAxes(layout, gd.data, W, H), font = {size: 12, color: INK, family: FONT, ...(layout.font || {})};
   const fl = {...axes, width: W, height: H, margin: sketchMargin(layout), meta: layout.meta,
-              _maps: new Set(gd.data.filter((t) => t.type === "heatmap" || t.type === "contour").flatMap((t) => [t.xaxis || "x", t.yaxis || "y"]))};
+              _maps: new Set(gd.data.filter(isField).flatMap((t) => [t.xaxis || "x", t.yaxis || "y"]))};
   let svg = "";
   for (const a of Object.values(axes)) svg += sketchAxis(a, fl, font);
   const clips = new Map();  // a clip to each pair of axes' panel
@@ -487,7 +497,7 @@ function sketchDraw(gd) {
     }
     svg += `<g clip-path="url(#${clips.get(key)})">${body}</g>`;
   }
-  for (const t of gd.data) if ((t.type === "heatmap" || t.type === "contour") && t.visible !== false) svg += sketchColourBar(t, fl, font);
+  for (const t of gd.data) if (isField(t) && t.visible !== false) svg += sketchColourBar(t, fl, font);
   for (const n of layout.annotations || []) svg += sketchNote(n, fl, font);
   const title = layout.title && layout.title.text;
   if (title) {  // (a title left at the figure's top: the views place theirs so)
@@ -521,8 +531,11 @@ const SKETCH = {
     sketchDraw(gd);
     return Promise.resolve(gd);
   },
-  restyle(gd, update, idx) {
-    for (const j of idx ?? gd.data.map((_, i) => i)) Object.assign(gd.data[j] || {}, update);
+  restyle(gd, update, idx) {  // (plotly.js's form: an array value holds one entry per trace, taken in turn)
+    (idx ?? gd.data.map((_, i) => i)).forEach((j, n) => {
+      if (!gd.data[j]) return;
+      for (const [key, v] of Object.entries(update)) gd.data[j][key] = Array.isArray(v) ? v[n % v.length] : v;
+    });
     sketchDraw(gd);
     return Promise.resolve(gd);
   },
