@@ -826,6 +826,8 @@ class Panels extends Stepping {
     // (at another width what lies around the panels wraps anew: measured again once they are sized, as at mount. A
     // page's first drawing can be at another width than its last: a scroll bar of the page there while it was built)
     if (sz) this.sizePanels(sz).then(() => this.fit()).then(() => this.drawStep());
+    // (at the same width what lies around them may have wrapped anew, a font come in meanwhile: measured again)
+    else if (this.sz) this.fit().then(() => this.drawStep());
   }
   async fit() {
     if (this.root.__dblView !== this || !this.root.offsetWidth) return;  // (a newer record's view, or hidden: not measured)

@@ -304,7 +304,8 @@ function sketchField(t, fl) {
 function richText(text) {
   return String(text ?? "").split(/(<sub>.*?<\/sub>|<b>.*?<\/b>)/).map((part) => {
     const inner = esc(part.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " "));
-    if (part.startsWith("<sub>")) return `<tspan font-size="70%" dy="0.3em">${inner}</tspan><tspan dy="-0.21em"></tspan>`;
+    // (the way back up on a zero-width space: an empty tspan moves nothing)
+    if (part.startsWith("<sub>")) return `<tspan font-size="70%" dy="0.3em">${inner}</tspan><tspan dy="-0.21em">\u200b</tspan>`;
     if (part.startsWith("<b>")) return `<tspan font-weight="bold">${inner}</tspan>`;
     return inner;
   }).join("");
@@ -485,6 +486,7 @@ function sketchDraw(gd) {
               _maps: new Set(gd.data.filter(isField).flatMap((t) => [t.xaxis || "x", t.yaxis || "y"]))};
   let svg = "";
   for (const a of Object.values(axes)) svg += sketchAxis(a, fl, font);
+  svg = `<g shape-rendering="crispEdges">${svg}</g>`;  // (grid, ticks and lines a pixel wide, as plotly.js's "crisp" ones)
   const clips = new Map();  // a clip to each pair of axes' panel
   let defs = "";
   for (const t of gd.data) {
@@ -506,7 +508,7 @@ function sketchDraw(gd) {
   }
   const xa = axes.xaxis, ya = axes.yaxis;
   if (xa.opts.showline && ya.opts.showline)  // the frame of a mirrored axis line
-    svg += `<rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}" fill="none" stroke="${xa.opts.linecolor || "#444"}"/>`;
+    svg += `<rect x="${f1(xa._offset)}" y="${f1(ya._offset)}" width="${f1(xa._length)}" height="${f1(ya._length)}" fill="none" shape-rendering="crispEdges" stroke="${xa.opts.linecolor || "#444"}"/>`;
   gd.classList.add(SKETCHED);
   gd.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="${esc(font.family)}" style="display:block" class="main-svg"><defs>${defs}</defs>${svg}</svg>`;
   gd._fullLayout = fl;
@@ -517,9 +519,10 @@ const SKETCH = {
   react(gd, data, layout) {
     gd.data = data.map((t) => ({...t}));
     gd.layout = layout;
-    if (!gd.on) gd.on = () => {};  // (the sketch answers no hover or click: plotly.js's drawing will)
-    sketchDraw(gd);
-    return Promise.resolve(gd);
+    // (the sketch answers no hover or click: plotly.js's drawing will; it tells "plotly_afterplot", on which the views
+    // draw their step's layers again over a plot drawn anew, as plotly.js does)
+    if (!gd.on) gd.on = (event, fn) => { if (event === "plotly_afterplot") (gd.__sketchAfter = gd.__sketchAfter || []).push(fn); };
+    return sketched(gd);
   },
   relayout(gd, update) {
     for (const [path, v] of Object.entries(update)) {
@@ -528,18 +531,23 @@ const SKETCH = {
       for (const key of keys.slice(0, -1)) o = o[key] || (o[key] = {});
       o[keys[keys.length - 1]] = v;
     }
-    sketchDraw(gd);
-    return Promise.resolve(gd);
+    return sketched(gd);
   },
   restyle(gd, update, idx) {  // (plotly.js's form: an array value holds one entry per trace, taken in turn)
     (idx ?? gd.data.map((_, i) => i)).forEach((j, n) => {
       if (!gd.data[j]) return;
       for (const [key, v] of Object.entries(update)) gd.data[j][key] = Array.isArray(v) ? v[n % v.length] : v;
     });
-    sketchDraw(gd);
-    return Promise.resolve(gd);
+    return sketched(gd);
   },
 };
+
+// a plot drawn by the sketch, and told so to those listening for "plotly_afterplot"
+function sketched(gd) {
+  sketchDraw(gd);
+  for (const fn of gd.__sketchAfter || []) fn();
+  return Promise.resolve(gd);
+}
 
 // the plot elements the sketch drew, each replaced by a fresh one (no drawing, no hooks: plotly.js draws it next)
 function unsketch(root) {
