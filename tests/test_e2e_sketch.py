@@ -62,11 +62,12 @@ def settled(page, root: int) -> None:
     page.wait_for_function(f"() => {{ const r = document.querySelectorAll('.dbls')[{root}]; "
                            "return !r.querySelector('details.dbls-math[open]') || !!r.querySelector('.katex'); }",
                            timeout=30_000)  # (its formulas typeset, where shown: the words beside a slide at their height)
-    size = f"() => {{ const f = document.querySelectorAll('.dbls')[{root}].querySelector('.dbls-plot')._fullLayout; return f.width + 'x' + f.height; }}"
+    size = (f"() => {{ const gd = document.querySelectorAll('.dbls')[{root}].querySelector('.dbls-plot'), f = gd && gd._fullLayout; "
+            "return f ? f.width + 'x' + f.height : null; }")  # (none while a newer record's shell is built)
     last, same = None, 0
     for _ in range(40):  # (at most 10 s)
         now = page.evaluate(size)
-        same = same + 1 if now == last else 0
+        same = same + 1 if now is not None and now == last else 0
         if same >= 2:
             return
         last = now
