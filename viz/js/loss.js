@@ -219,7 +219,7 @@ class LossView extends Panels {
   // (made once for each loss, λ and height; plotly.js's pad there: min(12, the margins 52k, 6 and 44k))
   bar(nm, height) {
     const m = this.m, k = this.k, key = `${nm} ${m.li} ${Math.round(height)}`;
-    this.bars = this.bars || new Map();
+    if (!this.bars || this.bars.size > 32) this.bars = new Map();  // (a few sizes and λs: kept while they last)
     if (!this.bars.has(key))
       this.bars.set(key, colourBar(0, m.top(nm), 0.9 * (height - 6 - Math.round(44 * k)),
                                    {thickness: 12 * k, size: 12 * k, outline: 1, levels: m.levels(nm), pad: 6}));
@@ -302,12 +302,8 @@ class LossView extends Panels {
     }
     if (below === this.root.classList.contains("dbls-data-below")) return;
     this.root.classList.toggle("dbls-data-below", below);
-    this.dataFits();
-  }
-  // the page's data chart fits itself under the panels (lossdata.js), where it stands under them: told when they move
-  dataFits() {
-    const el = document.querySelector(".st-key-loss_data .dbls"), dv = el && el.__dblView;
-    if (dv && dv.resize) dv.resize();
+    const dv = data && data.querySelector(".dbls") && data.querySelector(".dbls").__dblView;
+    if (dv && dv.resize) dv.resize();  // (it fits itself under the panels: lossdata.js)
   }
   resize() {
     this.placeWords();  // (the data chart may be drawn after the surface, at the same width)
@@ -434,15 +430,15 @@ class LossView extends Panels {
   // (sideAt; kept on the root: the next record lays out the same, and a chart whose top moves up again tries beside)
   sideAt(width) { return `${sideKey(width)}@${this.topNow()}`; }
   async fit() {
-    await super.fit();
-    this.dataFits();
+    const moved = await super.fit();
     const panels = this.root.querySelector(".dbls-loss");
-    if (!this.sz || !this.sz.side || this.root.__dblView !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return;
+    if (!this.sz || !this.sz.side || this.root.__dblView !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return moved;
     this.root.__dblNoSide = this.sideAt(this.sz.width);
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     await this.sizePanels(this.sz);
     await super.fit();  // (what lies around them, the legend now among it, measured again)
+    return true;
   }
 
   // what lies around the panels: not the lesson under the controls; nor a legend beside them where it is the taller

@@ -97,10 +97,6 @@ class LossDataView extends Stepping {
     const sz = this.ldSz = this.sizes();
     this.placed(sz);
     await this.drawData(prev, sz.width, sz.height);
-    // the surface above places its words by where this chart stands (loss.js: placeWords): told now that it stands,
-    // which may size this chart again to fit under the surface's panels (drawn after the surface, as a sketch is)
-    const surface = document.querySelector(".st-key-loss_chart .dbls"), sv = surface && surface.__dblView;
-    if (sv && sv.placeWords) sv.placeWords();
     if (!this.plot.__dblHooked) {
       this.plot.__dblHooked = true;
       this.plot.on("plotly_afterplot", () => { const v = this.root.__dblView; if (v && v.drawStep) v.drawStep(); });

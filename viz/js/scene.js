@@ -827,16 +827,18 @@ class Panels extends Stepping {
     // page's first drawing can be at another width than its last: a scroll bar of the page there while it was built)
     if (sz) this.sizePanels(sz).then(() => this.fit()).then(() => this.drawStep());
     // (at the same width what lies around them may have wrapped anew, a font come in meanwhile: measured again)
-    else if (this.sz) this.fit().then(() => this.drawStep());
+    else if (this.sz) this.fit().then((moved) => moved && this.drawStep());
   }
+  // (true where the panels were sized again)
   async fit() {
-    if (this.root.__dblView !== this || !this.root.offsetWidth) return;  // (a newer record's view, or hidden: not measured)
+    if (this.root.__dblView !== this || !this.root.offsetWidth) return false;  // (a newer record's view, or hidden: not measured)
     this.around = Math.max(0, this.aroundNow());
     const sz = this.sizes();
-    if (Math.abs(sz.H - this.sz.H) <= 2) return;
+    if (Math.abs(sz.H - this.sz.H) <= 2) return false;
     this.sz = sz;
     this.layoutClasses(sz);
     await this.sizePanels(sz);
+    return true;
   }
 }
 

@@ -347,8 +347,8 @@ function sketchColourBar(t, fl, font) {
   }
   if (ol) svg += `<rect x="${X}" y="${f1(zp(z1))}" width="${P}" height="${f1(zp(z0) - zp(z1))}" fill="none" stroke="${cb.outlinecolor || "#444"}" stroke-width="${ol}"/>`;
   const tf = cb.tickfont || {}, fs = tf.size || font.size;
+  const slack = 1e-4 * Math.abs(z1 - z0);  // (plotly.js keeps a tick that rounding left a hair past the range)
   cb.tickvals.forEach((val, j) => {
-    const slack = 1e-4 * Math.abs(z1 - z0);  // (plotly.js keeps a tick that rounding left a hair past the range)
     if (val < Math.min(z0, z1) - slack || val > Math.max(z0, z1) + slack) return;
     svg += `<text class="dbls-cbtick" x="${f1(X + P + ol / 2 + 0.2 * fs + 0.5)}" y="${f1(zp(val))}" dy="0.35em" font-size="${fs}" fill="${tf.color || font.color}">${esc(String(cb.ticktext[j]))}</text>`;
   });
