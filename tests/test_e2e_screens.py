@@ -39,6 +39,28 @@ def test_presentation_mode_fits_the_perceptron_chart_and_its_controls_on_the_fir
     assert "Step 7" in page.inner_text(".dbls-text")
 
 
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page: Page, app_server: str,
+                                                                           size: tuple[int, int]) -> None:
+    """The quiz has no step controls or strip: its panel takes that room (it was 300 px tall and 590 wide at
+    1024×768), keeps its size once answered, and the answer's words, the legend and the state line stay on screen."""
+    w, h = size
+    _open(page, app_server.rstrip("/") + "/perceptron?ds=xor&present=true&quiz=true", w, h, scene=True)
+    asked = page.evaluate(BOX, ".dbls-plot")
+    assert asked["height"] >= 350, asked
+    assert page.evaluate(BOX, ".dbls-state")["bottom"] <= h
+    ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+    page.get_by_role("button", name="No update").click()
+    page.wait_for_function("(b) => document.querySelector('.dbls').dataset.ready !== b", arg=ready)
+    wait_for_rerun(page)
+    page.wait_for_timeout(400)
+    assert "Step 1" in page.inner_text(".dbls-text")  # answered: the step's words
+    answered = page.evaluate(BOX, ".dbls-plot")
+    assert abs(answered["height"] - asked["height"]) <= 1 and abs(answered["width"] - asked["width"]) <= 1
+    assert page.evaluate(BOX, ".dbls-state")["bottom"] <= h + 1
+    assert page.evaluate("() => window.scrollY") == 0
+
 def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_overlaps(
         page: Page, app_server: str) -> None:
     _open(page, app_server.rstrip("/") + "/perceptron?ds=xor", 1024, 768, scene=True)
