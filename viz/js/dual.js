@@ -443,10 +443,15 @@ class DualView extends Stepping {
     if (k > 1 && width >= 720) {
       // under the panels: the legend and the controls (full width in every layout), the bars, the state line (two lines)
       const legend = this.legendEl.offsetHeight || 2.4 * fs, controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
-      const beside = width >= 1100;  // the legend under the step's words, where that column is wide enough
+      // the legend under the step's words, where that column is wide enough (at 1024×768 it gives the panels the
+      // legend's two rows: 280 px each, where under them 210)
+      const beside = width >= 900;
       const below = Math.round((beside ? 0 : legend) + barsH + 2 * 1.45 * fs + controls + 20);
-      const S = Math.max(220, Math.min(this.room(below), Math.floor((width - 2 * GAP - 18 * fs) / 2)));
-      return {width, two: true, side: true, beside, main: S, gram: S, bars: width, barsH};
+      // the row beside the words: the data panel takes 55 % of it there (the Gram matrix what is left, at most as
+      // much), half of it otherwise
+      const row = width - 2 * GAP - (beside ? 16 : 18) * fs;
+      const S = Math.max(220, Math.min(this.room(below), Math.floor(row * (beside ? 0.55 : 0.5))));
+      return {width, two: true, side: true, beside, main: S, gram: Math.max(220, Math.min(S, Math.floor(row - S))), bars: width, barsH};
     }
     const two = width >= 720;  // side by side where each panel keeps 350 px (at 1024 px with the sidebar: stacked, each 620)
     let side = two ? Math.floor((width - GAP) / 2) : width;
@@ -482,12 +487,12 @@ class DualView extends Stepping {
   async fit() {
     const sz = this.sz;
     if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
-    const S = this.fittedSide([this.plot, this.gramEl, this.text], sz.main, 220);  // (the panels' row or the words')
+    const S = this.fittedSide([this.plot, this.gramEl, this.text, ...(sz.beside ? [this.legendEl] : [])], sz.main, 220);  // (the panels' row, or the words and the legend beside)
     if (S === null) return;
-    Object.assign(sz, {main: S, gram: S});
+    Object.assign(sz, {main: S, gram: Math.min(sz.gram, S)});
     this.layoutClasses(sz);
     this.g = null;
-    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), this.sizeGram(S)]);
+    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), this.sizeGram(sz.gram)]);
     if (this.root.__dblView === this) this.drawStep();
   }
 
