@@ -1065,8 +1065,9 @@ class PerceptronView extends Stepping {
     for (const el of [this.text, this.legendEl]) if (el) this.sideWatch.observe(el);
   }
 
-  // ``stripLater``: a kept record drawn at a change of the page's control (followVariant), over a chart of the same
-  // points: the data panel, the words and the controls first, the strip's curves after that frame is painted
+  // ``stripLater``: a record drawn over a chart of the same points (a kept one at a change of the page's control:
+  // followVariant; a new run from the server): the data panel, the words and the controls first, the strip's curves
+  // after that frame is painted
   async mount(startStep, old, {stripLater = false} = {}) {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
@@ -1537,6 +1538,9 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   const full = parsed && keptInFull(root, parsed.header);
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
   const id = recordId(bytes, shownAs, parsed);
+  // a new run over a chart already drawn (a new B or variant from the server, as a kept one from the browser): the
+  // data panel, the words and the controls first, the strip's curves a frame later (PerceptronView.mount)
+  stripLater = stripLater || Boolean(root.__dblView);
   if (root.__dblId === id && root.__dblView) {  // drawn already: the controls may have moved since (dimmed or not)
     if (root.dataset.ready === id) {
       syncControls();
