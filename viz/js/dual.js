@@ -443,12 +443,12 @@ class DualView extends Stepping {
     if (k > 1 && width >= 720) {
       // under the panels: the legend and the controls (full width in every layout), the bars, the state line (two lines)
       const legend = this.legendEl.offsetHeight || 2.4 * fs, controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
-      // the legend under the step's words, where that column is wide enough (at 1024×768 it gives the panels the
-      // legend's two rows: 280 px each, where under them 210)
-      const beside = width >= 900;
+      // the legend under the step's words, where that column is wide enough (at 1024×768 the words of a run's last
+      // step, seven lines, and the legend beside the panels ran 150 px past them, the controls out of the window)
+      const beside = width >= 1100;
       const below = Math.round((beside ? 0 : legend) + barsH + 2 * 1.45 * fs + controls + 20);
-      // the row beside the words: the data panel takes 55 % of it there (the Gram matrix what is left, at most as
-      // much), half of it otherwise
+      // the row beside the words: the data panel takes 55 % of it there, where the window's height does not bound
+      // it first (1400×1000: 532 px, the Gram matrix 437; 463 each before), half of it otherwise
       const row = width - 2 * GAP - (beside ? 16 : 18) * fs;
       const S = Math.max(220, Math.min(this.room(below), Math.floor(row * (beside ? 0.55 : 0.5))));
       return {width, two: true, side: true, beside, main: S, gram: Math.max(220, Math.min(S, Math.floor(row - S))), bars: width, barsH};

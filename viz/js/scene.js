@@ -1538,9 +1538,6 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   const full = parsed && keptInFull(root, parsed.header);
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
   const id = recordId(bytes, shownAs, parsed);
-  // a new run over a chart already drawn (a new B or variant from the server, as a kept one from the browser): the
-  // data panel, the words and the controls first, the strip's curves a frame later (PerceptronView.mount)
-  stripLater = stripLater || Boolean(root.__dblView);
   if (root.__dblId === id && root.__dblView) {  // drawn already: the controls may have moved since (dimmed or not)
     if (root.dataset.ready === id) {
       syncControls();
@@ -1645,7 +1642,9 @@ async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
   const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
   root.__dblStart = start;
   root.__dblView = view;
-  await view.mount(at, old, {stripLater, stood});
+  // a new run over a chart of the same points (a new B or variant from the server, as a kept one from the browser):
+  // the data panel, the words and the controls first, the strip's curves a frame later (PerceptronView.mount)
+  await view.mount(at, old, {stripLater: stripLater || samePoints(old && old.m, model), stood});
   return root.__dblId === id ? view : null;  // (a newer record arrived meanwhile: it says when it is ready)
 }
 
