@@ -39,7 +39,6 @@ def test_presentation_mode_fits_the_perceptron_chart_and_its_controls_on_the_fir
     assert "Step 7" in page.inner_text(".dbls-text")
 
 
-
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
 def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page: Page, app_server: str,
                                                                            size: tuple[int, int]) -> None:
@@ -60,6 +59,7 @@ def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page
     assert abs(answered["height"] - asked["height"]) <= 1 and abs(answered["width"] - asked["width"]) <= 1
     assert page.evaluate(BOX, ".dbls-state")["bottom"] <= h + 1
     assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0  # (Streamlit's scroller)
+
 
 def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_overlaps(
         page: Page, app_server: str) -> None:
