@@ -22,20 +22,20 @@ class QuizView extends PerceptronView {
     this.q = q;
   }
 
-  // presentation mode: the panel keeps room under it for the legend and the state line alone (the step-through's
-  // sizes also keep it for the words, the controls and the strip, which the quiz has not: a short, wide panel at
-  // 1024×768), and above it for the answer's words: the legend's three rows and four lines of words once answered
-  // (measured at 1024×768), so that the panel keeps its size and the answer stays on the screen; in the side layout
-  // (1280×720) the words and the legend stand beside the panel, the state line alone under it
+  // presentation mode, the panel over the legend and the state line (1024×768): it keeps room under it for these
+  // alone (the step-through's sizes also keep it for the controls and the strip, which the quiz has not: a short,
+  // wide panel), and above it for the answer's words: the legend's three rows and four lines of words once answered
+  // (five for a mini-batch, whose I and M ∩ I take a line each; measured at 1024×768), so that the panel keeps its
+  // size and the answer stays on the screen. The side layout (1280×720: the words and the legend beside the panel,
+  // longer than it once answered) keeps the step-through's sizes: a larger panel there put the state line under the
+  // window
   sizes() {
     const sz = super.sizes();
-    if (this.k <= 1) return sz;  // (the normal page: the quiz stands under the settings, as the step-through chart)
+    if (this.k <= 1 || sz.side) return sz;  // (the normal page: the quiz stands under the settings, as the step-through)
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16, line = 1.45 * fs;
-    const words = sz.side ? 0 : Math.round(4 * line), state = Math.round(2 * line + 8), legend = sz.side ? 0 : Math.round(3 * 1.7 * fs);
-    const room = this.room(words + state + legend + 12);
-    const S = sz.side ? Math.max(280, Math.min(room, this.m.h.view.height, Math.round(sz.width * 0.6)))
-      : Math.max(300, Math.min(room, this.m.h.view.height, sz.mainW));
-    return sz.side ? {...sz, mainW: S, mainH: S, stripW: sz.width - S - GAP} : {...sz, mainH: S};
+    const lines = this.m.run.variant === "minibatch" ? 5 : 4;
+    const room = this.room(Math.round(lines * 1.02 * line + 2 * line + 8 + 3 * 1.7 * fs + 14));  // words (1.02 em), state line, legend
+    return {...sz, mainH: Math.max(300, Math.min(room, this.m.h.view.height, sz.mainW))};
   }
 
   get step() { return this.q.answered ? this.q.step + 1 : this.q.step; }
