@@ -489,10 +489,11 @@ class DualView extends Stepping {
     if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
     const S = this.fittedSide([this.plot, this.gramEl, this.text, ...(sz.beside ? [this.legendEl] : [])], sz.main, 220);  // (the panels' row, or the words and the legend beside)
     if (S === null) return;
-    Object.assign(sz, {main: S, gram: Math.min(sz.gram, S)});
+    const gram = sz.gram;
+    Object.assign(sz, {main: S, gram: Math.min(gram, S)});
     this.layoutClasses(sz);
-    this.g = null;
-    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), this.sizeGram(sz.gram)]);
+    this.g = null;  // (the Gram matrix drawn again only where its size changed: a wide screen's is the smaller panel)
+    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), sz.gram !== gram ? this.sizeGram(sz.gram) : null]);
     if (this.root.__dblView === this) this.drawStep();
   }
 
