@@ -480,6 +480,34 @@ def test_a_boundary_outside_the_view_is_said_on_the_panel(renderer):
     assert k == 2 and renderer.evaluate(note) is None
 
 
+def test_the_off_view_note_stands_where_it_covers_no_point(renderer):
+    """The note of a boundary off the view stands in the top left corner where that is free (three points), and
+    where points fill every corner (XOR on a short chart), at a place that covers none of them, the examined one included."""
+    where = """() => {
+      const t = document.querySelector('#scene .dbls-offview').getBoundingClientRect(), v = window.__dblView;
+      const fl = v.plot._fullLayout, p = v.over.getBoundingClientRect(), m = v.m, ex = m.examined(v.step + 1);
+      const at = (i) => [p.left + fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), p.top + fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1])];
+      const under = [];
+      for (let i = 0; i < m.N; i++) { const [x, y] = at(i); if (x > t.left && x < t.right && y > t.top && y < t.bottom) under.push(i); }
+      return {under, exam: ex, left: t.left - p.left - fl.xaxis._offset, top: t.top - p.top - fl.yaxis._offset};
+    }"""
+    X, y = make_dataset("textbook", 3, 0)
+    mount(renderer, perceptron_scene(run_perceptron(X, y, max_steps=5)).to_bytes())
+    renderer.evaluate("() => window.__dblView.show(0)")
+    got = renderer.evaluate(where)
+    assert got["under"] == [] and 0 <= got["left"] < 12 and 0 <= got["top"] < 12, got
+    X, y = make_dataset("xor", 40, 0)  # (a chart as narrow as the quiz's on a projector: x₁ under the top left)
+    renderer.set_viewport_size({"width": 640, "height": 900})
+    try:
+        mount(renderer, with_view(perceptron_scene(run_perceptron(X, y, max_steps=5)).to_bytes(), View(height=500)))
+        renderer.evaluate("() => window.__dblView.show(0)")
+        got = renderer.evaluate(where)
+    finally:
+        renderer.set_viewport_size({"width": 1200, "height": 900})
+    assert got["exam"] == [0] and got["under"] == [], got
+    assert got["left"] > 12 or got["top"] > 12, got  # (the top left holds points: not there)
+
+
 def test_a_small_step_is_written_as_python_writes_it(renderer):
     """The renderer writes a small step's update with the decimals that set w apart (viz.common.apart), word for word
     as the Python reference does."""

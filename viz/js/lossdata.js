@@ -205,7 +205,7 @@ class LossDataView extends Stepping {
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
     const c = this.c;
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, 0, "ring", (P) =>
-      (on("line") ? P.seg(g.chosen, CHOSEN_INK, 4 * k) + (c ? offView(fl, [c.w[0], c.w[1], c.b], k) : "") : "") +
+      (on("line") ? P.seg(g.chosen, CHOSEN_INK, 4 * k) + (c ? offView(fl, [c.w[0], c.w[1], c.b], k, this.m.X).svg : "") : "") +
       (lit !== null && on("lit") ? `<path d="${P.circles([[this.m.X[2 * lit]], [this.m.X[2 * lit + 1]]], 12 * k)}" fill="rgba(230,159,0,0.35)" stroke="${CHOSEN_INK}" stroke-width="${3 * k}"/>` : ""));
   }
   // nothing moves

@@ -140,8 +140,9 @@ class QuizView extends PerceptronView {
     // the points' names (up to LABEL_MAX), white-haloed over the rings: at a corner of the marker, and of the ring or
     // disc where a point has one (updated on, the pick, lit for the question), so none crosses its own name. Each
     // takes the first place (a corner: above right, above left, below right, below left; then a side: right, left,
-    // above, below; then those a line further out) where it lies over no name written before it and no other point
-    // (the ringed points' names first), else over no name; where none is, above right
+    // above, below; then those a line further out) where it lies over no name written before it (nor the note of a
+    // boundary off the view) and no other point (the ringed points' names first), else over no name; where none is,
+    // above right
     if (this.m.N <= LABEL_MAX) {
       const m = this.m, fs = 15 * k, near = 0.5 * this.size + 2 * k, far = 0.72 * r + 3 * k, half = 0.5 * this.size;
       const lit = this.q.answered ? [] : m.examined(this.q.step + 1);  // (the question's yellow disc)
@@ -149,7 +150,7 @@ class QuizView extends PerceptronView {
                               ...(lit.length <= EXAM_MANY ? lit : [])]);
       const shown = [];
       for (let i = 0; i < m.N; i++) if (on(m.y[i] > 0 ? "pos" : "neg")) shown.push(i);
-      const at = shown.map((i) => [P.px(m.X[2 * i]), P.py(m.X[2 * i + 1])]), boxes = [];
+      const at = shown.map((i) => [P.px(m.X[2 * i]), P.py(m.X[2 * i + 1])]), boxes = this.noteBox ? [this.noteBox] : [];
       const xa = fl.xaxis, ya = fl.yaxis;  // (a name stays on the plot, off the axes' numbers)
       const inside = (b) => b[0] >= xa._offset && b[2] <= xa._offset + xa._length && b[1] >= ya._offset && b[3] <= ya._offset + ya._length;
       const clear = (b) => inside(b) && !boxes.some((o) => overlaps(b, o));  // of the names written

@@ -616,17 +616,58 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
   layer(over, fl, `<defs>${P.clip(id + "o")}</defs><g clip-path="url(#${id}o)">${svg}</g>`);
 }
 
-// a note in the panel's corner where the boundary w·x + b = 0 does not cross the view, the axes' ranges (a student
-// looks for it): on which side of it the whole view lies, or that w = 0 draws none
-function offView(fl, [w0, w1, b], k) {
+// a note on the panel where the boundary w·x + b = 0 does not cross the view, the axes' ranges (a student looks for
+// it): on which side of it the whole view lies, or that w = 0 draws none. Placed where it covers the fewest of the
+// points X (interleaved x, y), an examined point (``exam``: [xs, ys]) counting as a thousand: in a corner where one is
+// as free as anywhere (the top left first), else at the freest place, so the point a quiz asks about is not under it.
+// {svg, box: [x0, y0, x1, y1] in px} ({svg: ""} where the boundary is in view)
+function offView(fl, [w0, w1, b], k, X = null, exam = null) {
   const box = [...fl.xaxis.range, ...fl.yaxis.range];  // (what the plot shows: plotly.js widens a range to keep one scale)
-  if (segment(box, w0, w1, b)[0].length) return "";
+  if (segment(box, w0, w1, b)[0].length) return {svg: "", box: null};
   const f = w0 * (box[0] + box[1]) / 2 + w1 * (box[2] + box[3]) / 2 + b, sign = f > 0 ? "> 0" : f < 0 ? "< 0" : "= 0";
   const lines = w0 === 0 && w1 === 0 ? ["w = 0: no boundary, ", `w·x + b = b ${sign} everywhere`]
     : ["the boundary w·x + b = 0 is outside the view: ", `w·x + b ${sign} all over it`];  // (two lines: a narrow panel)
-  const fs = 13 * k, x = fl.xaxis._offset + 6 * k, y = fl.yaxis._offset + fs + 4 * k;
-  return `<text class="dbls-offview" x="${f1(x)}" y="${f1(y)}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" stroke="white" ` +
-    `stroke-width="${3 * k}" stroke-linejoin="round">${lines.map((t, j) => `<tspan x="${f1(x)}" dy="${j ? f1(1.25 * fs) : 0}">${esc(t)}</tspan>`).join("")}</text>`;
+  const fs = 13 * k, lh = 1.25 * fs;
+  const wide = Math.max(...lines.map((t) => textWidth(t, fs))) + 2 * k, tall = fs + lh * (lines.length - 1) + 0.3 * fs;
+  const [x0, y0] = quietPlace(fl, X, exam, wide, tall, 6 * k, 5 * k);
+  const end = x0 + wide / 2 > fl.xaxis._offset + fl.xaxis._length / 2, x = end ? x0 + wide : x0;  // (flush with its side)
+  const svg = `<text class="dbls-offview" x="${f1(x)}" y="${f1(y0 + fs)}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" ` +
+    `stroke="white" stroke-width="${3 * k}" stroke-linejoin="round"${end ? ' text-anchor="end"' : ""}>` +
+    `${lines.map((t, j) => `<tspan x="${f1(x)}" dy="${j ? f1(lh) : 0}">${esc(t)}</tspan>`).join("")}</text>`;
+  return {svg, box: [x0, y0, x0 + wide, y0 + tall]};
+}
+
+// the top left [x, y] in px of a ``wide`` × ``tall`` box on the data panel, ``pad`` px inside its edges, that covers
+// the fewest points (see offView; a point within ``r`` px of the box counts): the points are tallied on a grid of
+// 4 px cells summed as a table (each box's count in four reads), the four corners tried first and kept on a tie
+function quietPlace(fl, X, exam, wide, tall, pad, r) {
+  const xa = fl.xaxis, ya = fl.yaxis, L = xa._offset + pad, T = ya._offset + pad;
+  const W = Math.max(0, xa._length - 2 * pad - wide), H = Math.max(0, ya._length - 2 * pad - tall);
+  const corners = [[L, T], [L + W, T], [L, T + H], [L + W, T + H]];
+  if (!X && !exam) return corners[0];
+  const c = 4, gw = Math.ceil((W + wide) / c) + 1, gh = Math.ceil((H + tall) / c) + 1;
+  const sat = new Float64Array((gw + 1) * (gh + 1));  // sat[(j + 1)·(gw + 1) + i + 1]: the weight in cells ≤ (i, j)
+  const add = (x, y, n) => {
+    const i = Math.floor((xa._offset + xa.l2p(x) - L) / c), j = Math.floor((ya._offset + ya.l2p(y) - T) / c);
+    if (i >= 0 && i < gw && j >= 0 && j < gh) sat[(j + 1) * (gw + 1) + i + 1] += n;
+  };
+  if (X) for (let i = 0; i + 1 < X.length; i += 2) add(X[i], X[i + 1], 1);
+  if (exam) exam[0].forEach((x, i) => add(x, exam[1][i], 1000));
+  for (let j = 1; j <= gh; j++) for (let i = 1; i <= gw; i++)
+    sat[j * (gw + 1) + i] += sat[(j - 1) * (gw + 1) + i] + sat[j * (gw + 1) + i - 1] - sat[(j - 1) * (gw + 1) + i - 1];
+  const at = (i, j) => sat[Math.max(0, Math.min(gh, j)) * (gw + 1) + Math.max(0, Math.min(gw, i))];
+  const count = ([x, y]) => {  // the cells within r of the box (the grid starts at L, T: a point past the pad is off it)
+    const i0 = Math.floor((x - L - r) / c), j0 = Math.floor((y - T - r) / c);
+    const i1 = Math.ceil((x - L + wide + r) / c), j1 = Math.ceil((y - T + tall + r) / c);
+    return at(i1, j1) - at(i0, j1) - at(i1, j0) + at(i0, j0);
+  };
+  let best = corners[0], least = count(best);
+  for (const p of corners.slice(1)) { const n = count(p); if (n < least) { best = p; least = n; } }
+  for (let y = T; y <= T + H && least > 0; y += c) for (let x = L; x <= L + W && least > 0; x += c) {
+    const n = count([x, y]);
+    if (n < least) { best = [x, y]; least = n; }
+  }
+  return best;
 }
 
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
@@ -1171,9 +1212,12 @@ class PerceptronView extends Stepping {
     if (!fl || !fl.xaxis || !fl.xaxis._length) return;
     const g = this.g || (this.g = this.geometry(this.step)), k = this.k, on = (id) => !this.hidden.has(id);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
+    // (the note where the boundary is off the view; the quiz writes the points' names clear of its box)
+    const note = on("line") && g.wb ? offView(fl, g.wb, k, this.m.X, g.exam) : {svg: "", box: null};
+    this.noteBox = note.box;
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, this.examSize, "ring", (P) =>
       (on("w") ? P.arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + P.arrow(g.w, INK, 3.5 * k, 15 * k) : "") +
-      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : "") + (on("line") && g.wb ? offView(fl, g.wb, k) : ""));
+      (on("upd") ? P.arrow(g.upd, UPDATE, 3.5 * k, 15 * k) : "") + note.svg);
     if (sl && sl.xaxis && sl.xaxis._length) {  // the current step on the strip
       const xs = sl.xaxis._offset + sl.xaxis.l2p(g.step), y0 = sl.yaxis._offset, y1 = y0 + sl.yaxis._length;
       layer(this.stripOver, sl, `<line x1="${f1(xs)}" y1="${y0}" x2="${f1(xs)}" y2="${y1}" stroke="${INK}" stroke-width="${2 * k}" stroke-dasharray="2 3"/>`);
