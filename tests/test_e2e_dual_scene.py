@@ -221,3 +221,24 @@ def test_a_kernel_s_boundary_before_the_update_is_drawn_as_long_dashes(renderer)
         return [v.g.old.length, (d.match(/M/g) || []).length, t.x.filter((x) => x === null).length]; }""", s)
     pieces, moves, gaps = got
     assert pieces > 30 and 1 <= moves <= 8 and gaps == moves, got
+
+
+def test_the_examined_point_s_tag_stands_clear_of_the_other_points(renderer):  # noqa: F811
+    """The tag naming the examined point's new α stands where it covers no other point: here not above it, where a
+    point lies (it stood there, over that point, whatever lay under it)."""
+    X = np.array([[0.0, 0.0], [0.0, 0.45], [-3.0, -3.0], [3.0, 3.0], [-3.0, 3.0], [3.0, -3.0]])
+    y = np.array([1, 1, -1, 1, -1, -1])
+    traj = run_dual(X, y, max_steps=3)
+    mount(renderer, dual_scene(traj).to_bytes())
+    under = renderer.evaluate("""() => {
+        const v = window.__dblView, m = v.m;
+        v.show(m.stopOf(1));
+        const t = document.querySelector('#scene .dbls-tag rect').getBoundingClientRect(), o = v.over.getBoundingClientRect();
+        const fl = v.plot._fullLayout, out = [];
+        for (let i = 0; i < m.N; i++) {
+          const x = o.left + fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), y = o.top + fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]);
+          if (x > t.left - 3 && x < t.right + 3 && y > t.top - 3 && y < t.bottom + 3) out.push(i);
+        }
+        return [out, document.querySelector('#scene .dbls-tag text').textContent];
+    }""")
+    assert under == [[], "x₁: α₁ = 1"], under

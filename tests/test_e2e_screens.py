@@ -3,9 +3,11 @@ at 1024×768 and 1280×720 (issue 16's "Fits the lecture hall's screen")."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from e2e_helpers import SCENE, assert_no_exception, wait_for_chart, wait_for_rerun
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 BOX = "(sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect();" \
       " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height}; }"
@@ -221,10 +223,13 @@ def test_presentation_mode_fits_the_loss_chart_on_the_first_screen(page: Page, a
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+@pytest.mark.parametrize("query", ["ds=xor&kernel=rbf&step=5", "ds=blobs&step=1"])
 def test_presentation_mode_fits_the_dual_chart_and_its_controls_on_the_first_screen(
-        page: Page, app_server: str, size: tuple[int, int]) -> None:
+        page: Page, app_server: str, size: tuple[int, int], query: str) -> None:
+    """Every step of the run, its longest words included (the last step's seven lines, blobs at 1280×720), stands
+    with the controls on the first screen, and the controls stay where they are as a student steps."""
     w, h = size
-    _open(page, app_server.rstrip("/") + "/dual?ds=xor&kernel=rbf&present=true&step=5", w, h, scene=True)
+    _open(page, app_server.rstrip("/") + f"/dual?{query}&present=true", w, h, scene=True)
     root = page.evaluate(BOX, ".dbls")
     data, gram, text = (page.evaluate(BOX, sel) for sel in (".dbls-data", ".dbls-gram", ".dbls-text"))
     controls, bars = page.evaluate(BOX, ".dbls-controls"), page.evaluate(BOX, ".dbls-strip")
@@ -233,8 +238,14 @@ def test_presentation_mode_fits_the_dual_chart_and_its_controls_on_the_first_scr
     assert data["width"] >= 220 and data["height"] >= 220, data
     assert data["right"] <= gram["left"] and gram["right"] <= text["left"]  # three columns, none over another
     assert bars["top"] >= max(data["bottom"], gram["bottom"]) - 1
-    assert "Step 5" in page.inner_text(".dbls-text")
+    assert f"Step {query.rsplit('=', 1)[1]} " in page.inner_text(".dbls-text")
     assert data["width"] >= gram["width"] - 0.5, (data, gram)  # the data panel never the smaller
+    page.locator(".dbls-range").focus()
+    for key, at in (("End", r"Step ([\d,]+) of \1$"), ("Home", r"Step 0 of ")):  # the last step, the first
+        page.keyboard.press(key)
+        expect(page.locator(".dbls-at")).to_have_text(re.compile(at))
+        now = page.evaluate(BOX, ".dbls-controls")
+        assert abs(now["top"] - controls["top"]) <= 1 and now["bottom"] <= h, (key, controls, now)
 
 
 def test_at_1024_with_the_sidebar_the_dual_panels_keep_400_px_and_nothing_overlaps(page: Page, app_server: str) -> None:

@@ -483,18 +483,64 @@ class DualView extends Stepping {
 
   // presentation mode: what lies under the panels (the legend, the bars, the state line, the controls and the step
   // under them, as they wrapped) is measured once drawn, and the panels shrink by what the window lacks (sizes()
-  // estimates it before: at 1024×768 the step under the controls fell out of the window)
+  // estimates it before: at 1024×768 the step under the controls fell out of the window). Where the row's tallest is
+  // the words' column (the run's longest words, held: holdWords), narrower panels widen it and it wraps anew: the
+  // largest side that fits is found by halving, the column measured at each side's width before the panels are drawn
   async fit() {
     const sz = this.sz;
+    if (this.root.__dblView === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";  // (held in presentation mode alone: below)
     if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
-    const S = this.fittedSide([this.plot, this.gramEl, this.text, ...(sz.beside ? [this.legendEl] : [])], sz.main, 220);  // (the panels' row, or the words and the legend beside)
-    if (S === null) return;
-    const gram = sz.gram;
+    const top = sz.main, gram = sz.gram, cols = [this.text, ...(sz.beside ? [this.legendEl] : [])];
+    const bottom = (els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
+    this.holdWords();
+    const row = bottom([this.plot, this.gramEl, ...cols]), rowTop = this.plot.getBoundingClientRect().top;
+    const R = this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4);  // (the row's room)
+    const fits = (S) => {  // the row's height with panels of side S (the words' column at its width then) within R
+      panelClasses(this.root, {...sz, main: S}, Math.min(gram, S));
+      this.holdWords();
+      return Math.max(S, bottom(cols) - rowTop) <= R;
+    };
+    let S = top;
+    if (!fits(top)) {
+      let lo = 220, hi = top;  // (the least side: lo; within 4 px of the largest that fits)
+      while (hi - lo > 4) { const mid = Math.floor((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid; }
+      S = lo;
+    }
+    if (S >= top - 2) {
+      this.layoutClasses(sz);
+      this.holdWords();
+      return;
+    }
     Object.assign(sz, {main: S, gram: Math.min(gram, S)});
     this.layoutClasses(sz);
+    this.holdWords();
     this.g = null;  // (the Gram matrix drawn again only where its size changed: a wide screen's is the smaller panel)
     await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), sz.gram !== gram ? this.sizeGram(sz.gram) : null]);
     if (this.root.__dblView === this) this.drawStep();
+  }
+
+  // presentation mode: the words' column keeps the height of the tallest of the step shown's words, the last step's
+  // (its verdict) and those of the step written with the most terms of f (an update first), and the state line that
+  // of the tallest of the step shown's, the last step's and the middle one's (both lists of names there), measured at
+  // their width: so the fit counts them, and the run's longest words (seven lines at 1280×720, a state line of two at
+  // 1024×768) do not push the controls out of the window as a student steps to them, nor move what lies under them
+  holdWords() {
+    const m = this.m;
+    let most = -1, at = m.S;
+    for (let s = 1; s < Math.min(m.tPtr.length, m.S + 1); s++) {
+      const n = 2 * (m.tPtr[s] - m.tPtr[s - 1]) + (m.updated(s) >= 0 ? 1 : 0);
+      if (n > most) { most = n; at = s; }
+    }
+    const hold = (el, html, steps) => {
+      const now = el.innerHTML;
+      el.style.minHeight = "";
+      let tall = el.offsetHeight;
+      for (const s of new Set(steps)) { el.innerHTML = html(s); tall = Math.max(tall, el.offsetHeight); }
+      el.innerHTML = now;
+      el.style.minHeight = `${tall}px`;
+    };
+    hold(this.text, (s) => m.describe(s), [m.S, at]);
+    hold(this.stateEl, (s) => esc(m.stateLine(s)), [m.S, Math.floor(m.S / 2)]);
   }
 
   // the Gram matrix at a new size: drawn again (its colour bar's ticks and room are chosen for its height)
@@ -574,10 +620,18 @@ class DualView extends Stepping {
     let tag = "";
     if (on("exam") && g.exam >= 0) {  // the examined point's tag: its new α after an update, a tick when it was correct
       const i = g.exam, s = sub(i + 1), text = `x${s}` + (g.updated >= 0 ? `: α${s} = ${num(g.alpha[i])}` : " ✓");
-      const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]) - this.examSize / 2 - 8 * k, fs = 15 * k;
+      const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]), fs = 15 * k, hTxt = fs + 8 * k, d = this.examSize / 2 + 2 * k;
       const wTxt = text.length * fs * 0.58 + 10 * k;
-      const x0 = Math.max(xa._offset, Math.min(x - wTxt / 2, xa._offset + xa._length - wTxt)), y0 = Math.max(ya._offset, y - fs - 6 * k);
-      tag = `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(fs + 8 * k)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
+      // above the point, else below, right, left or at a corner: the first place that covers the fewest other points
+      // (kept on the panel; above it the tag lay over the points of a crowded class)
+      const keep = ([bx, by]) => [Math.max(xa._offset, Math.min(bx, xa._offset + xa._length - wTxt)),
+                                  Math.max(ya._offset, Math.min(by, ya._offset + ya._length - hTxt))];
+      const places = [[x - wTxt / 2, y - d - hTxt], [x - wTxt / 2, y + d], [x + d, y - hTxt / 2], [x - d - wTxt, y - hTxt / 2],
+                      [x + 0.7 * d, y - 0.7 * d - hTxt], [x - 0.7 * d - wTxt, y - 0.7 * d - hTxt], [x + 0.7 * d, y + 0.7 * d],
+                      [x - 0.7 * d - wTxt, y + 0.7 * d]].map(keep);
+      const counts = pointsUnder(fl, m.X, places.map(([bx, by]) => [bx, by, bx + wTxt, by + hTxt]), 0.5 * this.size, i);
+      const [x0, y0] = places[counts.indexOf(Math.min(...counts))];
+      tag = `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(hTxt)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
         `<text x="${f1(x0 + wTxt / 2)}" y="${f1(y0 + fs + 1 * k)}" text-anchor="middle" font-size="${fs}" fill="${INK}">${esc(text)}</text></g>`;
     }
     layer(this.over, fl, `<defs>${clip("o")}</defs><g clip-path="url(#${id}o)">${over}</g>${tag}`);

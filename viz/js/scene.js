@@ -670,6 +670,18 @@ function quietPlace(fl, X, exam, wide, tall, pad, r) {
   return best;
 }
 
+// how many of the points X (interleaved x, y; but point ``skip``) lie within ``r`` px of each box [x0, y0, x1, y1]
+// (px on fl's axes, as the step's layers draw): where a tag stands clear of them (DualView's)
+function pointsUnder(fl, X, boxes, r, skip = -1) {
+  const xa = fl.xaxis, ya = fl.yaxis, n = boxes.map(() => 0);
+  for (let i = 0; 2 * i + 1 < X.length; i++) {
+    if (i === skip) continue;
+    const px = xa._offset + xa.l2p(X[2 * i]), py = ya._offset + ya.l2p(X[2 * i + 1]);
+    boxes.forEach(([x0, y0, x1, y1], c) => { if (px > x0 - r && px < x1 + r && py > y0 - r && py < y1 + r) n[c]++; });
+  }
+  return n;
+}
+
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
