@@ -41,12 +41,13 @@ def test_presentation_mode_fits_the_perceptron_chart_and_its_controls_on_the_fir
     assert "Step 7" in page.inner_text(".dbls-text")
 
 
-@pytest.mark.parametrize("size, variant", [((1024, 768), ""), ((1280, 720), ""), ((1024, 768), "&variant=mini-batch")])
+@pytest.mark.parametrize("size, variant", [((1024, 768), ""), ((1280, 720), ""), ((1024, 768), "&variant=mini-batch"),
+                                           ((1280, 720), "&variant=mini-batch")])
 def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page: Page, app_server: str,
                                                                            size: tuple[int, int], variant: str) -> None:
     """The quiz has no step controls or strip: its panel takes that room (it was 300 px tall and 590 wide at
-    1024×768), keeps its size once answered, and the answer's words (a mini-batch's a line longer), the legend and
-    the state line stay on screen."""
+    1024×768), keeps its size once answered, and the answer's words (a mini-batch's a line longer; seven lines beside
+    the panel at 1280×720, where the state line stood under the window), the legend and the state line stay on screen."""
     w, h = size
     _open(page, app_server.rstrip("/") + f"/perceptron?ds=xor&present=true&quiz=true{variant}", w, h, scene=True)
     asked = page.evaluate(BOX, ".dbls-plot")

@@ -40,7 +40,7 @@ CSS = """
 .dbls-under, .dbls-over, .dbls-strip-over { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
 .dbls-under { z-index: 0; } .dbls-plot { position: relative; z-index: 1; } .dbls-over { z-index: 2; }
 .dbls-strip-plot { position: relative; z-index: 1; } .dbls-strip-over { z-index: 2; }
-.dbls-legend { display: flex; flex-wrap: wrap; gap: 0.1rem 0.6rem; padding: 0.2rem 0 0.3rem 0.3rem; font-size: 0.86em; }
+.dbls-legend { display: flex; flex-wrap: wrap; align-content: flex-start; gap: 0.1rem 0.6rem; padding: 0.2rem 0 0.3rem 0.3rem; font-size: 0.86em; }
 .dbls-wide .dbls-legend { flex-direction: column; flex-wrap: nowrap; gap: 0.15rem; padding: 0.3rem 0 0 0.6rem; }
 .dbls-legend button { display: flex; align-items: center; gap: 0.35rem; border: 0; background: none; padding: 0.1rem 0.2rem;
   font: inherit; color: inherit; cursor: pointer; text-align: left; border-radius: 0.3rem; }

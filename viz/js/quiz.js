@@ -27,8 +27,8 @@ class QuizView extends PerceptronView {
   // wide panel), and above it for the answer's words: the legend's three rows and four lines of words once answered
   // (five for a mini-batch, whose I and M ∩ I take a line each; measured at 1024×768), so that the panel keeps its
   // size and the answer stays on the screen. The side layout (1280×720: the words and the legend beside the panel,
-  // longer than it once answered) keeps the step-through's sizes: a larger panel there put the state line under the
-  // window
+  // longer than it once answered) starts from the step-through's sizes, and gives up what the answer needs once drawn
+  // (fitQuiz)
   sizes() {
     const sz = super.sizes();
     if (this.k <= 1 || sz.side) return sz;  // (the normal page: the quiz stands under the settings, as the step-through)
@@ -85,6 +85,65 @@ class QuizView extends PerceptronView {
       this.plot.on("plotly_click", (ev) => this.root.__dblView && this.root.__dblView.pick && this.root.__dblView.pick(ev));
     }
     this.attach();
+    await this.fitQuiz();
+  }
+
+  // presentation mode, side by side (1280×720: the words and the legend beside the panel, the state line under both):
+  // the answered question's words (a mini-batch's seven lines in the narrow column), its legend and its state line
+  // stood past the window. The column and the state line keep the answered question's heights before it is answered
+  // too (measured at their width: holdAnswer), and the panel's side is the largest, by halving, with which the
+  // panel, the column and the state line fit the window (a narrower panel widens the column, which wraps anew); so
+  // nothing moves when the question is answered, and the answer stays on the first screen
+  async fitQuiz() {
+    const sz = this.sz;
+    for (const el of [this.text, this.legendEl, this.stateEl]) el.style.minHeight = "";
+    if (!sz || !sz.side || this.root.__dblView !== this || !this.root.offsetHeight) return;
+    const top = sz.mainW, box = (el) => el.getBoundingClientRect(), rowTop = box(this.plot).top;
+    if (box(this.text).left < box(this.plot).right - 1) return;  // (not beside it: a page without the style sheet)
+    this.holdAnswer();
+    const gap = box(this.stateEl).top - Math.max(box(this.plot).bottom, box(this.legendEl).bottom);  // (the grid's)
+    const room = this.room(0) - 4 - (rowTop - box(this.root).top);  // (for the row and the state line)
+    const fits = (S) => {  // the panel S px high, the column at its width then, and the state line under the taller
+      this.root.style.setProperty("--dbls-s", `${S}px`);
+      this.holdAnswer();
+      return Math.max(S, box(this.legendEl).bottom - rowTop) + gap + this.stateEl.offsetHeight <= room;
+    };
+    let S = top;
+    if (!fits(top)) {
+      let lo = 280, hi = top;  // (the step-through's least side; within 4 px of the largest that fits)
+      while (hi - lo > 4) { const mid = Math.floor((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid; }
+      S = lo;
+    }
+    if (S >= top - 2) S = top;
+    Object.assign(sz, {mainW: S, mainH: S});
+    this.layoutClasses(sz);
+    this.holdAnswer();
+    if (S === top) return;
+    await this.Plotly.relayout(this.plot, {width: S, height: S});
+    if (this.root.__dblView === this) this.drawStep();
+  }
+
+  // the answered question's words, legend and state line (step k + 1 and the verdict's parts) measured in their
+  // elements, and each held at the taller of that and what it shows now (fitQuiz)
+  holdAnswer() {
+    const m = this.m, q = this.q;
+    const hold = (el, ...fills) => {
+      const now = el.innerHTML;
+      el.style.minHeight = "";
+      let tall = el.offsetHeight;
+      for (const fill of fills) { fill(); tall = Math.max(tall, el.offsetHeight); }
+      el.innerHTML = now;
+      el.style.minHeight = `${tall}px`;
+    };
+    hold(this.text, () => { this.text.innerHTML = m.describe(q.step + 1); });
+    hold(this.legendEl, () => {  // (answered, with a wrong pick's entry: the longest legend)
+      const g = this.g;
+      this.q = {...q, answered: true};
+      this.g = {...g, wrong: [[0], [0]]};
+      try { this.drawLegend(); } finally { this.q = q; this.g = g; }
+    });
+    hold(this.stateEl, () => { this.stateEl.textContent = m.stateLine(q.step + 1); },
+         () => { this.stateEl.textContent = this.questionLine(); });
   }
 
   // a point clicked while the question is open: its index to the page, which grades it. A click within the lit disc
@@ -116,13 +175,17 @@ class QuizView extends PerceptronView {
     this.drawLegend();
     this.drawStep();
     this.text.innerHTML = q.answered ? m.describe(q.step + 1) : "";
-    const k = m.stateOf(q.step);
-    const line = q.answered ? m.stateLine(q.step + 1)
-      : `${afterUpdates(k)}: w = ${vec(m.w(k))}, b = ${num(m.B[k])}; step ${grouped(q.step + 1)} examines ` +
-        (m.run.variant === "batch" ? `all ${grouped(m.N)} points` : pointSet(m.examined(q.step + 1)));
+    const line = q.answered ? m.stateLine(q.step + 1) : this.questionLine();
     this.stateEl.textContent = line;
     this.root.dataset.step = String(this.step);
     if (this.live) this.live.textContent = line;
+  }
+
+  // the state line while the question is open: the state after step k, and what step k + 1 examines
+  questionLine() {
+    const m = this.m, q = this.q, k = m.stateOf(q.step);
+    return `${afterUpdates(k)}: w = ${vec(m.w(k))}, b = ${num(m.B[k])}; step ${grouped(q.step + 1)} examines ` +
+      (m.run.variant === "batch" ? `all ${grouped(m.N)} points` : pointSet(m.examined(q.step + 1)));
   }
 
   drawStep() {
@@ -186,7 +249,7 @@ class QuizView extends PerceptronView {
   // nothing moves: the page asks the next question
   resize() {
     const sz = this.resized();
-    if (sz) this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
+    if (sz) this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH}).then(() => this.fitQuiz()).then(() => this.drawStep(), () => {});  // (hidden meanwhile)
   }
   fitStrip() {}
   sync() {}
