@@ -180,3 +180,17 @@ def test_a_click_within_the_lit_disc_picks_the_point_asked_about(renderer):  # n
     }""", None)
     assert sent["f"] > 0.5, sent  # (the click stood nearer x₂ than x₁)
     assert sent["out"] == [0, 1]
+
+
+def test_a_hovered_point_s_label_keeps_the_answer_until_answered(renderer):  # noqa: F811
+    """While the question is open a hovered point's label names it and its place alone (whether it is in M is the
+    answer); once answered, it says that too, as the step-through chart does."""
+    X, y = make_dataset("xor", 40, 0)
+    traj = run_perceptron(X, y, max_steps=60)
+    label = "(i) => window.__dblView.tipFor(i)"
+    for answered in (False, True):
+        mount(renderer, with_view(perceptron_scene([traj]).to_bytes(),
+                                  View(tau=traj.tau, quiz={"step": 0, "answered": answered, "pick": None})))
+        got = renderer.evaluate(label, 0)
+        assert got.startswith("x₁ = (") and ("after step 1" in got) == answered, got
+        assert got.endswith(": click to pick it") != answered, got

@@ -114,6 +114,9 @@ def check_run(page: Page, traj, steps, bound=None) -> None:
         assert got["live"] == f"Step {step:,} of {traj.n_steps:,}: {state_line_of(traj, int(step))}"
 
 
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
 def random_steps(traj, k: int, rng) -> list[int]:
     S = traj.n_steps
     picks = {0, S, *traj.update_steps[:3].tolist(), *rng.integers(0, S + 1, size=k).tolist()}
@@ -506,6 +509,38 @@ def test_the_off_view_note_stands_where_it_covers_no_point(renderer):
         renderer.set_viewport_size({"width": 1200, "height": 900})
     assert got["exam"] == [0] and got["under"] == [], got
     assert got["left"] > 12 or got["top"] > 12, got  # (the top left holds points: not there)
+
+
+def test_a_hovered_point_is_named_by_the_chart_over_the_step_s_layers(renderer):
+    """The pointer on a point shows the chart's own label, over the step's layers (plotly.js's lay under them and
+    wrote the coordinates unrounded): the point's name, place and label as the words write them, and whether it is
+    in M of the step shown, as the core judged it; off the points, none."""
+    X, y = make_dataset("xor", 40, 0)
+    traj = run_perceptron(X, y, max_steps=60)
+    mount(renderer, perceptron_scene(traj).to_bytes())
+    s = int(traj.update_steps[2])
+    renderer.evaluate("(s) => window.__dblView.show(window.__dblView.m.stopOf(s))", s)
+    M = traj[s].misclassified
+    at = """(i) => { const v = window.__dblView, fl = v.plot._fullLayout;
+      v.plot.scrollIntoView({block: "center"});
+      const r = v.plot.getBoundingClientRect();
+      return [r.left + fl.xaxis._offset + fl.xaxis.l2p(v.m.X[2 * i]), r.top + fl.yaxis._offset + fl.yaxis.l2p(v.m.X[2 * i + 1])]; }"""
+    tip = "() => { const t = document.querySelector('#scene .dbls-tip'); return t.hidden ? null : t.innerText; }"
+    d2 = ((X[:, None] - X[None]) ** 2).sum(axis=2) + np.diag(np.full(len(y), np.inf))
+    alone = d2.min(axis=1)  # (the point of each kind farthest from any other: plotly.js names the nearest)
+    inside, outside = (int(np.flatnonzero(part)[alone[part].argmax()]) for part in (M, ~M))
+    for i in (inside, outside):
+        assert alone[i] > 0.01
+        renderer.mouse.move(*renderer.evaluate(at, i))
+        name = f"x{str(i + 1).translate(SUBSCRIPT)} = "
+        renderer.wait_for_function(f"(n) => (({tip})() || '').startsWith(n)", arg=name)
+        xy = f"({num(X[i, 0])}, {num(X[i, 1])})"
+        rule = "in M: y·(w·x + b) ≤ 0" if M[i] else "classified right: y·(w·x + b) > 0"
+        sign = "+1" if y[i] > 0 else "−1"
+        assert renderer.evaluate(tip) == f"{name}{xy}, y = {sign}\n{rule} after step {s}"
+    renderer.mouse.move(2, 2)
+    renderer.wait_for_function(f"() => ({tip})() === null")
+    assert renderer.evaluate("() => !document.querySelector('#scene .hoverlayer').textContent")  # (plotly.js's: none)
 
 
 def test_a_small_step_is_written_as_python_writes_it(renderer):

@@ -378,6 +378,13 @@ class DualView extends Stepping {
   }
 
   mainTraces() { return PerceptronView.prototype.mainTraces.call(this).slice(0, 2); }
+  // a hovered point's label: its name and place, its α and whether it is in M of the state shown (y·f(x) ≤ 0)
+  tipFor(i) {
+    const m = this.m, step = this.step;
+    m.goState(m.stateOf(step));
+    const rule = m.mask[i] ? "in M: y·f(x) ≤ 0" : "classified right: y·f(x) > 0";
+    return `${pointName(m, i)}<br>α${sub(i + 1)} = ${num(m.alpha(i))}; ${rule} after step ${grouped(step)}`;
+  }
   axis(extra) { return PerceptronView.prototype.axis.call(this, extra); }
   mainLayout(width, height) {
     const l = PerceptronView.prototype.mainLayout.call(this, width, height), m = this.m, r = m.run;
@@ -767,7 +774,7 @@ class DualView extends Stepping {
 
 const DUAL_SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-panels">
-  <div class="dbls-stage dbls-data"><canvas class="dbls-canvas" aria-hidden="true"></canvas><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage dbls-data"><canvas class="dbls-canvas" aria-hidden="true"></canvas><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg><div class="dbls-tip" hidden></div></div>
   <div class="dbls-stage dbls-gram"><div class="dbls-gram-plot dbls-strip-plot"></div><svg class="dbls-gram-over dbls-strip-over" aria-hidden="true"></svg></div>
 </div>
 <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>

@@ -71,7 +71,6 @@ class QuizView extends PerceptronView {
 
   mainTraces() {  // the points clickable (their names are written over the rings: drawStep)
     const data = super.mainTraces();
-    for (const t of data.slice(0, 2)) t.hovertemplate = t.hovertemplate.replace("<extra>", this.q.answered ? "<extra>" : ": click to pick<extra>");
     return data;
   }
 
@@ -181,6 +180,9 @@ class QuizView extends PerceptronView {
     if (this.live) this.live.textContent = line;
   }
 
+  // a hovered point's label: while the question is open its name and place alone (whether it is in M is the answer)
+  tipFor(i) { return this.q.answered ? super.tipFor(i) : `${pointName(this.m, i)}: click to pick it`; }
+
   // the state line while the question is open: the state after step k, and what step k + 1 examines
   questionLine() {
     const m = this.m, q = this.q, k = m.stateOf(q.step);
@@ -260,7 +262,7 @@ class QuizView extends PerceptronView {
 
 const QUIZ_SHELL = `<div class="dbls-text dbls-quiz-text" aria-hidden="true"></div>
 <div class="dbls-figure">
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot dbls-quiz"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot dbls-quiz"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg><div class="dbls-tip" hidden></div></div>
   <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 </div>
 <div class="dbls-state"></div>

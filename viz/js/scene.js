@@ -682,6 +682,19 @@ function pointsUnder(fl, X, boxes, r, skip = -1) {
   return n;
 }
 
+// a point's name, place and label, as the step's words write them: "x₅ = (−0.6266, 0.6852), y = −1"
+const pointName = (m, i) => `x${sub(i + 1)} = ${vec([m.X[2 * i], m.X[2 * i + 1]])}, y = ${m.y[i] > 0 ? "+1" : "−1"}`;
+
+// the label ``html`` shown by the point at (x, y) px of fl's plot: above right of it, below where the plot's top is
+// too near, kept within the plot's width (Stepping.hover, SvmView.hover)
+function placeTip(tip, fl, x, y, html) {
+  tip.innerHTML = html;
+  tip.hidden = false;
+  const h = tip.offsetHeight;
+  tip.style.left = `${Math.max(0, Math.min(x + 12, fl.width - tip.offsetWidth))}px`;
+  tip.style.top = `${y - h - 10 >= 0 ? y - h - 10 : y + 14}px`;
+}
+
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
 const f1 = (v) => (Math.round(v * 10) / 10).toString();
 
@@ -793,8 +806,29 @@ class Stepping {
       this.plot.__dblHooked = true;
       this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
     }
+    this.hookHover();
     this.show(this.i);
   }
+
+  // a point hovered: the view's own label (tipFor(i), HTML) over the step's layers, where the shell has a place for it
+  // (.dbls-tip). plotly.js's label lay under those layers and wrote the coordinates unrounded; the views whose points
+  // plotly.js knows hover them with hoverinfo "none" (its events still come). Hooked once a plot
+  hookHover() {
+    if (this.plot.__dblHover || !this.root.querySelector(".dbls-tip")) return;
+    this.plot.__dblHover = true;
+    this.plot.on("plotly_hover", (ev) => this.root.__dblView && this.root.__dblView.hover(ev));
+    this.plot.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hover(null));
+  }
+  hover(ev) {
+    const tip = this.root.querySelector(".dbls-tip"), p = ev && ev.points && ev.points[0], fl = this.plot._fullLayout;
+    const i = p ? this.pointOf(p) : null;
+    if (!tip) return;
+    if (i === null || !fl || !fl.xaxis) { tip.hidden = true; return; }
+    placeTip(tip, fl, fl.xaxis._offset + fl.xaxis.l2p(this.m.X[2 * i]), fl.yaxis._offset + fl.yaxis.l2p(this.m.X[2 * i + 1]), this.tipFor(i));
+  }
+  // the point a hover names (the points' traces carry i + 1), or null
+  pointOf(p) { return Number.isInteger(p.customdata) && p.customdata >= 1 && p.customdata <= this.m.N ? p.customdata - 1 : null; }
+  tipFor(i) { return pointName(this.m, i); }
 
   // one step on screen: the view's drawing (geometry, drawStep), the words, the controls
   show(i) {
@@ -965,6 +999,14 @@ class PerceptronView extends Stepping {
 
   traceParts() { return {pos: 0, neg: 1, R: 2, gamma: 3}; }
 
+  // a hovered point's label: its name and place, and whether it is in M of the state shown, as the core judged it
+  tipFor(i) {
+    const m = this.m, step = this.step;
+    m.goState(m.stateOf(step));
+    const rule = m.mask[i] ? `in M: y·(w·x + b) ${m.negative ? "<" : "≤"} 0` : `classified right: y·(w·x + b) ${m.negative ? "≥" : ">"} 0`;
+    return `${pointName(m, i)}<br>${rule} after step ${grouped(step)}`;
+  }
+
   // ----- plotly.js: the points (and R, γ) in the data panel; the curves in the strip
   mainTraces() {
     const m = this.m, N = m.N, size = this.size;
@@ -975,7 +1017,7 @@ class PerceptronView extends Stepping {
               customdata: idx.map((i) => i + 1), visible: !this.hidden.has(id),
               marker: {color: colour, symbol, size: size + (symbol === "diamond" ? 1 : 0),
                        line: {color: "white", width: size > 6 ? 1 : 0.5}},
-              hovertemplate: `x<sub>%{customdata}</sub> = (%{x}, %{y}), y = ${sign > 0 ? "+1" : "−1"}<extra></extra>`};
+              hoverinfo: "none"};  // (hovered: the view's label, Stepping.hover)
     };
     const data = [pts(1, "y = +1", POS, "circle", "pos"), pts(-1, "y = −1", NEG, "diamond", "neg")];
     const bd = m.h.bound, k = this.k;
@@ -1322,7 +1364,7 @@ const MARGINS = `<details class="dbls-margins" data-part="margins" hidden><summa
 
 const SHELL = `<div class="dbls-text" aria-hidden="true"></div>
 <div class="dbls-figure">
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg><div class="dbls-tip" hidden></div></div>
   <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 </div>
 <div class="dbls-strip"><div class="dbls-strip-plot"></div><svg class="dbls-strip-over" aria-hidden="true"></svg></div>

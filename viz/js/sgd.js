@@ -79,6 +79,13 @@ class SgdView extends PerceptronView {
     return j !== null && j !== this.m.j && followedValue(this.m.h) !== this.m.h.view.eta;
   }
 
+  // a hovered point's label: its name and place, and whether its hinge is active at the state shown (the rings)
+  tipFor(i) {
+    const p = this.m.p, s = this.step;
+    p.goState(s);
+    return `${pointName(this.m, i)}<br>${p.mask[i] ? "hinge active: y·(w·x + b) < 1" : "no hinge loss: y·(w·x + b) ≥ 1"} after step ${grouped(s)}`;
+  }
+
   geometry(step) {
     const m = this.m, p = m.p, s = step, [w0, w1] = p.w(s), b = p.B[s];
     const span = m.box[1] - m.box[0], c = [(m.box[0] + m.box[1]) / 2, (m.box[2] + m.box[3]) / 2];

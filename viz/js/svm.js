@@ -402,12 +402,7 @@ class SvmView extends Stepping {
     this.layoutClasses(sz);
     await this.drawData(old, sz.main, sz.main);
     await this.Plotly.react(this.sideEl, this.sideTraces(), this.sideLayout(sz.sideW, sz.sideH), CONFIG);
-    if (!this.plot.__dblHover) {
-      this.plot.__dblHover = true;
-      this.plot.on("plotly_hover", (ev) => this.root.__dblView && this.root.__dblView.hover(ev));
-      this.plot.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hover(null));
-    }
-    this.attach();
+    this.attach();  // (and its hover: Stepping.hookHover)
     await this.fit();
     if (!same && fromOld !== null) this.report();  // (the page told the C it opened at, once it has rested)
   }
@@ -471,13 +466,9 @@ class SvmView extends Stepping {
     const i = p.pointIndex, m = this.m, k = this.i, f = m.f(k, i), yf = m.y[i] * f;
     if (this.hovered !== i) { this.hovered = i; showLesson(this, k); }  // the formula's ξ follows the pointer
     const fl = this.plot._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
-    tip.innerHTML = `x${sub(i + 1)} = (${num(m.X[2 * i], 4)}, ${num(m.X[2 * i + 1], 4)}), y = ${m.y[i] > 0 ? "+1" : "−1"}<br>` +
-      `y·f(x) = ${num(yf, 2)}, ξ = ${num(Math.max(0, 1 - yf), 2)}: ${CATEGORY_NAMES[m.cat(k, i)]}`;
-    tip.hidden = false;
-    const x = xa._offset + xa.l2p(m.X[2 * i]), y = ya._offset + ya.l2p(m.X[2 * i + 1]);
-    const w = tip.offsetWidth;
-    tip.style.left = `${Math.max(0, Math.min(x + 12, fl.width - w))}px`;
-    tip.style.top = `${Math.max(0, y - tip.offsetHeight - 10)}px`;
+    placeTip(tip, fl, xa._offset + xa.l2p(m.X[2 * i]), ya._offset + ya.l2p(m.X[2 * i + 1]),
+             `x${sub(i + 1)} = (${num(m.X[2 * i], 4)}, ${num(m.X[2 * i + 1], 4)}), y = ${m.y[i] > 0 ? "+1" : "−1"}<br>` +
+             `y·f(x) = ${num(yf, 2)}, ξ = ${num(Math.max(0, 1 - yf), 2)}: ${CATEGORY_NAMES[m.cat(k, i)]}`);
   }
 
   drawStep() {
