@@ -21,7 +21,7 @@ from core.perceptron import run_perceptron
 from core.snapshot import activation
 from core.svm import HingeRun, fit_svm, hinge_sgd
 from datasets import make_dataset
-from viz.common import boundary_segment, view_box
+from viz.common import boundary_segment, num, view_box
 from viz.compare import compare_state
 from viz.scene import View, compare_scene, pack, unpack, with_view
 
@@ -360,3 +360,30 @@ def test_the_hinge_panel_s_rings_are_square_and_m_s_round(renderer):  # noqa: F8
     assert all(c[1] > 0 for c in right_corners)  # square: ink at its corner
     assert dict(got["legend"])["hinge"] and not dict(got["legend"])["ring"]
     assert "square-open" in got["symbols"] and "circle-open" in got["symbols"]
+
+
+def test_a_hovered_point_s_label_says_what_each_panel_rings(renderer):  # noqa: F811
+    """Each panel's label for a hovered point names it and says whether it is in that run's ringed set at the step
+    shown, as the core judged it (M for the perceptron, an active hinge for hinge SGD), ties and duplicates included."""
+    X, y = tied(0)
+    left = run_perceptron(X, y, variant="random", seed=0, max_steps=150)
+    right = hinge_sgd(X, y, C=1.0, max_steps=200, seed=0)
+    mount(renderer, compare_scene(left, right).to_bytes())
+    words = {(False, True): "in M: y·(w·x + b) ≤ 0", (False, False): "classified right: y·(w·x + b) > 0",
+             (True, True): "hinge active: y·(w·x + b) < 1", (True, False): "no hinge loss: y·(w·x + b) ≥ 1"}
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    for t in (0, 9, 120, 200):
+        renderer.evaluate("(t) => window.__dblView.show(t)", t)
+        for j, run in enumerate((left, right)):
+            s = renderer.evaluate("(j) => window.__dblView.g[j].s", j)
+            ring = state_of(run, s)[2]
+            got = renderer.evaluate("""([j, n]) => {
+                const v = window.__dblView, tip = document.querySelectorAll('#scene .dbls-tip')[j], out = [];
+                for (let i = 0; i < n; i++) { v.hoverPanel(j, {points: [{customdata: i + 1}]}); out.push(tip.hidden ? null : tip.innerText); }
+                v.hoverPanel(j, null);
+                return [out, tip.hidden];
+            }""", [j, len(y)])
+            hinge = isinstance(run, HingeRun)
+            assert got[0] == [f"x{str(i + 1).translate(sub)} = ({num(X[i, 0])}, {num(X[i, 1])}), y = {'+1' if y[i] > 0 else '−1'}\n"
+                              f"{words[hinge, bool(ring[i])]} after step {s}" for i in range(len(y))], (t, j)
+            assert got[1]  # (the pointer gone: no label)

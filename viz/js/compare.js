@@ -259,15 +259,32 @@ class CompareView extends Panels {
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     await this.drawPanels(old);
-    for (const gd of this.plots) {
+    this.plots.forEach((gd, j) => {
       gd.__dbl = this;
       if (!gd.__dblHooked) {
         gd.__dblHooked = true;
         gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+        // a hovered point: each panel's label, over its step's layers (Stepping.hover)
+        gd.on("plotly_hover", (ev) => this.root.__dblView && this.root.__dblView.hoverPanel(j, ev));
+        gd.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hoverPanel(j, null));
       }
-    }
+    });
     this.show(this.i);
     await this.fit();
+  }
+
+  // panel j's label for a hovered point: its name and place, and whether it is in that run's ringed set at the step
+  // shown (M, or the active hinges), as the core judged it
+  hoverPanel(j, ev) {
+    const tip = this.root.querySelectorAll(".dbls-tip")[j], gd = this.plots[j], fl = gd && gd._fullLayout;
+    const pt = ev && ev.points && ev.points[0], i = pt ? this.pointOf(pt) : null;
+    if (!tip) return;
+    if (i === null || !fl || !fl.xaxis || !this.g) { tip.hidden = true; return; }
+    const m = this.m, p = m.panels[j], g = this.g[j];
+    p.goState(g.k);
+    const words = ringWords(p.mask[i], p.run.kind === "hinge", p.run.update_on === "negative");
+    placeTip(tip, fl, fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]),
+             `${pointName(m, i)}<br>${words} after step ${grouped(g.s)}`);
   }
 
   // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls
@@ -364,7 +381,7 @@ class CompareView extends Panels {
 
 const CMP_PANEL = (j) => `<div class="dbls-cmp-panel" data-side="${j}">
   <div class="dbls-cmp-title"></div>
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg><div class="dbls-tip" hidden></div></div>
   <div class="dbls-cmp-state"></div>
 </div>`;
 

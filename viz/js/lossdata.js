@@ -12,7 +12,7 @@ const LD_NAMES = 3;  // viz.losses.STATE_NAMES: most points the state line names
 const LD_WORDS = 170;  // px: the least width the legend and the words take beside the plot
 const LD_SHELL = `<div class="dbls-ld-title"></div>
 <div class="dbls-figure">
-  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg></div>
+  <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg><div class="dbls-tip" hidden></div></div>
   <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 </div>
 <div class="dbls-state dbls-ld-state"></div>
@@ -101,6 +101,7 @@ class LossDataView extends Stepping {
       this.plot.__dblHooked = true;
       this.plot.on("plotly_afterplot", () => { const v = this.root.__dblView; if (v && v.drawStep) v.drawStep(); });
     }
+    this.hookHover();  // (a hovered point's name and place: Stepping.tipFor)
     // a weight picked after the page made this record (View.seen) is drawn over it again: the last view's, or one picked
     // while this one was drawn
     const seen = this.m.h.view.seen ?? -Infinity, picks = [this.picked, prev ? prev.picked : null].filter((q) => q && q.at > seen);

@@ -685,6 +685,13 @@ function pointsUnder(fl, X, boxes, r, skip = -1) {
 // a point's name, place and label, as the step's words write them: "x₅ = (−0.6266, 0.6852), y = −1"
 const pointName = (m, i) => `x${sub(i + 1)} = ${vec([m.X[2 * i], m.X[2 * i + 1]])}, y = ${m.y[i] > 0 ? "+1" : "−1"}`;
 
+// whether a hovered point is in the ringed set of the state shown, in words: M (y·(w·x + b) ≤ 0, or < 0 under the
+// "negative" rule), or for a hinge run the points whose hinge is active (the margin under 1)
+function ringWords(inSet, hinge = false, negative = false) {
+  if (hinge) return inSet ? "hinge active: y·(w·x + b) < 1" : "no hinge loss: y·(w·x + b) ≥ 1";
+  return inSet ? `in M: y·(w·x + b) ${negative ? "<" : "≤"} 0` : `classified right: y·(w·x + b) ${negative ? "≥" : ">"} 0`;
+}
+
 // the label ``html`` shown by the point at (x, y) px of fl's plot: above right of it, below where the plot's top is
 // too near, kept within the plot's width (Stepping.hover, SvmView.hover)
 function placeTip(tip, fl, x, y, html) {
@@ -1003,8 +1010,7 @@ class PerceptronView extends Stepping {
   tipFor(i) {
     const m = this.m, step = this.step;
     m.goState(m.stateOf(step));
-    const rule = m.mask[i] ? `in M: y·(w·x + b) ${m.negative ? "<" : "≤"} 0` : `classified right: y·(w·x + b) ${m.negative ? "≥" : ">"} 0`;
-    return `${pointName(m, i)}<br>${rule} after step ${grouped(step)}`;
+    return `${pointName(m, i)}<br>${ringWords(m.mask[i], false, m.negative)} after step ${grouped(step)}`;
   }
 
   // ----- plotly.js: the points (and R, γ) in the data panel; the curves in the strip

@@ -83,7 +83,7 @@ class SgdView extends PerceptronView {
   tipFor(i) {
     const p = this.m.p, s = this.step;
     p.goState(s);
-    return `${pointName(this.m, i)}<br>${p.mask[i] ? "hinge active: y·(w·x + b) < 1" : "no hinge loss: y·(w·x + b) ≥ 1"} after step ${grouped(s)}`;
+    return `${pointName(this.m, i)}<br>${ringWords(p.mask[i], true)} after step ${grouped(s)}`;
   }
 
   geometry(step) {
