@@ -194,3 +194,31 @@ def test_a_hovered_point_s_label_keeps_the_answer_until_answered(renderer):  # n
         got = renderer.evaluate(label, 0)
         assert got.startswith("x₁ = (") and ("after step 1" in got) == answered, got
         assert got.endswith(": click to pick it") != answered, got
+
+
+def test_the_off_view_note_keeps_off_the_point_asked_about_where_every_place_covers_points(renderer):  # noqa: F811
+    """Points everywhere on the panel (no free place for the note of w = 0): the note covers some, but never the
+    point the question lights (it weighs a thousand)."""
+    g = np.linspace(-3.0, 3.0, 25)
+    X = np.array([(a, b) for b in g[::-1] for a in g])  # row by row from the top left: x₁ stands in that corner
+    y = np.where(X[:, 0] + 0.1 * X[:, 1] > 0.05, 1, -1)
+    traj = run_perceptron(X, y, max_steps=5)
+    renderer.set_viewport_size({"width": 460, "height": 900})  # (a panel near square: no band past the points is free)
+    try:
+        mount(renderer, with_view(perceptron_scene([traj]).to_bytes(),
+                                  View(height=440, tau=traj.tau, quiz={"step": 0, "answered": False, "pick": None})))
+        got = renderer.evaluate(NOTE_AND_LIT)
+    finally:
+        renderer.set_viewport_size({"width": 1200, "height": 900})
+    assert got["lit"] == [0] and got["under"] and 0 not in got["under"], got
+
+
+NOTE_AND_LIT = """() => {
+        const v = window.__dblView, m = v.m, fl = v.plot._fullLayout, o = v.over.getBoundingClientRect();
+        const t = document.querySelector('#scene .dbls-offview').getBoundingClientRect(), under = [];
+        for (let i = 0; i < m.N; i++) {
+          const x = o.left + fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), y = o.top + fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]);
+          if (x > t.left && x < t.right && y > t.top && y < t.bottom) under.push(i);
+        }
+        return {under, lit: m.examined(1), plot: [fl.xaxis._length, fl.yaxis._length]};
+    }"""

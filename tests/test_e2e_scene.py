@@ -538,9 +538,29 @@ def test_a_hovered_point_is_named_by_the_chart_over_the_step_s_layers(renderer):
         rule = "in M: y·(w·x + b) ≤ 0" if M[i] else "classified right: y·(w·x + b) > 0"
         sign = "+1" if y[i] > 0 else "−1"
         assert renderer.evaluate(tip) == f"{name}{xy}, y = {sign}\n{rule} after step {s}"
+    renderer.evaluate("(s) => window.__dblView.show(window.__dblView.m.stopOf(s))", s + 1)  # a step under the pointer
+    assert renderer.evaluate(tip).endswith(f"after step {s + 1}")
     renderer.mouse.move(2, 2)
     renderer.wait_for_function(f"() => ({tip})() === null")
     assert renderer.evaluate("() => !document.querySelector('#scene .hoverlayer').textContent")  # (plotly.js's: none)
+
+
+def test_a_hovered_point_among_thousands_drawn_with_webgl_is_named_too(renderer):
+    """Above 2,000 points plotly.js draws them with WebGL (scattergl), whose hover comes as its events too."""
+    X, y = make_dataset("blobs", 2500, 0)
+    traj = run_perceptron(X, y, max_steps=30)
+    mount(renderer, perceptron_scene(traj).to_bytes())
+    assert renderer.evaluate("() => window.__dblView.plot.data[0].type") == "scattergl"
+    i = int(np.argmax(np.abs(X).sum(axis=1)))  # (the point farthest out: none other under the pointer)
+    xy = renderer.evaluate("""(i) => { const v = window.__dblView, fl = v.plot._fullLayout;
+      v.plot.scrollIntoView({block: "center"});
+      const r = v.plot.getBoundingClientRect();
+      return [r.left + fl.xaxis._offset + fl.xaxis.l2p(v.m.X[2 * i]), r.top + fl.yaxis._offset + fl.yaxis.l2p(v.m.X[2 * i + 1])]; }""", i)
+    renderer.mouse.move(*xy)
+    name = f"x{str(i + 1).translate(SUBSCRIPT)} = ({num(X[i, 0])}, {num(X[i, 1])})"
+    renderer.wait_for_function("(n) => { const t = document.querySelector('#scene .dbls-tip'); return !t.hidden && t.innerText.startsWith(n); }",
+                               arg=name)
+    renderer.mouse.move(2, 2)
 
 
 def test_a_small_step_is_written_as_python_writes_it(renderer):

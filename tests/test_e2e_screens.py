@@ -51,6 +51,7 @@ def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page
     w, h = size
     _open(page, app_server.rstrip("/") + f"/perceptron?ds=xor&present=true&quiz=true{variant}", w, h, scene=True)
     asked = page.evaluate(BOX, ".dbls-plot")
+    legend, state = page.evaluate(BOX, ".dbls-legend"), page.evaluate(BOX, ".dbls-state")
     assert asked["height"] >= 320, asked  # (300 before, at 1024×768)
     assert page.evaluate(BOX, ".dbls-state")["bottom"] <= h
     ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
@@ -61,6 +62,9 @@ def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page
     assert "Step 1" in page.inner_text(".dbls-text")  # answered: the step's words
     answered = page.evaluate(BOX, ".dbls-plot")
     assert abs(answered["height"] - asked["height"]) <= 1 and abs(answered["width"] - asked["width"]) <= 1
+    if w == 1280:  # (beside the panel: the legend and the state line held where the answer puts them)
+        for sel, before in ((".dbls-legend", legend), (".dbls-state", state)):
+            assert abs(page.evaluate(BOX, sel)["top"] - before["top"]) <= 1, sel
     assert page.evaluate(BOX, ".dbls-state")["bottom"] <= h + 1
     assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0  # (Streamlit's scroller)
 

@@ -259,6 +259,7 @@ class CompareView extends Panels {
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     await this.drawPanels(old);
+    for (const tip of this.root.querySelectorAll(".dbls-tip")) tip.hidden = true;  // (the last record's labels)
     this.plots.forEach((gd, j) => {
       gd.__dbl = this;
       if (!gd.__dblHooked) {
@@ -276,8 +277,14 @@ class CompareView extends Panels {
   // panel j's label for a hovered point: its name and place, and whether it is in that run's ringed set at the step
   // shown (M, or the active hinges), as the core judged it
   hoverPanel(j, ev) {
+    const pt = ev && ev.points && ev.points[0];
+    (this.tipAt || (this.tipAt = [null, null]))[j] = pt ? this.pointOf(pt) : null;
+    this.drawPanelTip(j);
+  }
+  // (show() writes them again as the step moves under a resting pointer)
+  drawPanelTip(j) {
     const tip = this.root.querySelectorAll(".dbls-tip")[j], gd = this.plots[j], fl = gd && gd._fullLayout;
-    const pt = ev && ev.points && ev.points[0], i = pt ? this.pointOf(pt) : null;
+    const i = this.tipAt ? this.tipAt[j] : null;
     if (!tip) return;
     if (i === null || !fl || !fl.xaxis || !this.g) { tip.hidden = true; return; }
     const m = this.m, p = m.panels[j], g = this.g[j];
@@ -310,6 +317,7 @@ class CompareView extends Panels {
       `Right, ${m.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+    if (this.tipAt) [0, 1].forEach((j) => this.drawPanelTip(j));
   }
 
   // ----- one step on screen: each panel's SVG layers

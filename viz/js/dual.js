@@ -499,55 +499,46 @@ class DualView extends Stepping {
     if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
     const top = sz.main, gram = sz.gram, cols = [this.text, ...(sz.beside ? [this.legendEl] : [])];
     const bottom = (els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
-    this.holdWords();
+    const longest = this.longestWords(), hold = () => {
+      holdTallest(this.text, longest.words);
+      holdTallest(this.stateEl, longest.states);
+    };
+    hold();
     const row = bottom([this.plot, this.gramEl, ...cols]), rowTop = this.plot.getBoundingClientRect().top;
     const R = this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4);  // (the row's room)
-    const fits = (S) => {  // the row's height with panels of side S (the words' column at its width then) within R
-      panelClasses(this.root, {...sz, main: S}, Math.min(gram, S));
-      this.holdWords();
-      return Math.max(S, bottom(cols) - rowTop) <= R;
-    };
-    let S = top;
-    if (!fits(top)) {
-      let lo = 220, hi = top;  // (the least side: lo; within 4 px of the largest that fits)
-      while (hi - lo > 4) { const mid = Math.floor((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid; }
-      S = lo;
-    }
-    if (S >= top - 2) {
-      this.layoutClasses(sz);
-      this.holdWords();
-      return;
-    }
+    // the largest side with which the row fits R: the panels of side S, the words' column at its width then
+    let S = largestFitting(220, top, (side) => {
+      panelClasses(this.root, {...sz, main: side}, Math.min(gram, side));
+      hold();
+      return Math.max(side, bottom(cols) - rowTop) <= R;
+    });
+    if (S >= top - 2) S = top;
     Object.assign(sz, {main: S, gram: Math.min(gram, S)});
     this.layoutClasses(sz);
-    this.holdWords();
-    this.g = null;  // (the Gram matrix drawn again only where its size changed: a wide screen's is the smaller panel)
-    await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}), sz.gram !== gram ? this.sizeGram(sz.gram) : null]);
+    hold();
+    // (drawn again where a panel's size is not the one fitted: a new record over a plot a last fit made smaller keeps it)
+    const size = (gd) => gd._fullLayout && gd._fullLayout.width;
+    const data = size(this.plot) !== S, second = size(this.gramEl) !== sz.gram;
+    if (!data && !second) return;
+    this.g = null;
+    await Promise.all([data ? this.Plotly.relayout(this.plot, {width: S, height: S}) : null, second ? this.sizeGram(sz.gram) : null]);
     if (this.root.__dblView === this) this.drawStep();
   }
 
-  // presentation mode: the words' column keeps the height of the tallest of the step shown's words, the last step's
-  // (its verdict) and those of the step written with the most terms of f (an update first), and the state line that
-  // of the tallest of the step shown's, the last step's and the middle one's (both lists of names there), measured at
-  // their width: so the fit counts them, and the run's longest words (seven lines at 1280×720, a state line of two at
-  // 1024×768) do not push the controls out of the window as a student steps to them, nor move what lies under them
-  holdWords() {
+  // presentation mode: what the words' column and the state line are held at (fit), so that the run's longest words
+  // (seven lines at 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student
+  // steps to them, nor move what lies under them: the words of the last step (its verdict) and of the step written
+  // with the most terms of f (an update first); the state lines of the last step and the middle one (both lists of
+  // names there). Each is held at the tallest of these and what it shows now (holdTallest)
+  longestWords() {
     const m = this.m;
     let most = -1, at = m.S;
     for (let s = 1; s < Math.min(m.tPtr.length, m.S + 1); s++) {
       const n = 2 * (m.tPtr[s] - m.tPtr[s - 1]) + (m.updated(s) >= 0 ? 1 : 0);
       if (n > most) { most = n; at = s; }
     }
-    const hold = (el, html, steps) => {
-      const now = el.innerHTML;
-      el.style.minHeight = "";
-      let tall = el.offsetHeight;
-      for (const s of new Set(steps)) { el.innerHTML = html(s); tall = Math.max(tall, el.offsetHeight); }
-      el.innerHTML = now;
-      el.style.minHeight = `${tall}px`;
-    };
-    hold(this.text, (s) => m.describe(s), [m.S, at]);
-    hold(this.stateEl, (s) => esc(m.stateLine(s)), [m.S, Math.floor(m.S / 2)]);
+    return {words: [...new Set([m.S, at])].map((s) => m.describe(s)),
+            states: [...new Set([m.S, Math.floor(m.S / 2)])].map((s) => esc(m.stateLine(s)))};
   }
 
   // the Gram matrix at a new size: drawn again (its colour bar's ticks and room are chosen for its height)
@@ -562,8 +553,12 @@ class DualView extends Stepping {
     this.plot.layout.meta = this.mainLayout(this.sz.main, this.sz.main).meta;  // (read by tests and exports)
     this.drawLegend();
     this.show(this.m.stopOf(step));
-    const m = this.m;  // the α axis reaches the new largest α
-    this.Plotly.react(this.barsEl, [], this.barsLayout(this.sz.bars), CONFIG).then(() => { if (this.m === m) this.drawStep(); });
+    const m = this.m;  // the α axis reaches the new largest α; the words held at the new η's longest (fit)
+    this.Plotly.react(this.barsEl, [], this.barsLayout(this.sz.bars), CONFIG).then(() => {
+      if (this.m !== m) return null;
+      this.drawStep();
+      return this.fit();
+    });
   }
 
   resize() {
@@ -628,7 +623,7 @@ class DualView extends Stepping {
     if (on("exam") && g.exam >= 0) {  // the examined point's tag: its new α after an update, a tick when it was correct
       const i = g.exam, s = sub(i + 1), text = `x${s}` + (g.updated >= 0 ? `: α${s} = ${num(g.alpha[i])}` : " ✓");
       const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]), fs = 15 * k, hTxt = fs + 8 * k, d = this.examSize / 2 + 2 * k;
-      const wTxt = text.length * fs * 0.58 + 10 * k;
+      const wTxt = textWidth(text, fs) + 10 * k;
       // above the point, else below, right, left or at a corner: the first place that covers the fewest other points
       // (kept on the panel; above it the tag lay over the points of a crowded class)
       const keep = ([bx, by]) => [Math.max(xa._offset, Math.min(bx, xa._offset + xa._length - wTxt)),
@@ -636,7 +631,8 @@ class DualView extends Stepping {
       const places = [[x - wTxt / 2, y - d - hTxt], [x - wTxt / 2, y + d], [x + d, y - hTxt / 2], [x - d - wTxt, y - hTxt / 2],
                       [x + 0.7 * d, y - 0.7 * d - hTxt], [x - 0.7 * d - wTxt, y - 0.7 * d - hTxt], [x + 0.7 * d, y + 0.7 * d],
                       [x - 0.7 * d - wTxt, y + 0.7 * d]].map(keep);
-      const counts = pointsUnder(fl, m.X, places.map(([bx, by]) => [bx, by, bx + wTxt, by + hTxt]), 0.5 * this.size, i);
+      // (the examined point counted as a thousand: a place moved onto the panel may lie over it)
+      const counts = pointsUnder(fl, m.X, places.map(([bx, by]) => [bx, by, bx + wTxt, by + hTxt]), 0.5 * this.size, i, 1000);
       const [x0, y0] = places[counts.indexOf(Math.min(...counts))];
       tag = `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(hTxt)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
         `<text x="${f1(x0 + wTxt / 2)}" y="${f1(y0 + fs + 1 * k)}" text-anchor="middle" font-size="${fs}" fill="${INK}">${esc(text)}</text></g>`;

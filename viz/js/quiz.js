@@ -69,16 +69,15 @@ class QuizView extends PerceptronView {
 
   legendButtons() { return this.legendItems().filter(([id]) => id !== "R" && id !== "gamma"); }  // the bound is not the question
 
-  mainTraces() {  // the points clickable (their names are written over the rings: drawStep)
-    const data = super.mainTraces();
-    return data;
-  }
-
   async mount(startStep, old) {
-    this.sz = this.sizes();
-    this.layoutClasses(this.sz);
-    // the points again once answered (their hover no longer says "click to pick")
-    await this.drawData(old && old.q && old.q.answered === this.q.answered ? old : null, this.sz.mainW, this.sz.mainH);
+    const sz = this.sizes(), at = `${sideKey(sz.width)}@${this.topNow()}`;
+    this.sideTop = sz.mainW;
+    // (the side the last question fitted for this screen: the answer's record drawn at it, not large and then shrunk)
+    if (sz.side && old && old.fitted && old.fitted.at === at && old.fitted.top === sz.mainW)
+      Object.assign(sz, {mainW: old.fitted.S, mainH: old.fitted.S});
+    this.sz = sz;
+    this.layoutClasses(sz);
+    await this.drawData(old, sz.mainW, sz.mainH);  // (the same points at the same size: not drawn again)
     if (!this.plot.__dblQuiz) {
       this.plot.__dblQuiz = true;
       this.plot.on("plotly_click", (ev) => this.root.__dblView && this.root.__dblView.pick && this.root.__dblView.pick(ev));
@@ -90,59 +89,50 @@ class QuizView extends PerceptronView {
   // presentation mode, side by side (1280×720: the words and the legend beside the panel, the state line under both):
   // the answered question's words (a mini-batch's seven lines in the narrow column), its legend and its state line
   // stood past the window. The column and the state line keep the answered question's heights before it is answered
-  // too (measured at their width: holdAnswer), and the panel's side is the largest, by halving, with which the
-  // panel, the column and the state line fit the window (a narrower panel widens the column, which wraps anew); so
-  // nothing moves when the question is answered, and the answer stays on the first screen
+  // too (measured in place: answerHeld), and the panel's side is the largest, by halving, with which the panel, the
+  // column and the state line fit the window (a narrower panel widens the column, which wraps anew); so nothing
+  // moves when the question is answered, and the answer stays on the first screen
   async fitQuiz() {
     const sz = this.sz;
     for (const el of [this.text, this.legendEl, this.stateEl]) el.style.minHeight = "";
     if (!sz || !sz.side || this.root.__dblView !== this || !this.root.offsetHeight) return;
-    const top = sz.mainW, box = (el) => el.getBoundingClientRect(), rowTop = box(this.plot).top;
+    const top = this.sideTop ?? sz.mainW, box = (el) => el.getBoundingClientRect(), rowTop = box(this.plot).top;
     if (box(this.text).left < box(this.plot).right - 1) return;  // (not beside it: a page without the style sheet)
-    this.holdAnswer();
+    const held = this.answerHeld(), hold = () => {
+      holdTallest(this.text, [held.words]);
+      holdTallest(this.legendEl, [held.legend]);
+      holdTallest(this.stateEl, held.states);
+    };
+    hold();
     const gap = box(this.stateEl).top - Math.max(box(this.plot).bottom, box(this.legendEl).bottom);  // (the grid's)
     const room = this.room(0) - 4 - (rowTop - box(this.root).top);  // (for the row and the state line)
-    const fits = (S) => {  // the panel S px high, the column at its width then, and the state line under the taller
-      this.root.style.setProperty("--dbls-s", `${S}px`);
-      this.holdAnswer();
-      return Math.max(S, box(this.legendEl).bottom - rowTop) + gap + this.stateEl.offsetHeight <= room;
-    };
-    let S = top;
-    if (!fits(top)) {
-      let lo = 280, hi = top;  // (the step-through's least side; within 4 px of the largest that fits)
-      while (hi - lo > 4) { const mid = Math.floor((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid; }
-      S = lo;
-    }
+    // the panel S px high, the column at its width then, and the state line under the taller (280: the step-through's
+    // least side)
+    let S = largestFitting(280, top, (side) => {
+      this.root.style.setProperty("--dbls-s", `${side}px`);
+      hold();
+      return Math.max(side, box(this.legendEl).bottom - rowTop) + gap + this.stateEl.offsetHeight <= room;
+    });
     if (S >= top - 2) S = top;
     Object.assign(sz, {mainW: S, mainH: S});
+    this.fitted = {at: `${sideKey(sz.width)}@${this.topNow()}`, top, S};
     this.layoutClasses(sz);
-    this.holdAnswer();
-    if (S === top) return;
+    hold();
+    const fl = this.plot._fullLayout;
+    if (fl && fl.width === S && fl.height === S) return;  // (drawn at that size already)
     await this.Plotly.relayout(this.plot, {width: S, height: S});
     if (this.root.__dblView === this) this.drawStep();
   }
 
-  // the answered question's words, legend and state line (step k + 1 and the verdict's parts) measured in their
-  // elements, and each held at the taller of that and what it shows now (fitQuiz)
-  holdAnswer() {
-    const m = this.m, q = this.q;
-    const hold = (el, ...fills) => {
-      const now = el.innerHTML;
-      el.style.minHeight = "";
-      let tall = el.offsetHeight;
-      for (const fill of fills) { fill(); tall = Math.max(tall, el.offsetHeight); }
-      el.innerHTML = now;
-      el.style.minHeight = `${tall}px`;
-    };
-    hold(this.text, () => { this.text.innerHTML = m.describe(q.step + 1); });
-    hold(this.legendEl, () => {  // (answered, with a wrong pick's entry: the longest legend)
-      const g = this.g;
-      this.q = {...q, answered: true};
-      this.g = {...g, wrong: [[0], [0]]};
-      try { this.drawLegend(); } finally { this.q = q; this.g = g; }
-    });
-    hold(this.stateEl, () => { this.stateEl.textContent = m.stateLine(q.step + 1); },
-         () => { this.stateEl.textContent = this.questionLine(); });
+  // what fitQuiz holds the column and the state line at: the answered question's words, legend (with a wrong pick's
+  // entry: the longest) and state line (step k + 1, the verdict's parts), and the open question's state line, as HTML
+  answerHeld() {
+    const m = this.m, q = this.q, g = this.g;
+    let legend;
+    this.q = {...q, answered: true};
+    this.g = {...g, wrong: [[0], [0]]};
+    try { legend = this.legendHTML(); } finally { this.q = q; this.g = g; }
+    return {words: m.describe(q.step + 1), legend, states: [esc(m.stateLine(q.step + 1)), esc(this.questionLine())]};
   }
 
   // a point clicked while the question is open: its index to the page, which grades it. A click within the lit disc
@@ -178,6 +168,7 @@ class QuizView extends PerceptronView {
     this.stateEl.textContent = line;
     this.root.dataset.step = String(this.step);
     if (this.live) this.live.textContent = line;
+    if (this.tipAt !== undefined && this.tipAt !== null) this.drawTip();
   }
 
   // a hovered point's label: while the question is open its name and place alone (whether it is in M is the answer)
@@ -251,7 +242,9 @@ class QuizView extends PerceptronView {
   // nothing moves: the page asks the next question
   resize() {
     const sz = this.resized();
-    if (sz) this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH}).then(() => this.fitQuiz()).then(() => this.drawStep(), () => {});  // (hidden meanwhile)
+    if (!sz) return;
+    this.sideTop = sz.mainW;
+    this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH}).then(() => this.fitQuiz()).then(() => this.drawStep(), () => {});  // (hidden meanwhile)
   }
   fitStrip() {}
   sync() {}

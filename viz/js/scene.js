@@ -631,7 +631,7 @@ function offView(fl, [w0, w1, b], k, X = null, exam = null) {
   const wide = Math.max(...lines.map((t) => textWidth(t, fs))) + 2 * k, tall = fs + lh * (lines.length - 1) + 0.3 * fs;
   const [x0, y0] = quietPlace(fl, X, exam, wide, tall, 6 * k, 5 * k);
   const end = x0 + wide / 2 > fl.xaxis._offset + fl.xaxis._length / 2, x = end ? x0 + wide : x0;  // (flush with its side)
-  const svg = `<text class="dbls-offview" x="${f1(x)}" y="${f1(y0 + fs)}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" ` +
+  const svg = `<text class="dbls-offview" x="${f1(x)}" y="${f1(y0 + fs)}" font-family="${FONT}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" ` +
     `stroke="white" stroke-width="${3 * k}" stroke-linejoin="round"${end ? ' text-anchor="end"' : ""}>` +
     `${lines.map((t, j) => `<tspan x="${f1(x)}" dy="${j ? f1(lh) : 0}">${esc(t)}</tspan>`).join("")}</text>`;
   return {svg, box: [x0, y0, x0 + wide, y0 + tall]};
@@ -645,10 +645,12 @@ function quietPlace(fl, X, exam, wide, tall, pad, r) {
   const W = Math.max(0, xa._length - 2 * pad - wide), H = Math.max(0, ya._length - 2 * pad - tall);
   const corners = [[L, T], [L + W, T], [L, T + H], [L + W, T + H]];
   if (!X && !exam) return corners[0];
-  const c = 4, gw = Math.ceil((W + wide) / c) + 1, gh = Math.ceil((H + tall) / c) + 1;
+  // (the grid covers the panel and r px around it, from X0, Y0: a point by its edge counts for a box the pad keeps off it)
+  const c = 4, X0 = xa._offset - r, Y0 = ya._offset - r;
+  const gw = Math.ceil((xa._length + 2 * r) / c) + 1, gh = Math.ceil((ya._length + 2 * r) / c) + 1;
   const sat = new Float64Array((gw + 1) * (gh + 1));  // sat[(j + 1)·(gw + 1) + i + 1]: the weight in cells ≤ (i, j)
   const add = (x, y, n) => {
-    const i = Math.floor((xa._offset + xa.l2p(x) - L) / c), j = Math.floor((ya._offset + ya.l2p(y) - T) / c);
+    const i = Math.floor((xa._offset + xa.l2p(x) - X0) / c), j = Math.floor((ya._offset + ya.l2p(y) - Y0) / c);
     if (i >= 0 && i < gw && j >= 0 && j < gh) sat[(j + 1) * (gw + 1) + i + 1] += n;
   };
   if (X) for (let i = 0; i + 1 < X.length; i += 2) add(X[i], X[i + 1], 1);
@@ -656,9 +658,9 @@ function quietPlace(fl, X, exam, wide, tall, pad, r) {
   for (let j = 1; j <= gh; j++) for (let i = 1; i <= gw; i++)
     sat[j * (gw + 1) + i] += sat[(j - 1) * (gw + 1) + i] + sat[j * (gw + 1) + i - 1] - sat[(j - 1) * (gw + 1) + i - 1];
   const at = (i, j) => sat[Math.max(0, Math.min(gh, j)) * (gw + 1) + Math.max(0, Math.min(gw, i))];
-  const count = ([x, y]) => {  // the cells within r of the box (the grid starts at L, T: a point past the pad is off it)
-    const i0 = Math.floor((x - L - r) / c), j0 = Math.floor((y - T - r) / c);
-    const i1 = Math.ceil((x - L + wide + r) / c), j1 = Math.ceil((y - T + tall + r) / c);
+  const count = ([x, y]) => {  // the cells within r of the box
+    const i0 = Math.floor((x - r - X0) / c), j0 = Math.floor((y - r - Y0) / c);
+    const i1 = Math.ceil((x + wide + r - X0) / c), j1 = Math.ceil((y + tall + r - Y0) / c);
     return at(i1, j1) - at(i0, j1) - at(i1, j0) + at(i0, j0);
   };
   let best = corners[0], least = count(best);
@@ -670,16 +672,34 @@ function quietPlace(fl, X, exam, wide, tall, pad, r) {
   return best;
 }
 
-// how many of the points X (interleaved x, y; but point ``skip``) lie within ``r`` px of each box [x0, y0, x1, y1]
-// (px on fl's axes, as the step's layers draw): where a tag stands clear of them (DualView's)
-function pointsUnder(fl, X, boxes, r, skip = -1) {
+// how many of the points X (interleaved x, y; point ``heavy`` counting ``weight``) lie within ``r`` px of each box
+// [x0, y0, x1, y1] (px on fl's axes, as the step's layers draw): where a tag stands clear of them (DualView's)
+function pointsUnder(fl, X, boxes, r, heavy = -1, weight = 1) {
   const xa = fl.xaxis, ya = fl.yaxis, n = boxes.map(() => 0);
   for (let i = 0; 2 * i + 1 < X.length; i++) {
-    if (i === skip) continue;
-    const px = xa._offset + xa.l2p(X[2 * i]), py = ya._offset + ya.l2p(X[2 * i + 1]);
-    boxes.forEach(([x0, y0, x1, y1], c) => { if (px > x0 - r && px < x1 + r && py > y0 - r && py < y1 + r) n[c]++; });
+    const px = xa._offset + xa.l2p(X[2 * i]), py = ya._offset + ya.l2p(X[2 * i + 1]), w = i === heavy ? weight : 1;
+    boxes.forEach(([x0, y0, x1, y1], c) => { if (px > x0 - r && px < x1 + r && py > y0 - r && py < y1 + r) n[c] += w; });
   }
   return n;
+}
+
+// presentation mode's held heights: ``el`` keeps, as its least height, the tallest it takes showing what it shows now
+// or any of ``htmls`` (each put in and measured in place, at its width now); what it shows is put back
+function holdTallest(el, htmls) {
+  const now = el.innerHTML;
+  el.style.minHeight = "";
+  let tall = el.offsetHeight;
+  for (const h of htmls) { el.innerHTML = h; tall = Math.max(tall, el.offsetHeight); }
+  el.innerHTML = now;
+  el.style.minHeight = `${tall}px`;
+}
+
+// the largest side in [lo, hi] for which ``fits(side)`` holds: hi where it does (or where hi < lo), else found by
+// halving to within 4 px; lo where none does
+function largestFitting(lo, hi, fits) {
+  if (hi <= lo || fits(hi)) return hi;
+  while (hi - lo > 4) { const mid = Math.floor((lo + hi) / 2); if (fits(mid)) lo = mid; else hi = mid; }
+  return lo;
 }
 
 // a point's name, place and label, as the step's words write them: "x₅ = (−0.6266, 0.6852), y = −1"
@@ -771,8 +791,9 @@ class Stepping {
 
   // the legend: ours, in HTML, so it never lies over the plot; a click on an entry hides or shows that part
   legendButtons() { return this.legendItems(); }  // the entries the legend shows (legendItems also names traces)
-  drawLegend() {
-    this.legendEl.innerHTML = this.legendButtons().map(([id, label, svg]) =>
+  drawLegend() { this.legendEl.innerHTML = this.legendHTML(); }
+  legendHTML() {
+    return this.legendButtons().map(([id, label, svg]) =>
       `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
       `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
   }
@@ -814,6 +835,8 @@ class Stepping {
       this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
     }
     this.hookHover();
+    const tip = this.root.querySelector(".dbls-tip");
+    if (tip) tip.hidden = true;  // (a new record's view: the last one's label goes, the pointer's next move brings it)
     this.show(this.i);
   }
 
@@ -827,8 +850,13 @@ class Stepping {
     this.plot.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hover(null));
   }
   hover(ev) {
-    const tip = this.root.querySelector(".dbls-tip"), p = ev && ev.points && ev.points[0], fl = this.plot._fullLayout;
-    const i = p ? this.pointOf(p) : null;
+    const p = ev && ev.points && ev.points[0];
+    this.tipAt = p ? this.pointOf(p) : null;
+    this.drawTip();
+  }
+  // the hovered point's label, for the step shown (show() writes it again as the step moves under a resting pointer)
+  drawTip() {
+    const tip = this.root.querySelector(".dbls-tip"), fl = this.plot._fullLayout, i = this.tipAt ?? null;
     if (!tip) return;
     if (i === null || !fl || !fl.xaxis) { tip.hidden = true; return; }
     placeTip(tip, fl, fl.xaxis._offset + fl.xaxis.l2p(this.m.X[2 * i]), fl.yaxis._offset + fl.yaxis.l2p(this.m.X[2 * i + 1]), this.tipFor(i));
@@ -854,6 +882,7 @@ class Stepping {
     if (this.live) this.live.textContent = `Step ${grouped(step)} of ${grouped(m.S)}: ${line}`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+    if (this.tipAt !== undefined && this.tipAt !== null) this.drawTip();
   }
 
   // PNG or SVG of the chart as it stands, with the step's arithmetic and state line written above it
@@ -900,9 +929,9 @@ class Stepping {
   // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
   room(below) { return Math.round(window.innerHeight - this.topNow() - below); }
 
-  // presentation mode's slides of panels side by side (Dual / Gram, SVM), once drawn: the side ``main`` px of the
-  // panels gives up what the window lacks for what lies under the row of ``els`` (the lesson aside), down to
-  // ``least``; null where it all fits
+  // presentation mode's slide of panels side by side (the SVM's; the Dual's fits its words too: DualView.fit), once
+  // drawn: the side ``main`` px of the panels gives up what the window lacks for what lies under the row of ``els``
+  // (the lesson aside), down to ``least``; null where it all fits
   fittedSide(els, main, least) {
     const row = Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
     const S = Math.max(least, Math.min(main, this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4)));
