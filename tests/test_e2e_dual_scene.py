@@ -19,6 +19,7 @@ from test_viz_dual import state_line, ties_and_duplicates
 from core.dual import decision_function, run_dual
 from core.perceptron import run_perceptron
 from datasets import make_dataset
+from viz.common import num
 from viz.dual import describe_dual_step
 from viz.scene import View, dual_scene, with_view
 
@@ -242,3 +243,21 @@ def test_the_examined_point_s_tag_stands_clear_of_the_other_points(renderer):  #
         return [out, document.querySelector('#scene .dbls-tag text').textContent];
     }""")
     assert under == [[], "x₁: α₁ = 1"], under
+
+
+def test_a_hovered_point_s_label_says_its_alpha_and_whether_it_is_in_m(renderer):  # noqa: F811
+    """The label of a hovered point names it and says its αᵢ and whether y·f(x) ≤ 0 at the step shown, as the core's
+    dual run has them (ties and duplicates included)."""
+    X, y = ties_and_duplicates(3)
+    traj = run_dual(X, y, kernel="rbf", gamma=1.0, max_steps=120)
+    mount(renderer, dual_scene(traj).to_bytes())
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    for step in (0, int(traj.update_steps[1]), traj.n_steps):
+        (alpha,), _ = traj.states([step])
+        mis = traj.mistakes([step])[0]
+        got = renderer.evaluate("""(s) => { const v = window.__dblView; v.show(v.m.stopOf(s));
+            return Array.from({length: v.m.N}, (_, i) => v.tipFor(i)); }""", step)
+        want = [f"x{str(i + 1).translate(sub)} = ({num(X[i, 0])}, {num(X[i, 1])}), y = {'+1' if y[i] > 0 else '−1'}<br>"
+                f"α{str(i + 1).translate(sub)} = {num(alpha[i])}; "
+                f"{'in M: y·f(x) ≤ 0' if mis[i] else 'classified right: y·f(x) > 0'} after step {step}" for i in range(len(y))]
+        assert got == want, step
