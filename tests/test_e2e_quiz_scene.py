@@ -222,3 +222,19 @@ NOTE_AND_LIT = """() => {
         }
         return {under, lit: m.examined(1), plot: [fl.xaxis._length, fl.yaxis._length]};
     }"""
+
+
+def test_an_open_question_draws_nothing_its_legend_does_not_name(renderer):  # noqa: F811
+    """The question after an update draws no boundary before it nor update arrow (its legend names neither: they
+    stood on the chart unnamed), and a batch question, which lights no point, has no "examined" entry."""
+    X, y = make_dataset("textbook", 3, 0)
+    for variant in ("cyclic", "batch"):
+        traj = run_perceptron(X, y, variant=variant, max_steps=60)
+        k = int(traj.update_steps[1])  # (the state after an update)
+        mount(renderer, with_view(perceptron_scene([traj]).to_bytes(),
+                                  View(tau=traj.tau, quiz={"step": k, "answered": False, "pick": None})))
+        got = renderer.evaluate("""() => { const v = window.__dblView, d = v.drawn();
+            return {old: d.old.x.length, upd: d.upd.x.length, exam: d.exam.x.length,
+                    legend: [...document.querySelectorAll('#scene .dbls-legend button')].map((b) => b.dataset.part)}; }""")
+        assert got["old"] == 0 and got["upd"] == 0, (variant, got)
+        assert ("exam" in got["legend"]) == (variant != "batch") and bool(got["exam"]) == (variant != "batch"), (variant, got)

@@ -26,10 +26,13 @@ def _open(page: Page, url: str, width: int, height: int, scene: bool) -> None:
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
+@pytest.mark.parametrize("ds", ["xor", "moons"])
 def test_presentation_mode_fits_the_perceptron_chart_and_its_controls_on_the_first_screen(
-        page: Page, app_server: str, size: tuple[int, int]) -> None:
+        page: Page, app_server: str, size: tuple[int, int], ds: str) -> None:
+    """The chart and its controls on the first screen, and the controls standing still as a student steps (the
+    words beside the panel run from two lines to six: on moons at 1024×768 Next moved by up to 71 px)."""
     w, h = size
-    _open(page, app_server.rstrip("/") + "/perceptron?ds=xor&present=true&step=7", w, h, scene=True)
+    _open(page, app_server.rstrip("/") + f"/perceptron?ds={ds}&present=true&step=7", w, h, scene=True)
     root = page.evaluate(BOX, ".dbls")
     stage = page.evaluate(BOX, ".dbls-stage")
     controls = page.evaluate(BOX, ".dbls-controls")
@@ -39,6 +42,14 @@ def test_presentation_mode_fits_the_perceptron_chart_and_its_controls_on_the_fir
     assert stage["width"] >= 280 and stage["height"] >= 280, stage
     assert text["left"] >= stage["right"]  # the step's words beside the panel, not over it
     assert "Step 7" in page.inner_text(".dbls-text")
+    nxt = page.evaluate(BOX, ".dbls-controls [data-go=next]")
+    page.locator(".dbls-range").focus()
+    for key in ("Home", "ArrowRight", "ArrowRight", "ArrowRight", "End"):
+        at = page.inner_text(".dbls-at")
+        page.keyboard.press(key)
+        expect(page.locator(".dbls-at")).not_to_have_text(at)  # (each key moves the step: from 7 to 0, 1, 2, 3, the last)
+        now = page.evaluate(BOX, ".dbls-controls [data-go=next]")
+        assert abs(now["top"] - nxt["top"]) <= 1 and now["bottom"] <= h, (key, nxt, now)
 
 
 @pytest.mark.parametrize("size, variant", [((1024, 768), ""), ((1280, 720), ""), ((1024, 768), "&variant=mini-batch"),
@@ -62,6 +73,7 @@ def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page
     assert "Step 1" in page.inner_text(".dbls-text")  # answered: the step's words
     answered = page.evaluate(BOX, ".dbls-plot")
     assert abs(answered["height"] - asked["height"]) <= 1 and abs(answered["width"] - asked["width"]) <= 1
+    assert abs(answered["top"] - asked["top"]) <= 1  # (the words over it held from the start: it went 124–159 px down)
     if w == 1280:  # (beside the panel: the legend and the state line held where the answer puts them)
         for sel, before in ((".dbls-legend", legend), (".dbls-state", state)):
             assert abs(page.evaluate(BOX, sel)["top"] - before["top"]) <= 1, sel

@@ -624,17 +624,25 @@ class DualView extends Stepping {
       const i = g.exam, s = sub(i + 1), text = `x${s}` + (g.updated >= 0 ? `: α${s} = ${num(g.alpha[i])}` : " ✓");
       const x = px(m.X[2 * i]), y = py(m.X[2 * i + 1]), fs = 15 * k, hTxt = fs + 8 * k, d = this.examSize / 2 + 2 * k;
       const wTxt = textWidth(text, fs) + 10 * k;
-      // above the point, else below, right, left or at a corner: the first place that covers the fewest other points
-      // (kept on the panel; above it the tag lay over the points of a crowded class)
+      // above the point, else below, right, left or at a corner, then as much again a tag's height further out: the
+      // first place that covers the fewest other points (kept on the panel; above it the tag lay over the points of a
+      // crowded class), and never the examined point's disc (a place moved onto the panel may lie over it)
       const keep = ([bx, by]) => [Math.max(xa._offset, Math.min(bx, xa._offset + xa._length - wTxt)),
                                   Math.max(ya._offset, Math.min(by, ya._offset + ya._length - hTxt))];
-      const places = [[x - wTxt / 2, y - d - hTxt], [x - wTxt / 2, y + d], [x + d, y - hTxt / 2], [x - d - wTxt, y - hTxt / 2],
-                      [x + 0.7 * d, y - 0.7 * d - hTxt], [x - 0.7 * d - wTxt, y - 0.7 * d - hTxt], [x + 0.7 * d, y + 0.7 * d],
-                      [x - 0.7 * d - wTxt, y + 0.7 * d]].map(keep);
-      // (the examined point counted as a thousand: a place moved onto the panel may lie over it)
-      const counts = pointsUnder(fl, m.X, places.map(([bx, by]) => [bx, by, bx + wTxt, by + hTxt]), 0.5 * this.size, i, 1000);
-      const [x0, y0] = places[counts.indexOf(Math.min(...counts))];
-      tag = `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(hTxt)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
+      const around = (d) => [[x - wTxt / 2, y - d - hTxt], [x - wTxt / 2, y + d], [x + d, y - hTxt / 2], [x - d - wTxt, y - hTxt / 2],
+                             [x + 0.7 * d, y - 0.7 * d - hTxt], [x - 0.7 * d - wTxt, y - 0.7 * d - hTxt], [x + 0.7 * d, y + 0.7 * d],
+                             [x - 0.7 * d - wTxt, y + 0.7 * d]];
+      const places = [...around(d), ...around(d + hTxt)].map(keep), R = this.examSize / 2;
+      const boxes = places.map(([bx, by]) => [bx, by, bx + wTxt, by + hTxt]);
+      const disc = ([x0, y0, x1, y1]) => Math.hypot(Math.max(x0 - x, 0, x - x1), Math.max(y0 - y, 0, y - y1)) < R;
+      const counts = pointsUnder(fl, m.X, boxes, 0.5 * this.size, i, 0).map((n, c) => n + (disc(boxes[c]) ? 1000 : 0));
+      const c = counts.indexOf(Math.min(...counts)), [x0, y0] = places[c];
+      if (c >= 8) {  // (further out: a thin line from the disc to the tag, so that it is read as the point's)
+        const ex = Math.max(x0, Math.min(x, x0 + wTxt)), ey = Math.max(y0, Math.min(y, y0 + hTxt)), L = Math.hypot(ex - x, ey - y) || 1;
+        tag += `<line class="dbls-tag-line" x1="${f1(x + (ex - x) * R / L)}" y1="${f1(y + (ey - y) * R / L)}" x2="${f1(ex)}" y2="${f1(ey)}" ` +
+          `stroke="${HIGHLIGHT_LINE}" stroke-width="${1.5 * k}"/>`;
+      }
+      tag += `<g class="dbls-tag"><rect x="${f1(x0)}" y="${f1(y0)}" width="${f1(wTxt)}" height="${f1(hTxt)}" rx="3" fill="rgba(255,255,255,0.92)" stroke="${HIGHLIGHT_LINE}" stroke-width="1.5"/>` +
         `<text x="${f1(x0 + wTxt / 2)}" y="${f1(y0 + fs + 1 * k)}" text-anchor="middle" font-size="${fs}" fill="${INK}">${esc(text)}</text></g>`;
     }
     layer(this.over, fl, `<defs>${clip("o")}</defs><g clip-path="url(#${id}o)">${over}</g>${tag}`);

@@ -25,10 +25,9 @@ class QuizView extends PerceptronView {
   // presentation mode, the panel over the legend and the state line (1024×768): it keeps room under it for these
   // alone (the step-through's sizes also keep it for the controls and the strip, which the quiz has not: a short,
   // wide panel), and above it for the answer's words: the legend's three rows and four lines of words once answered
-  // (five for a mini-batch, whose I and M ∩ I take a line each; measured at 1024×768), so that the panel keeps its
-  // size and the answer stays on the screen. The side layout (1280×720: the words and the legend beside the panel,
-  // longer than it once answered) starts from the step-through's sizes, and gives up what the answer needs once drawn
-  // (fitQuiz)
+  // (five for a mini-batch, whose I and M ∩ I take a line each): an estimate, which fitQuiz puts right once they are
+  // drawn (measured). The side layout (1280×720: the words and the legend beside the panel, longer than it once
+  // answered) starts from the step-through's sizes, and gives up what the answer needs once drawn (fitQuiz)
   sizes() {
     const sz = super.sizes();
     if (this.k <= 1 || sz.side) return sz;  // (the normal page: the quiz stands under the settings, as the step-through)
@@ -53,12 +52,14 @@ class QuizView extends PerceptronView {
     g.ring = NONE;  // M would give the answer away
     g.exam = m.run.variant === "batch" ? NONE : [ex.map((i) => m.X[2 * i]), ex.map((i) => m.X[2 * i + 1])];
     g.updatedOn = NONE; g.wrong = NONE;
+    g.old = NONE; g.upd = NONE; g.wOld = NONE;  // (step k's own update is not the question, and its legend has no entry)
     return g;
   }
 
   legendItems() {
     const q = this.q, items = super.legendItems().filter(([id]) => q.answered || !["ring", "old", "upd"].includes(id));
     items[0] = ["exam", `examined at step ${q.step + 1}`, items[0][2]];
+    if (this.m.run.variant === "batch") items.shift();  // (the batch examines every point: none is lit)
     if (q.answered) {
       items.push(["updatedOn", "updated on", `<circle cx="9" cy="9" r="7" fill="none" stroke="${UPDATE}" stroke-width="3"/>`]);
       if (this.g && this.g.wrong[0].length)
@@ -71,10 +72,11 @@ class QuizView extends PerceptronView {
 
   async mount(startStep, old) {
     const sz = this.sizes(), at = `${sideKey(sz.width)}@${this.topNow()}`;
-    this.sideTop = sz.mainW;
-    // (the side the last question fitted for this screen: the answer's record drawn at it, not large and then shrunk)
-    if (sz.side && old && old.fitted && old.fitted.at === at && old.fitted.top === sz.mainW)
-      Object.assign(sz, {mainW: old.fitted.S, mainH: old.fitted.S});
+    this.sized = {...sz};  // (what fitQuiz fits from)
+    // (the size the last question fitted for this screen: the answer's record drawn at it, not large and then shrunk)
+    const f = old && old.fitted;
+    if (f && f.at === at && f.side === sz.side && f.top === (sz.side ? sz.mainW : sz.mainH))
+      Object.assign(sz, sz.side ? {mainW: f.S, mainH: f.S} : {mainH: f.S});
     this.sz = sz;
     this.layoutClasses(sz);
     await this.drawData(old, sz.mainW, sz.mainH);  // (the same points at the same size: not drawn again)
@@ -86,24 +88,38 @@ class QuizView extends PerceptronView {
     await this.fitQuiz();
   }
 
-  // presentation mode, side by side (1280×720: the words and the legend beside the panel, the state line under both):
-  // the answered question's words (a mini-batch's seven lines in the narrow column), its legend and its state line
-  // stood past the window. The column and the state line keep the answered question's heights before it is answered
-  // too (measured in place: answerHeld), and the panel's side is the largest, by halving, with which the panel, the
-  // column and the state line fit the window (a narrower panel widens the column, which wraps anew); so nothing
-  // moves when the question is answered, and the answer stays on the first screen
+  // the answered question's words (a mini-batch's seven lines), its legend (the answer's entries) and its state line
+  // took more room than the open question's, so the chart moved when answered: at 1024×768 the panel went 124–159 px
+  // down under the words, and beside the panel (1280×720) the state line stood past the window. The words, the legend
+  // and the state line keep the answered question's heights from the start (measured in place: answerHeld), so nothing
+  // moves when the question is answered; in presentation mode the panel then takes the room they leave, the answer on
+  // the first screen: under the words (1024×768) its height, by what the window lacks or has to spare; beside them
+  // (1280×720) its side, the largest, by halving, with which the panel, the column and the state line fit (a narrower
+  // panel widens the column, which wraps anew)
   async fitQuiz() {
-    const sz = this.sz;
+    const sz = this.sz, top0 = this.sized || sz;
     for (const el of [this.text, this.legendEl, this.stateEl]) el.style.minHeight = "";
-    if (!sz || !sz.side || this.root.__dblView !== this || !this.root.offsetHeight) return;
-    const top = this.sideTop ?? sz.mainW, box = (el) => el.getBoundingClientRect(), rowTop = box(this.plot).top;
-    if (box(this.text).left < box(this.plot).right - 1) return;  // (not beside it: a page without the style sheet)
-    const held = this.answerHeld(), hold = () => {
+    if (!sz || this.root.__dblView !== this || !this.root.offsetHeight) return;
+    const box = (el) => el.getBoundingClientRect(), held = this.answerHeld(), hold = () => {
       holdTallest(this.text, [held.words]);
       holdTallest(this.legendEl, [held.legend]);
       holdTallest(this.stateEl, held.states);
     };
     hold();
+    if (this.k <= 1) return;  // (the normal page: the panel keeps its size)
+    const at = `${sideKey(sz.width)}@${this.topNow()}`, fl = this.plot._fullLayout;
+    if (!sz.side) {  // the words over the panel, the legend and the state line under it: the height that fits
+      const cap = Math.min(this.m.h.view.height, top0.mainW), need = box(this.stateEl).bottom - box(this.root).top;
+      const H = Math.max(300, Math.min(cap, Math.round(sz.mainH - (need - (this.room(0) - 4)))));
+      this.fitted = {at, side: false, top: top0.mainH, S: H};
+      if (Math.abs(H - sz.mainH) <= 2 && fl && fl.height === sz.mainH) return;
+      sz.mainH = H;
+      await this.Plotly.relayout(this.plot, {height: H});
+      if (this.root.__dblView === this) this.drawStep();
+      return;
+    }
+    const top = top0.mainW, rowTop = box(this.plot).top;
+    if (box(this.text).left < box(this.plot).right - 1) return;  // (not beside it: a page without the style sheet)
     const gap = box(this.stateEl).top - Math.max(box(this.plot).bottom, box(this.legendEl).bottom);  // (the grid's)
     const room = this.room(0) - 4 - (rowTop - box(this.root).top);  // (for the row and the state line)
     // the panel S px high, the column at its width then, and the state line under the taller (280: the step-through's
@@ -115,10 +131,9 @@ class QuizView extends PerceptronView {
     });
     if (S >= top - 2) S = top;
     Object.assign(sz, {mainW: S, mainH: S});
-    this.fitted = {at: `${sideKey(sz.width)}@${this.topNow()}`, top, S};
+    this.fitted = {at, side: true, top, S};
     this.layoutClasses(sz);
     hold();
-    const fl = this.plot._fullLayout;
     if (fl && fl.width === S && fl.height === S) return;  // (drawn at that size already)
     await this.Plotly.relayout(this.plot, {width: S, height: S});
     if (this.root.__dblView === this) this.drawStep();
@@ -201,7 +216,7 @@ class QuizView extends PerceptronView {
     // above right
     if (this.m.N <= LABEL_MAX) {
       const m = this.m, fs = 15 * k, near = 0.5 * this.size + 2 * k, far = 0.72 * r + 3 * k, half = 0.5 * this.size;
-      const lit = this.q.answered ? [] : m.examined(this.q.step + 1);  // (the question's yellow disc)
+      const lit = this.q.answered || m.run.variant === "batch" ? [] : m.examined(this.q.step + 1);  // (the question's yellow disc)
       const ringed = new Set([...(this.q.answered && g.updated ? g.updated : []), ...(g.wrong[0].length ? [this.q.pick] : []),
                               ...(lit.length <= EXAM_MANY ? lit : [])]);
       const shown = [];
@@ -243,7 +258,7 @@ class QuizView extends PerceptronView {
   resize() {
     const sz = this.resized();
     if (!sz) return;
-    this.sideTop = sz.mainW;
+    this.sized = {...sz};
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH}).then(() => this.fitQuiz()).then(() => this.drawStep(), () => {});  // (hidden meanwhile)
   }
   fitStrip() {}

@@ -618,10 +618,11 @@ function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId = "ring"
 
 // a note on the panel where the boundary w·x + b = 0 does not cross the view, the axes' ranges (a student looks for
 // it): on which side of it the whole view lies, or that w = 0 draws none. Placed where it covers the fewest of the
-// points X (interleaved x, y), an examined point (``exam``: [xs, ys]) counting as a thousand: in a corner where one is
-// as free as anywhere (the top left first), else at the freest place, so the point a quiz asks about is not under it.
+// points X (interleaved x, y), an examined point (``exam``: [xs, ys]) counting as a thousand over its lit disc (radius
+// ``examR`` px): in a corner where one is as free as anywhere (the top left first), else at the freest place, so the
+// point a quiz asks about is not under it.
 // {svg, box: [x0, y0, x1, y1] in px} ({svg: ""} where the boundary is in view)
-function offView(fl, [w0, w1, b], k, X = null, exam = null) {
+function offView(fl, [w0, w1, b], k, X = null, exam = null, examR = 0) {
   const box = [...fl.xaxis.range, ...fl.yaxis.range];  // (what the plot shows: plotly.js widens a range to keep one scale)
   if (segment(box, w0, w1, b)[0].length) return {svg: "", box: null};
   const f = w0 * (box[0] + box[1]) / 2 + w1 * (box[2] + box[3]) / 2 + b, sign = f > 0 ? "> 0" : f < 0 ? "< 0" : "= 0";
@@ -629,7 +630,7 @@ function offView(fl, [w0, w1, b], k, X = null, exam = null) {
     : ["the boundary w·x + b = 0 is outside the view: ", `w·x + b ${sign} all over it`];  // (two lines: a narrow panel)
   const fs = 13 * k, lh = 1.25 * fs;
   const wide = Math.max(...lines.map((t) => textWidth(t, fs))) + 2 * k, tall = fs + lh * (lines.length - 1) + 0.3 * fs;
-  const [x0, y0] = quietPlace(fl, X, exam, wide, tall, 6 * k, 5 * k);
+  const [x0, y0] = quietPlace(fl, X, exam, wide, tall, 6 * k, 5 * k, examR);
   const end = x0 + wide / 2 > fl.xaxis._offset + fl.xaxis._length / 2, x = end ? x0 + wide : x0;  // (flush with its side)
   const svg = `<text class="dbls-offview" x="${f1(x)}" y="${f1(y0 + fs)}" font-family="${FONT}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" ` +
     `stroke="white" stroke-width="${3 * k}" stroke-linejoin="round"${end ? ' text-anchor="end"' : ""}>` +
@@ -638,9 +639,10 @@ function offView(fl, [w0, w1, b], k, X = null, exam = null) {
 }
 
 // the top left [x, y] in px of a ``wide`` × ``tall`` box on the data panel, ``pad`` px inside its edges, that covers
-// the fewest points (see offView; a point within ``r`` px of the box counts): the points are tallied on a grid of
-// 4 px cells summed as a table (each box's count in four reads), the four corners tried first and kept on a tie
-function quietPlace(fl, X, exam, wide, tall, pad, r) {
+// the fewest points (see offView; a point within ``r`` px of the box counts, an examined one within ``examR``): the
+// points are tallied on a grid of 4 px cells summed as a table (each box's count in four reads), the four corners
+// tried first and kept on a tie
+function quietPlace(fl, X, exam, wide, tall, pad, r, examR = r) {
   const xa = fl.xaxis, ya = fl.yaxis, L = xa._offset + pad, T = ya._offset + pad;
   const W = Math.max(0, xa._length - 2 * pad - wide), H = Math.max(0, ya._length - 2 * pad - tall);
   const corners = [[L, T], [L + W, T], [L, T + H], [L + W, T + H]];
@@ -649,12 +651,14 @@ function quietPlace(fl, X, exam, wide, tall, pad, r) {
   const c = 4, X0 = xa._offset - r, Y0 = ya._offset - r;
   const gw = Math.ceil((xa._length + 2 * r) / c) + 1, gh = Math.ceil((ya._length + 2 * r) / c) + 1;
   const sat = new Float64Array((gw + 1) * (gh + 1));  // sat[(j + 1)·(gw + 1) + i + 1]: the weight in cells ≤ (i, j)
-  const add = (x, y, n) => {
+  const add = (x, y, n, spread = 0) => {  // (``spread`` cells each way: a lit disc's)
     const i = Math.floor((xa._offset + xa.l2p(x) - X0) / c), j = Math.floor((ya._offset + ya.l2p(y) - Y0) / c);
-    if (i >= 0 && i < gw && j >= 0 && j < gh) sat[(j + 1) * (gw + 1) + i + 1] += n;
+    for (let b = Math.max(0, j - spread); b <= Math.min(gh - 1, j + spread); b++)
+      for (let a = Math.max(0, i - spread); a <= Math.min(gw - 1, i + spread); a++) sat[(b + 1) * (gw + 1) + a + 1] += n;
   };
   if (X) for (let i = 0; i + 1 < X.length; i += 2) add(X[i], X[i + 1], 1);
-  if (exam) exam[0].forEach((x, i) => add(x, exam[1][i], 1000));
+  const lit = Math.max(0, Math.ceil((examR - r) / c));  // (a box within r of the disc's edge counts it)
+  if (exam) exam[0].forEach((x, i) => add(x, exam[1][i], 1000, lit));
   for (let j = 1; j <= gh; j++) for (let i = 1; i <= gw; i++)
     sat[j * (gw + 1) + i] += sat[(j - 1) * (gw + 1) + i] + sat[j * (gw + 1) + i - 1] - sat[(j - 1) * (gw + 1) + i - 1];
   const at = (i, j) => sat[Math.max(0, Math.min(gh, j)) * (gw + 1) + Math.max(0, Math.min(gw, i))];
@@ -717,6 +721,11 @@ function ringWords(inSet, hinge = false, negative = false) {
 function placeTip(tip, fl, x, y, html) {
   tip.innerHTML = html;
   tip.hidden = false;
+  // (no wider than the plot, wrapped where it would be: past the plot's edge it lay over the next panel)
+  const most = Math.max(160, fl.width - 8);
+  tip.style.maxWidth = `${most}px`;
+  tip.style.whiteSpace = "";
+  if (tip.scrollWidth > most) tip.style.whiteSpace = "normal";
   const h = tip.offsetHeight;
   tip.style.left = `${Math.max(0, Math.min(x + 12, fl.width - tip.offsetWidth))}px`;
   tip.style.top = `${y - h - 10 >= 0 ? y - h - 10 : y + 14}px`;
@@ -1214,14 +1223,28 @@ class PerceptronView extends Stepping {
     await this.drawData(old, sz.mainW, sz.mainH);
     if (stripLater && old && this.stripEl && this.stripEl.data) {
       this.attach();
+      this.holdWords();  // (the new run's longest words: the watch below fits the panel to them)
       this.stripSoon();
       this.watchSide();  // (the same layout as the chart before: its cut holds, its words are watched from here)
       return;
     }
     await this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(sz.stripW), CONFIG);
     this.attach();
+    this.holdWords();
     await this.fitSide();
     this.watchSide();
+  }
+
+  // presentation mode beside the panel: the words keep the height of the longest of a few of the run's steps (the
+  // first updates and the last, the first step with none, the last step), measured in place, so that the panel's fit
+  // counts them at once and the controls stand still as a student steps (at 1024×768 on moons the words ran from two
+  // lines to six and Next moved by up to 71 px, the panel shrinking as longer words came)
+  holdWords() {
+    this.text.style.minHeight = "";
+    if (!this.sz || !this.sz.side || this.root.__dblView !== this) return;
+    const m = this.m, U = m.US || [], steps = new Set([m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0]);
+    for (let s = 1; s <= Math.min(m.S, 64); s++) if (!U.includes(s)) { steps.add(s); break; }
+    holdTallest(this.text, [...steps].map((s) => m.describe(s)));
   }
 
   // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
@@ -1243,6 +1266,7 @@ class PerceptronView extends Stepping {
     this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => {
       this.drawStep();
       showLesson(this, this.step);  // (the lesson's plots take the new width)
+      this.holdWords();
       return this.fitSide();
     });
   }
@@ -1302,7 +1326,8 @@ class PerceptronView extends Stepping {
     const g = this.g || (this.g = this.geometry(this.step)), k = this.k, on = (id) => !this.hidden.has(id);
     const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
     // (the note where the boundary is off the view; the quiz writes the points' names clear of its box)
-    const note = on("line") && g.wb ? offView(fl, g.wb, k, this.m.X, g.exam) : {svg: "", box: null};
+    const lit = g.exam[0].length > EXAM_MANY ? examHalo(this) : this.examSize / 2;  // (the examined points' discs or halos)
+    const note = on("line") && g.wb ? offView(fl, g.wb, k, this.m.X, g.exam, lit) : {svg: "", box: null};
     this.noteBox = note.box;
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, this.examSize, "ring", (P) =>
       (on("w") ? P.arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + P.arrow(g.w, INK, 3.5 * k, 15 * k) : "") +
