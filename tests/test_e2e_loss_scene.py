@@ -269,6 +269,8 @@ def test_the_data_chart_draws_the_chosen_boundary_its_sides_and_m(renderer, w, b
                 polys: r.querySelectorAll('.dbls-under path').length}; }""")
     mis = misclassified(X, y, w, b).tolist()
     assert got["meta"]["mis"] == mis and got["rings"] == len(mis) and got["polys"] == 2
+    tips = renderer.evaluate("(n) => Array.from({length: n}, (_, i) => window.__dblView.tipFor(i))", len(y))
+    assert [t.endswith("in M: y·(w·x + b) ≤ 0 at the weight chosen") for t in tips] == [i in mis for i in range(len(y))]
     for x, yy in zip(got["meta"]["boundary_x"], got["meta"]["boundary_y"], strict=True):
         assert abs(w[0] * x + w[1] * yy + b) < 1e-9 * max(1.0, abs(x) + abs(yy))
         x0, x1, y0, y1 = view_box(X)

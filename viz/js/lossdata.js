@@ -182,6 +182,14 @@ class LossDataView extends Stepping {
             clip, pending: Boolean(c && c.pending), mis: c ? Array.from(c.mis) : [], lam: this.m.run.lams[this.li]};
   }
 
+  // a hovered point's label: its name and place, and whether the weight chosen misclassifies it (M, as the rings: the
+  // core's once the page's record has it)
+  tipFor(i) {
+    const c = this.c;
+    if (!c) return pointName(this.m, i);
+    return `${pointName(this.m, i)}<br>${ringWords(c.mis.includes(i))} at the weight chosen`;
+  }
+
   previewPick(pick) { this.picked = pick; this.show(); }
   dropPick() { this.picked = null; }
 
@@ -197,6 +205,7 @@ class LossDataView extends Stepping {
     if (this.live) this.live.textContent = line.replace(/\n/g, ". ");
     if (c && c.pending) this.root.setAttribute("aria-busy", "true");  // (the page's record, which has seen the pick, clears it)
     else this.root.removeAttribute("aria-busy");
+    if (this.tipAt !== undefined && this.tipAt !== null) this.drawTip();  // (a new weight under a resting pointer)
   }
   drawStep() {
     const fl = this.plot._fullLayout;
