@@ -491,7 +491,7 @@ class DualView extends Stepping {
   // presentation mode: what lies under the panels (the legend, the bars, the state line, the controls and the step
   // under them, as they wrapped) is measured once drawn, and the panels shrink by what the window lacks (sizes()
   // estimates it before: at 1024×768 the step under the controls fell out of the window). Where the row's tallest is
-  // the words' column (the run's longest words, held: holdWords), narrower panels widen it and it wraps anew: the
+  // the words' column (the run's longest words, held: longestWords), narrower panels widen it and it wraps anew: the
   // largest side that fits is found by halving, the column measured at each side's width before the panels are drawn
   async fit() {
     const sz = this.sz;

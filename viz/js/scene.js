@@ -706,7 +706,7 @@ function largestFitting(lo, hi, fits) {
   return lo;
 }
 
-// a point's name, place and label, as the step's words write them: "x₅ = (−0.6266, 0.6852), y = −1"
+// a point's name, place and label, as the step's words write them: "x₅ = (−0.627, 0.685), y = −1"
 const pointName = (m, i) => `x${sub(i + 1)} = ${vec([m.X[2 * i], m.X[2 * i + 1]])}, y = ${m.y[i] > 0 ? "+1" : "−1"}`;
 
 // whether a hovered point is in the ringed set of the state shown, in words: M (y·(w·x + b) ≤ 0, or < 0 under the
