@@ -319,6 +319,20 @@ def test_presentation_mode_fits_the_sgd_tab_s_chart_and_its_controls_on_the_firs
     assert all(t.isdigit() and t.lstrip("125").strip("0") == "" for t in ticks), ticks
 
 
+def test_presentation_mode_scrolls_to_the_sgd_tab_s_chart_opened_from_below(page: Page, app_server: str) -> None:
+    """The SGD tab's chart comes first, at the page's top; a lecturer who scrolled down to the tabs and opens the SGD
+    one sees it (the page stayed at the settings, 900 px under it)."""
+    _open(page, app_server.rstrip("/") + "/svm?ds=moons&present=true", 1280, 720, scene=True)
+    page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); m.scrollTop = m.scrollHeight; }")
+    page.get_by_role("tab", name="Hinge-loss SGD").click()
+    sgd = ".st-key-sgd_chart .dbls"
+    page.wait_for_function(f"() => {{ const r = document.querySelector('{sgd}'); return r && r.dataset.ready === r.__dblId; }}",
+                           timeout=60_000)
+    page.wait_for_timeout(300)
+    root = page.evaluate(BOX, sgd)
+    assert 0 <= root["top"] < 0.5 * 720, root
+
+
 def test_at_1024_with_the_sidebar_the_svm_chart_stacks_and_nothing_overlaps(page: Page, app_server: str) -> None:
     _open(page, app_server.rstrip("/") + "/svm?ds=outlier", 1024, 768, scene=True)
     data, side = page.evaluate(BOX, ".dbls-data .dbls-plot"), page.evaluate(BOX, ".dbls-gram")

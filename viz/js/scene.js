@@ -1754,6 +1754,10 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   if (pace && view.play && view.i < view.m.nStops - 1) view.play(...pace);
   root.dataset.ready = id;
   if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
+  // (presentation mode: a chart drawn for the first time with its top above what the page shows is scrolled to: a tab
+  // opened below the chart puts it at the page's top while the page stays scrolled at the tabs, 900 px under it)
+  else if (!root.__dblShown && view.k > 1 && root.getBoundingClientRect().top < 0) inView(root);
+  root.__dblShown = true;
   root.__dblScaleWas = undefined;
   watchSize(root);
   keep(root, bytes, scene.header);
