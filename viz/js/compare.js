@@ -290,8 +290,7 @@ class CompareView extends Panels {
     const m = this.m, p = m.panels[j], g = this.g[j];
     p.goState(g.k);
     const words = ringWords(p.mask[i], p.run.kind === "hinge", p.run.update_on === "negative");
-    placeTip(tip, fl, fl.xaxis._offset + fl.xaxis.l2p(m.X[2 * i]), fl.yaxis._offset + fl.yaxis.l2p(m.X[2 * i + 1]),
-             `${pointName(m, i)}<br>${words} after step ${grouped(g.s)}`);
+    placeTip(tip, fl, m.X, i, `${pointName(m, i)}<br>${words} after step ${grouped(g.s)}`);
   }
 
   // what is not the panels: their titles and state lines, then the legend (unless it stands beside) and the controls

@@ -56,19 +56,20 @@ class QuizView extends PerceptronView {
     return g;
   }
 
-  legendItems() {
-    const q = this.q, items = super.legendItems().filter(([id]) => q.answered || !["ring", "old", "upd"].includes(id));
+  // (``answered`` and ``wrong``: the question's, or those fitQuiz holds the legend's room for)
+  legendItems(answered = this.q.answered, wrong = Boolean(this.g && this.g.wrong[0].length)) {
+    const q = this.q, items = super.legendItems().filter(([id]) => answered || !["ring", "old", "upd"].includes(id));
     items[0] = ["exam", `examined at step ${q.step + 1}`, items[0][2]];
     if (this.m.run.variant === "batch") items.shift();  // (the batch examines every point: none is lit)
-    if (q.answered) {
+    if (answered) {
       items.push(["updatedOn", "updated on", `<circle cx="9" cy="9" r="7" fill="none" stroke="${UPDATE}" stroke-width="3"/>`]);
-      if (this.g && this.g.wrong[0].length)
+      if (wrong)
         items.push(["wrong", "your pick", `<path d="M3 3 L15 15 M15 3 L3 15" stroke="${WRONG}" stroke-width="3"/>`]);
     }
     return items;
   }
 
-  legendButtons() { return this.legendItems().filter(([id]) => id !== "R" && id !== "gamma"); }  // the bound is not the question
+  legendButtons(...asked) { return this.legendItems(...asked).filter(([id]) => id !== "R" && id !== "gamma"); }  // the bound is not the question
 
   async mount(startStep, old) {
     const sz = this.sizes(), at = `${sideKey(sz.width)}@${this.topNow()}`;
@@ -142,13 +143,11 @@ class QuizView extends PerceptronView {
   // what fitQuiz holds the column and the state line at: the answered question's words, legend (with a wrong pick's
   // entry: the longest) and state line (step k + 1, the verdict's parts), and the open question's state line, as HTML
   answerHeld() {
-    const m = this.m, q = this.q, g = this.g;
-    let legend;
-    this.q = {...q, answered: true};
-    this.g = {...g, wrong: [[0], [0]]};
-    try { legend = this.legendHTML(); } finally { this.q = q; this.g = g; }
-    return {words: m.describe(q.step + 1), legend, states: [esc(m.stateLine(q.step + 1)), esc(this.questionLine())]};
+    const m = this.m, q = this.q;
+    return {words: m.describe(q.step + 1), legend: this.legendHTML(this.legendButtons(true, true)),
+            states: [esc(m.stateLine(q.step + 1)), esc(this.questionLine())]};
   }
+
 
   // a point clicked while the question is open: its index to the page, which grades it. A click within the lit disc
   // (or halo) of a point the step examines means that point, even where another point lies nearer the pointer

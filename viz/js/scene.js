@@ -716,9 +716,10 @@ function ringWords(inSet, hinge = false, negative = false) {
   return inSet ? `in M: y·(w·x + b) ${negative ? "<" : "≤"} 0` : `classified right: y·(w·x + b) ${negative ? "≥" : ">"} 0`;
 }
 
-// the label ``html`` shown by the point at (x, y) px of fl's plot: above right of it, below where the plot's top is
-// too near, kept within the plot's width (Stepping.hover, SvmView.hover)
-function placeTip(tip, fl, x, y, html) {
+// the label ``html`` shown by point i of X (interleaved x, y) on fl's plot: above right of it, below where the plot's
+// top is too near, kept within the plot's width (Stepping.drawTip, CompareView.drawPanelTip, SvmView.hover)
+function placeTip(tip, fl, X, i, html) {
+  const x = fl.xaxis._offset + fl.xaxis.l2p(X[2 * i]), y = fl.yaxis._offset + fl.yaxis.l2p(X[2 * i + 1]);
   tip.innerHTML = html;
   tip.hidden = false;
   // (no wider than the plot, wrapped where it would be: past the plot's edge it lay over the next panel)
@@ -801,8 +802,8 @@ class Stepping {
   // the legend: ours, in HTML, so it never lies over the plot; a click on an entry hides or shows that part
   legendButtons() { return this.legendItems(); }  // the entries the legend shows (legendItems also names traces)
   drawLegend() { this.legendEl.innerHTML = this.legendHTML(); }
-  legendHTML() {
-    return this.legendButtons().map(([id, label, svg]) =>
+  legendHTML(items = this.legendButtons()) {
+    return items.map(([id, label, svg]) =>
       `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
       `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
   }
@@ -868,7 +869,7 @@ class Stepping {
     const tip = this.root.querySelector(".dbls-tip"), fl = this.plot._fullLayout, i = this.tipAt ?? null;
     if (!tip) return;
     if (i === null || !fl || !fl.xaxis) { tip.hidden = true; return; }
-    placeTip(tip, fl, fl.xaxis._offset + fl.xaxis.l2p(this.m.X[2 * i]), fl.yaxis._offset + fl.yaxis.l2p(this.m.X[2 * i + 1]), this.tipFor(i));
+    placeTip(tip, fl, this.m.X, i, this.tipFor(i));
   }
   // the point a hover names (the points' traces carry i + 1), or null
   pointOf(p) { return Number.isInteger(p.customdata) && p.customdata >= 1 && p.customdata <= this.m.N ? p.customdata - 1 : null; }

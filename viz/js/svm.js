@@ -465,8 +465,7 @@ class SvmView extends Stepping {
     }
     const i = p.pointIndex, m = this.m, k = this.i, f = m.f(k, i), yf = m.y[i] * f;
     if (this.hovered !== i) { this.hovered = i; showLesson(this, k); }  // the formula's ξ follows the pointer
-    const fl = this.plot._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
-    placeTip(tip, fl, xa._offset + xa.l2p(m.X[2 * i]), ya._offset + ya.l2p(m.X[2 * i + 1]),
+    placeTip(tip, this.plot._fullLayout, m.X, i,
              `x${sub(i + 1)} = (${num(m.X[2 * i], 4)}, ${num(m.X[2 * i + 1], 4)}), y = ${m.y[i] > 0 ? "+1" : "−1"}<br>` +
              `y·f(x) = ${num(yf, 2)}, ξ = ${num(Math.max(0, 1 - yf), 2)}: ${CATEGORY_NAMES[m.cat(k, i)]}`);
   }
