@@ -1638,6 +1638,15 @@ function keepAhead(root, bytes) {
   syncControls();
 }
 
+// a partial record drawn: the rest asked for once the chart, its strip too, is on screen (the server's build of every τ,
+// which takes both cores here for about half a second, would otherwise hold up the frames that paint it), unless
+// another record came meanwhile
+function askMore(root, id) {
+  painted().then(painted).then(() => {
+    if (root.isConnected && root.__dblId === id && root.dataset.ready === id && root.__dblSend) root.__dblSend("more", id);
+  });
+}
+
 // a partial record of a run this chart keeps in full (the server had forgotten it was made): the kept one
 function keptInFull(root, header) {
   const kept = root.__dblMemo;
@@ -1762,7 +1771,7 @@ async function mountScene(root, data, {standalone = false, shownAs = null, strip
   root.__dblScaleWas = undefined;
   watchSize(root);
   keep(root, bytes, scene.header);
-  if (scene.header.partial && root.__dblSend) root.__dblSend("more", id);  // the page then sends every τ's run
+  if (scene.header.partial && root.__dblSend) askMore(root, id);  // the page then sends every τ's run
   else askAhead(root, id);
   lessonSoon(root);
   if (standalone) window.__dblView = view;
