@@ -79,6 +79,19 @@ def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page
             assert abs(page.evaluate(BOX, sel)["top"] - before["top"]) <= 1, sel
     assert page.evaluate(BOX, ".dbls-state")["bottom"] <= h + 1
     assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0  # (Streamlit's scroller)
+    # the next questions (other steps of the run, their words of other lengths) keep the panel, the legend and the
+    # state line where the first put them (the run's tallest words held: at 1280×720 they moved by up to 62 px)
+    for k in (2, 3):
+        for name in (f"Next question (step {k})", "No update"):
+            ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+            page.get_by_role("button", name=name).click()
+            page.wait_for_function("(b) => document.querySelector('.dbls').dataset.ready !== b", arg=ready)
+            wait_for_rerun(page)
+            page.wait_for_timeout(400)
+            now = page.evaluate(BOX, ".dbls-plot")
+            assert all(abs(now[e] - asked[e]) <= 1 for e in ("top", "width", "height")), (name, asked, now)
+            for sel, before in ((".dbls-legend", legend), (".dbls-state", state)):
+                assert abs(page.evaluate(BOX, sel)["top"] - before["top"]) <= 1, (name, sel)
 
 
 def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_overlaps(
@@ -263,6 +276,31 @@ def test_presentation_mode_fits_the_dual_chart_and_its_controls_on_the_first_scr
         expect(page.locator(".dbls-at")).to_have_text(re.compile(at))
         now = page.evaluate(BOX, ".dbls-controls")
         assert abs(now["top"] - controls["top"]) <= 1 and now["bottom"] <= h, (key, controls, now)
+
+
+@pytest.mark.parametrize("path", ["perceptron?ds=moons", "perceptron?ds=xor&variant=mini-batch", "dual?ds=xor&kernel=rbf"])
+def test_at_1024_with_the_sidebar_the_controls_stand_still_as_a_student_steps(page: Page, app_server: str,
+                                                                             path: str) -> None:
+    """The step's words and state line keep the run's tallest height on the normal page too: Next stays under the
+    pointer from one step to the next (it moved by 26 px on moons, by 56–57 px on a mini-batch's and the RBF Dual's
+    words), and the panel above or beside the words with it."""
+    _open(page, app_server.rstrip("/") + f"/{path}", 1024, 768, scene=True)
+    root = page.locator(SCENE).first
+    offset = ("(r) => Math.round(r.querySelector('[data-go=next]').getBoundingClientRect().top"
+              " - r.getBoundingClientRect().top)")
+    plot = "(r) => Math.round(r.querySelector('.dbls-plot').getBoundingClientRect().top - r.getBoundingClientRect().top)"
+    first, panel = root.evaluate(offset), root.evaluate(plot)
+    texts = {page.inner_text(".dbls-text")}
+    page.locator(".dbls-range").focus()
+    for key in ["ArrowRight"] * 5 + ["End", "Home"] + ["ArrowRight"] * 3:
+        at = page.inner_text(".dbls-at")
+        page.keyboard.press(key)
+        expect(page.locator(".dbls-at")).not_to_have_text(at)
+        texts.add(page.inner_text(".dbls-text"))
+        assert (root.evaluate(offset), root.evaluate(plot)) == (first, panel), key
+    lines = {t.count("\n") for t in texts}
+    assert len(lines) > 1, lines  # (the words did change length over these steps)
+    assert_no_exception(page)
 
 
 def test_at_1024_with_the_sidebar_the_dual_panels_keep_400_px_and_nothing_overlaps(page: Page, app_server: str) -> None:

@@ -495,15 +495,16 @@ class DualView extends Stepping {
   // largest side that fits is found by halving, the column measured at each side's width before the panels are drawn
   async fit() {
     const sz = this.sz;
-    if (this.root.__dblView === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";  // (held in presentation mode alone: below)
-    if (!sz || !sz.side || !this.root.offsetHeight || this.root.__dblView !== this) return;
-    const top = sz.main, gram = sz.gram, cols = [this.text, ...(sz.beside ? [this.legendEl] : [])];
-    const bottom = (els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
+    if (this.root.__dblView === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";
+    if (!sz || !this.root.offsetHeight || this.root.__dblView !== this) return;
     const longest = this.longestWords(), hold = () => {
       holdTallest(this.text, longest.words);
       holdTallest(this.stateEl, longest.states);
     };
-    hold();
+    hold();  // (on the normal page too: its Next moved by up to 57 px at 1024×768 as the words changed length)
+    if (!sz.side) return;
+    const top = sz.main, gram = sz.gram, cols = [this.text, ...(sz.beside ? [this.legendEl] : [])];
+    const bottom = (els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
     const row = bottom([this.plot, this.gramEl, ...cols]), rowTop = this.plot.getBoundingClientRect().top;
     const R = this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4);  // (the row's room)
     // the largest side with which the row fits R: the panels of side S, the words' column at its width then
@@ -525,11 +526,12 @@ class DualView extends Stepping {
     if (this.root.__dblView === this) this.drawStep();
   }
 
-  // presentation mode: what the words' column and the state line are held at (fit), so that the run's longest words
-  // (seven lines at 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student
-  // steps to them, nor move what lies under them: the words of the last step (its verdict) and of the step written
-  // with the most terms of f (an update first); the state lines of the last step and the middle one (both lists of
-  // names there). Each is held at the tallest of these and what it shows now (holdTallest)
+  // what the words' column and the state line are held at (fit), so that the run's longest words (seven lines at
+  // 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student steps to them
+  // (presentation mode), nor move what lies under them: the words of the last step (its verdict), of the step written
+  // with the most terms of f (an update first) and the longest of a sample (tallestTexts); the state lines of the last
+  // step, the middle one (both lists of names there) and the sample's longest. Each is held at the tallest of these and
+  // what it shows now (holdTallest)
   longestWords() {
     const m = this.m;
     let most = -1, at = m.S;
@@ -537,8 +539,8 @@ class DualView extends Stepping {
       const n = 2 * (m.tPtr[s] - m.tPtr[s - 1]) + (m.updated(s) >= 0 ? 1 : 0);
       if (n > most) { most = n; at = s; }
     }
-    return {words: [...new Set([m.S, at])].map((s) => m.describe(s)),
-            states: [...new Set([m.S, Math.floor(m.S / 2)])].map((s) => esc(m.stateLine(s)))};
+    return {words: tallestTexts(m.S, (s) => m.describe(s), [m.S, at]),
+            states: tallestTexts(m.S, (s) => esc(m.stateLine(s)), [m.S, Math.floor(m.S / 2)])};
   }
 
   // the Gram matrix at a new size: drawn again (its colour bar's ticks and room are chosen for its height)

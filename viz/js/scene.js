@@ -698,6 +698,20 @@ function holdTallest(el, htmls) {
   el.style.minHeight = `${tall}px`;
 }
 
+// of a run of S steps, the ``text(s)`` (HTML) likely to stand tallest: those of the steps ``fixed``, and the ``n`` longest
+// in plain characters of at most WORDS_SAMPLE steps spread evenly over 0..S (every step of a shorter run); what
+// holdTallest then measures in place, a few layouts rather than one a step
+const WORDS_SAMPLE = 48;  // (a Perceptron step's words take 60–90 µs to write at N = 2,000)
+
+function tallestTexts(S, text, fixed = [], n = 3) {
+  const out = new Map(fixed.filter((s) => s >= 0 && s <= S).map((s) => [s, null])), lengths = [];
+  const stride = Math.max(1, Math.ceil((S + 1) / WORDS_SAMPLE));
+  for (let s = 0; s <= S; s += stride) { const t = text(s); lengths.push([t.replace(/<[^>]*>/g, "").length, s, t]); }
+  lengths.sort((a, b) => b[0] - a[0]);
+  for (const [, s, t] of lengths.slice(0, n)) out.set(s, t);
+  return [...out].map(([s, t]) => t ?? text(s));
+}
+
 // the largest side in [lo, hi] for which ``fits(side)`` holds: hi where it does (or where hi < lo), else found by
 // halving to within 4 px; lo where none does
 function largestFitting(lo, hi, fits) {
@@ -1224,8 +1238,8 @@ class PerceptronView extends Stepping {
     await this.drawData(old, sz.mainW, sz.mainH);
     if (stripLater && old && this.stripEl && this.stripEl.data) {
       this.attach();
-      this.holdWords();  // (the new run's longest words: the watch below fits the panel to them)
-      this.stripSoon();
+      if (this.sz.side) this.holdWords();  // (beside the panel, the new run's longest words now: the watch below fits it)
+      this.stripSoon(!this.sz.side);  // (else a frame later, with the strip)
       this.watchSide();  // (the same layout as the chart before: its cut holds, its words are watched from here)
       return;
     }
@@ -1236,24 +1250,27 @@ class PerceptronView extends Stepping {
     this.watchSide();
   }
 
-  // presentation mode beside the panel: the words keep the height of the longest of a few of the run's steps (the
-  // first updates and the last, the first step with none, the last step), measured in place, so that the panel's fit
-  // counts them at once and the controls stand still as a student steps (at 1024×768 on moons the words ran from two
-  // lines to six and Next moved by up to 71 px, the panel shrinking as longer words came)
+  // the words and the state line keep the height of the run's tallest (measured in place: the first updates and the
+  // last, the first step with none, the last step, and the longest of a sample: tallestTexts), so that the controls
+  // stand still as a student steps, and beside the panel (presentation mode) its fit counts them at once (at 1024×768 on
+  // moons the words ran from two lines to six and Next moved by up to 71 px there; on the normal page by 26 px, and by
+  // 56 px on a mini-batch's, the panel moving down with them)
   holdWords() {
-    this.text.style.minHeight = "";
-    if (!this.sz || !this.sz.side || this.root.__dblView !== this) return;
-    const m = this.m, U = m.US || [], steps = new Set([m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0]);
-    for (let s = 1; s <= Math.min(m.S, 64); s++) if (!U.includes(s)) { steps.add(s); break; }
-    holdTallest(this.text, [...steps].map((s) => m.describe(s)));
+    for (const el of [this.text, this.stateEl]) el.style.minHeight = "";
+    if (!this.sz || this.root.__dblView !== this) return;
+    const m = this.m, U = m.US || [], fixed = [m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0];
+    for (let s = 1; s <= Math.min(m.S, 64); s++) if (!U.includes(s)) { fixed.push(s); break; }
+    holdTallest(this.text, tallestTexts(m.S, (s) => m.describe(s), fixed));
+    holdTallest(this.stateEl, tallestTexts(m.S, (s) => esc(m.stateLine(s)), [0, m.S]));
   }
 
   // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
-  // again): never over a newer run or record
-  stripSoon() {
+  // again), and with ``hold`` the run's held words (holdWords: another τ or run): never over a newer run or record
+  stripSoon(hold = false) {
     const m = this.m;
     painted().then(() => {
       if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
+      if (hold) this.holdWords();
       this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG)
         .then(() => { if (this.root.__dblView === this) this.drawStep(); });
     });
@@ -1305,7 +1322,7 @@ class PerceptronView extends Stepping {
     this.drawLegend();
     this.drawRunChoice();
     this.show(this.i);
-    this.stripSoon();  // the data panel and the words first
+    this.stripSoon(true);  // the data panel and the words first; the strip and the new run's held words a frame later
   }
 
   // the τ choice in the controls: only where no control of the page gives τ (the offline file)
