@@ -215,3 +215,28 @@ def test_a_bundle_carries_records_made_ahead_byte_for_byte():
     for bad in ([], [b"not a record"], [records[0], b"DBL"]):
         with pytest.raises(ValueError, match="one scene record or more"):
             bundle(bad)
+
+
+@pytest.mark.parametrize("name, fit_intercept, b0", [("blobs", True, 0.0), ("xor", True, 0.0), ("separable", False, 0.0),
+                                                     ("moons", False, 0.0), ("blobs", False, 1.5)])
+def test_the_page_s_kept_bound_and_separability_equal_the_core_s(name, fit_intercept, b0):
+    """views.builds keeps the mistake bound and the separability test per data set (from the points' bytes, y as
+    floats): each equals the core's on the points as the page has them (int labels), and the bound's w is read-only."""
+    from core.bounds import mistake_bound, separable_by_run
+    from views.builds import _bound, _separable
+
+    X, y = make_dataset(name, 60, seed=3)
+    key = (np.ascontiguousarray(X, dtype=float).tobytes(), np.ascontiguousarray(y, dtype=float).tobytes(), len(y))
+    assert _separable(*key, fit_intercept, b0) == separable_by_run(X, y, fit_intercept=fit_intercept, b0=b0)
+    try:
+        core = mistake_bound(X, y, fit_intercept=fit_intercept)
+    except ValueError:
+        with pytest.raises(ValueError):
+            _bound(*key, fit_intercept)
+        return
+    kept = _bound(*key, fit_intercept)
+    assert (kept.R, kept.gamma, kept.bound) == (core.R, core.gamma, core.bound)
+    assert np.array_equal(kept.w, core.w)
+    assert _bound(*key, fit_intercept) is kept  # (kept: the second call computes nothing)
+    with pytest.raises(ValueError):
+        kept.w[0] = 1.0

@@ -85,12 +85,16 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
     return [run_record(t) for t in trajs], words, shown, conventions(traj), why
 
 
-# what depends on the points alone, kept by the process that computed it (the convex hulls behind both took 14–17 ms of
-# a 22 ms build of one τ, a new variant's or B's first record, N = 2,000); its last 4 data sets
+# what depends on the points (and whether b is learned, or where it starts) alone, kept by the process that computed
+# it: the convex hulls behind both took 14–17 ms of a 22 ms build of one τ (a new variant's or B's first record,
+# N = 2,000); the last 4 and 8 inputs
 @functools.lru_cache(maxsize=4)
 def _bound(xbytes: bytes, ybytes: bytes, n: int, fit_intercept: bool):
-    """:func:`core.bounds.mistake_bound` of the points whose float64 bytes are ``xbytes`` and ``ybytes`` (n rows)."""
-    return mistake_bound(np.frombuffer(xbytes).reshape(n, -1), np.frombuffer(ybytes), fit_intercept=fit_intercept)
+    """:func:`core.bounds.mistake_bound` of the points whose float64 bytes are ``xbytes`` and ``ybytes`` (n rows); its
+    ``w`` read-only (the one result is shared by every build in this process)."""
+    bound = mistake_bound(np.frombuffer(xbytes).reshape(n, -1), np.frombuffer(ybytes), fit_intercept=fit_intercept)
+    np.asarray(bound.w).setflags(write=False)
+    return bound
 
 
 @functools.lru_cache(maxsize=8)

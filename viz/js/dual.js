@@ -488,7 +488,8 @@ class DualView extends Stepping {
     await this.fit();
   }
 
-  // presentation mode: what lies under the panels (the legend, the bars, the state line, the controls and the step
+  // the words and the state line held at the run's tallest (longestWords; the normal page too), and in presentation
+  // mode: what lies under the panels (the legend, the bars, the state line, the controls and the step
   // under them, as they wrapped) is measured once drawn, and the panels shrink by what the window lacks (sizes()
   // estimates it before: at 1024×768 the step under the controls fell out of the window). Where the row's tallest is
   // the words' column (the run's longest words, held: longestWords), narrower panels widen it and it wraps anew: the
@@ -528,12 +529,17 @@ class DualView extends Stepping {
 
   // what the words' column and the state line are held at (fit), so that the run's longest words (seven lines at
   // 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student steps to them
-  // (presentation mode), nor move what lies under them: the words of the last step (its verdict), of the step written
-  // with the most terms of f (an update first) and the longest of a sample (tallestTexts); the state lines of the last
-  // step, the middle one (both lists of names there) and the sample's longest. Each is held at the tallest of these and
-  // what it shows now (holdTallest)
+  // (presentation mode), nor move what lies under them; written once per η of the record (wordsOf)
   longestWords() {
-    const m = this.m;
+    const m = this.m, kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `η${m.eta}`;
+    if (!kept.has(key)) kept.set(key, this.wordsOf(m));  // (written once per η of the record: fit measures them)
+    return kept.get(key);
+  }
+
+  // the texts for run ``m``: the words of the last step (its verdict), of the step written with the most terms of f
+  // (an update first) and the longest of a sample (tallestTexts); the state lines of the last step, the middle one
+  // (both lists of names there) and the sample's longest. Each is held at the tallest of these and what it shows now
+  wordsOf(m) {
     let most = -1, at = m.S;
     for (let s = 1; s < Math.min(m.tPtr.length, m.S + 1); s++) {
       const n = 2 * (m.tPtr[s] - m.tPtr[s - 1]) + (m.updated(s) >= 0 ? 1 : 0);

@@ -142,13 +142,13 @@ class QuizView extends PerceptronView {
 
   // what fitQuiz holds the column and the state line at: the answered question's words, legend (with a wrong pick's
   // entry: the longest) and state line (step k + 1, the verdict's parts), and the open question's state line, as HTML;
-  // and the run's tallest words and state lines (tallestTexts), so that the next question, another step of the same
+  // and the run's tallest words and state lines (PerceptronView.heldTexts), so that the next question, another step of the same
   // run, keeps the same heights and the panel its size and place (at 1280×720 the legend and the state line moved from
   // one question to the next, and the panel's side with them)
   answerHeld() {
-    const m = this.m, q = this.q;
-    return {words: tallestTexts(m.S, (s) => m.describe(s), [q.step + 1]), legend: this.legendHTML(this.legendButtons(true, true)),
-            states: [...tallestTexts(m.S, (s) => esc(m.stateLine(s)), [q.step + 1]), esc(this.questionLine())]};
+    const m = this.m, q = this.q, run = this.heldTexts();
+    return {words: [m.describe(q.step + 1), ...run.words], legend: this.legendHTML(this.legendButtons(true, true)),
+            states: [esc(m.stateLine(q.step + 1)), ...run.states, esc(this.questionLine())]};
   }
 
 

@@ -687,7 +687,7 @@ function pointsUnder(fl, X, boxes, r, heavy = -1, weight = 1) {
   return n;
 }
 
-// presentation mode's held heights: ``el`` keeps, as its least height, the tallest it takes showing what it shows now
+// the held heights (the words, the state line…): ``el`` keeps, as its least height, the tallest it takes showing what it shows now
 // or any of ``htmls`` (each put in and measured in place, at its width now); what it shows is put back
 function holdTallest(el, htmls) {
   const now = el.innerHTML;
@@ -704,12 +704,12 @@ function holdTallest(el, htmls) {
 const WORDS_SAMPLE = 48;  // (a Perceptron step's words take 60–90 µs to write at N = 2,000)
 
 function tallestTexts(S, text, fixed = [], n = 3) {
-  const out = new Map(fixed.filter((s) => s >= 0 && s <= S).map((s) => [s, null])), lengths = [];
+  const out = new Set(fixed.filter((s) => s >= 0 && s <= S).map((s) => text(s))), lengths = [];
   const stride = Math.max(1, Math.ceil((S + 1) / WORDS_SAMPLE));
-  for (let s = 0; s <= S; s += stride) { const t = text(s); lengths.push([t.replace(/<[^>]*>/g, "").length, s, t]); }
+  for (let s = 0; s <= S; s += stride) { const t = text(s); lengths.push([t.replace(/<[^>]*>/g, "").length, t]); }
   lengths.sort((a, b) => b[0] - a[0]);
-  for (const [, s, t] of lengths.slice(0, n)) out.set(s, t);
-  return [...out].map(([s, t]) => t ?? text(s));
+  for (const t of [...new Set(lengths.map(([, t]) => t))].slice(0, n)) out.add(t);  // (a state line repeats: n others)
+  return [...out];
 }
 
 // the largest side in [lo, hi] for which ``fits(side)`` holds: hi where it does (or where hi < lo), else found by
@@ -1207,7 +1207,7 @@ class PerceptronView extends Stepping {
     if (this.root.__dblView === this) this.drawStep();
   }
 
-  // fitSide whenever the words or the legend beside the panel change height (at most once a frame)
+  // fitSide whenever the words or the legend beside the panel, or the state line under it, change height (at most once a frame)
   watchSide() {
     if (!window.ResizeObserver || this.sideWatch || !this.sz || !this.sz.side) return;
     let queued = false;
@@ -1216,7 +1216,7 @@ class PerceptronView extends Stepping {
       queued = true;
       requestAnimationFrame(() => { queued = false; this.fitSide(); });
     });
-    for (const el of [this.text, this.legendEl]) if (el) this.sideWatch.observe(el);
+    for (const el of [this.text, this.legendEl, this.stateEl]) if (el) this.sideWatch.observe(el);
   }
 
   // ``stripLater``: a record drawn over a chart of the same points (a kept one at a change of the page's control:
@@ -1251,17 +1251,31 @@ class PerceptronView extends Stepping {
   }
 
   // the words and the state line keep the height of the run's tallest (measured in place: the first updates and the
-  // last, the first step with none, the last step, and the longest of a sample: tallestTexts), so that the controls
-  // stand still as a student steps, and beside the panel (presentation mode) its fit counts them at once (at 1024×768 on
-  // moons the words ran from two lines to six and Next moved by up to 71 px there; on the normal page by 26 px, and by
-  // 56 px on a mini-batch's, the panel moving down with them)
+  // last, the first step with none, the first and last steps, and the longest of a sample: tallestTexts), so that the
+  // controls stand still as a student steps, and beside the panel (presentation mode) its fit counts them at once (at
+  // 1024×768 on moons the words ran from two lines to six and Next moved by up to 71 px there; on the normal page by
+  // 26 px, and by 56 px on a mini-batch's, the panel moving down with them)
   holdWords() {
-    for (const el of [this.text, this.stateEl]) el.style.minHeight = "";
-    if (!this.sz || this.root.__dblView !== this) return;
-    const m = this.m, U = m.US || [], fixed = [m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0];
-    for (let s = 1; s <= Math.min(m.S, 64); s++) if (!U.includes(s)) { fixed.push(s); break; }
-    holdTallest(this.text, tallestTexts(m.S, (s) => m.describe(s), fixed));
-    holdTallest(this.stateEl, tallestTexts(m.S, (s) => esc(m.stateLine(s)), [0, m.S]));
+    if (!this.sz || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
+    const held = this.heldTexts();
+    holdTallest(this.text, held.words);
+    holdTallest(this.stateEl, held.states);
+  }
+
+  // the texts holdWords measures for the run shown, written once per run of the record (they do not change with the
+  // layout: a resize measures them again, a τ moved back to a run takes them as they were)
+  heldTexts() {
+    const m = this.m, kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `${m.j}:${m.S}`;
+    if (!kept.has(key)) {
+      const U = m.US || [], fixed = [0, 1, m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0];
+      for (let s = 1, u = 0; s <= Math.min(m.S, 64); s++) {  // (the first step with no update: U is increasing)
+        while (u < U.length && U[u] < s) u++;
+        if (U[u] !== s) { fixed.push(s); break; }
+      }
+      kept.set(key, {words: tallestTexts(m.S, (s) => m.describe(s), fixed),
+                     states: tallestTexts(m.S, (s) => esc(m.stateLine(s)), [0, m.S])});
+    }
+    return kept.get(key);
   }
 
   // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
@@ -1282,6 +1296,7 @@ class PerceptronView extends Stepping {
     this.fitStrip(sz);
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
     this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => {
+      if (this.root.__dblView !== this) return null;  // (a newer record is drawn meanwhile: its own sizes hold)
       this.drawStep();
       showLesson(this, this.step);  // (the lesson's plots take the new width)
       this.holdWords();
