@@ -565,7 +565,8 @@ class DualView extends Stepping {
     this.Plotly.react(this.barsEl, [], this.barsLayout(this.sz.bars), CONFIG).then(() => {
       if (this.m !== m) return null;
       this.drawStep();
-      return this.fit();
+      if (this.sz.side) return this.fit();  // (the slide: its panels fitted to the new words before they are seen)
+      return painted().then(() => (this.m === m ? this.fit() : null));  // (the normal page: held a frame later)
     });
   }
 
