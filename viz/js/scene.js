@@ -687,8 +687,8 @@ function pointsUnder(fl, X, boxes, r, heavy = -1, weight = 1) {
   return n;
 }
 
-// the held heights (the words, the state line…): ``el`` keeps, as its least height, the tallest it takes showing what it shows now
-// or any of ``htmls`` (each put in and measured in place, at its width now); what it shows is put back
+// the held heights (the words, the state line…): ``el`` keeps, as its least height, the tallest it takes showing what it
+// shows now or any of ``htmls`` (each put in and measured in place, at its width now); what it shows is put back
 function holdTallest(el, htmls) {
   const now = el.innerHTML;
   el.style.minHeight = "";
@@ -698,9 +698,9 @@ function holdTallest(el, htmls) {
   el.style.minHeight = `${tall}px`;
 }
 
-// of a run of S steps, the ``text(s)`` (HTML) likely to stand tallest: those of the steps ``fixed``, and the ``n`` longest
-// in plain characters of at most WORDS_SAMPLE steps spread evenly over 0..S (every step of a shorter run); what
-// holdTallest then measures in place, a few layouts rather than one a step
+// of a run of S steps, the ``text(s)`` (HTML) likely to stand tallest: those of the steps ``fixed``, and the ``n``
+// longest distinct ones in plain characters of at most WORDS_SAMPLE steps spread evenly over 0..S (every step of a
+// shorter run); what holdTallest then measures in place, a few layouts rather than one a step
 const WORDS_SAMPLE = 48;  // (a Perceptron step's words take 60–90 µs to write at N = 2,000)
 
 function tallestTexts(S, text, fixed = [], n = 3) {
@@ -1207,7 +1207,8 @@ class PerceptronView extends Stepping {
     if (this.root.__dblView === this) this.drawStep();
   }
 
-  // fitSide whenever the words or the legend beside the panel, or the state line under it, change height (at most once a frame)
+  // fitSide whenever the words or the legend beside the panel, or the state line under it, change height (at most once
+  // a frame)
   watchSide() {
     if (!window.ResizeObserver || this.sideWatch || !this.sz || !this.sz.side) return;
     let queued = false;
