@@ -303,6 +303,33 @@ def test_at_1024_with_the_sidebar_the_controls_stand_still_as_a_student_steps(pa
     assert_no_exception(page)
 
 
+@pytest.mark.parametrize("path, label", [("perceptron?ds=textbook", "Step size τ"), ("dual?ds=xor", "Step η")])
+def test_at_1024_with_the_sidebar_the_controls_stand_still_as_tau_or_eta_moves(page: Page, app_server: str, path: str,
+                                                                              label: str) -> None:
+    """Every run of the record (each τ, each η) counts in the words' held height once the browser has written them
+    (in its idle time): moving the page's τ or η to another run leaves Next where it was (textbook: 25 px lower at
+    τ = 0.01 than at τ = 1; the Dual on XOR likewise from η = 0.2 to 0.1)."""
+    _open(page, app_server.rstrip("/") + f"/{path}", 1024, 768, scene=True)
+    page.wait_for_timeout(1500)  # (every run's words written: idle callbacks, 400 ms at most each)
+    root = page.locator(SCENE).first
+    offset = ("(r) => Math.round(r.querySelector('[data-go=next]').getBoundingClientRect().top"
+              " - r.getBoundingClientRect().top)")
+    run = "(r) => { const m = r.__dblView.m; return m.eta ?? m.run.tau; }"
+    first, shown = root.evaluate(offset), {root.evaluate(run)}
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    for _ in range(6):
+        slider.focus()
+        before = root.evaluate(run)
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function(f"(b) => {{ const m = document.querySelector({SCENE!r}).__dblView.m;"
+                               " return (m.eta ?? m.run.tau) !== b; }", arg=before)
+        page.wait_for_timeout(300)  # (the new run's words held a frame after it is painted)
+        shown.add(root.evaluate(run))
+        assert root.evaluate(offset) == first, (shown, root.evaluate(offset), first)
+    assert 0.01 in shown and len(shown) == 7, shown
+    assert_no_exception(page)
+
+
 def test_at_1024_with_the_sidebar_the_dual_panels_keep_400_px_and_nothing_overlaps(page: Page, app_server: str) -> None:
     _open(page, app_server.rstrip("/") + "/dual?ds=xor", 1024, 768, scene=True)
     data, gram = page.evaluate(BOX, ".dbls-data .dbls-plot"), page.evaluate(BOX, ".dbls-gram")

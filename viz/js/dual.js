@@ -498,7 +498,15 @@ class DualView extends Stepping {
     const sz = this.sz;
     if (this.root.__dblView === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";
     if (!sz || !this.root.offsetHeight || this.root.__dblView !== this) return;
-    const longest = this.longestWords(), hold = () => {
+    const etas = Array.isArray(this.m.run.etas) ? this.m.run.etas : [];  // (a record of every η: each one's words too)
+    const all = heldForAll(this.scene, etas.map((eta) => () => (eta === this.m.eta ? this.m : new DualModel(this.scene, eta))),
+                           (m) => this.longestWords(m), () => {
+                             const v = this.root.__dblView;
+                             if (v && v.scene === this.scene && v.fit) v.fit();  // (every η's known: held at the tallest)
+                           });
+    const own = this.longestWords(), longest = {words: [...own.words, ...(all ? all.words : [])],
+                                                states: [...own.states, ...(all ? all.states : [])]};
+    const hold = () => {
       holdTallest(this.text, longest.words);
       holdTallest(this.stateEl, longest.states);
     };
@@ -530,8 +538,8 @@ class DualView extends Stepping {
   // what the words' column and the state line are held at (fit), so that the run's longest words (seven lines at
   // 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student steps to them
   // (presentation mode), nor move what lies under them; written once per η of the record (wordsOf)
-  longestWords() {
-    const m = this.m, kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `η${m.eta}`;
+  longestWords(m = this.m) {
+    const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `η${m.eta}`;
     if (!kept.has(key)) kept.set(key, this.wordsOf(m));  // (written once per η of the record: fit measures them)
     return kept.get(key);
   }

@@ -704,12 +704,48 @@ function holdTallest(el, htmls) {
 const WORDS_SAMPLE = 48;  // (a Perceptron step's words take 60–90 µs to write at N = 2,000)
 
 function tallestTexts(S, text, fixed = [], n = 3) {
-  const out = new Set(fixed.filter((s) => s >= 0 && s <= S).map((s) => text(s))), lengths = [];
+  const out = new Set(fixed.filter((s) => s >= 0 && s <= S).map((s) => text(s))), sample = [];
   const stride = Math.max(1, Math.ceil((S + 1) / WORDS_SAMPLE));
-  for (let s = 0; s <= S; s += stride) { const t = text(s); lengths.push([t.replace(/<[^>]*>/g, "").length, t]); }
-  lengths.sort((a, b) => b[0] - a[0]);
-  for (const t of [...new Set(lengths.map(([, t]) => t))].slice(0, n)) out.add(t);  // (a state line repeats: n others)
+  for (let s = 0; s <= S; s += stride) sample.push(text(s));
+  for (const t of longestOf(sample, n)) out.add(t);
   return [...out];
+}
+
+// the ``n`` longest distinct texts of ``list``: plain characters, a line break counted as a line's worth (a state line
+// repeats from one step to the next; a verdict is a line of its own)
+function longestOf(list, n) {
+  const size = (t) => t.replace(/<br\s*\/?>/gi, " ".repeat(60)).replace(/<[^>]*>/g, "").length;
+  return [...new Set(list)].map((t) => [size(t), t]).sort((a, b) => b[0] - a[0]).slice(0, n).map(([, t]) => t);
+}
+
+// the held texts of every run of a record (each τ's, each η's), then the longest few of them all, kept on the scene:
+// what a view holds once known, so that moving τ (or η) to another run of the record leaves the words' height as it
+// was (it grew by 25 px from τ = 1 to τ = 0.01 on the textbook's points at 1024×768). ``models``: a model of each run,
+// made when its turn comes; ``texts(m)``: a run's held texts. Written now while they take under HELD_NOW_MS (a few
+// points' runs: all of them), the rest in the browser's idle time a run at a time, and then ``done()`` is called;
+// null until then
+const HELD_ALL = 8, HELD_NOW_MS = 12;
+
+function heldForAll(scene, models, texts, done) {
+  if (scene.__dblHeldAll || scene.__dblHeldAsked || models.length < 2) return scene.__dblHeldAll || null;
+  scene.__dblHeldAsked = true;
+  const idle = window.requestIdleCallback ? (f) => window.requestIdleCallback(f, {timeout: 400}) : (f) => setTimeout(f, 30);
+  const words = [], states = [], t0 = performance.now();
+  let j = 0;
+  const one = () => {
+    try { const t = texts(models[j]()); words.push(...t.words); states.push(...t.states); } catch (e) { /* (none) */ }
+    j++;
+  };
+  const finish = () => (scene.__dblHeldAll = {words: longestOf(words, HELD_ALL), states: longestOf(states, HELD_ALL)});
+  while (j < models.length && performance.now() - t0 < HELD_NOW_MS) one();
+  if (j >= models.length) return finish();
+  const next = () => {
+    if (j < models.length) { one(); idle(next); return; }
+    finish();
+    done();
+  };
+  idle(next);
+  return null;
 }
 
 // the largest side in [lo, hi] for which ``fits(side)`` holds: hi where it does (or where hi < lo), else found by
@@ -1258,15 +1294,19 @@ class PerceptronView extends Stepping {
   // 26 px, and by 56 px on a mini-batch's, the panel moving down with them)
   holdWords() {
     if (!this.sz || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
-    const held = this.heldTexts();
-    holdTallest(this.text, held.words);
-    holdTallest(this.stateEl, held.states);
+    const held = this.heldTexts(), runs = this.scene.header.runs.map((_, j) => () => (j === this.m.j ? this.m : this.runModel(j)));
+    const all = heldForAll(this.scene, runs, (m) => this.heldTexts(m), () => {
+      const v = this.root.__dblView;
+      if (v && v.scene === this.scene && v.holdWords) v.holdWords();  // (every τ's known: held at the tallest)
+    });
+    holdTallest(this.text, [...held.words, ...(all ? all.words : [])]);
+    holdTallest(this.stateEl, [...held.states, ...(all ? all.states : [])]);
   }
 
-  // the texts holdWords measures for the run shown, written once per run of the record (they do not change with the
-  // layout: a resize measures them again, a τ moved back to a run takes them as they were)
-  heldTexts() {
-    const m = this.m, kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `${m.j}:${m.S}`;
+  // the texts holdWords measures for run ``m`` (the run shown), written once per run of the record (they do not change
+  // with the layout: a resize measures them again, a τ moved back to a run takes them as they were)
+  heldTexts(m = this.m) {
+    const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `${m.j}:${m.S}`;
     if (!kept.has(key)) {
       const U = m.US || [], fixed = [0, 1, m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0];
       for (let s = 1, u = 0; s <= Math.min(m.S, 64); s++) {  // (the first step with no update: U is increasing)
