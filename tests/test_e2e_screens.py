@@ -94,6 +94,26 @@ def test_presentation_mode_fits_the_quiz_and_its_answer_on_the_first_screen(page
                 assert abs(page.evaluate(BOX, sel)["top"] - before["top"]) <= 1, (name, sel)
 
 
+def test_at_1024_with_the_sidebar_answering_the_quiz_moves_nothing(page: Page, app_server: str) -> None:
+    """The normal page: the question and its button over the chart, the verdict under it. The verdict over the chart
+    pushed the chart 102 px down when a question was answered, and up again at the next question."""
+    _open(page, app_server.rstrip("/") + "/perceptron?ds=xor&quiz=true", 1024, 768, scene=True)
+    top = ("() => { const s = document.querySelector('[data-testid=stMain]');"
+           " return Math.round(document.querySelector('.dbls-plot').getBoundingClientRect().top + s.scrollTop); }")
+    asked = page.evaluate(top)
+    for name in ("No update", "Next question (step 2)", "No update"):
+        ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
+        page.get_by_role("button", name=name).click()
+        page.wait_for_function("(b) => document.querySelector('.dbls').dataset.ready !== b", arg=ready)
+        wait_for_rerun(page)
+        page.wait_for_timeout(300)
+        assert page.evaluate(top) == asked, name
+        if name == "No update":  # the verdict, under the chart
+            alert = page.locator("[data-testid=stAlert]").filter(has_text="No update is").first
+            assert alert.bounding_box()["y"] > page.evaluate(BOX, ".dbls-plot")["bottom"]
+    assert_no_exception(page)
+
+
 def test_at_1024_with_the_sidebar_the_perceptron_plot_keeps_400_px_and_nothing_overlaps(
         page: Page, app_server: str) -> None:
     _open(page, app_server.rstrip("/") + "/perceptron?ds=xor", 1024, 768, scene=True)

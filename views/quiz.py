@@ -70,19 +70,22 @@ def quiz(blob: bytes, tau: float, view: View) -> None:
     # presentation mode: a slide, the chart left and the words right, so both fit a projector's screen
     if view.scale > 1:
         chart, words = st.columns([3, 2])
-    else:  # the words above the chart
-        words, chart = st.container(), st.container()
+        verdict = None
+    else:  # the question and its button above the chart, the verdict under it: answering moves nothing (the verdict
+        # above the chart pushed it 102 px down at 1024×768, and up again at the next question)
+        words, chart, verdict = st.container(), st.container(), st.container()
     with words:
-        asked = _words(run, k, answer, score, view.scale > 1)
+        asked = _words(run, k, answer, score, view.scale > 1, verdict)
     if asked is not None:
         with chart:
             show_scene(with_view(blob, replace(view, start=None, tau=float(tau), quiz=asked)), QUIZ_CHART,
                        on_pick_change=lambda: _on_pick(run))
 
 
-def _words(run: SceneRun, k: int, answer, score: list[int], narrow: bool) -> dict | None:
-    """The score, the question, the answer's verdict and the buttons (``narrow``: in a column beside the chart);
-    what the chart asks (None: the run is over)."""
+def _words(run: SceneRun, k: int, answer, score: list[int], narrow: bool, verdict=None) -> dict | None:
+    """The score, the question, the answer's verdict and the buttons (``narrow``: in a column beside the chart; the
+    verdict in the container ``verdict`` where given, else under the question); what the chart asks (None: the run is
+    over)."""
     s1, s2, s3 = (st.container(), *st.columns(2)) if narrow else st.columns([3, 1, 1])
     s1.markdown(f"**Score: {score[0]} of {score[1]} right**" + (f" ({100 * score[0] / score[1]:.0f}%)"
                                                                  if score[1] else ""))
@@ -101,7 +104,7 @@ def _words(run: SceneRun, k: int, answer, score: list[int], narrow: bool) -> dic
         st.button("No update", key="quiz_none", on_click=_answer, args=(run, None))
     else:
         _, right, why = answer
-        (st.success if right else st.error)(why)
+        (verdict or st).success(why) if right else (verdict or st).error(why)
         st.button(f"Next question (step {k + 2})" if k + 1 < run.n_steps else "Finish", key="quiz_next",
                   on_click=_go, args=(k + 1,), type="primary")
     return {"step": int(k), "answered": answer is not None, "pick": None if answer is None else answer[0]}
