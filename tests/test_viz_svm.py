@@ -225,7 +225,7 @@ def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_ste
             assert named and named == mis[:len(named)].tolist() and f"{mis.size:,} of {len(y):,}" in text
         else:
             assert "no point misclassified" in text
-        assert text.endswith(f"margin < 1 (hinge active) for {int((m < 1).sum()):,}")
+        assert text.endswith(f"hinge active (margin < 1) for {int((m < 1).sum()):,} of {len(m):,} points")
 
 
 def test_an_smo_stopped_at_its_cap_on_raw_features_says_standardize():

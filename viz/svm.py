@@ -199,10 +199,10 @@ def sgd_step_text(run, jstar: float, s: int) -> str:
 
 def sgd_state(run, s: int) -> str:
     """Hinge SGD's state after step ``s`` in one plain line: "Step 7 of 2000: w = …, b = …; misclassified: …;
-    margin < 1 (hinge active) for 10" (y·(w·x+b) ≤ 0 and < 1 as the core sums them)."""
+    hinge active (margin < 1) for 10 of 40 points" (y·(w·x+b) ≤ 0 and < 1 as the core sums them)."""
     w, b = run.W[s], float(run.B[s])
     margins = run.y * activation(run.X, w, b)  # yᵢ(w·xᵢ + b) after the step
     return state_line(s, run.n_steps, w, b, np.flatnonzero(margins <= 0), len(run.y),
-                      extra=f"margin < 1 (hinge active) for {int((margins < 1).sum()):,}")
+                      extra=f"hinge active (margin < 1) for {int((margins < 1).sum()):,} of {len(run.y):,} points")
 
 

@@ -58,7 +58,7 @@ class SgdModel {
     let r = 0;
     for (let i = 0; i < this.N; i++) r += p.mask[i];
     return `Step ${grouped(s)} of ${grouped(this.S)}: w = ${vec(p.w(s))}, b = ${num(p.B[s])}; ${mistakesText(list, count, this.N, 6)}; ` +
-      `margin < 1 (hinge active) for ${grouped(r)}`;
+      `hinge active (margin < 1) for ${grouped(r)} of ${grouped(this.N)} points`;
   }
 }
 
