@@ -104,7 +104,8 @@ def _words(run: SceneRun, k: int, answer, score: list[int], narrow: bool, verdic
         st.button("No update", key="quiz_none", on_click=_answer, args=(run, None))
     else:
         _, right, why = answer
-        (verdict or st).success(why) if right else (verdict or st).error(why)
+        box = verdict or st
+        (box.success if right else box.error)(why)
         st.button(f"Next question (step {k + 2})" if k + 1 < run.n_steps else "Finish", key="quiz_next",
                   on_click=_go, args=(k + 1,), type="primary")
     return {"step": int(k), "answered": answer is not None, "pick": None if answer is None else answer[0]}

@@ -488,25 +488,17 @@ class DualView extends Stepping {
     await this.fit();
   }
 
-  // the words and the state line held at the run's tallest (longestWords; the normal page too), and in presentation
+  // the words and the state line held at the run's tallest (heldTexts; the normal page too), and in presentation
   // mode: what lies under the panels (the legend, the bars, the state line, the controls and the step
   // under them, as they wrapped) is measured once drawn, and the panels shrink by what the window lacks (sizes()
   // estimates it before: at 1024×768 the step under the controls fell out of the window). Where the row's tallest is
-  // the words' column (the run's longest words, held: longestWords), narrower panels widen it and it wraps anew: the
+  // the words' column (the run's longest words, held: heldTexts), narrower panels widen it and it wraps anew: the
   // largest side that fits is found by halving, the column measured at each side's width before the panels are drawn
   async fit() {
     const sz = this.sz;
     if (this.root.__dblView === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";
     if (!sz || !this.root.offsetHeight || this.root.__dblView !== this) return;
-    const etas = Array.isArray(this.m.run.etas) ? this.m.run.etas : [];  // (a record of every η: each one's words too)
-    const all = heldForAll(this.scene, etas.map((eta) => () => (eta === this.m.eta ? this.m : new DualModel(this.scene, eta))),
-                           (m) => this.longestWords(m), () => {
-                             const v = this.root.__dblView;
-                             if (v && v.scene === this.scene && v.fit) v.fit();  // (every η's known: held at the tallest)
-                           });
-    const own = this.longestWords(), longest = {words: [...own.words, ...(all ? all.words : [])],
-                                                states: [...own.states, ...(all ? all.states : [])]};
-    const hold = () => {
+    const longest = this.heldTexts((v) => v.fit()), hold = () => {
       holdTallest(this.text, longest.words);
       holdTallest(this.stateEl, longest.states);
     };
@@ -535,19 +527,18 @@ class DualView extends Stepping {
     if (this.root.__dblView === this) this.drawStep();
   }
 
-  // what the words' column and the state line are held at (fit), so that the run's longest words (seven lines at
-  // 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student steps to them
-  // (presentation mode), nor move what lies under them; written once per η of the record (wordsOf)
-  longestWords(m = this.m) {
-    const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `η${m.eta}`;
-    if (!kept.has(key)) kept.set(key, this.wordsOf(m));  // (written once per η of the record: fit measures them)
-    return kept.get(key);
+  // what the words' column and the state line are held at (fit, Stepping.heldTexts), so that the run's longest words
+  // (seven lines at 1280×720, a state line of two at 1024×768) do not push the controls out of the window as a student
+  // steps to them (presentation mode), nor move what lies under them: for run ``m`` (an η of the record), the words of
+  // the last step (its verdict), of the step written with the most terms of f (an update first) and the longest of a
+  // sample (tallestTexts); the state lines of the last step, the middle one (both lists of names there) and the
+  // sample's longest
+  heldKey(m) { return `η${m.eta}`; }
+  runModels() {
+    const etas = Array.isArray(this.m.run.etas) ? this.m.run.etas : [];  // (a record of every η: each one's words too)
+    return etas.map((eta) => () => (eta === this.m.eta ? this.m : new DualModel(this.scene, eta)));
   }
-
-  // the texts for run ``m``: the words of the last step (its verdict), of the step written with the most terms of f
-  // (an update first) and the longest of a sample (tallestTexts); the state lines of the last step, the middle one
-  // (both lists of names there) and the sample's longest. Each is held at the tallest of these and what it shows now
-  wordsOf(m) {
+  textsOf(m) {
     let most = -1, at = m.S;
     for (let s = 1; s < Math.min(m.tPtr.length, m.S + 1); s++) {
       const n = 2 * (m.tPtr[s] - m.tPtr[s - 1]) + (m.updated(s) >= 0 ? 1 : 0);

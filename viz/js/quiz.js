@@ -142,15 +142,14 @@ class QuizView extends PerceptronView {
 
   // what fitQuiz holds the column and the state line at: the answered question's words, legend (with a wrong pick's
   // entry: the longest) and state line (step k + 1, the verdict's parts), and the open question's state line, as HTML;
-  // and the run's tallest words and state lines (PerceptronView.heldTexts), so that the next question, another step of
-  // the same run, keeps the same heights and the panel its size and place (at 1280×720 the legend and the state line
-  // moved from one question to the next, and the panel's side with them)
+  // and the run's tallest words and state lines (Stepping.heldTexts: the run's own), so that the next question,
+  // another step of the same run, keeps the same heights and the panel its size and place (at 1280×720 the legend
+  // and the state line moved from one question to the next, and the panel's side with them)
   answerHeld() {
     const m = this.m, q = this.q, run = this.heldTexts();
     return {words: [m.describe(q.step + 1), ...run.words], legend: this.legendHTML(this.legendButtons(true, true)),
             states: [esc(m.stateLine(q.step + 1)), ...run.states, esc(this.questionLine())]};
   }
-
 
   // a point clicked while the question is open: its index to the page, which grades it. A click within the lit disc
   // (or halo) of a point the step examines means that point, even where another point lies nearer the pointer

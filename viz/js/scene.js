@@ -925,6 +925,25 @@ class Stepping {
   pointOf(p) { return Number.isInteger(p.customdata) && p.customdata >= 1 && p.customdata <= this.m.N ? p.customdata - 1 : null; }
   tipFor(i) { return pointName(this.m, i); }
 
+  // what the words and the state line are held at: run m's texts (``textsOf(m)``, written once per run of the record,
+  // under ``heldKey(m)``: a τ or η moved back takes them as they were) and, once known, the longest of every run's
+  // (heldForAll over ``runModels()``), so that moving τ or η keeps the words' height; ``again(view)`` holds anew once
+  // those are known (the view then showing this record)
+  heldTexts(again) {
+    const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map());
+    const own = (m) => {
+      const key = this.heldKey(m);
+      if (!kept.has(key)) kept.set(key, this.textsOf(m));
+      return kept.get(key);
+    };
+    const all = again ? heldForAll(this.scene, this.runModels(), own, () => {
+      const v = this.root.__dblView;
+      if (v && v.scene === this.scene) again(v);
+    }) : null;
+    const mine = own(this.m);
+    return all ? {words: [...mine.words, ...all.words], states: [...mine.states, ...all.states]} : mine;
+  }
+
   // one step on screen: the view's drawing (geometry, drawStep), the words, the controls
   show(i) {
     const m = this.m;
@@ -1294,29 +1313,22 @@ class PerceptronView extends Stepping {
   // 26 px, and by 56 px on a mini-batch's, the panel moving down with them)
   holdWords() {
     if (!this.sz || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
-    const held = this.heldTexts(), runs = this.scene.header.runs.map((_, j) => () => (j === this.m.j ? this.m : this.runModel(j)));
-    const all = heldForAll(this.scene, runs, (m) => this.heldTexts(m), () => {
-      const v = this.root.__dblView;
-      if (v && v.scene === this.scene && v.holdWords) v.holdWords();  // (every τ's known: held at the tallest)
-    });
-    holdTallest(this.text, [...held.words, ...(all ? all.words : [])]);
-    holdTallest(this.stateEl, [...held.states, ...(all ? all.states : [])]);
+    const held = this.heldTexts((v) => v.holdWords());
+    holdTallest(this.text, held.words);
+    holdTallest(this.stateEl, held.states);
   }
 
-  // the texts holdWords measures for run ``m`` (the run shown), written once per run of the record (they do not change
-  // with the layout: a resize measures them again, a τ moved back to a run takes them as they were)
-  heldTexts(m = this.m) {
-    const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map()), key = `${m.j}:${m.S}`;
-    if (!kept.has(key)) {
-      const U = m.US || [], fixed = [0, 1, m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0];
-      for (let s = 1, u = 0; s <= Math.min(m.S, 64); s++) {  // (the first step with no update: U is increasing)
-        while (u < U.length && U[u] < s) u++;
-        if (U[u] !== s) { fixed.push(s); break; }
-      }
-      kept.set(key, {words: tallestTexts(m.S, (s) => m.describe(s), fixed),
-                     states: tallestTexts(m.S, (s) => esc(m.stateLine(s)), [0, m.S])});
+  // (heldTexts) a run's key, every run of the record, and run m's texts: its first and last steps, the first updates
+  // and the last, the first step with none, and the longest of a sample (tallestTexts)
+  heldKey(m) { return `${m.j}:${m.S}`; }
+  runModels() { return this.scene.header.runs.map((_, j) => () => (j === this.m.j ? this.m : this.runModel(j))); }
+  textsOf(m) {
+    const U = m.US || [], fixed = [0, 1, m.S, ...Array.from(U.slice(0, 3)), U.length ? U[U.length - 1] : 0];
+    for (let s = 1, u = 0; s <= Math.min(m.S, 64); s++) {  // (the first step with no update: U is increasing)
+      while (u < U.length && U[u] < s) u++;
+      if (U[u] !== s) { fixed.push(s); break; }
     }
-    return kept.get(key);
+    return {words: tallestTexts(m.S, (s) => m.describe(s), fixed), states: tallestTexts(m.S, (s) => esc(m.stateLine(s)), [0, m.S])};
   }
 
   // the strip's curves for the run shown, after the frame that paints the data panel (and the step on the strip
