@@ -206,6 +206,7 @@ const SPEEDS = {play: 400, fast: 120};  // ms a step; Fast on a long run as fast
 const FAST_RUN_MS = 30_000, FRAME_MS = 33;  // Fast crosses a long run in about 30 s: a step a frame, then several
 const GL_POINTS = 2000;  // above this many points, plotly.js draws them with WebGL
 const GAP = 16;  // px between the panel and the words in the presentation layout
+const EDGE = 6;  // px kept free at the window's bottom in presentation mode (Stepping.room): a focus ring's width and more
 
 // run j's array ``name``, named <field>.<j> in the record (a run that shares another's order: run.order_of)
 function runArray(arrays, run, j, name) {
@@ -1005,8 +1006,9 @@ class Stepping {
   }
 
   // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
-  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px
-  room(below) { return Math.round(window.innerHeight - this.topNow() - below); }
+  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px, and less EDGE px at the window's
+  // bottom (a focused control's ring is drawn outside it: a slide ending on the window's edge cut it)
+  room(below) { return Math.round(window.innerHeight - this.topNow() - below - EDGE); }
 
   // presentation mode's slide of panels side by side (the SVM's; the Dual's fits its words too: DualView.fit), once
   // drawn: the side ``main`` px of the panels gives up what the window lacks for what lies under the row of ``els``
