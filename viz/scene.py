@@ -588,12 +588,7 @@ def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None =
     ``bound`` is the :class:`core.bounds.MistakeBound` to send, already known to apply, or None, and then
     ``bound_note`` why it does not apply. ``memo`` and ``partial`` as for :class:`PerceptronScene`.
     """
-    runs = list(runs)
-    out = []
-    for j, r in enumerate(runs):
-        first = next(i for i in range(j + 1) if runs[i].order.shape == r.order.shape
-                     and np.array_equal(runs[i].order, r.order))
-        out.append(replace(r, run={**r.run, "order_of": first}))
+    out = _share_orders(list(runs))
     return PerceptronScene(
         X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(out), box=view_box(X),
         bound=None if bound is None else {"R": float(bound.R), "gamma": float(bound.gamma),
