@@ -202,7 +202,8 @@ VARIANTS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "
 
 KEPT = "(v) => { const r = document.querySelector('.dbls'); return Boolean(r.__dblMemo && r.__dblMemo.records.has(v)); }"
 AHEAD_DONE = """() => { const r = document.querySelector('.dbls'), v = r.__dblView, kept = r.__dblMemo;
-    return Boolean(v && kept && v.m.h.memo && (v.m.h.memo.ahead || []).every((s) => kept.records.has(s))); }"""
+    const has = (s) => (s === "minibatch" ? [...kept.records.keys()].some((k) => k.startsWith("minibatch:")) : kept.records.has(s));
+    return Boolean(v && kept && v.m.h.memo && (v.m.h.memo.ahead || []).every(has)); }"""  # (a mini-batch's: at the box's B)
 
 
 def ahead_kept(page) -> float:
@@ -376,7 +377,7 @@ def main() -> None:
                 asizes.append(sum(received[n0:]))
             print("  " + line("new data drawn → the other variants made ahead, kept", aheads)
                   + f"; {statistics.median(asizes) / 1000:.0f} KB received with the new data")
-            server_has = {start, *(v for v in VARIANTS.values() if v != "mini-batch")}  # (made ahead)
+            server_has = {*VARIANTS.values()}  # (made ahead: the mini-batch's at the box's B)
             vsizes = variant_changes(tab, received, start, timed, server_has)
             ctx2, tab2, received2, _ = open_tab(browser, tab.url)  # a second student: the same data and settings
             tab2.wait_for_selector(IDLE, state="attached")

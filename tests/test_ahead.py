@@ -9,15 +9,22 @@ from __future__ import annotations
 import json
 import threading
 
+import numpy as np
 import pytest
 
-from views.ahead import AHEAD_N, ASK_BYTES, Ahead, Ask, ahead_of, parse_ask
+from views.ahead import AHEAD_N, ASK_BYTES, BATCH_MAX, Ahead, Ask, ahead_of, aheads, parse_ask
+from views.builds import memo_key
 
 
 def test_what_is_made_ahead():
-    assert ahead_of("cyclic", 200) == ("random", "batch")
-    assert ahead_of("minibatch", 2_000) == ("cyclic", "random", "batch")  # a mini-batch's runs: when asked for
+    assert ahead_of("cyclic", 200) == ("random", "batch", "minibatch")
+    assert ahead_of("minibatch", 2_000) == ("cyclic", "random", "batch")  # (another B's runs: when asked for)
     assert ahead_of("random", AHEAD_N + 1) == ()
+    # the mini-batch's at the B the chart says its box shows, the nearest in 1..N; none where it read none
+    assert aheads("cyclic", 200, 37) == ("random", "batch", "minibatch:37")
+    assert aheads("batch", 200, 500) == ("cyclic", "random", "minibatch:200")
+    assert aheads("batch", 200, None) == ("cyclic", "random")
+    assert aheads("minibatch", 200, 37) == ("cyclic", "random", "batch")
 
 
 def ask(**kw) -> str:
@@ -27,14 +34,16 @@ def ask(**kw) -> str:
 @pytest.mark.parametrize("raw", [
     None, 5, b"{}", "", "not json", "[]", "{}", "[" * 1_500,  # (too deep for json: RecursionError)
     "x" * (ASK_BYTES + 1), ask(have="cyclic"), ask(have=[1]), ask(have=["s"] * 17), ask(last="yes"), ask(key=None),
-    json.dumps({"have": [], "last": False, "key": "k"})])
+    json.dumps({"have": [], "last": False, "key": "k"}), ask(batch="5"), ask(batch=2.5), ask(batch=True), ask(batch=0),
+    ask(batch=BATCH_MAX + 1)])
 def test_anything_but_the_chart_s_ask_is_ignored(raw):
     assert parse_ask(raw) is None
 
 
 def test_the_chart_s_ask_is_read():
     assert parse_ask(ask(have=["cyclic", "minibatch:50"], last=True)) == Ask(
-        frozenset({"cyclic", "minibatch:50"}), True, "k", "cyclic")
+        frozenset({"cyclic", "minibatch:50"}), True, "k", "cyclic", None)
+    assert parse_ask(ask(batch=37)).batch == 37
 
 
 class Builds:
@@ -130,3 +139,24 @@ def test_the_registry_of_builds_forgets_one_past_its_cache_s_ttl(monkeypatch):
     assert shared.made_fresh(registry, "a") and registry["a"] == now[0]
     shared.remember(registry, "c", 2)  # the oldest used is dropped, as the cache drops it
     assert list(registry) == ["a", "c"] and not shared.made_fresh(registry, "b")
+
+
+def test_the_mini_batch_made_ahead_is_of_the_b_the_chart_says():
+    """The chart's ask says the B its page's box shows: the mini-batch made ahead is of that B (the nearest in 1..N,
+    as the page runs it), with every other setting the page's; an ask that says none makes none."""
+    X, y = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), np.array([1, -1, 1])
+    params = (("variant", "cyclic"), ("batch_size", 1), ("seed", 3))
+    asked = Ask(frozenset({"cyclic", "random"}), False, memo_key(X, y, params), "cyclic", 7)
+    builds = Builds()
+    ahead = Ahead(builds)
+    ahead.answer(X, y, params, asked)
+    wait_all(ahead)
+    assert sorted(ahead.answer(X, y, params, asked)) == [("record of batch",), ("record of minibatch",)]
+    assert sorted(builds.calls) == [(("variant", "batch"), ("batch_size", 1), ("seed", 3)),
+                                    (("variant", "minibatch"), ("batch_size", 3), ("seed", 3))]
+    assert ahead.answer(X, y, params, asked._replace(have=asked.have | {"batch", "minibatch:3"})) is None  # (kept)
+    builds = Builds()
+    ahead = Ahead(builds)
+    ahead.answer(X, y, params, asked._replace(batch=None))
+    wait_all(ahead)
+    assert [p[0][1] for p in builds.calls] == ["batch"]

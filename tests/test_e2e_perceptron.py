@@ -67,7 +67,7 @@ def test_stepping_sends_nothing_to_the_server(page: Page, app_server: str) -> No
     page.reload()  # listen from the start of a session
     wait_for_scene(page)
     wait_for_rerun(page)
-    page.wait_for_function(AHEAD_KEPT, arg=["cyclic", "random", "batch"], timeout=30_000)  # (asked for, once)
+    page.wait_for_function(AHEAD_KEPT, arg=["cyclic", "random", "batch", "minibatch:1"], timeout=30_000)  # (asked for, once)
     wait_for_rerun(page)
     page.wait_for_timeout(500)
     before = len(sizes)
@@ -364,14 +364,22 @@ def wait_full(page: Page) -> None:
 
 
 def test_a_new_b_keeps_the_other_variants(page: Page, app_server: str) -> None:
-    """The kept runs of cyclic (which B does not change), and of batch, made ahead, come back at once after a new B,
-    and mini-batch comes back with the kept run of the B its box shows."""
+    """The mini-batch of the B the page's box shows is made ahead too, and drawn at once; the kept runs of cyclic
+    (which B does not change), and of batch, made ahead, come back at once after a new B, and mini-batch comes back
+    with the kept run of the B its box shows."""
     page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200")
     wait_for_rerun(page)
     wait_for_scene(page)
-    page.wait_for_function(AHEAD_KEPT, arg=["cyclic", "random", "batch"], timeout=30_000)  # (made ahead)
+    busy = "() => { const r = document.querySelector('.dbls'); return [r.classList.contains('dbls-waiting'), " \
+           "r.getAttribute('aria-busy')]; }"
+    # (made ahead: the mini-batch's at the box's B, N/4 = 50)
+    page.wait_for_function(AHEAD_KEPT, arg=["cyclic", "random", "batch", "minibatch:50"], timeout=30_000)
+    page.evaluate(HOLD_SENDS)
     pick_variant(page, "mini-batch")
-    shown_variant(page, "minibatch")
+    shown_variant(page, "minibatch")  # drawn with the server not told
+    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.batch_size") == 50
+    assert page.evaluate(busy) == [False, "false"]
+    assert page.evaluate("() => window.__dblRelease()") >= 1
     wait_full(page)
     field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
     field.fill("37")
@@ -379,8 +387,6 @@ def test_a_new_b_keeps_the_other_variants(page: Page, app_server: str) -> None:
     page.wait_for_function("() => document.querySelector('.dbls').__dblView.m.run.batch_size === 37")
     wait_full(page)
 
-    busy = "() => { const r = document.querySelector('.dbls'); return [r.classList.contains('dbls-waiting'), " \
-           "r.getAttribute('aria-busy')]; }"
     page.evaluate(HOLD_SENDS)
     pick_variant(page, "cyclic")
     shown_variant(page, "cyclic")  # kept before B changed: drawn with the server not told

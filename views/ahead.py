@@ -17,9 +17,10 @@ from typing import NamedTuple
 
 from views.builds import memo_key, settings_key
 
-AHEAD, AHEAD_N = ("cyclic", "random", "batch"), 2_000  # what is made ahead, and on at most how many points
+AHEAD, AHEAD_N = ("cyclic", "random", "batch", "minibatch"), 2_000  # what is made ahead, and on at most how many points
 KEEP = 48  # results held (each 0.1–0.4 MB at N = 2,000) before the oldest finished ones go
 ASK_BYTES = 2_000  # an ask longer than this is not one of the chart's
+BATCH_MAX = 1_000_000  # a B in an ask above this is not one of the chart's (it says one in 1..N)
 
 
 def slot_of(params: tuple) -> str:
@@ -30,25 +31,35 @@ def slot_of(params: tuple) -> str:
 
 
 def ahead_of(variant: str, n: int) -> tuple[str, ...]:
-    """The variants made ahead of the page's ``variant`` on ``n`` points: cyclic, random and batch but the one shown
-    (a mini-batch's runs are made when asked for: its B is typed, and they weigh up to 3.3 MB at B = N/4), none above
-    AHEAD_N points (each variant of every τ then takes seconds of the workers)."""
+    """The variants made ahead of the page's ``variant`` on ``n`` points: cyclic, random, batch and mini-batch but the
+    one shown (a mini-batch's at the B its box shows, which the chart says when it asks: :class:`Ask`; the heaviest,
+    last: 0.7 MB and 0.6 s of both cores at B = N/4 = 500), none above AHEAD_N points (each variant of every τ then
+    takes seconds of the workers)."""
     return () if n > AHEAD_N else tuple(v for v in AHEAD if v != variant)
+
+
+def aheads(variant: str, n: int, batch: int | None) -> tuple[str, ...]:
+    """The slots (:func:`slot_of`) made ahead of the page's ``variant`` on ``n`` points (:func:`ahead_of`), the
+    mini-batch's at ``batch`` (its nearest B in 1..n, as the page runs it), none for it where ``batch`` is None."""
+    return tuple(v if v != "minibatch" else f"minibatch:{min(max(batch, 1), n)}"
+                 for v in ahead_of(variant, n) if v != "minibatch" or batch is not None)
 
 
 class Ask(NamedTuple):
     """What the chart says when it asks: the slots it keeps (``have``: variants, "minibatch:B"), whether it asks for
-    the last time, the memo key of the record it shows and that record's slot (``shows``)."""
+    the last time, the memo key of the record it shows, that record's slot (``shows``) and the B the page's box shows
+    (``batch``: the mini-batch made ahead is of that B; None where the chart could not read one)."""
 
     have: frozenset
     last: bool
     key: str
     shows: str
+    batch: int | None = None
 
 
 def parse_ask(raw) -> Ask | None:
-    """The chart's ask (JSON: ``{"have": [str], "last": bool, "key": str, "shows": str}``), or None for anything else
-    (a hand-made message included): never an exception."""
+    """The chart's ask (JSON: ``{"have": [str], "last": bool, "key": str, "shows": str, "batch": int}``, ``batch``
+    optional), or None for anything else (a hand-made message included): never an exception."""
     if not isinstance(raw, str) or len(raw) > ASK_BYTES:
         return None
     try:
@@ -57,11 +68,12 @@ def parse_ask(raw) -> Ask | None:
         return None
     if not isinstance(got, dict):
         return None
-    have, last, key, shows = got.get("have"), got.get("last"), got.get("key"), got.get("shows")
+    have, last, key, shows, batch = (got.get(f) for f in ("have", "last", "key", "shows", "batch"))
     if not (isinstance(have, list) and len(have) <= 16 and all(isinstance(s, str) for s in have)
-            and isinstance(last, bool) and isinstance(key, str) and isinstance(shows, str)):
+            and isinstance(last, bool) and isinstance(key, str) and isinstance(shows, str)
+            and (batch is None or (type(batch) is int and 1 <= batch <= BATCH_MAX))):
         return None
-    return Ask(frozenset(have), last, key, shows)
+    return Ask(frozenset(have), last, key, shows, batch)
 
 
 class Ahead:
@@ -99,13 +111,14 @@ class Ahead:
         return None if f is None or (f.done() and f.exception() is not None) else f
 
     def records(self, X, y, group: str, params_of: Callable[[str], tuple], key_of: Callable[[tuple], str],
-                variants: tuple[str, ...], have: frozenset = frozenset()) -> tuple[list, bool]:
-        """The results of ``variants`` but those in ``have`` (``params_of(v)``: their settings, ``key_of``: their key),
-        starting those not started if no other group's are under way: (the results made, whether others are not)."""
+                slots: tuple[str, ...], have: frozenset = frozenset()) -> tuple[list, bool]:
+        """The results of ``slots`` (variants, "minibatch:B") but those in ``have`` (``params_of(slot)``: their
+        settings, ``key_of``: their key), starting those not started if no other group's are under way: (the results
+        made, whether others are not)."""
         out, pending = [], False
         with self.lock:
             busy = any(g != group and not f.done() for g, f in self.runs.values())
-            for v in variants:
+            for v in slots:
                 if v in have:
                     continue
                 params = params_of(v)
@@ -135,7 +148,11 @@ class Ahead:
         if asked.key != group or asked.shows != slot_of(params):
             return None
         others = tuple(kv for kv in params if kv[0] not in ("variant", "batch_size"))
-        made, pending = self.records(X, y, group, lambda v: (("variant", v), ("batch_size", 1), *others),
-                                     lambda q: settings_key(X, y, q), ahead_of(dict(params)["variant"], len(y)),
-                                     asked.have)
+        slots = aheads(dict(params)["variant"], len(y), asked.batch)
+
+        def params_of(slot: str) -> tuple:
+            variant, _, batch = slot.partition(":")
+            return ("variant", variant), ("batch_size", int(batch or 1)), *others
+
+        made, pending = self.records(X, y, group, params_of, lambda q: settings_key(X, y, q), slots, asked.have)
         return made if made and (not pending or asked.last) else None

@@ -324,7 +324,8 @@ class PerceptronScene:
         points and every setting but the variant, B and τ, hashed: a record is shown again only while the key is the
         same), ``follow`` and ``batch`` (the variant and B controls' labels), ``options`` ({the text the variant
         control shows: the variant}) and ``ahead`` (the variants the server makes ahead when asked, sent in a
-        :func:`bundle`). None: nothing is kept.
+        :func:`bundle`; "minibatch" at the B the page's B control shows, which the chart's ask says). None: nothing is
+        kept.
     partial : bool
         The record holds the run of the page's τ alone, sent first when the server had not made the runs of every
         τ: once it is drawn, the chart asks for them (views/perceptron.py), and dims while the page's τ control shows

@@ -1587,8 +1587,8 @@ function wantedSlot(v) {
   if (!want) return null;
   if (want === v.m.run.variant) return slotOf(v.m.run);
   if (want !== "minibatch") return want;
-  const B = Number(controlValue(memo.batch));  // (one outside 1..N runs as the nearest: views/perceptron.py)
-  return Number.isInteger(B) ? `minibatch:${Math.min(Math.max(B, 1), v.m.N)}` : null;
+  const B = boxBatch(v);  // (one outside 1..N runs as the nearest: views/perceptron.py)
+  return B === null ? null : `minibatch:${B}`;
 }
 
 const RUNNING = "[data-testid=stApp][data-test-script-state=running]";  // the page's script is running
@@ -1686,11 +1686,24 @@ function recordId(bytes, shownAs, parsed = headerOf(bytes)) {
 }
 
 // ----- the variants made ahead: once a record with a memo is drawn and the page is left alone for AHEAD_WAIT_MS, the
-// chart asks the server for the other variants its memo names (``memo.ahead``), saying which it keeps already; the
-// server makes them in the background and, once they are made, answers with a bundle of them (viz.scene.bundle), which
-// the chart keeps, drawing nothing new. It asks again while one is missing, each wait half as long again as the last,
-// AHEAD_TRIES times at most (about 16 s; the last time the server sends those made so far).
+// chart asks the server for the other variants its memo names (``memo.ahead``; a mini-batch's at the B the page's box
+// shows, which the ask says), saying which it keeps already; the server makes them in the background and, once they
+// are made, answers with a bundle of them (viz.scene.bundle), which the chart keeps, drawing nothing new. It asks again
+// while one is missing, each wait half as long again as the last, AHEAD_TRIES times at most (about 16 s; the last time
+// the server sends those made so far).
 const AHEAD_WAIT_MS = 800, AHEAD_TRIES = 6;
+
+// the B of the page's box (in 1..N, as the page runs it), or null where it cannot be read
+function boxBatch(v) {
+  const B = Number(controlValue(v.m.h.memo.batch));
+  return Number.isInteger(B) ? Math.min(Math.max(B, 1), v.m.N) : null;
+}
+
+// the slots made ahead of what ``v`` shows: its memo's ``ahead``, the mini-batch's at the box's B (none where unread)
+function aheadSlots(v) {
+  const B = boxBatch(v);
+  return v.m.h.memo.ahead.flatMap((s) => (s !== "minibatch" ? [s] : B === null ? [] : [`minibatch:${B}`]));
+}
 
 function askAhead(root, id) {
   const v = root.__dblView, h = v && v.m.h;
@@ -1702,13 +1715,14 @@ function askAhead(root, id) {
     const kept = root.__dblMemo, now = root.__dblView;
     if (!root.isConnected || root.dataset.ready !== id || !now || now.m.h.memo?.key !== asked.key || asked.tries >= AHEAD_TRIES)
       return;  // (gone, another record, or asked enough)
-    if (!kept || kept.key !== asked.key || now.m.h.memo.ahead.every((slot) => kept.records.has(slot))) return;
+    if (!kept || kept.key !== asked.key || aheadSlots(now).every((slot) => kept.records.has(slot))) return;
     // the chart is being worked (stepped, played): not now, so that no rerun lands in the middle of it
     if (now.timer || performance.now() - (root.__dblWorked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
     asked.tries++;
+    const B = boxBatch(now);
     if (!document.querySelector(RUNNING))  // (the page is busy: later)
       root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
-                                              key: asked.key, shows: slotOf(now.m.run)}));
+                                              key: asked.key, shows: slotOf(now.m.run), ...(B === null ? {} : {batch: B})}));
     askAhead(root, id);  // again, until every one is kept
   }, AHEAD_WAIT_MS * 1.5 ** asked.tries);
 }
