@@ -111,7 +111,7 @@ class QuizView extends PerceptronView {
     const at = `${sideKey(sz.width)}@${this.topNow()}`, fl = this.plot._fullLayout;
     if (!sz.side) {  // the words over the panel, the legend and the state line under it: the height that fits
       const cap = Math.min(this.m.h.view.height, top0.mainW), need = box(this.stateEl).bottom - box(this.root).top;
-      const H = Math.max(300, Math.min(cap, Math.round(sz.mainH - (need - (this.room(0) - 4)))));
+      const H = Math.max(300, Math.min(cap, Math.round(sz.mainH - (need - this.room(0, 4)))));
       this.fitted = {at, side: false, top: top0.mainH, S: H};
       if (Math.abs(H - sz.mainH) <= 2 && fl && fl.height === sz.mainH) return;
       sz.mainH = H;
@@ -122,7 +122,7 @@ class QuizView extends PerceptronView {
     const top = top0.mainW, rowTop = box(this.plot).top;
     if (box(this.text).left < box(this.plot).right - 1) return;  // (not beside it: a page without the style sheet)
     const gap = box(this.stateEl).top - Math.max(box(this.plot).bottom, box(this.legendEl).bottom);  // (the grid's)
-    const room = this.room(0) - 4 - (rowTop - box(this.root).top);  // (for the row and the state line)
+    const room = this.room(0, 4) - (rowTop - box(this.root).top);  // (for the row and the state line)
     // the panel S px high, the column at its width then, and the state line under the taller (280: the step-through's
     // least side)
     let S = largestFitting(280, top, (side) => {

@@ -1006,9 +1006,9 @@ class Stepping {
   }
 
   // presentation mode: the height left in the window below the chart's top (counted as at most 45 % of the
-  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px, and less EDGE px at the window's
-  // bottom (a focused control's ring is drawn outside it: a slide ending on the window's edge cut it)
-  room(below) { return Math.round(window.innerHeight - this.topNow() - below - EDGE); }
+  // window, so a chart far down a page is not squeezed to nothing) less ``below`` px, and less ``edge`` px at the
+  // window's bottom (a focused control's ring is drawn outside it: a slide ending on the window's edge cut it)
+  room(below, edge = EDGE) { return Math.round(window.innerHeight - this.topNow() - below - edge); }
 
   // presentation mode's slide of panels side by side (the SVM's; the Dual's fits its words too: DualView.fit), once
   // drawn: the side ``main`` px of the panels gives up what the window lacks for what lies under the row of ``els``
