@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from e2e_helpers import (
     CHART,
     SCENE,
@@ -296,6 +297,51 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(pag
     assert_no_exception(page)
 
 
+# each record the chart draws from now on, as drawn (window.__seq: two at most): whether partial, its runs, and the
+# run it shows
+RECORDS_DRAWN = """() => {
+    const seq = window.__seq = [], root = document.querySelector('.dbls');
+    let last = root.__dblView.m.h;
+    const tick = () => {
+        const v = root.__dblView;
+        if (v && v.m.h !== last && root.dataset.ready === root.__dblId) {
+            last = v.m.h;
+            seq.push({partial: Boolean(last.partial), runs: last.runs.length, tau: v.m.run.tau, B: v.m.run.batch_size,
+                      step: v.step, W: Array.from(v.m.W), order: Array.from(v.m.order)});
+        }
+        if (seq.length < 2) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+
+
+@pytest.mark.parametrize("variant, first, seed", [("mini-batch", True, 7), ("batch", True, 8), ("cyclic", False, 9)])
+def test_new_data_draws_a_mini_batch_s_tau_first_and_a_cyclic_run_s_every_tau_at_once(page: Page, app_server: str,
+                                                                                     variant: str, first: bool,
+                                                                                     seed: int) -> None:
+    """A new data seed (the sidebar: the whole app reruns) on the mini-batch and batch variants, whose every τ costs
+    0.1–0.7 s: the chart draws the run of the page's τ first (a partial record), then the record of every τ, the same
+    run at that τ; on cyclic (every τ in a few ms) the record of every τ at once, and nothing before it. (A seed of
+    its own each: the server's runs made ahead for one data set, the other variants', are sent whole.)"""
+    page.goto(app_server.rstrip("/") + f"/perceptron?ds=XOR&n_xor=200&variant={variant}&B=50&tau=0.5")
+    wait_for_rerun(page)
+    wait_full(page)
+    page.evaluate(RECORDS_DRAWN)
+    field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
+    field.fill(str(seed))
+    field.press("Enter")
+    page.wait_for_function("(n) => window.__seq.length === n", arg=2 if first else 1, timeout=60_000)
+    wait_full(page)
+    page.wait_for_timeout(500)
+    seq = page.evaluate("() => window.__seq")
+    assert [(r["partial"], r["runs"], r["tau"]) for r in seq] == ([(True, 1, 0.5), (False, 10, 0.5)] if first
+                                                                 else [(False, 10, 0.5)])
+    if first:
+        assert seq[0]["W"] == seq[1]["W"] and seq[0]["order"] == seq[1]["order"]  # the same run, twice
+    assert f"data_seed={seed}" in page.url
+    assert_no_exception(page)
+
+
 def test_a_new_batch_size_draws_its_tau_first_then_every_tau(page: Page, app_server: str) -> None:
     """B is the live part's own control and its runs are made anew: the chart draws the run of the page's τ first (a
     partial record), at the step it stood at, and then, asked by the chart, the record of every τ, whose run at that
@@ -304,20 +350,7 @@ def test_a_new_batch_size_draws_its_tau_first_then_every_tau(page: Page, app_ser
     wait_for_rerun(page)
     wait_for_scene(page)
     wait_for_step(page, 30)
-    page.evaluate("""() => {
-        const seq = window.__seq = [], root = document.querySelector('.dbls');
-        let last = root.__dblView.m.h;
-        const tick = () => {
-            const v = root.__dblView;
-            if (v && v.m.h !== last && root.dataset.ready === root.__dblId) {
-                last = v.m.h;
-                seq.push({partial: Boolean(last.partial), runs: last.runs.length, tau: v.m.run.tau, B: v.m.run.batch_size,
-                          step: v.step, W: Array.from(v.m.W), order: Array.from(v.m.order)});
-            }
-            if (seq.length < 2) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-    }""")
+    page.evaluate(RECORDS_DRAWN)
     field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
     field.fill("37")
     field.press("Enter")

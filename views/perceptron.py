@@ -90,22 +90,33 @@ def _ahead() -> None:
     st.session_state[AHEAD_ASKED] = parse_ask((st.session_state.get(CHART) or {}).get("ahead"))
 
 
-def build(ds, params: tuple, tau: float, alone: bool) -> tuple:
+def build(ds, params: tuple, tau: float, first: bool) -> tuple:
     """What the page shows for ``params`` (the record, the words of each τ, the conventions, the dataset's label): the
-    runs of every τ (:func:`compute`); or, on a run of the live part ``alone`` whose inputs changed (the variant or B:
-    not τ), where those runs are not made yet, the run of ``tau`` alone, a partial record
-    (:class:`viz.scene.PerceptronScene`; its words name that τ alone: :func:`every_tau`). Once drawn, the chart asks
-    for the rest (``more_asked``): the next run of this part, with the same inputs, makes every τ, and the chart takes
-    that record in place of this one. (Starting every τ's build at once, in the background, brought that record
+    runs of every τ (:func:`compute`); or, where it may send the run of the τ shown ``first`` and the inputs changed
+    (the variant, B, another setting or the data: not τ) and those runs are not made yet, the run of ``tau`` alone, a
+    partial record (:class:`viz.scene.PerceptronScene`; its words name that τ alone: :func:`every_tau`). Once drawn,
+    the chart asks for the rest (``more_asked``): the next run of the live part, with the same inputs, makes every τ,
+    and the chart takes that record in place of this one. (Starting every τ's build at once, in the background, brought that record
     33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
     X, y = plane_data(ds, N_PLANE_MAX)
     key, ahead = settings_key(X, y, params), made_ahead()
     out = partial_first(SHOWN, "perceptron", BUILT_KEEP, key, lambda: perceptron_page(
         X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL), partial=True),
-        lambda: compute(X, y, params), may=alone and ahead.future(key) is None)
+        lambda: compute(X, y, params), may=first and ahead.future(key) is None)
     if every_tau(out) and dict(params)["variant"] in AHEAD and len(y) <= AHEAD_N:  # (an ask then takes it from there)
         ahead.put(key, memo_key(X, y, params), out)
     return *out, ds.label
+
+
+def first_tau_first(alone: bool, variant: str) -> bool:
+    """Whether new inputs send the run of the τ shown first (:func:`build`): on a run of the live part ``alone`` (the
+    variant or B changed), and on the page's other runs (another setting, new data; not the session's first chart)
+    for the variants whose runs do array work at every step, mini-batch and batch. Their every τ takes 0.12–0.66 s
+    at 1,000 steps on N = 40–2,000 points (the τ shown a tenth), against 3–110 ms for cyclic and random, where the
+    second run that the rest then needs cost more than it saved (a new data seed, XOR, N = 2,000, cyclic: drawn
+    482 ms after the key against 547 ms in one record, every τ 785 against 547 ms; mini-batch, blobs: 577 against
+    1,119 ms, every τ 1,264 against 1,119 ms; medians of 6–8 alternating)."""
+    return alone or (SHOWN in st.session_state and variant in ("minibatch", "batch"))
 
 
 def every_tau(result: tuple) -> bool:
@@ -214,7 +225,8 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
         made = []  # this run's own result (not the last good one, shown after a failure)
         if points_ready(ds, CHART, "the perceptron"):
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
-                build(ds, params, float(tau), alone and not quiz_on)) or made[0], CHART, every_tau)
+                build(ds, params, float(tau), first_tau_first(alone, variant) and not quiz_on)) or made[0], CHART,
+                every_tau)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
             quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
             result = None
