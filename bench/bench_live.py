@@ -204,8 +204,8 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
         inpage.append(armed_ms(page))
         every.append(every_tau_ms(page))
         page.wait_for_selector(IDLE, state="attached")
+        sizes.append(sum(received[n0:]))  # (both records, where the τ shown came first; not an ask's answer)
         page.wait_for_timeout(300)
-        sizes.append(sum(received[n0:]))  # (both records, where the τ shown came first)
     return times, sizes, inpage, every
 
 
@@ -214,8 +214,10 @@ VARIANTS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "
 
 KEPT = "(v) => { const r = document.querySelector('.dbls'); return Boolean(r.__dblMemo && r.__dblMemo.records.has(v)); }"
 AHEAD_DONE = """() => { const r = document.querySelector('.dbls'), v = r.__dblView, kept = r.__dblMemo;
-    const has = (s) => (s === "minibatch" ? [...kept.records.keys()].some((k) => k.startsWith("minibatch:")) : kept.records.has(s));
-    return Boolean(v && kept && v.m.h.memo && !v.m.h.partial && (v.m.h.memo.ahead || []).every(has)); }"""  # (a mini-batch's: at the box's B)
+    if (!v || !kept || !v.m.h.memo || v.m.h.partial) return false;
+    const box = document.querySelector('input[aria-label="Batch size B"]'), B = box ? parseInt(box.value, 10) : NaN;
+    const slot = (s) => (s === "minibatch" ? `minibatch:${Math.min(Math.max(B, 1), v.m.N)}` : s);  // (the box's B: aheadSlots)
+    return (v.m.h.memo.ahead || []).every((s) => kept.records.has(slot(s))); }"""
 
 
 def ahead_kept(page) -> float:

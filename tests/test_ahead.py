@@ -12,19 +12,22 @@ import threading
 import numpy as np
 import pytest
 
-from views.ahead import AHEAD_N, ASK_BYTES, BATCH_MAX, Ahead, Ask, ahead_of, aheads, parse_ask
-from views.builds import memo_key
+from views.ahead import AHEAD_N, AHEAD_STEPS, ASK_BYTES, Ahead, Ask, ahead_of, made_ahead_kind, parse_ask
+from views.builds import memo_key, run_params, settings_key
+
+
+def settings(max_steps: int = 1_000) -> tuple:
+    return ("w0", (0.0, 0.0)), ("b0", 0.0), ("max_steps", max_steps), ("seed", 3)
 
 
 def test_what_is_made_ahead():
-    assert ahead_of("cyclic", 200) == ("random", "batch", "minibatch")
-    assert ahead_of("minibatch", 2_000) == ("cyclic", "random", "batch")  # (another B's runs: when asked for)
-    assert ahead_of("random", AHEAD_N + 1) == ()
-    # the mini-batch's at the B the chart says its box shows, the nearest in 1..N; none where it read none
-    assert aheads("cyclic", 200, 37) == ("random", "batch", "minibatch:37")
-    assert aheads("batch", 200, 500) == ("cyclic", "random", "minibatch:200")
-    assert aheads("batch", 200, None) == ("cyclic", "random")
-    assert aheads("minibatch", 200, 37) == ("cyclic", "random", "batch")
+    assert ahead_of(run_params("cyclic", 50, settings()), 200) == ("random", "batch", "minibatch")
+    assert ahead_of(run_params("minibatch", 50, settings()), 2_000) == ("cyclic", "random", "batch")  # (another B: typed)
+    assert ahead_of(run_params("random", 1, settings()), AHEAD_N + 1) == ()
+    assert ahead_of(run_params("random", 1, settings(AHEAD_STEPS + 1)), 200) == ()  # (a long run: seconds, megabytes)
+    assert made_ahead_kind(run_params("minibatch", 50, settings()), 200)
+    assert not made_ahead_kind(run_params("minibatch", 50, settings(AHEAD_STEPS + 1)), 200)
+    assert not made_ahead_kind(run_params("cyclic", 1, settings()), AHEAD_N + 1)
 
 
 def ask(**kw) -> str:
@@ -34,16 +37,14 @@ def ask(**kw) -> str:
 @pytest.mark.parametrize("raw", [
     None, 5, b"{}", "", "not json", "[]", "{}", "[" * 1_500,  # (too deep for json: RecursionError)
     "x" * (ASK_BYTES + 1), ask(have="cyclic"), ask(have=[1]), ask(have=["s"] * 17), ask(last="yes"), ask(key=None),
-    json.dumps({"have": [], "last": False, "key": "k"}), ask(batch="5"), ask(batch=2.5), ask(batch=True), ask(batch=0),
-    ask(batch=BATCH_MAX + 1)])
+    json.dumps({"have": [], "last": False, "key": "k"})])
 def test_anything_but_the_chart_s_ask_is_ignored(raw):
     assert parse_ask(raw) is None
 
 
 def test_the_chart_s_ask_is_read():
     assert parse_ask(ask(have=["cyclic", "minibatch:50"], last=True)) == Ask(
-        frozenset({"cyclic", "minibatch:50"}), True, "k", "cyclic", None)
-    assert parse_ask(ask(batch=37)).batch == 37
+        frozenset({"cyclic", "minibatch:50"}), True, "k", "cyclic")
 
 
 class Builds:
@@ -141,22 +142,25 @@ def test_the_registry_of_builds_forgets_one_past_its_cache_s_ttl(monkeypatch):
     assert list(registry) == ["a", "c"] and not shared.made_fresh(registry, "b")
 
 
-def test_the_mini_batch_made_ahead_is_of_the_b_the_chart_says():
-    """The chart's ask says the B its page's box shows: the mini-batch made ahead is of that B (the nearest in 1..N,
-    as the page runs it), with every other setting the page's; an ask that says none makes none."""
+def test_the_mini_batch_made_ahead_is_of_the_b_the_page_s_box_shows():
+    """The page says the B its box shows: the mini-batch made ahead is of that B, every other setting the page's, so
+    that its key is the one the page's own build of those settings looks for (views.builds.run_params, as the page
+    makes its settings); none past AHEAD_STEPS steps."""
     X, y = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), np.array([1, -1, 1])
-    params = (("variant", "cyclic"), ("batch_size", 1), ("seed", 3))
-    asked = Ask(frozenset({"cyclic", "random"}), False, memo_key(X, y, params), "cyclic", 7)
+    params = run_params("cyclic", 2, settings())
+    asked = Ask(frozenset({"cyclic", "random"}), False, memo_key(X, y, params), "cyclic")
     builds = Builds()
     ahead = Ahead(builds)
-    ahead.answer(X, y, params, asked)
+    ahead.answer(X, y, params, asked, 2)
     wait_all(ahead)
-    assert sorted(ahead.answer(X, y, params, asked)) == [("record of batch",), ("record of minibatch",)]
-    assert sorted(builds.calls) == [(("variant", "batch"), ("batch_size", 1), ("seed", 3)),
-                                    (("variant", "minibatch"), ("batch_size", 3), ("seed", 3))]
-    assert ahead.answer(X, y, params, asked._replace(have=asked.have | {"batch", "minibatch:3"})) is None  # (kept)
+    assert sorted(ahead.answer(X, y, params, asked, 2)) == [("record of batch",), ("record of minibatch",)]
+    page_s = run_params("minibatch", 2, settings())  # what the page builds once its variant is mini-batch, B = 2
+    assert page_s in builds.calls and page_s == (("variant", "minibatch"), ("batch_size", 2), *settings())
+    assert ahead.future(settings_key(X, y, page_s)).result() == ("record of minibatch",)  # (compute finds it)
+    assert ahead.answer(X, y, params, asked._replace(have=asked.have | {"batch", "minibatch:2"}), 2) is None  # (kept)
     builds = Builds()
     ahead = Ahead(builds)
-    ahead.answer(X, y, params, asked._replace(batch=None))
+    long_run = run_params("cyclic", 2, settings(AHEAD_STEPS + 1))
+    ahead.answer(X, y, long_run, asked._replace(key=memo_key(X, y, long_run)), 2)
     wait_all(ahead)
-    assert [p[0][1] for p in builds.calls] == ["batch"]
+    assert builds.calls == []

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import NamedTuple
 
-from views.builds import memo_key, settings_key
+from views.builds import memo_key, run_params, settings_key
 
 AHEAD, AHEAD_N = ("cyclic", "random", "batch", "minibatch"), 2_000  # what is made ahead, and on at most how many points
-KEEP = 48  # results held (each 0.1–0.4 MB at N = 2,000) before the oldest finished ones go
+AHEAD_STEPS = 1_000  # and at most how many steps (the default; at 100,000 a run takes about a second a τ)
+KEEP = 48  # results held (each 0.01–0.75 MB at N ≤ 2,000 and 1,000 steps) before the oldest finished ones go
 ASK_BYTES = 2_000  # an ask longer than this is not one of the chart's
-BATCH_MAX = 1_000_000  # a B in an ask above this is not one of the chart's (it says one in 1..N)
 
 
 def slot_of(params: tuple) -> str:
@@ -30,36 +30,35 @@ def slot_of(params: tuple) -> str:
     return f"minibatch:{p['batch_size']}" if p["variant"] == "minibatch" else p["variant"]
 
 
-def ahead_of(variant: str, n: int) -> tuple[str, ...]:
-    """The variants made ahead of the page's ``variant`` on ``n`` points: cyclic, random, batch and mini-batch but the
-    one shown (a mini-batch's at the B its box shows, which the chart says when it asks: :class:`Ask`; the heaviest,
-    last: 0.7 MB and 0.6 s of both cores at B = N/4 = 500), none above AHEAD_N points (each variant of every τ then
-    takes seconds of the workers)."""
-    return () if n > AHEAD_N else tuple(v for v in AHEAD if v != variant)
+def ahead_of(params: tuple, n: int) -> tuple[str, ...]:
+    """The variants made ahead of the page's settings ``params`` on ``n`` points: cyclic, random, batch and mini-batch
+    but the one shown (a mini-batch's at the B the page's box shows: :meth:`Ahead.answer`; the heaviest, made last:
+    at 1,000 steps on N = 2,000 points 0.73 MB and 0.6 s of both cores at B = 500), none above AHEAD_N points or
+    AHEAD_STEPS steps (each variant of every τ then takes seconds of the workers, and a mini-batch's record megabytes:
+    3.5 MB at 5,000 steps)."""
+    p = dict(params)
+    return () if n > AHEAD_N or p["max_steps"] > AHEAD_STEPS else tuple(v for v in AHEAD if v != p["variant"])
 
 
-def aheads(variant: str, n: int, batch: int | None) -> tuple[str, ...]:
-    """The slots (:func:`slot_of`) made ahead of the page's ``variant`` on ``n`` points (:func:`ahead_of`), the
-    mini-batch's at ``batch`` (its nearest B in 1..n, as the page runs it), none for it where ``batch`` is None."""
-    return tuple(v if v != "minibatch" else f"minibatch:{min(max(batch, 1), n)}"
-                 for v in ahead_of(variant, n) if v != "minibatch" or batch is not None)
+def made_ahead_kind(params: tuple, n: int) -> bool:
+    """Whether runs of these settings on ``n`` points are of a kind made ahead (and a page's own are kept as made)."""
+    p = dict(params)
+    return p["variant"] in AHEAD and n <= AHEAD_N and p["max_steps"] <= AHEAD_STEPS
 
 
 class Ask(NamedTuple):
     """What the chart says when it asks: the slots it keeps (``have``: variants, "minibatch:B"), whether it asks for
-    the last time, the memo key of the record it shows, that record's slot (``shows``) and the B the page's box shows
-    (``batch``: the mini-batch made ahead is of that B; None where the chart could not read one)."""
+    the last time, the memo key of the record it shows and that record's slot (``shows``)."""
 
     have: frozenset
     last: bool
     key: str
     shows: str
-    batch: int | None = None
 
 
 def parse_ask(raw) -> Ask | None:
-    """The chart's ask (JSON: ``{"have": [str], "last": bool, "key": str, "shows": str, "batch": int}``, ``batch``
-    optional), or None for anything else (a hand-made message included): never an exception."""
+    """The chart's ask (JSON: ``{"have": [str], "last": bool, "key": str, "shows": str}``), or None for anything else
+    (a hand-made message included): never an exception."""
     if not isinstance(raw, str) or len(raw) > ASK_BYTES:
         return None
     try:
@@ -68,12 +67,11 @@ def parse_ask(raw) -> Ask | None:
         return None
     if not isinstance(got, dict):
         return None
-    have, last, key, shows, batch = (got.get(f) for f in ("have", "last", "key", "shows", "batch"))
+    have, last, key, shows = got.get("have"), got.get("last"), got.get("key"), got.get("shows")
     if not (isinstance(have, list) and len(have) <= 16 and all(isinstance(s, str) for s in have)
-            and isinstance(last, bool) and isinstance(key, str) and isinstance(shows, str)
-            and (batch is None or (type(batch) is int and 1 <= batch <= BATCH_MAX))):
+            and isinstance(last, bool) and isinstance(key, str) and isinstance(shows, str)):
         return None
-    return Ask(frozenset(have), last, key, shows, batch)
+    return Ask(frozenset(have), last, key, shows)
 
 
 class Ahead:
@@ -139,20 +137,15 @@ class Ahead:
                     out.append(f.result())
         return out, pending
 
-    def answer(self, X, y, params: tuple, asked: Ask) -> list | None:
+    def answer(self, X, y, params: tuple, asked: Ask, batch: int) -> list | None:
         """The answer to the chart's ``asked`` where it shows the record of ``params`` (its memo key and slot): the
-        results of the variants made ahead that it lacks, once every one is made (or it asks for the last time); else
-        None (the page sends the record, as every run does: the chart asks again, or the ask was not about this
-        record, a change having come with it)."""
+        results of the variants made ahead that it lacks (the mini-batch's at ``batch``, the B the page's box shows,
+        in 1..N), once every one is made (or it asks for the last time); else None (the page sends the record, as
+        every run does: the chart asks again, or the ask was not about this record, a change having come with it)."""
         group = memo_key(X, y, params)
         if asked.key != group or asked.shows != slot_of(params):
             return None
-        others = tuple(kv for kv in params if kv[0] not in ("variant", "batch_size"))
-        slots = aheads(dict(params)["variant"], len(y), asked.batch)
-
-        def params_of(slot: str) -> tuple:
-            variant, _, batch = slot.partition(":")
-            return ("variant", variant), ("batch_size", int(batch or 1)), *others
-
-        made, pending = self.records(X, y, group, params_of, lambda q: settings_key(X, y, q), slots, asked.have)
+        settings = tuple(kv for kv in params if kv[0] not in ("variant", "batch_size"))
+        runs = {slot_of(q): q for q in (run_params(v, batch, settings) for v in ahead_of(params, len(y)))}
+        made, pending = self.records(X, y, group, runs.get, lambda q: settings_key(X, y, q), tuple(runs), asked.have)
         return made if made and (not pending or asked.last) else None

@@ -135,6 +135,12 @@ def perceptron_page(X, y, params: tuple, taus: tuple, follow: str, share=None, l
     return scene, words, parts[0][3]
 
 
+def run_params(variant: str, batch: int, settings: tuple) -> tuple:
+    """The Perceptron page's settings of a run: the ``variant``, B (``batch``, in 1..N: a mini-batch's alone, 1 for the
+    others) and the page's other ``settings`` ((name, value) pairs, in the page's order: the key of its cache)."""
+    return ("variant", variant), ("batch_size", batch if variant == "minibatch" else 1), *settings
+
+
 def settings_key(X, y, params: tuple, leave_out: tuple[str, ...] = ()) -> str:
     """The points and the settings ``params`` ((name, value) pairs) but those named in ``leave_out``, hashed (16 hex
     digits)."""

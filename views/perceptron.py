@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import replace
+from time import perf_counter
 
 import streamlit as st
 
 from datasets.csvio import trajectory_csv
-from views.ahead import AHEAD, AHEAD_N, Ahead, ahead_of, parse_ask
-from views.builds import SCALE, memo_key, perceptron_page, settings_key
+from views.ahead import Ahead, ahead_of, made_ahead_kind, parse_ask
+from views.builds import SCALE, memo_key, perceptron_page, run_params, settings_key
 from views.chart_tools import exports, file_stem
 from views.dataset import current_dataset
 from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
@@ -59,12 +60,14 @@ BUILT_KEEP = 32  # inputs the registry of builds holds, as compute's cache does 
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
 VARIANT_LABEL, B_LABEL = "Variant", "Batch size B"  # and these, back to a variant (and B) it has drawn (the memo)
 AHEAD_ASKED = "_perceptron_ahead"  # the chart's ask for the variants made ahead (views.ahead.Ask), for this run
+LAST_BUILD = "_perceptron_last_build_s"  # how long this session's last build of every τ (not a cache lookup) took
+SLOW_BUILD_S, CACHED_S = 0.15, 0.02  # a build that slow sends the τ shown first (first_tau_first); a lookup is quicker
 
 
 def _page_of(X, y, params: tuple):
     """Run the perceptron for every τ and build what the page shows (in the workers)."""
     return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
-                           ahead=ahead_of(dict(params)["variant"], len(y)))
+                           ahead=ahead_of(params, len(y)))
 
 
 @st.cache_resource(show_spinner=False)
@@ -96,27 +99,38 @@ def build(ds, params: tuple, tau: float, first: bool) -> tuple:
     (the variant, B, another setting or the data: not τ) and those runs are not made yet, the run of ``tau`` alone, a
     partial record (:class:`viz.scene.PerceptronScene`; its words name that τ alone: :func:`every_tau`). Once drawn,
     the chart asks for the rest (``more_asked``): the next run of the live part, with the same inputs, makes every τ,
-    and the chart takes that record in place of this one. (Starting every τ's build at once, in the background, brought that record
-    33 ms sooner and the first one 37 ms later, medians of 6: not done.)"""
+    and the chart takes that record in place of this one. (Starting every τ's build at once, in the background,
+    brought that record 33 ms sooner and the first one 37 ms later, medians of 6: not done.) A build of every τ that
+    was not cached is timed (:func:`first_tau_first` reads it)."""
     X, y = plane_data(ds, N_PLANE_MAX)
     key, ahead = settings_key(X, y, params), made_ahead()
+
+    def every() -> tuple:
+        start = perf_counter()
+        made = compute(X, y, params)
+        if perf_counter() - start > CACHED_S:  # (built, or made ahead and waited for: not a lookup)
+            st.session_state[LAST_BUILD] = perf_counter() - start
+        return made
+
     out = partial_first(SHOWN, "perceptron", BUILT_KEEP, key, lambda: perceptron_page(
         X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL), partial=True),
-        lambda: compute(X, y, params), may=first and ahead.future(key) is None)
-    if every_tau(out) and dict(params)["variant"] in AHEAD and len(y) <= AHEAD_N:  # (an ask then takes it from there)
+        every, may=first and ahead.future(key) is None)
+    if every_tau(out) and made_ahead_kind(params, len(y)):  # (an ask then takes it from there)
         ahead.put(key, memo_key(X, y, params), out)
     return *out, ds.label
 
 
-def first_tau_first(alone: bool, variant: str) -> bool:
+def first_tau_first(alone: bool) -> bool:
     """Whether new inputs send the run of the τ shown first (:func:`build`): on a run of the live part ``alone`` (the
-    variant or B changed), and on the page's other runs (another setting, new data; not the session's first chart)
-    for the variants whose runs do array work at every step, mini-batch and batch. Their every τ takes 0.12–0.66 s
-    at 1,000 steps on N = 40–2,000 points (the τ shown a tenth), against 3–110 ms for cyclic and random, where the
-    second run that the rest then needs cost more than it saved (a new data seed, XOR, N = 2,000, cyclic: drawn
-    482 ms after the key against 547 ms in one record, every τ 785 against 547 ms; mini-batch, blobs: 577 against
-    1,119 ms, every τ 1,264 against 1,119 ms; medians of 6–8 alternating)."""
-    return alone or (SHOWN in st.session_state and variant in ("minibatch", "batch"))
+    variant or B changed), and on the page's other runs (another setting, new data) where this session's last build of
+    every τ took SLOW_BUILD_S or more. What a build costs depends on the variant, N and max steps (at 1,000 steps:
+    mini-batch and batch 0.12–0.66 s for every τ on N = 40–2,000 points, cyclic and random 3–110 ms; cyclic at
+    100,000 steps on N = 2,000 about 0.9 s a τ), and new data or a new setting mostly costs what the last did. Where
+    the build is quick, the second run that the rest needs costs more than it saves (a new data seed, XOR,
+    N = 2,000, cyclic, medians of 8 alternating: drawn 482 ms after the key against 547 ms in one record, every τ
+    785 against 547 ms); where it is slow the first record comes much sooner (blobs, mini-batch, medians of 6: 577
+    against 1,119 ms, every τ 1,264 against 1,119 ms; XOR, batch, 4: 483 against 771, every τ 1,057 against 771)."""
+    return alone or st.session_state.get(LAST_BUILD, 0.0) >= SLOW_BUILD_S
 
 
 def every_tau(result: tuple) -> bool:
@@ -214,7 +228,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
                       disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N)."))
     batch = min(max(typed, 1), N)
     minibatch = variant == "minibatch"
-    params = (("variant", variant), ("batch_size", batch if minibatch else 1), *settings)  # (B: mini-batch only)
+    params = run_params(variant, batch, settings)
     result = None
     stem = file_stem("perceptron", variant, f"B{batch}" if minibatch else "", f"τ{float(tau):g}", f"{len(ds.y)}pts")
     with out:
@@ -225,8 +239,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
         made = []  # this run's own result (not the last good one, shown after a failure)
         if points_ready(ds, CHART, "the perceptron"):
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
-                build(ds, params, float(tau), first_tau_first(alone, variant) and not quiz_on)) or made[0], CHART,
-                every_tau)
+                build(ds, params, float(tau), first_tau_first(alone) and not quiz_on)) or made[0], CHART, every_tau)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
             quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
             result = None
@@ -237,7 +250,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record
-                ahead = made_ahead().answer(*plane_data(ds, N_PLANE_MAX), params, asked)
+                ahead = made_ahead().answer(*plane_data(ds, N_PLANE_MAX), params, asked, batch)
                 scene = bundle([r[0] for r in ahead]) if ahead else scene  # the other variants: the chart keeps them
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
             show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=_ahead)  # (a partial record asks for more)

@@ -33,7 +33,7 @@ class QuizView extends PerceptronView {
     if (this.k <= 1 || sz.side) return sz;  // (the normal page: the quiz stands under the settings, as the step-through)
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16, line = 1.45 * fs;
     const lines = this.m.run.variant === "minibatch" ? 5 : 4;
-    const room = this.room(Math.round(lines * 1.02 * line + 2 * line + 8 + 3 * 1.7 * fs + 14));  // words (1.02 em), state line, legend
+    const room = this.room(Math.round(lines * 1.02 * line + 2 * line + 8 + 3 * 1.7 * fs + 14), 4);  // words (1.02 em), state line, legend
     return {...sz, mainH: Math.max(300, Math.min(room, this.m.h.view.height, sz.mainW))};
   }
 

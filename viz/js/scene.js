@@ -1686,16 +1686,16 @@ function recordId(bytes, shownAs, parsed = headerOf(bytes)) {
 }
 
 // ----- the variants made ahead: once a record with a memo is drawn and the page is left alone for AHEAD_WAIT_MS, the
-// chart asks the server for the other variants its memo names (``memo.ahead``; a mini-batch's at the B the page's box
-// shows, which the ask says), saying which it keeps already; the server makes them in the background and, once they
+// chart asks the server for the other variants its memo names (``memo.ahead``; the server makes a mini-batch's at the
+// B the page's box shows), saying which it keeps already; the server makes them in the background and, once they
 // are made, answers with a bundle of them (viz.scene.bundle), which the chart keeps, drawing nothing new. It asks again
 // while one is missing, each wait half as long again as the last, AHEAD_TRIES times at most (about 16 s; the last time
 // the server sends those made so far).
 const AHEAD_WAIT_MS = 800, AHEAD_TRIES = 6;
 
-// the B of the page's box (in 1..N, as the page runs it), or null where it cannot be read
+// the B of the page's box (in 1..N, as the page runs it), or null where it cannot be read (no box, or an empty one)
 function boxBatch(v) {
-  const B = Number(controlValue(v.m.h.memo.batch));
+  const text = controlValue(v.m.h.memo.batch), B = text === null || !String(text).trim() ? NaN : Number(text);
   return Number.isInteger(B) ? Math.min(Math.max(B, 1), v.m.N) : null;
 }
 
@@ -1719,10 +1719,9 @@ function askAhead(root, id) {
     // the chart is being worked (stepped, played): not now, so that no rerun lands in the middle of it
     if (now.timer || performance.now() - (root.__dblWorked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
     asked.tries++;
-    const B = boxBatch(now);
     if (!document.querySelector(RUNNING))  // (the page is busy: later)
       root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
-                                              key: asked.key, shows: slotOf(now.m.run), ...(B === null ? {} : {batch: B})}));
+                                              key: asked.key, shows: slotOf(now.m.run)}));
     askAhead(root, id);  // again, until every one is kept
   }, AHEAD_WAIT_MS * 1.5 ** asked.tries);
 }
