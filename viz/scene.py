@@ -324,8 +324,7 @@ class PerceptronScene:
         points and every setting but the variant, B and τ, hashed: a record is shown again only while the key is the
         same), ``follow`` and ``batch`` (the variant and B controls' labels), ``options`` ({the text the variant
         control shows: the variant}) and ``ahead`` (the variants the server makes ahead when asked, sent in a
-        :func:`bundle`; "minibatch" at the B the page's B control shows, which the chart's ask says). None: nothing is
-        kept.
+        :func:`bundle`; "minibatch": at the B the page's B control shows). None: nothing is kept.
     partial : bool
         The record holds the run of the page's τ alone, sent first when the server had not made the runs of every
         τ: once it is drawn, the chart asks for them (views/perceptron.py), and dims while the page's τ control shows
@@ -591,7 +590,7 @@ def assemble(X: np.ndarray, y: np.ndarray, runs, bound=None, view: View | None =
     """
     out = _share_orders(list(runs))
     return PerceptronScene(
-        X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=tuple(out), box=view_box(X),
+        X=np.ascontiguousarray(X, dtype=float), y=np.asarray(y).astype(np.int8), runs=out, box=view_box(X),
         bound=None if bound is None else {"R": float(bound.R), "gamma": float(bound.gamma),
                                           "bound": float(bound.bound), "w": [float(v) for v in bound.w],
                                           "b": float(bound.b), "fit_intercept": bool(bound.fit_intercept)},
