@@ -263,11 +263,13 @@ def test_compare_sends_a_family_only_within_its_budget(query, family):
 
 
 @pytest.mark.parametrize("query, ahead", [
-    ({"ds": "XOR", "n_xor": "200"}, ["random", "batch"]),  # cyclic shown: the others but mini-batch
+    ({"ds": "XOR", "n_xor": "200"}, ["random", "batch", "minibatch"]),  # cyclic shown: the others (mini-batch last)
     ({"ds": "XOR", "n_xor": "200", "variant": "mini-batch", "B": "20"}, ["cyclic", "random", "batch"]),
-    ({"ds": "XOR", "n_xor": "3000"}, [])])  # above 2,000 points nothing is made ahead
+    ({"ds": "XOR", "n_xor": "3000"}, []),  # above 2,000 points nothing is made ahead
+    ({"ds": "XOR", "n_xor": "200", "max_steps": "1100"}, [])])  # nor past 1,000 steps
 def test_the_record_names_the_variants_the_server_makes_ahead(query, ahead):
-    """The Perceptron record's memo names the variants the chart may ask to be made ahead (views/perceptron.py)."""
+    """The Perceptron record's memo names the variants the chart may ask to be made ahead (views/perceptron.py; a
+    mini-batch's at the B the page's box shows: views.ahead.Ahead.answer)."""
     at = page_from_url(query)
     assert not at.error and not at.exception
     assert scene(at).memo["ahead"] == ahead
