@@ -167,7 +167,7 @@ def redrawn(page, t: float, before: str, received: list[int], n0: int, root: str
     """After an action at ``t`` (perf_counter) that sends a new scene record: the ms until the chart (``root``) has
     drawn a record other than ``before`` (its ``data-ready``), plus one frame; and the bytes the server sent from
     message ``n0`` on, once the page's rerun has finished."""
-    page.wait_for_function(f"(b) => {{ const r = document.querySelector({root!r}).dataset.ready; return r && r !== b; }}",
+    page.wait_for_function(f"(b) => {{ const e = document.querySelector({root!r}), r = e && e.dataset.ready; return r && r !== b; }}",
                            arg=before, polling="raf", timeout=90_000)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
     ms = (time.perf_counter() - t) * 1000
@@ -176,7 +176,7 @@ def redrawn(page, t: float, before: str, received: list[int], n0: int, root: str
     return ms, sum(received[n0:])
 
 
-READY = "() => document.querySelector('.dbls').dataset.ready || ''"
+READY = "() => { const e = document.querySelector('.dbls'); return (e && e.dataset.ready) || ''; }"  # (none while Streamlit replaces it)
 
 
 def type_seed(page, seed: int) -> tuple[str, float]:
@@ -378,7 +378,7 @@ def main() -> None:
             for seed in (21, 22):
                 n0 = len(received)
                 ready, _ = type_seed(tab, seed)
-                tab.wait_for_function("(b) => { const r = document.querySelector('.dbls').dataset.ready; return r && r !== b; }",
+                tab.wait_for_function("(b) => { const e = document.querySelector('.dbls'), r = e && e.dataset.ready; return r && r !== b; }",
                                       arg=ready, polling="raf", timeout=90_000)
                 aheads.append(ahead_kept(tab))  # (from the new data drawn)
                 tab.wait_for_selector(IDLE, state="attached")
