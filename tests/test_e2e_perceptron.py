@@ -317,6 +317,18 @@ RECORDS_DRAWN = """() => {
 }"""
 
 
+# Next's place on the page at every frame from now on, each change once (window.__nextTops)
+NEXT_MOVES = """() => {
+    const tops = window.__nextTops = [], t0 = performance.now();
+    const tick = () => {
+        const b = document.querySelector('.dbls [data-go=next]');
+        if (b) { const y = Math.round(b.getBoundingClientRect().top + window.scrollY); if (tops[tops.length - 1] !== y) tops.push(y); }
+        if (performance.now() - t0 < 20000) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+
+
 @pytest.mark.parametrize("query, first", [("n_xor=200&variant=mini-batch&B=50&max_steps=5000", True),
                                           ("n_xor=40", False)])
 def test_new_data_sends_the_tau_shown_first_where_the_last_build_was_slow(page: Page, app_server: str, query: str,
@@ -329,6 +341,7 @@ def test_new_data_sends_the_tau_shown_first_where_the_last_build_was_slow(page: 
     wait_for_rerun(page)
     wait_full(page)
     page.evaluate(RECORDS_DRAWN)
+    page.evaluate(NEXT_MOVES)
     seed = random.randrange(10_000, 2**31 - 1)
     field = page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput").filter(has_text="Data seed").locator("input")
     field.fill(str(seed))
@@ -341,6 +354,11 @@ def test_new_data_sends_the_tau_shown_first_where_the_last_build_was_slow(page: 
                                                                  else [(False, 10, 0.5)])
     if first:
         assert seq[0]["W"] == seq[1]["W"] and seq[0]["order"] == seq[1]["order"]  # the same run, twice
+    # the controls move once at most (the words held at the new runs' tallest), never down and back as the partial
+    # record, then every τ's, then the longest of them all are held
+    page.wait_for_timeout(1500)
+    tops = page.evaluate("() => window.__nextTops")
+    assert len(tops) <= 2, tops
     assert f"data_seed={seed}" in page.url
     assert_no_exception(page)
 

@@ -689,14 +689,15 @@ function pointsUnder(fl, X, boxes, r, heavy = -1, weight = 1) {
 }
 
 // the held heights (the words, the state line…): ``el`` keeps, as its least height, the tallest it takes showing what it
-// shows now or any of ``htmls`` (each put in and measured in place, at its width now); what it shows is put back
-function holdTallest(el, htmls) {
+// shows now or any of ``htmls`` (each put in and measured in place, at its width now), ``floor`` px at least; what it
+// shows is put back
+function holdTallest(el, htmls, floor = 0) {
   const now = el.innerHTML;
   el.style.minHeight = "";
   let tall = el.offsetHeight;
   for (const h of htmls) { el.innerHTML = h; tall = Math.max(tall, el.offsetHeight); }
   el.innerHTML = now;
-  el.style.minHeight = `${tall}px`;
+  el.style.minHeight = `${Math.max(tall, floor)}px`;
 }
 
 // of a run of S steps, the ``text(s)`` (HTML) likely to stand tallest: those of the steps ``fixed``, and the ``n``
@@ -929,7 +930,8 @@ class Stepping {
   // what the words and the state line are held at: run m's texts (``textsOf(m)``, written once per run of the record,
   // under ``heldKey(m)``: a τ or η moved back takes them as they were) and, once known, the longest of every run's
   // (heldForAll over ``runModels()``), so that moving τ or η keeps the words' height; ``again(view)`` holds anew once
-  // those are known (the view then showing this record)
+  // those are known (the view then showing this record). ``final``: whether that is all there is to hold (every run's
+  // known, or a record of one run that is not a partial one, whose other runs are to come)
   heldTexts(again) {
     const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map());
     const own = (m) => {
@@ -942,7 +944,8 @@ class Stepping {
       if (v && v.scene === this.scene) again(v);
     }) : null;
     const mine = own(this.m);
-    return all ? {words: [...mine.words, ...all.words], states: [...mine.states, ...all.states]} : mine;
+    if (all) return {words: [...mine.words, ...all.words], states: [...mine.states, ...all.states], final: true};
+    return {...mine, final: !this.m.h.partial && this.runModels().length < 2};
   }
 
   // one step on screen: the view's drawing (geometry, drawStep), the words, the controls
@@ -1194,14 +1197,18 @@ class PerceptronView extends Stepping {
     const m = this.m, k = this.k;
     let emax = 1, lmax = 0;
     for (let j = 0; j <= m.K; j++) { emax = Math.max(emax, m.errors[j]); lmax = Math.max(lmax, m.loss[j]); }
-    const tick = {size: 13 * k, color: "#333"};
+    const tick = {size: 13 * k, color: "#333"}, l = Math.round(56 * k), r = Math.round(58 * k);
+    // the right end padded by half the last step's number at least (a narrow strip: at 1024×768 in presentation mode
+    // "1000" under the plot's end met the loss axis's "0" beside it, and read "10000")
+    const half = 0.3 * tick.size * String(Math.max(m.S, 1)).length + 2, plotW = Math.max(width - l - r - 2 * half, 50);
+    const end = Math.max(0.015 * m.S, (Math.max(m.S, 1) + 1) * half / plotW);
     return {
       width, height: (this.sz && this.sz.stripH) || Math.round(118 * k), autosize: false, dragmode: false, hovermode: "x", showlegend: false,
-      font: {family: FONT, size: 14 * k, color: INK}, margin: {l: Math.round(56 * k), r: Math.round(58 * k), t: 4, b: Math.round(38 * k)},
+      font: {family: FONT, size: 14 * k, color: INK}, margin: {l, r, t: 4, b: Math.round(38 * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
       // (the ends padded, and the y labels stood off the axes: the corner labels and the curves' ends do not meet)
       xaxis: {title: {text: "step", standoff: 2, font: {size: 15 * k, color: "#333"}}, tickfont: tick, gridcolor: "#eeeeee",
-              range: [-0.5 - 0.015 * m.S, Math.max(m.S, 1) + 0.5 + 0.015 * m.S], fixedrange: true, ...(m.S <= 12 ? {dtick: 1} : {})},
+              range: [-0.5 - 0.015 * m.S, Math.max(m.S, 1) + 0.5 + end], fixedrange: true, ...(m.S <= 12 ? {dtick: 1} : {})},
       yaxis: {title: {text: "|M|", font: {color: POS, size: 15 * k}}, tickfont: tick, range: [0, emax * 1.08],
               gridcolor: "#eeeeee", fixedrange: true, nticks: 4, ticklabelstandoff: Math.round(4 * k)},
       yaxis2: {overlaying: "y", side: "right", title: {text: "loss", font: {color: NEG, size: 15 * k}},
@@ -1313,11 +1320,14 @@ class PerceptronView extends Stepping {
   // controls stand still as a student steps, and beside the panel (presentation mode) its fit counts them at once (at
   // 1024×768 on moons the words ran from two lines to six and Next moved by up to 71 px there; on the normal page by
   // 26 px, and by 56 px on a mini-batch's, the panel moving down with them)
+  // Until every run's are known (written in idle time at N = 2,000, or still to come: a partial record), the heights
+  // held before stay the least, so that a new record (new data, another variant) moves the controls once, if at all,
+  // not down and back (by 25 px on blobs at N = 2,000, a partial record's own words shorter than every τ's)
   holdWords() {
     if (!this.sz || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
-    const held = this.heldTexts((v) => v.holdWords());
-    holdTallest(this.text, held.words);
-    holdTallest(this.stateEl, held.states);
+    const held = this.heldTexts((v) => v.holdWords()), was = (el) => (held.final ? 0 : parseFloat(el.style.minHeight) || 0);
+    holdTallest(this.text, held.words, was(this.text));
+    holdTallest(this.stateEl, held.states, was(this.stateEl));
   }
 
   // (heldTexts) a run's key, every run of the record, and run m's texts: its first and last steps, the first updates
