@@ -30,20 +30,24 @@ def slot_of(params: tuple) -> str:
     return f"minibatch:{p['batch_size']}" if p["variant"] == "minibatch" else p["variant"]
 
 
+def _within(params: tuple, n: int) -> bool:
+    """Whether runs of these settings on ``n`` points are small enough to be made ahead: at most AHEAD_N points and
+    AHEAD_STEPS steps (past them each variant of every τ takes seconds of the workers, and a mini-batch's record
+    megabytes: 3.5 MB at 5,000 steps)."""
+    return n <= AHEAD_N and dict(params)["max_steps"] <= AHEAD_STEPS
+
+
 def ahead_of(params: tuple, n: int) -> tuple[str, ...]:
     """The variants made ahead of the page's settings ``params`` on ``n`` points: cyclic, random, batch and mini-batch
     but the one shown (a mini-batch's at the B the page's box shows: :meth:`Ahead.answer`; the heaviest, made last:
-    at 1,000 steps on N = 2,000 points 0.73 MB and 0.6 s of both cores at B = 500), none above AHEAD_N points or
-    AHEAD_STEPS steps (each variant of every τ then takes seconds of the workers, and a mini-batch's record megabytes:
-    3.5 MB at 5,000 steps)."""
-    p = dict(params)
-    return () if n > AHEAD_N or p["max_steps"] > AHEAD_STEPS else tuple(v for v in AHEAD if v != p["variant"])
+    at 1,000 steps on N = 2,000 points 0.73 MB and 0.6 s of both cores at B = 500); none past :func:`_within`'s
+    bounds."""
+    return tuple(v for v in AHEAD if v != dict(params)["variant"]) if _within(params, n) else ()
 
 
 def made_ahead_kind(params: tuple, n: int) -> bool:
     """Whether runs of these settings on ``n`` points are of a kind made ahead (and a page's own are kept as made)."""
-    p = dict(params)
-    return p["variant"] in AHEAD and n <= AHEAD_N and p["max_steps"] <= AHEAD_STEPS
+    return dict(params)["variant"] in AHEAD and _within(params, n)
 
 
 class Ask(NamedTuple):

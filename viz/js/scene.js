@@ -1577,7 +1577,8 @@ function runFor(header, old, key = "tau") {
 const MEMO_KEEP = 6;  // (the variants made ahead, and a few mini-batch B)
 
 const keeps = (header) => Boolean(header.memo) && !header.view.quiz;  // (a quiz's record is the server's to change)
-const slotOf = (run) => (run.variant === "minibatch" ? `minibatch:${run.batch_size}` : run.variant);
+const slotFor = (variant, B) => (variant === "minibatch" ? `minibatch:${B}` : variant);
+const slotOf = (run) => slotFor(run.variant, run.batch_size);
 
 function keep(root, bytes, header) {
   const memo = header.memo;
@@ -1598,7 +1599,7 @@ function wantedSlot(v) {
   if (want === v.m.run.variant) return slotOf(v.m.run);
   if (want !== "minibatch") return want;
   const B = boxBatch(v);  // (one outside 1..N runs as the nearest: views/perceptron.py)
-  return B === null ? null : `minibatch:${B}`;
+  return B === null ? null : slotFor(want, B);
 }
 
 const RUNNING = "[data-testid=stApp][data-test-script-state=running]";  // the page's script is running
@@ -1712,7 +1713,7 @@ function boxBatch(v) {
 // the slots made ahead of what ``v`` shows: its memo's ``ahead``, the mini-batch's at the box's B (none where unread)
 function aheadSlots(v) {
   const B = boxBatch(v);
-  return v.m.h.memo.ahead.flatMap((s) => (s !== "minibatch" ? [s] : B === null ? [] : [`minibatch:${B}`]));
+  return v.m.h.memo.ahead.flatMap((s) => (s !== "minibatch" ? [s] : B === null ? [] : [slotFor(s, B)]));
 }
 
 function askAhead(root, id) {
