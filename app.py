@@ -1,6 +1,6 @@
 """Decision Boundary Lab: the entry point.
 
-Sets up navigation over ``views/`` and draws the shared dataset sidebar. The
+Sets up navigation over ``glue/`` and draws the shared dataset sidebar. The
 dataset lives in ``st.session_state`` under a key no widget owns, so it
 survives page switches and every page reads the same points.
 """
@@ -16,22 +16,22 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import streamlit as st  # noqa: E402
 
-from views.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
-from views.scene_chart import preload_renderer, serve_assets  # noqa: E402
-from views.server import tune_once  # noqa: E402
-from views.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
-from views.userdata import points_table  # noqa: E402
+from glue.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
+from glue.scene_chart import preload_renderer, serve_assets  # noqa: E402
+from glue.server import tune_once  # noqa: E402
+from glue.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
+from glue.userdata import points_table  # noqa: E402
 
-tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (views/server.py)
+tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (glue/server.py)
 serve_assets()  # once per server: plotly.js, KaTeX and the scene renderer, served by this app (static/)
 st.set_page_config(page_title="Decision Boundary Lab", layout="wide")
 pages = [
-        st.Page("views/home.py", title="Home", default=True),
-        st.Page("views/perceptron.py", title="Perceptron", url_path="perceptron"),
-        st.Page("views/dual.py", title="Dual / Gram", url_path="dual"),
-        st.Page("views/svm.py", title="SVM margin", url_path="svm"),
-        st.Page("views/losses.py", title="Loss surface", url_path="losses"),
-        st.Page("views/compare.py", title="Compare", url_path="compare"),
+        st.Page("app_pages/home.py", title="Home", default=True),
+        st.Page("app_pages/perceptron.py", title="Perceptron", url_path="perceptron"),
+        st.Page("app_pages/dual.py", title="Dual / Gram", url_path="dual"),
+        st.Page("app_pages/svm.py", title="SVM margin", url_path="svm"),
+        st.Page("app_pages/losses.py", title="Loss surface", url_path="losses"),
+        st.Page("app_pages/compare.py", title="Compare", url_path="compare"),
 ]
 nav = st.navigation(pages)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget

@@ -221,7 +221,7 @@ AHEAD_DONE = """() => { const r = document.querySelector('.dbls'), v = r.__dblVi
 
 
 def ahead_kept(page) -> float:
-    """The ms from now until the chart keeps every variant its record's memo names to be made ahead (views/perceptron.py
+    """The ms from now until the chart keeps every variant its record's memo names to be made ahead (app_pages/perceptron.py
     makes them once the chart has drawn and is left alone), NaN after 20 s."""
     t = time.perf_counter()
     try:
@@ -295,7 +295,7 @@ def quick_variants(page, received: list[int], start: str, n: int, timed: dict[st
 def every_tau_ms(page) -> float:
     """After an armed change (:func:`arm`): the ms from it until the frame after the chart holds the runs of every τ
     (not a partial record, the page's τ alone, which a change the server had not built draws first:
-    views/perceptron.py), NaN after 60 s."""
+    app_pages/perceptron.py), NaN after 60 s."""
     try:
         page.wait_for_function("() => window.__probe && window.__probe.full !== null", polling=50, timeout=60_000)
     except Exception:  # noqa: BLE001 - (printed as nan)

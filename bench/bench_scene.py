@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.timing import median_ms  # noqa: E402
 from core.perceptron import run_perceptron  # noqa: E402
 from datasets import make_dataset  # noqa: E402
-from views.options import TAUS  # noqa: E402  (the page's τ list)
+from glue.options import TAUS  # noqa: E402  (the page's τ list)
 from viz.scene import PerceptronScene, perceptron_scene, unpack  # noqa: E402
 
 

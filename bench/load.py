@@ -10,7 +10,7 @@ Chromium tabs fighting for the same two cores. Every session opens the shared li
 the SVM page and moves C, switches to the loss surface, moves λ and clicks a weight, and goes back; with 1 to 5 s
 between actions (``--think``: reading the chart, stepping and dragging its sliders in the browser). Stepping and the chart sliders run in the browser (Plotly frames) and cost
 the server nothing, so they are not sent. A page's own control (τ, C, λ) reruns that page alone, as a browser's
-does (the page is a fragment: views.shared.page_fragment); the dataset, drawing and a page switch rerun the whole app.
+does (the page is a fragment: glue.shared.page_fragment); the dataset, drawing and a page switch rerun the whole app.
 
 Printed per N: errors (a dropped connection, a timeout, an exception element on the page), p50 and
 p95 latency per action (from sending the rerun to the server's "script finished"), the bytes the

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the app's modules sit one folder up
     sys.path.insert(0, str(ROOT))
 
-from views.workers import usable_cores  # noqa: E402 - after the path is set
+from glue.workers import usable_cores  # noqa: E402 - after the path is set
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 NGINX_FIX = "Install nginx (Debian/Ubuntu: `apt-get install -y nginx-light`) or set NGINX to its path."

@@ -26,7 +26,7 @@ from playwright.sync_api import Page
 DEFAULT_TIMEOUT_MS = 30_000
 
 APP_IDLE = "[data-testid=stApp][data-test-script-state=notRunning][data-test-connection-state=CONNECTED]"
-# a Plotly chart: Streamlit's own, or one the scene renderer drew (views.scene_chart)
+# a Plotly chart: Streamlit's own, or one the scene renderer drew (glue.scene_chart)
 CHART = ".dbls .js-plotly-plot"  # every chart is drawn by the scene renderer (still figures too)
 SCENE = ".dbls[data-ready]"  # a scene the renderer has drawn
 

@@ -1,4 +1,4 @@
-"""views.ahead: the Perceptron page's other variants made ahead, and the chart's ask for them.
+"""glue.ahead: the Perceptron page's other variants made ahead, and the chart's ask for them.
 
 The browser's side (the ask, the bundle kept, a kept run drawn with the server not told) is tested in Chromium in
 tests/test_e2e_scene.py and tests/test_e2e_perceptron.py.
@@ -12,8 +12,8 @@ import threading
 import numpy as np
 import pytest
 
-from views.ahead import AHEAD_N, AHEAD_STEPS, ASK_BYTES, Ahead, Ask, ahead_of, made_ahead_kind, parse_ask
-from views.builds import memo_key, run_params, settings_key
+from glue.ahead import AHEAD_N, AHEAD_STEPS, ASK_BYTES, Ahead, Ask, ahead_of, made_ahead_kind, parse_ask
+from glue.builds import memo_key, run_params, settings_key
 
 
 def settings(max_steps: int = 1_000) -> tuple:
@@ -120,11 +120,11 @@ def test_a_failed_build_is_tried_again_and_the_store_stays_bounded():
 
 
 def test_the_registry_of_builds_forgets_one_past_its_cache_s_ttl(monkeypatch):
-    """views.shared.partial_first sends a partial record first for inputs the server has not made: the registry says
+    """glue.shared.partial_first sends a partial record first for inputs the server has not made: the registry says
     which, each with the time it was made, and a build older than the caches' TTL counts as not made (its cache has
     dropped it: a partial record first again, not a blocking build of every value)."""
-    from views import shared
-    from views.options import TTL
+    from glue import shared
+    from glue.options import TTL
 
     now = [1000.0]
     monkeypatch.setattr(shared, "monotonic", lambda: now[0])
@@ -144,7 +144,7 @@ def test_the_registry_of_builds_forgets_one_past_its_cache_s_ttl(monkeypatch):
 
 def test_the_mini_batch_made_ahead_is_of_the_b_the_page_s_box_shows():
     """The page says the B its box shows: the mini-batch made ahead is of that B, every other setting the page's, so
-    that its key is the one the page's own build of those settings looks for (views.builds.run_params, as the page
+    that its key is the one the page's own build of those settings looks for (glue.builds.run_params, as the page
     makes its settings); none past AHEAD_STEPS steps."""
     X, y = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), np.array([1, -1, 1])
     params = run_params("cyclic", 2, settings())

@@ -26,7 +26,7 @@ def _sent_specs() -> list[str]:
 
         from apptest_helpers import still_figure
 
-        from views.shared import show_chart
+        from glue.shared import show_chart
         from viz.common import serialized
 
         fig = still_figure()
@@ -57,7 +57,7 @@ def test_a_chart_keeps_what_the_page_reads():
 def test_plotly_s_own_serializer_is_left_as_it_is():
     import plotly.io
 
-    import views.shared  # noqa: F401 - the page module that once replaced it
+    import glue.shared  # noqa: F401 - the page module that once replaced it
 
     assert plotly.io.to_json.__module__.startswith("plotly.")
     fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, float("nan")]}], "layout": {"height": 300}}

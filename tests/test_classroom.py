@@ -14,9 +14,9 @@ from core.perceptron import run_perceptron
 from core.svm import C_GRID, hinge_sgd
 from datasets import make_dataset
 from datasets.csvio import paired_runs_csv
-from views.options import TAUS
-from views.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
-from views.quiz import QUIZ, SCORE, point_pick
+from glue.options import TAUS
+from glue.present import DEFAULT_HIDE, HIDE, PRESENT, hide_spelling, parse_hide
+from glue.quiz import QUIZ, SCORE, point_pick
 from viz.common import num, projector
 from viz.export import standalone_html
 from viz.quiz import grade, question
@@ -51,7 +51,7 @@ def test_a_presentation_link_turns_it_on_with_its_parts_and_keeps_them_in_the_ur
     assert run_meta(at)["scale"] > 1  # the chart for a projector (the renderer scales type, markers and lines)
     css = " ".join(h.proto.body for h in at.get("html"))
     assert "st-key-dbl_settings" in css and "st-key-dbl_notes" in css and "stSidebar" not in css
-    at.switch_page("views/svm.py").run()  # the next page keeps both
+    at.switch_page("app_pages/svm.py").run()  # the next page keeps both
     assert not at.exception
     assert at.query_params["hide"] == "settings,notes" and at.query_params["present"] == "true"
 
@@ -192,7 +192,7 @@ def test_the_quiz_page_keeps_the_score_and_moves_on():
 @pytest.mark.parametrize("what", ["order", "tau", "batch", "svm"])
 def test_every_comparison_runs_on_the_same_points(what):
     seed = 23 if what == "svm" else 0  # (points of its own: the server's registry of C families is shared by the tests)
-    at = page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "views/compare.py")
+    at = page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "app_pages/compare.py")
     assert not at.error and not at.exception
     sc = scene(at)  # one record: the points once and both runs' states
     X, y = make_dataset("separable", 40, seed)
@@ -212,7 +212,7 @@ def test_every_comparison_runs_on_the_same_points(what):
             ("hinge", (("C", c), ("max_steps", 1000), ("seed", 0))) for c in C_GRID)
         at.run()  # the family is made: the page sends it at once from now on, for every session
         assert not scene(at).partial
-        assert not scene(page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "views/compare.py")).partial
+        assert not scene(page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "app_pages/compare.py")).partial
     else:  # every value of the page's τ (or B) controls run once: each side follows its control in the browser
         n = {"order": 2 * len(TAUS), "tau": len(TAUS), "batch": 7}[what]  # B ∈ 1, 2, …, 32 and 64 → N = 40
         assert kinds == ["perceptron"] * n
@@ -227,11 +227,11 @@ def test_every_comparison_runs_on_the_same_points(what):
 
 def test_a_compare_link_opens_at_its_step():
     at = page_from_url({"ds": "separable", "cmp": "tau", "tau_a": "0.1", "tau_b": "1", "step": "7"},
-                       "views/compare.py")
+                       "app_pages/compare.py")
     sc = scene(at)
     assert [t.split("\n")[0] for t in sc.titles] == [f"cyclic, τ = {num(t)}" for t in TAUS]  # both sides pick from these
     assert sc.view.start == 7
-    far = page_from_url({"ds": "separable", "cmp": "tau", "step": "99999"}, "views/compare.py")
+    far = page_from_url({"ds": "separable", "cmp": "tau", "step": "99999"}, "app_pages/compare.py")
     assert scene(far).view.start == 99999  # the renderer opens at the last step, and the page says so
     assert any("asked for step 99,999; the longer run has" in i.value for i in far.info)
 
@@ -246,7 +246,7 @@ def test_a_compare_link_opens_at_its_step():
     ({"cmp": "svm", "data_seed": "21"}, True),
     ({"cmp": "svm", "cmp_steps": "1100", "data_seed": "22", "C": "0.1"}, False)])
 def test_compare_sends_a_family_only_within_its_budget(query, family):
-    at = page_from_url({"ds": "separable", **query}, "views/compare.py")
+    at = page_from_url({"ds": "separable", **query}, "app_pages/compare.py")
     assert not at.error and not at.exception
     if query["cmp"] == "svm":
         assert scene(at).partial == family  # (a partial record only where the family will follow)
@@ -268,8 +268,8 @@ def test_compare_sends_a_family_only_within_its_budget(query, family):
     ({"ds": "XOR", "n_xor": "3000"}, []),  # above 2,000 points nothing is made ahead
     ({"ds": "XOR", "n_xor": "200", "max_steps": "1100"}, [])])  # nor past 1,000 steps
 def test_the_record_names_the_variants_the_server_makes_ahead(query, ahead):
-    """The Perceptron record's memo names the variants the chart may ask to be made ahead (views/perceptron.py; a
-    mini-batch's at the B the page's box shows: views.ahead.Ahead.answer)."""
+    """The Perceptron record's memo names the variants the chart may ask to be made ahead (app_pages/perceptron.py; a
+    mini-batch's at the B the page's box shows: glue.ahead.Ahead.answer)."""
     at = page_from_url(query)
     assert not at.error and not at.exception
     assert scene(at).memo["ahead"] == ahead

@@ -154,6 +154,6 @@ def test_dockerignore_keeps_the_image_small_but_complete():
     lines = (ROOT / ".dockerignore").read_text().splitlines()
     ignored = [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
     assert ".git" in ignored and "tests" in ignored
-    for needed in ("app.py", "core", "viz", "views", "datasets", "static", ".streamlit", "pyproject.toml",
+    for needed in ("app.py", "core", "viz", "glue", "datasets", "static", ".streamlit", "pyproject.toml",
                    "requirements.txt", "README.md"):  # README.md: pyproject.toml's readme
         assert needed not in ignored

@@ -422,7 +422,7 @@ def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(p
     from urllib.parse import quote
 
     from core.svm import fit_svm, hinge_sgd
-    from views.options import TAUS
+    from glue.options import TAUS
     from viz.svm import sgd_summary
 
     page.add_init_script(f"({READIES.replace('const v = r.target.__dblView', SGD_ONLY)})()")

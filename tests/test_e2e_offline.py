@@ -57,9 +57,9 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
 
 
 def test_no_material_icons_in_the_source() -> None:
-    """The same rule without a browser, naming the line: no ``:material/…:`` icon in app.py or views/."""
+    """The same rule without a browser, naming the line: no ``:material/…:`` icon in app.py or glue/."""
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
-             for path in [ROOT / "app.py", *sorted((ROOT / "views").glob("*.py"))]
+             for path in [ROOT / "app.py", *sorted((ROOT / "glue").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if MATERIAL.search(line)]
     assert not found, "Streamlit fetches a page's :material/ icon from fonts.gstatic.com:\n" + "\n".join(found)

@@ -180,7 +180,7 @@ HOLD_SENDS = """() => {  // the browser's messages to the server held back (a se
 }"""
 
 
-# the chart keeps these variants' runs (views/perceptron.py makes them ahead once the chart is drawn and left alone)
+# the chart keeps these variants' runs (app_pages/perceptron.py makes them ahead once the chart is drawn and left alone)
 AHEAD_KEPT = """(slots) => { const r = document.querySelector('.dbls'), kept = r.__dblMemo;
     return Boolean(kept && slots.every((s) => kept.records.has(s))); }"""
 
@@ -255,7 +255,7 @@ def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server
 
 
 def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(page: Page, app_server: str) -> None:
-    """The page is a fragment (views/*.py, ``page()``), and its live part another inside it: the variant sends the
+    """The page is a fragment (glue/*.py, ``page()``), and its live part another inside it: the variant sends the
     live part's elements again and none of the sidebar's (delta paths under container 1) or of the page's other
     settings; the rule reruns the page; a new data seed in the sidebar reruns the whole app."""
     frames: list = []
@@ -274,7 +274,7 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(pag
     assert all(fragment for _, fragment in sent)  # every element of that rerun is the page's
     assert not [path for path, _ in sent if path[0] == 1]  # and the sidebar was not sent again
     assert "variant=random" in page.url
-    # the variant is a live control: it reruns the page's live part (views.shared.live_fragment), not its other
+    # the variant is a live control: it reruns the page's live part (glue.shared.live_fragment), not its other
     # settings; the rule is not, and reruns the page, the live part with it
     assert {"Variant", "Step size τ", "Batch size B"} <= _widget_labels(frames[n0:])
     assert not {"Update when", "Order seed", "Max steps"} & _widget_labels(frames[n0:])

@@ -333,7 +333,7 @@ def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
     """A partial record (the page's τ alone, sent first: viz.scene.PerceptronScene.partial) is drawn while the page's
     τ control shows its τ; moved to another τ, the chart is dimmed and busy, never showing the wrong run; the record of
     every τ then draws the control's τ, and a partial record of a run the chart keeps in full does not replace it."""
-    from views.builds import perceptron_page
+    from glue.builds import perceptron_page
 
     X, y = make_dataset("xor", 60, 4)
     params = (("variant", "random"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
@@ -372,7 +372,7 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
     """A bundle of records made ahead (viz.scene.bundle) draws nothing; the chart keeps those of its memo's key and
     draws one when the page's variant control comes to it, with no new record. A variant it does not hold dims the chart
     (busy) and leaves the run shown; a malformed bundle is ignored (it only held runs to keep)."""
-    from views.builds import perceptron_page
+    from glue.builds import perceptron_page
     from viz.scene import bundle
 
     X, y = make_dataset("xor", 60, 5)  # (points no other test's records were made on: their memo keys differ)

@@ -98,7 +98,7 @@ def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_s
         step1 = page.evaluate(READ, ROOT)
         assert not step1["plotly"] and step1["line"] is not None  # the step's boundary, drawn over the sketch
         assert not page.locator(SCENE).count()  # (not drawn with plotly.js yet)
-        page.locator("h1").first.click()  # the page's keys step the sketched chart too (views/chart_tools.py)
+        page.locator("h1").first.click()  # the page's keys step the sketched chart too (glue/chart_tools.py)
         page.keyboard.press("ArrowRight")
         page.wait_for_function(f"() => document.querySelector('{ROOT}').dataset.step == '2'")
         page.keyboard.press("ArrowLeft")

@@ -28,7 +28,7 @@ def test_root_page_loads(page: Page, app_server: str) -> None:
 
 
 def test_plotly_js_is_fetched_alongside_the_renderer_not_after_it(browser, app_server: str) -> None:
-    """A new tab: the first chart element asks for plotly.js and the renderer at once (views.scene_chart.PRELOAD), so
+    """A new tab: the first chart element asks for plotly.js and the renderer at once (glue.scene_chart.PRELOAD), so
     plotly.js, the longest load, starts before the renderer has arrived rather than once the renderer runs."""
     ctx = browser.new_context()  # (nothing cached)
     try:

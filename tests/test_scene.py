@@ -173,11 +173,11 @@ def test_a_mini_batch_s_subsets_travel_as_bit_sets_where_that_is_smaller():
 
 
 def test_the_memo_names_the_record_s_settings_but_the_variant_and_b_and_round_trips():
-    """The Perceptron page's record carries its memo (views.builds.perceptron_page): one key for every variant, B and
+    """The Perceptron page's record carries its memo (glue.builds.perceptron_page): one key for every variant, B and
     τ of the same points and settings, another as soon as another setting or a point differs; the renderer reads it
     back."""
-    from views.builds import perceptron_page, settings_key
-    from views.options import VARIANT_LABELS
+    from glue.builds import perceptron_page, settings_key
+    from glue.options import VARIANT_LABELS
 
     X, y = make_dataset("xor", 40, 3)
     params = (("variant", "cyclic"), ("batch_size", 1), ("w0", (0.0, 0.0)), ("b0", 0.0), ("update_on", "nonpositive"),
@@ -220,10 +220,10 @@ def test_a_bundle_carries_records_made_ahead_byte_for_byte():
 @pytest.mark.parametrize("name, fit_intercept, b0", [("blobs", True, 0.0), ("xor", True, 0.0), ("separable", False, 0.0),
                                                      ("moons", False, 0.0), ("blobs", False, 1.5)])
 def test_the_page_s_kept_bound_and_separability_equal_the_core_s(name, fit_intercept, b0):
-    """views.builds keeps the mistake bound and the separability test per data set (from the points' bytes, y as
+    """glue.builds keeps the mistake bound and the separability test per data set (from the points' bytes, y as
     floats): each equals the core's on the points as the page has them (int labels), and the bound's w is read-only."""
     from core.bounds import mistake_bound, separable_by_run
-    from views.builds import _bound, _separable
+    from glue.builds import _bound, _separable
 
     X, y = make_dataset(name, 60, seed=3)
     key = (np.ascontiguousarray(X, dtype=float).tobytes(), np.ascontiguousarray(y, dtype=float).tobytes(), len(y))

@@ -1,4 +1,4 @@
-"""The server-wide settings (views.server) and the worker processes that build pages (views.workers)."""
+"""The server-wide settings (glue.server) and the worker processes that build pages (glue.workers)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import socket
 import numpy as np
 import pytest
 
-from views import builds, server, workers
+from glue import builds, server, workers
 
 
 def _listener() -> socket.socket:

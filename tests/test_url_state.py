@@ -2,7 +2,7 @@
 
 The widgets bind to query parameters (Streamlit writes them in the browser, which
 the e2e tests check); here each page's whole non-default state is written the way
-:func:`views.options.url_spelling` says the widgets write it, and a fresh session
+:func:`glue.options.url_spelling` says the widgets write it, and a fresh session
 opened with that query string must show the same values in every widget.
 """
 
@@ -13,18 +13,18 @@ from apptest_helpers import chart_shown
 from test_views import page_from_url
 
 from core.svm import C_GRID
-from views.options import parse_url, url_spelling
+from glue.options import parse_url, url_spelling
 
 DATA = {"ds": "blobs", "n_blobs": 60, "blobs_noise": 0.35, "data_seed": 4}
 STATES = {
-    "views/perceptron.py": {
+    "app_pages/perceptron.py": {
         "variant": "minibatch", "tau": 0.5, "B": 3, "rule": "negative", "frames": "updates", "bias": False,
         "w01": 1.5, "w02": -0.5, "b0": 1.0, "seed": 7, "max_steps": 500, "reduction": "sum", "height": 560},
-    "views/dual.py": {"kernel": "rbf", "gamma": 3.0, "eta": 0.5, "order": "random", "frames": "updates", "seed": 3,
+    "app_pages/dual.py": {"kernel": "rbf", "gamma": 3.0, "eta": 0.5, "order": "random", "frames": "updates", "seed": 3,
                       "max_steps": 400, "height": 900},
-    "views/svm.py": {"C": float(C_GRID[20]), "kernel": "poly", "degree": 3, "coef0": 2.0, "overlay": False,
+    "app_pages/svm.py": {"C": float(C_GRID[20]), "kernel": "poly", "degree": 3, "coef0": 2.0, "overlay": False,
                      "height": 900},
-    "views/losses.py": {"loss": "hinge", "slice": "theta", "lam": 0.1, "path": "hinge_sgd", "radius": 2.0,
+    "app_pages/losses.py": {"loss": "hinge", "slice": "theta", "lam": 0.1, "path": "hinge_sgd", "radius": 2.0,
                         "height": 780, "path_seed": 5, "lit": 3},
 }
 

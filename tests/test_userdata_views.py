@@ -9,8 +9,8 @@ from test_views import page_from_url
 
 from datasets import make_dataset
 from datasets.points import encode_points
-from views.dataset import DATASET_KEY
-from views.userdata import CUSTOM, CUSTOM_KEY, UserPoints, _check_rows
+from glue.dataset import DATASET_KEY
+from glue.userdata import CUSTOM, CUSTOM_KEY, UserPoints, _check_rows
 
 XU = np.array([[0.5, 1.25], [-1.0, 2.0], [2.0, -0.75], [1.5, 1.5]])
 YU = np.array([1, -1, -1, 1])
@@ -18,7 +18,7 @@ YU = np.array([1, -1, -1, 1])
 
 def test_a_link_with_points_opens_exactly_those_points_on_every_page():
     code = encode_points(XU, YU)
-    for page in ("views/perceptron.py", "views/dual.py", "views/svm.py", "views/losses.py"):
+    for page in ("app_pages/perceptron.py", "app_pages/dual.py", "app_pages/svm.py", "app_pages/losses.py"):
         at = page_from_url({"ds": "Your points", "pts": code, "tau": "0.5"}, page)
         ds = at.session_state[DATASET_KEY]
         assert ds.name == CUSTOM and np.array_equal(ds.X, XU) and np.array_equal(ds.y, YU)
@@ -37,12 +37,12 @@ def test_a_bad_points_parameter_is_named_and_the_page_still_runs(pts):
 
 
 def test_points_set_in_the_session_go_into_the_url_and_survive_a_page_switch():
-    at = page_from_url({}, "views/perceptron.py")
+    at = page_from_url({}, "app_pages/perceptron.py")
     at.session_state[CUSTOM_KEY] = UserPoints(XU, YU, "drawn by hand", 1)
     at.session_state["ds"] = CUSTOM
     at.run()
     assert at.query_params["pts"] == encode_points(XU, YU)
-    at.switch_page("views/svm.py").run()
+    at.switch_page("app_pages/svm.py").run()
     assert not at.exception
     assert np.array_equal(at.session_state[DATASET_KEY].X, XU)
     assert at.query_params["pts"] == encode_points(XU, YU)
@@ -56,7 +56,7 @@ def test_points_set_in_the_session_go_into_the_url_and_survive_a_page_switch():
 
 def test_too_many_points_for_a_link_say_so():
     X, y = make_dataset("blobs", 600, 0)
-    at = page_from_url({}, "views/perceptron.py")
+    at = page_from_url({}, "app_pages/perceptron.py")
     at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
     at.session_state["ds"] = CUSTOM
     at.run()
@@ -65,7 +65,7 @@ def test_too_many_points_for_a_link_say_so():
 
 
 def test_clear_shows_an_empty_plane_and_undo_brings_the_points_back():
-    at = page_from_url({"ds": "XOR"}, "views/perceptron.py")
+    at = page_from_url({"ds": "XOR"}, "app_pages/perceptron.py")
     before = at.session_state[DATASET_KEY]
     at.sidebar.button(key="clear_points").click().run()
     assert not at.exception
@@ -81,7 +81,7 @@ def test_clear_shows_an_empty_plane_and_undo_brings_the_points_back():
 
 def test_one_class_stops_the_svm_with_a_message_and_the_points_shown():
     code = encode_points(XU[:2], np.array([1, 1]))
-    at = page_from_url({"ds": "Your points", "pts": code}, "views/svm.py")
+    at = page_from_url({"ds": "Your points", "pts": code}, "app_pages/svm.py")
     assert "every point is in class +1; the SVM needs both classes" in at.info[0].value
     assert [len(t["x"]) for t in figure(at)["data"]] == [2, 0]
 
@@ -111,8 +111,8 @@ def test_the_table_rows_are_checked_and_named():
 
 def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run():
     X, y = make_dataset("blobs", 2500, 0)
-    for page, query in [("views/dual.py", {}), ("views/svm.py", {"kernel": "rbf"}), ("views/losses.py", {}),
-                        ("views/compare.py", {})]:
+    for page, query in [("app_pages/dual.py", {}), ("app_pages/svm.py", {"kernel": "rbf"}), ("app_pages/losses.py", {}),
+                        ("app_pages/compare.py", {})]:
         words = "at most 2,000 points (the Perceptron page and the SVM page's linear kernel take up to 10,000)"
         at = page_from_url({"ds": "Blobs", **query}, page)  # a good run first
         at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
@@ -125,7 +125,7 @@ def test_points_a_page_cannot_take_are_drawn_as_they_are_not_the_last_good_run()
         assert sum(len(t["x"]) for t in fig["data"]) == 2500
 
 
-@pytest.mark.parametrize("page, query", [("views/perceptron.py", {}), ("views/svm.py", {"kernel": "linear"})])
+@pytest.mark.parametrize("page, query", [("app_pages/perceptron.py", {}), ("app_pages/svm.py", {"kernel": "linear"})])
 def test_the_perceptron_and_the_linear_svm_take_up_to_10000_points(page, query):
     X, y = make_dataset("xor", 10_000, 0)
     at = page_from_url({"ds": "Blobs", **query}, page)
@@ -149,7 +149,7 @@ def test_text_from_a_link_is_shown_as_text_not_as_a_link():
 
 
 def test_a_generated_dataset_a_page_cannot_run_is_drawn_not_the_last_good_run():
-    at = page_from_url({"ds": "Separable (margin γ)", "hard": "true"}, "views/svm.py")
+    at = page_from_url({"ds": "Separable (margin γ)", "hard": "true"}, "app_pages/svm.py")
     assert not at.error
     at.sidebar.selectbox(key="ds").set_value("xor").run()  # no line separates XOR: the hard margin fails
     assert any("Cannot run the SVM on these points" in e.value for e in at.error)
@@ -165,7 +165,7 @@ def test_a_link_naming_your_points_without_any_says_so():
 def test_ten_thousand_points_cap_the_steps_the_record_checks():
     """The record checks M at every state against every point, for each τ: on 10,000 points, 20,000 steps at most."""
     X, y = make_dataset("xor", 10_000, 0)
-    at = page_from_url({"ds": "Blobs", "max_steps": "100000"}, "views/perceptron.py")
+    at = page_from_url({"ds": "Blobs", "max_steps": "100000"}, "app_pages/perceptron.py")
     at.session_state[CUSTOM_KEY] = UserPoints(X, y, "imported from big.csv", 1)
     at.session_state["ds"] = CUSTOM
     at.run()

@@ -23,8 +23,8 @@ from streamlit.testing.v1 import AppTest
 
 from core.svm import C_GRID, fit_svm, hinge_sgd
 from datasets import make_dataset
-from views.dataset import DATASET_KEY, Dataset
-from views.options import TAUS
+from glue.dataset import DATASET_KEY, Dataset
+from glue.options import TAUS
 from viz.scene import LossScene, SgdScene, View, with_view
 from viz.svm import sgd_summary
 
@@ -34,12 +34,12 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 def perceptron_page() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page("views/perceptron.py").run()
+    at.switch_page("app_pages/perceptron.py").run()
     assert not at.exception, at.exception
     return at
 
 
-def page_from_url(params: dict[str, str], page: str | None = "views/perceptron.py") -> AppTest:
+def page_from_url(params: dict[str, str], page: str | None = "app_pages/perceptron.py") -> AppTest:
     """Open the app as a link with these query parameters would (then the page, if given)."""
     at = AppTest.from_file(APP, default_timeout=60)
     for k, v in params.items():
@@ -110,7 +110,7 @@ def test_dataset_survives_page_switch():
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.sidebar.selectbox(key="ds").set_value("moons").run()
     ds = at.session_state[DATASET_KEY]
-    at.switch_page("views/perceptron.py").run()
+    at.switch_page("app_pages/perceptron.py").run()
     assert at.session_state[DATASET_KEY] is ds or at.session_state[DATASET_KEY].name == "moons"
     assert run_meta(at)["n_points"] == ds.n
 
@@ -209,19 +209,18 @@ def test_url_checks_wait_for_the_page_that_owns_the_parameter():
     home = " ".join(w.value for w in at.warning)
     assert "foo='1' (not a setting of this app)" in home and "tau" not in home
     assert "foo" not in at.query_params and "tau" in at.query_params  # named and out of the address; τ waits
-    at.switch_page("views/perceptron.py").run()
+    at.switch_page("app_pages/perceptron.py").run()
     assert "tau='0.3' (using '1.0': tau is one of 0.01, 0.02, 0.05, …, 10.0)" in " ".join(w.value for w in at.warning)
 
 
 @pytest.mark.parametrize("cmp", ["order", "tau", "batch", "svm"])
 def test_compare_s_own_keys_are_the_controls_each_comparison_draws(cmp):
-    """views.compare.OWN_KEYS names each comparison's own controls (a bad value for one not shown is named at once):
+    """glue.options.OWN_KEYS names each comparison's own controls (a bad value for one not shown is named at once):
     it must be what the page draws for that comparison."""
-    from views.compare import OWN_KEYS
-    from views.options import COMPARE_LABELS
-    from views.shared import BOUND_THIS_RUN
+    from glue.options import COMPARE_LABELS, OWN_KEYS
+    from glue.shared import BOUND_THIS_RUN
 
-    at = page_from_url({"ds": "XOR", "n_xor": "40", "cmp": COMPARE_LABELS[cmp]}, page="views/compare.py")
+    at = page_from_url({"ds": "XOR", "n_xor": "40", "cmp": COMPARE_LABELS[cmp]}, page="app_pages/compare.py")
     drawn = set(at.session_state[BOUND_THIS_RUN])
     own = {k for keys in OWN_KEYS.values() for k in keys}
     assert drawn & own == set(OWN_KEYS[cmp])
@@ -273,7 +272,7 @@ def test_a_link_step_past_the_run_is_named_and_the_chart_opens_at_its_end():
 def test_compare_names_a_bad_value_of_a_comparison_it_does_not_show():
     """Compare draws τ left and right only when it compares τ with τ: a bad value for them (or B's) in a link that
     compares orders is named at once and leaves the address bar; a good one stays for when they are shown."""
-    at = page_from_url({"tau_a": "abc", "B_a": "0", "tau_b": "2.0"}, page="views/compare.py")
+    at = page_from_url({"tau_a": "abc", "B_a": "0", "tau_b": "2.0"}, page="app_pages/compare.py")
     said = " ".join(w.value for w in at.warning)
     assert "tau_a='abc' (not a value of that setting)" in said and "B_a='0' (not a value of that setting)" in said
     assert "tau_b" not in said
@@ -284,7 +283,7 @@ def test_compare_names_a_bad_value_of_a_comparison_it_does_not_show():
 # Dual / Gram
 # ----------------------------------------------------------------------------
 
-DUAL = "views/dual.py"
+DUAL = "app_pages/dual.py"
 
 
 def dual_page(**params) -> AppTest:
@@ -380,7 +379,7 @@ def test_mistake_bound_beside_the_count():
 
 
 def test_svm_page_c_moves_the_margin():
-    at = page_from_url({"ds": "blobs"}, page="views/svm.py")
+    at = page_from_url({"ds": "blobs"}, page="app_pages/svm.py")
     meta = run_meta(at)
     assert meta["view"] == "svm" and meta["C"] == 1.0
     wide = meta["width"]
@@ -396,7 +395,7 @@ def test_svm_page_c_moves_the_margin():
 
 
 def test_svm_kernel_on_many_points_is_one_solution_with_a_note():
-    at = page_from_url({"ds": "moons", "n_moons": "500", "kernel": "rbf"}, page="views/svm.py")
+    at = page_from_url({"ds": "moons", "n_moons": "500", "kernel": "rbf"}, page="app_pages/svm.py")
     assert not at.exception
     meta = run_meta(at)
     assert meta["kernel"] == "rbf" and not meta["live"] and meta["follow"] is None
@@ -404,7 +403,7 @@ def test_svm_kernel_on_many_points_is_one_solution_with_a_note():
 
 
 def test_svm_hard_margin_on_xor_says_why():
-    at = page_from_url({"ds": "xor"}, page="views/svm.py")
+    at = page_from_url({"ds": "xor"}, page="app_pages/svm.py")
     at.toggle(key="hard").set_value(True).run()
     assert not at.exception
     assert "needs linearly separable data" in at.error[0].value
@@ -412,14 +411,14 @@ def test_svm_hard_margin_on_xor_says_why():
 
 
 def test_svm_kernel_and_url():
-    at = page_from_url({"ds": "circles", "kernel": "rbf", "C": "10", "gamma": "3"}, page="views/svm.py")
+    at = page_from_url({"ds": "circles", "kernel": "rbf", "C": "10", "gamma": "3"}, page="app_pages/svm.py")
     assert not any("Ignored URL" in w.value for w in at.warning)
     meta = run_meta(at)
     assert meta["kernel"] == "rbf" and meta["C"] == 10.0
 
 
 def test_svm_sgd_tab_runs():
-    at = page_from_url({"ds": "blobs", "sgd_steps": "500"}, page="views/svm.py")
+    at = page_from_url({"ds": "blobs", "sgd_steps": "500"}, page="app_pages/svm.py")
     assert at.session_state["svm_tab"] == "Exact SVM"
     assert not [s for s in scenes(at) if isinstance(s, SgdScene)]  # the closed tab did not run
     at.session_state["svm_tab"] = "Hinge-loss SGD"
@@ -436,7 +435,7 @@ def test_svm_sgd_tab_runs():
     ({"sgd_steps": "5000", "sgd_eta": "0.5", "schedule": "constant η", "n_blobs": "2000"}, False),  # past the budget
     ({"sgd_steps": "1000"}, False)])  # Pegasos' decaying η (the default): one run, no η to follow
 def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
-    at = page_from_url({"ds": "blobs", "n_blobs": "60", "data_seed": "31", **query}, page="views/svm.py")
+    at = page_from_url({"ds": "blobs", "n_blobs": "60", "data_seed": "31", **query}, page="app_pages/svm.py")
     at.session_state["svm_tab"] = "Hinge-loss SGD"
     at.run()
     assert not at.exception and not at.error
@@ -464,9 +463,9 @@ def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
 
 
 def test_a_link_opens_the_svm_page_s_sgd_tab_and_a_bad_tab_is_named():
-    at = page_from_url({"ds": "blobs", "svm_tab": "Hinge-loss SGD", "sgd_steps": "200"}, page="views/svm.py")
+    at = page_from_url({"ds": "blobs", "svm_tab": "Hinge-loss SGD", "sgd_steps": "200"}, page="app_pages/svm.py")
     assert at.session_state["svm_tab"] == "Hinge-loss SGD" and isinstance(scene(at), SgdScene)
-    bad = page_from_url({"ds": "blobs", "svm_tab": "nonsense"}, page="views/svm.py")
+    bad = page_from_url({"ds": "blobs", "svm_tab": "nonsense"}, page="app_pages/svm.py")
     assert bad.session_state["svm_tab"] == "Exact SVM" and not [s for s in scenes(bad) if isinstance(s, SgdScene)]
     assert any("svm_tab='nonsense' (using 'Exact SVM'" in w.value for w in bad.warning)
 
@@ -475,7 +474,7 @@ def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not
     """η must stay below N·C (core.svm.constant_eta_fits): at N = 40 and C = 0.1 the family holds the η's below 4, and
     an η of 5 is named with the last good record kept (the chart dims: no run of that η is in it)."""
     at = page_from_url({"ds": "blobs", "n_blobs": "40", "data_seed": "35", "C": "0.1", "schedule": "constant η",
-                        "sgd_steps": "200", "sgd_eta": "2.0"}, page="views/svm.py")
+                        "sgd_steps": "200", "sgd_eta": "2.0"}, page="app_pages/svm.py")
     at.session_state["svm_tab"] = "Hinge-loss SGD"
     at.run()
     assert scene(at).partial and not at.error
@@ -505,23 +504,23 @@ def charts(at: AppTest) -> dict:
 
 
 def test_loss_page_default_and_its_views():
-    at = page_from_url({"ds": "blobs"}, page="views/losses.py")
+    at = page_from_url({"ds": "blobs"}, page="app_pages/losses.py")
     surf, data = scene(at), loss_data(at)  # the (w₁, w₂) slices travel as a record, not as frames; the data chart too
     assert isinstance(surf, LossScene) and surf.run["names"] == ["hinge"] and len(surf.bs) == 17
     assert surf.view.start == 8 and data.run["chosen"] is None and charts(at) == {}
     assert any("hinge loss." in m.value for m in at.markdown)  # the text beside the loss
-    at = page_from_url({"ds": "blobs", "loss": "all", "slice": "theta"}, page="views/losses.py")
+    at = page_from_url({"ds": "blobs", "loss": "all", "slice": "theta"}, page="app_pages/losses.py")
     meta = charts(at)["loss_surface"]["layout"]["meta"]
     assert meta["slice"] == "theta" and meta["losses"] == ["hinge", "perceptron", "zero_one"] and not scenes(at)
-    at = page_from_url({"ds": "xor", "loss": "zero_one", "view": "surface"}, page="views/losses.py")
+    at = page_from_url({"ds": "xor", "loss": "zero_one", "view": "surface"}, page="app_pages/losses.py")
     assert charts(at)["loss_surface_3d"]["layout"]["meta"]["loss"] == "zero_one"
-    at = page_from_url({"ds": "blobs", "loss": "all"}, page="views/losses.py")
+    at = page_from_url({"ds": "blobs", "loss": "all"}, page="app_pages/losses.py")
     assert scene(at).run["names"] == ["hinge", "perceptron", "zero_one"] and len(scene(at).us) == 61
 
 
 @pytest.mark.parametrize("path", ["perceptron", "hinge_sgd"])
 def test_loss_page_lambda_moves_in_the_browser_the_record_is_the_same(path):
-    sent = [scenes_bytes(page_from_url({"ds": "blobs", "loss": "hinge", "path": path, "lam": lam}, page="views/losses.py"))
+    sent = [scenes_bytes(page_from_url({"ds": "blobs", "loss": "hinge", "path": path, "lam": lam}, page="app_pages/losses.py"))
             for lam in ("0.0", "0.1", "1.0")]
     assert sent[0] == sent[1] == sent[2]  # every λ is in it: moving λ sends nothing new, the chart follows
     sc = decoded(sent[0][0])
@@ -534,14 +533,14 @@ def test_loss_page_exports_are_named_after_the_view():
         return next(json.loads(e.proto.json) for e in at.get("bidi_component")
                     if e.proto.component_name.endswith("dbl_chart_tools") and json.loads(e.proto.json)["chart"] == "loss_chart")
 
-    got = tools(page_from_url({"ds": "blobs"}, page="views/losses.py"))
+    got = tools(page_from_url({"ds": "blobs"}, page="app_pages/losses.py"))
     assert got["name"] == "loss-hinge-w-map-40pts" and got["slider_name"] == "b"  # the keys move b
-    got = tools(page_from_url({"ds": "blobs", "slice": "theta"}, page="views/losses.py"))
+    got = tools(page_from_url({"ds": "blobs", "slice": "theta"}, page="app_pages/losses.py"))
     assert got["name"] == "loss-hinge-theta-map-40pts" and got["slider_name"] == ""  # a still figure: nothing to move
 
 
 def test_loss_page_chosen_weight_draws_its_boundary():
-    at = page_from_url({"ds": "textbook", "loss": "perceptron"}, page="views/losses.py")
+    at = page_from_url({"ds": "textbook", "loss": "perceptron"}, page="app_pages/losses.py")
     ds = at.session_state[DATASET_KEY]
     b = float(scene(at).bs[2])
     at.session_state["_loss_chosen"] = ((0.5, -0.25), b, ds.label)  # what a click on the surface stores
@@ -565,7 +564,7 @@ def test_loss_page_chosen_weight_draws_its_boundary():
 
 
 def test_a_weight_the_chart_reports_is_read_and_a_bad_one_ignored():
-    from views.options import weight_pick
+    from glue.options import weight_pick
 
     assert weight_pick({"w": [0.5, -0.25], "b": 0.1234567}) == ((0.5, -0.25), 0.123457)
     assert weight_pick({"w": (1, -2), "b": 0}) == ((1.0, -2.0), 0.0)
@@ -578,7 +577,7 @@ def test_a_weight_the_chart_reports_is_read_and_a_bad_one_ignored():
 
 def test_a_c_the_svm_chart_reports_is_read_and_a_bad_one_ignored():
     from core.svm import C_GRID
-    from views.options import c_pick
+    from glue.options import c_pick
 
     assert c_pick(10.0, C_GRID) == 10.0 and c_pick(1, C_GRID) == 1.0 and c_pick(0.001, C_GRID) == 0.001
     for bad in (True, False, None, "10", b"10", [10.0], {"c": 10.0}, 11.0, float("nan"), float("inf"), -1.0, 10**400):
@@ -588,7 +587,7 @@ def test_a_c_the_svm_chart_reports_is_read_and_a_bad_one_ignored():
 @pytest.mark.parametrize("params", [{"loss": "squared"}, {"lam": "-1"}, {"b_at": "99"}, {"lit": "abc"},
                                     {"slice": "b"}, {"radius": "0"}])
 def test_loss_page_bad_url_never_breaks_it(params):
-    at = page_from_url({"ds": "blobs", **params}, page="views/losses.py")
+    at = page_from_url({"ds": "blobs", **params}, page="app_pages/losses.py")
     assert not at.exception and (scenes(at) or "loss_surface" in charts(at))
 
 

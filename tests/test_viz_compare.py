@@ -215,10 +215,10 @@ def test_a_family_per_side_travels_once_and_names_its_control():
 
 
 def test_a_family_made_in_chunks_is_the_same_record(monkeypatch):
-    """views.builds.compare_page with its runs and records made in chunks (as the workers make them at once) sends the
+    """glue.builds.compare_page with its runs and records made in chunks (as the workers make them at once) sends the
     same bytes as made in one piece; the records made are used, not made again."""
     import viz.scene
-    from views.builds import compare_page
+    from glue.builds import compare_page
 
     X, y = tied(7)
     common = (("max_steps", 120), ("seed", 3))
@@ -235,7 +235,7 @@ def test_a_family_made_in_chunks_is_the_same_record(monkeypatch):
     def again(run):
         raise AssertionError("a record made again")
 
-    monkeypatch.setattr(viz.scene, "compare_record", again)  # (the scene's own: the chunks' are views.builds')
+    monkeypatch.setattr(viz.scene, "compare_record", again)  # (the scene's own: the chunks' are glue.builds')
     two = compare_page(X, y, lefts, rights, (None, "SVM penalty C"), "C", share=share)
     assert chunks == [4] and two[0] == one[0]
     assert [r.C for r in two[2]] == [0.1, 1.0, 10.0] and two[1][0].variant == "random"

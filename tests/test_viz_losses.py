@@ -100,8 +100,8 @@ def test_the_record_holds_what_defines_the_slices(scene):
         assert r["levels"]["hinge"][k] == list(band_levels("hinge", r["tops"]["hinge"][k], len(y)))
     assert r["tops"]["hinge"][0] < r["tops"]["hinge"][2]  # λ/2‖w‖² raises the hinge's top
     assert r["tops"]["zero_one"] == [1.0] * 3 and len(set(r["tops"]["perceptron"])) == 1  # no λ in them
-    # a page's cached colour scales (views.builds.loss_tops) make the same record
-    from views.builds import loss_tops
+    # a page's cached colour scales (glue.builds.loss_tops) make the same record
+    from glue.builds import loss_tops
 
     pre = loss_tops(X, y, tuple(names), lams, (us, vs, bs))
     assert loss_scene(X, y, names, us, vs, bs, lams=lams, tops=pre).to_bytes() == loss_scene(

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from views import workers
-from views.workers import cpu_quota, usable_cores
+from glue import workers
+from glue.workers import cpu_quota, usable_cores
 
 HOST_CORES = 64
 

@@ -2,7 +2,7 @@
 
 A scene chart is written with its record and the app's renderer (:func:`scene_html`: it steps and plays as in the
 app); a still Plotly figure with plotly.js (:func:`standalone_html`). PNG and SVG of a chart as it stands are made in
-the browser by Plotly itself (``views.chart_tools``); the GIF is drawn with Pillow from the record (``viz.gif``).
+the browser by Plotly itself (``glue.chart_tools``); the GIF is drawn with Pillow from the record (``viz.gif``).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def scene_html(blob: bytes, title: str, css: str = "") -> str:
     title : str
         The page's title and heading (escaped).
     css : str
-        The renderer's style sheet (``views.scene_chart``).
+        The renderer's style sheet (``glue.scene_chart``).
     """
     import base64
 

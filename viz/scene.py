@@ -327,7 +327,7 @@ class PerceptronScene:
         :func:`bundle`; "minibatch": at the B the page's B control shows). None: nothing is kept.
     partial : bool
         The record holds the run of the page's τ alone, sent first when the server had not made the runs of every
-        τ: once it is drawn, the chart asks for them (views/perceptron.py), and dims while the page's τ control shows
+        τ: once it is drawn, the chart asks for them (app_pages/perceptron.py), and dims while the page's τ control shows
         another τ than this record's.
     """
 
@@ -1289,7 +1289,7 @@ class SgdScene:
         The label of the page's η control: the chart shows the run of the η it shows, and follows it as it moves,
         in the browser (else the view's ``eta``, else the run shown before, else the first).
     partial : bool
-        The record holds the run of the η the page showed alone, sent before every η's (views.svm): the chart
+        The record holds the run of the η the page showed alone, sent before every η's (app_pages.svm): the chart
         draws it and asks for the rest.
     """
 

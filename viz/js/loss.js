@@ -290,7 +290,7 @@ class LossView extends Panels {
   }
   // the page's data chart under the surface (three losses; one on a narrow page, 1280 px with the sidebar and less):
   // the state, legend, b's controls and the lesson (folded, unless opened before) over the panels
-  // (views/scene_chart.py: dbls-data-below), so that the data chart, where a weight clicked is drawn, comes right
+  // (glue/scene_chart.py: dbls-data-below), so that the data chart, where a weight clicked is drawn, comes right
   // under them, not 400–500 px further down. Not where one loss's slide stands its legend beside the panel
   placeWords() {
     const data = document.querySelector(".st-key-loss_data"), r = this.root.getBoundingClientRect();
@@ -513,7 +513,7 @@ class LossView extends Panels {
   preview(pick) {
     const m = this.m;
     if (m.us.indexOf(pick.w[0]) < 0 || m.vs.indexOf(pick.w[1]) < 0) return;  // (off the grid: the page's record says)
-    const w = pick.w.map((x) => Math.round(x * 1e6) / 1e6);  // the weight as the page keeps it (6 decimals: views.options.weight_pick)
+    const w = pick.w.map((x) => Math.round(x * 1e6) / 1e6);  // the weight as the page keeps it (6 decimals: glue.options.weight_pick)
     this.pending = {...pick, w};
     this.drawStep();
     showLesson(this, this.i);  // (the formula box writes the losses at the weight picked)

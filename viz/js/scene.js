@@ -823,7 +823,7 @@ class Stepping {
   constructor(root, model, Plotly, scene, hidden = []) {
     this.root = root; this.m = model; this.Plotly = Plotly; this.scene = scene;
     this.k = model.h.view.scale || 1;
-    root.classList.toggle("dbls-big", this.k > 1);  // (presentation mode: its slider shorter, views/scene_chart.py)
+    root.classList.toggle("dbls-big", this.k > 1);  // (presentation mode: its slider shorter, glue/scene_chart.py)
     const q = (c) => root.querySelector(c);
     this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.over = q(".dbls-over");
     this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
@@ -976,7 +976,7 @@ class Stepping {
   }
 
   go(delta) { this.pause(); this.show(this.i + delta); }
-  key(name) {  // (the page's keys: views/chart_tools.py)
+  key(name) {  // (the page's keys: glue/chart_tools.py)
     this.root.__dblWorked = performance.now();
     const last = this.m.nStops - 1;
     const i = {ArrowLeft: this.i - 1, ArrowRight: this.i + 1, Home: 0, End: last}[name];
@@ -1598,7 +1598,7 @@ function wantedSlot(v) {
   if (!want) return null;
   if (want === v.m.run.variant) return slotOf(v.m.run);
   if (want !== "minibatch") return want;
-  const B = boxBatch(v);  // (one outside 1..N runs as the nearest: views/perceptron.py)
+  const B = boxBatch(v);  // (one outside 1..N runs as the nearest: app_pages/perceptron.py)
   return B === null ? null : slotFor(want, B);
 }
 

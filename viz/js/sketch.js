@@ -171,7 +171,7 @@ function sketchAxes(layout, data, W, H) {
     const [r0, r1] = a.range, L = a._length;
     a.l2p = a._letter === "x" ? (v) => ((v - r0) / (r1 - r0)) * L : (v) => ((r1 - v) / (r1 - r0)) * L;
     a.p2l = a._letter === "x" ? (p) => r0 + (p / L) * (r1 - r0) : (p) => r1 - (p / L) * (r1 - r0);
-    a.p2d = a.opts.type === "log" ? (p) => 10 ** a.p2l(p) : a.p2l;  // (a click added on the sketch: views/userdata.py)
+    a.p2d = a.opts.type === "log" ? (p) => 10 ** a.p2l(p) : a.p2l;  // (a click added on the sketch: glue/userdata.py)
   }
   return ax;
 }

@@ -1,5 +1,5 @@
 """Runs made ahead: the Perceptron page's other variants, made in the background once its chart has drawn a record and
-is left alone, so that a first change of variant is drawn in the browser (views/perceptron.py; the renderer's side is
+is left alone, so that a first change of variant is drawn in the browser (app_pages/perceptron.py; the renderer's side is
 ``askAhead`` and ``keepAhead`` in viz/js/scene.js).
 
 The chart asks with a trigger whose value is :func:`parse_ask`'s JSON; the page answers, once every variant asked for
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import NamedTuple
 
-from views.builds import memo_key, run_params, settings_key
+from glue.builds import memo_key, run_params, settings_key
 
 AHEAD, AHEAD_N = ("cyclic", "random", "batch", "minibatch"), 2_000  # what is made ahead, and on at most how many points
 AHEAD_STEPS = 1_000  # and at most how many steps (the default; at 100,000 a run takes about a second a τ)

@@ -31,8 +31,8 @@ from datasets.points import (
     decode_points,
     encode_points,
 )
-from views.chart_tools import SLIDER_JS
-from views.dataset import CUSTOM, STANDARDIZE, current_dataset
+from glue.chart_tools import SLIDER_JS
+from glue.dataset import CUSTOM, STANDARDIZE, current_dataset
 
 CUSTOM_KEY = "_custom_points"  # UserPoints
 HISTORY_KEY = "_custom_history"  # earlier UserPoints, newest last

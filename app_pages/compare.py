@@ -13,13 +13,13 @@ import streamlit as st
 
 from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
-from views.builds import SCALE, compare_page, compare_specs, settings_key, shown_run, shown_specs
-from views.chart_tools import exports, file_stem
-from views.dataset import current_dataset
-from views.options import BATCHES, COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, TAUS, TTL, c_label
-from views.present import part
-from views.scene_chart import show_scene
-from views.shared import (
+from glue.builds import SCALE, compare_page, compare_specs, settings_key, shown_run, shown_specs
+from glue.chart_tools import exports, file_stem
+from glue.dataset import current_dataset
+from glue.options import BATCHES, COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, OWN_KEYS, TAUS, TTL, c_label
+from glue.present import part
+from glue.scene_chart import show_scene
+from glue.shared import (
     bound,
     more_asked,
     name_bad_values,
@@ -32,8 +32,8 @@ from views.shared import (
     step_beyond,
     take_start_step,
 )
-from views.userdata import escape_md
-from views.workers import offload, offload_shared
+from glue.userdata import escape_md
+from glue.workers import offload, offload_shared
 from viz.scene import View, with_view
 
 CHART = "compare_chart"
@@ -49,8 +49,7 @@ C_LABEL = "SVM penalty C"
 # N = 2,000 the twenty runs of cyclic against random weigh 0.45 MB at 1,000 steps, 0.84 MB at 2,000 and 8 MB at
 # 20,000; the perceptron and the 25 C's hinge-SGD runs 1.07 MB at 1,000 steps
 FAMILY_STEPS = 26_000
-OWN_KEYS = {"order": ("tau",), "tau": ("cmp_order", "tau_a", "tau_b"), "batch": ("B_a", "B_b"), "svm": ("C",)}  # each comparison's controls
-SHOWN = "_compare_shown"  # the runs of the record this session was sent last (views.builds.settings_key)
+SHOWN = "_compare_shown"  # the runs of the record this session was sent last (glue.builds.settings_key)
 FAMILIES = 8  # families of C runs the server keeps (each 1.1 MB at N = 2,000), and its registry of them names
 
 
@@ -64,7 +63,7 @@ def compute(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str):
 @st.cache_resource(max_entries=FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every C…")
 def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
     """:func:`compute` for a family of C (kept apart: the registry "compare" names what this holds,
-    views.shared.partial_first), its runs made in every worker at once."""
+    glue.shared.partial_first), its runs made in every worker at once."""
     return compare_page(X, y, lefts, rights, follow, "C", share=offload_shared)
 
 
@@ -83,7 +82,7 @@ def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tupl
 
 @page_fragment
 def page() -> None:
-    """The Compare page (a fragment: views.shared.page_fragment)."""
+    """The Compare page (a fragment: glue.shared.page_fragment)."""
     st.title("Compare two runs")
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()

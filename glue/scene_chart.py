@@ -23,7 +23,7 @@ from viz.scene import RENDERER_JS
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 CSS = """
-.st-key-dbl_scene_preload { display: none; }  /* (views.scene_chart.preload_renderer: nothing to see) */
+.st-key-dbl_scene_preload { display: none; }  /* (glue.scene_chart.preload_renderer: nothing to see) */
 .dbls { font: inherit; color: var(--st-text-color, #0d0d0d); background: #fff; }
 .dbls-text { min-height: 4.3em; line-height: 1.45; font-size: 1.02em; overflow-wrap: anywhere; }
 .dbls-quiz-text { min-height: 0; }  /* the quiz's words appear once answered: no room kept for them */

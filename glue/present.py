@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from views.options import url_spelling
-from views.shared import PRESENT, URL_AT_START, URL_NOTES, bound, presenting
+from glue.options import url_spelling
+from glue.shared import PRESENT, URL_AT_START, URL_NOTES, bound, presenting
 
 HIDE = "hide"
 # the parts a lecturer can hide -> what the list calls them
@@ -85,7 +85,7 @@ def presentation_sidebar() -> None:
             problem = f"hide={given!r} names no part (using {hide_spelling(parts)!r})"
         elif unknown:
             problem = f"hide= names parts this app does not have: {', '.join(unknown)}"
-        if problem:  # said above the page (the sidebar may be hidden): views.shared.report_url_problems
+        if problem:  # said above the page (the sidebar may be hidden): glue.shared.report_url_problems
             st.session_state.setdefault(URL_NOTES, []).append(
                 f"{problem}; the parts are {', '.join(PARTS)}, or none")
         st.session_state[HIDE] = parts

@@ -1,7 +1,7 @@
 """What the pages build from new inputs: pure functions of their arguments, no Streamlit.
 
 The pages cache these results (``st.cache_resource``) and compute them with
-:func:`views.workers.offload`, in a worker process, so a build for one student does not hold up
+:func:`glue.workers.offload`, in a worker process, so a build for one student does not hold up
 the other sessions' reruns. Each function here is the body of a page's cached builder.
 """
 
@@ -17,7 +17,7 @@ from core.dual import gram, primal_agreement, run_dual, separable_in_feature_spa
 from core.losses import grid_around, surface, theta_grid
 from core.perceptron import run_perceptron
 from core.svm import C_GRID, HingeRun, constant_eta_fits, fit_svm, hinge_sgd, path_of, svm_grid
-from views.options import TAUS, VARIANT_LABELS
+from glue.options import TAUS, VARIANT_LABELS
 from viz.common import num, projector, serialized
 from viz.dual import agreement_text, cost_lines, dual_summary, dual_table
 from viz.losses import colour_tops, default_bs, surface3d_figure, theta_figure
@@ -264,7 +264,7 @@ def compare_page(X, y, lefts: tuple, rights: tuple, follow: tuple = (None, None)
     side's control (labelled ``follow[j]``) picks from by ``key``; a run asked for on both sides is run once. Each C
     of the hinge runs gets its exact SVM, which the hinge SGD approaches. ``partial``: the runs the controls show
     alone, sent before the family (:class:`viz.scene.CompareScene`). ``share(fn, X, y, params, chunk)`` makes the
-    runs and their records in chunks at once (:func:`views.workers.offload_shared`); None, here.
+    runs and their records in chunks at once (:func:`glue.workers.offload_shared`); None, here.
 
     Returns
     -------

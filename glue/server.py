@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import socket
 
-from views.workers import warm_up
+from glue.workers import warm_up
 
 _done = False
 

@@ -1,6 +1,6 @@
 """The shared dataset every page reads: what it is (:class:`Dataset`) and where the session keeps it.
 
-Its own module so that the sidebar's parts (``views.shared``, ``views.userdata``) both read it without
+Its own module so that the sidebar's parts (``glue.shared``, ``glue.userdata``) both read it without
 importing each other.
 """
 
@@ -15,7 +15,7 @@ from datasets import REGISTRY, make_dataset
 from datasets.points import standardize
 
 CUSTOM = "custom"  # the dataset list's entry for the user's points
-STANDARDIZE = "std"  # the sidebar's Standardize switch (views.shared draws it; its URL parameter too)
+STANDARDIZE = "std"  # the sidebar's Standardize switch (glue.shared draws it; its URL parameter too)
 DATASET_KEY = "_dataset"
 STANDARD_VIEW = "_standard_view"  # (the dataset, it standardized)
 DEFAULT_DATASET = "textbook"

@@ -2,7 +2,7 @@
 
 The run crosses the wire once, as a scene record of the core's states (:func:`viz.scene.dual_scene`);
 stepping, scrubbing, playing and the step mode happen in the browser; only a parameter change reruns the page
-(a fragment: views.shared.page_fragment). The Gram matrix is cached per dataset and kernel, apart from the run, so changing η, the order or
+(a fragment: glue.shared.page_fragment). The Gram matrix is cached per dataset and kernel, apart from the run, so changing η, the order or
 max steps reuses it.
 """
 
@@ -13,10 +13,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from views.builds import SCALE, dual_page, dual_steps
-from views.chart_tools import exports, file_stem
-from views.dataset import current_dataset
-from views.options import (
+from glue.builds import SCALE, dual_page, dual_steps
+from glue.chart_tools import exports, file_stem
+from glue.dataset import current_dataset
+from glue.options import (
     COEF0S,
     DEGREES,
     FRAME_LABELS,
@@ -28,9 +28,9 @@ from views.options import (
     TAUS,
     TTL,
 )
-from views.present import part
-from views.scene_chart import show_scene
-from views.shared import (
+from glue.present import part
+from glue.scene_chart import show_scene
+from glue.shared import (
     bound,
     page_fragment,
     plane_data,
@@ -41,8 +41,8 @@ from views.shared import (
     steps_table,
     take_start_step,
 )
-from views.userdata import escape_md
-from views.workers import offload
+from glue.userdata import escape_md
+from glue.workers import offload
 from viz.scene import DUAL_BYTES, View, with_view
 
 LAST_GOOD = "_dual_last_good"
@@ -57,7 +57,7 @@ ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 
 @st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
 def compute(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | None, follow: str | None):
     """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows
-    (in a worker process, which keeps the Gram matrices of its last 2 datasets: views.builds._gram).
+    (in a worker process, which keeps the Gram matrices of its last 2 datasets: glue.builds._gram).
     How it is shown (height, step mode, presentation mode) is not part of it.
     """
     return offload(dual_page, X, y, kernel, kparams, params, etas, follow)
@@ -79,7 +79,7 @@ def steps_of(ds, kernel: str, kparams: tuple, params: tuple) -> dict:
 
 @page_fragment
 def page() -> None:
-    """The Dual / Gram page (a fragment: views.shared.page_fragment)."""
+    """The Dual / Gram page (a fragment: glue.shared.page_fragment)."""
     st.title("Dual perceptron and the Gram matrix")
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()

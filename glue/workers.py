@@ -10,8 +10,8 @@ and is cached by the page as before.
 ``DBL_WORKERS`` sets the number of workers (``0``: build in the server process itself). The default
 is one per core this process may use (:func:`usable_cores`: its CPU affinity, within a container's
 CPU quota). The workers are forked from a fork server (a clean process
-that has imported :mod:`views.builds`, not a fork of the threaded server) when the first session
-opens (``views.server.tune_once``).
+that has imported :mod:`glue.builds`, not a fork of the threaded server) when the first session
+opens (``glue.server.tune_once``).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _executor() -> ProcessPoolExecutor | None:
                 os.environ.setdefault(var, "1")  # the fork server loads NumPy after this: one BLAS thread a worker
             try:
                 ctx = mp.get_context("forkserver")
-                ctx.set_forkserver_preload(["views.builds"])  # NumPy, Plotly, the builders: imported once, then forked
+                ctx.set_forkserver_preload(["glue.builds"])  # NumPy, Plotly, the builders: imported once, then forked
                 _pool = ProcessPoolExecutor(worker_count(), mp_context=ctx)
             except Exception:  # noqa: BLE001 - no semaphores, no /dev/shm…: build in this process instead
                 logging.getLogger(__name__).warning("no worker pool (building in the server process)", exc_info=True)

@@ -209,3 +209,5 @@ def message_number(value) -> float | None:
     except OverflowError:
         return None
     return v if math.isfinite(v) else None
+
+OWN_KEYS = {"order": ("tau",), "tau": ("cmp_order", "tau_a", "tau_b"), "batch": ("B_a", "B_b"), "svm": ("C",)}  # Compare: each comparison's own controls

@@ -2,7 +2,7 @@
 
 The run crosses the wire once, as a scene record of the core's states (:mod:`viz.scene`); stepping,
 scrubbing, playing and the step mode happen in the browser. The page's body is a fragment
-(views.shared.page_fragment), and its live controls (the variant, τ, B) with what they change another inside it
+(glue.shared.page_fragment), and its live controls (the variant, τ, B) with what they change another inside it
 (:func:`live`): τ, and a variant the chart has drawn, move in the browser at once; a change reruns the live part.
 """
 
@@ -15,15 +15,15 @@ from time import perf_counter
 import streamlit as st
 
 from datasets.csvio import trajectory_csv
-from views.ahead import Ahead, ahead_of, made_ahead_kind, parse_ask
-from views.builds import SCALE, memo_key, perceptron_page, run_params, settings_key
-from views.chart_tools import exports, file_stem
-from views.dataset import current_dataset
-from views.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
-from views.present import part
-from views.quiz import quiz
-from views.scene_chart import show_scene
-from views.shared import (
+from glue.ahead import Ahead, ahead_of, made_ahead_kind, parse_ask
+from glue.builds import SCALE, memo_key, perceptron_page, run_params, settings_key
+from glue.chart_tools import exports, file_stem
+from glue.dataset import current_dataset
+from glue.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
+from glue.present import part
+from glue.quiz import quiz
+from glue.scene_chart import show_scene
+from glue.shared import (
     bound,
     live_fragment,
     more_asked,
@@ -37,8 +37,8 @@ from views.shared import (
     steps_table,
     take_start_step,
 )
-from views.userdata import escape_md
-from views.workers import TIMEOUT_S, offload_shared
+from glue.userdata import escape_md
+from glue.workers import TIMEOUT_S, offload_shared
 from viz.gif import perceptron_gif
 from viz.perceptron import step_table
 from viz.scene import SceneRun, View, bundle, with_view
@@ -59,7 +59,7 @@ SHOWN = "_perceptron_shown"  # the inputs of the record this session was sent la
 BUILT_KEEP = 32  # inputs the registry of builds holds, as compute's cache does (a forgotten one: a partial record)
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
 VARIANT_LABEL, B_LABEL = "Variant", "Batch size B"  # and these, back to a variant (and B) it has drawn (the memo)
-AHEAD_ASKED = "_perceptron_ahead"  # the chart's ask for the variants made ahead (views.ahead.Ask), for this run
+AHEAD_ASKED = "_perceptron_ahead"  # the chart's ask for the variants made ahead (glue.ahead.Ask), for this run
 LAST_BUILD = "_perceptron_last_build_s"  # how long this session's last build of every τ (not a cache lookup) took
 SLOW_BUILD_S, CACHED_S = 0.15, 0.02  # a build that slow sends the τ shown first (first_tau_first); a lookup is quicker
 
@@ -72,7 +72,7 @@ def _page_of(X, y, params: tuple):
 
 @st.cache_resource(show_spinner=False)
 def made_ahead() -> Ahead:
-    """The runs made ahead (views.ahead): the server's, for every session."""
+    """The runs made ahead (glue.ahead): the server's, for every session."""
     return Ahead(_page_of)
 
 
@@ -88,7 +88,7 @@ def compute(X, y, params: tuple):
 
 
 def _ahead() -> None:
-    """The chart drew a record and was left alone: it asks for the variants made ahead (views.ahead.parse_ask; anything
+    """The chart drew a record and was left alone: it asks for the variants made ahead (glue.ahead.parse_ask; anything
     else is ignored). The live part's run this causes answers (:func:`live`)."""
     st.session_state[AHEAD_ASKED] = parse_ask((st.session_state.get(CHART) or {}).get("ahead"))
 
@@ -159,7 +159,7 @@ def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
 
 @page_fragment
 def page() -> None:
-    """The Perceptron page (a fragment: views.shared.page_fragment); its live controls and what they change are a
+    """The Perceptron page (a fragment: glue.shared.page_fragment); its live controls and what they change are a
     fragment of their own inside it (:func:`live`)."""
     st.title("Perceptron")
     st.session_state[PAGE_RAN] = True
@@ -210,7 +210,7 @@ def page() -> None:
 def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     """The controls a lecturer tunes live (the variant, τ, B), drawn into the page's settings row, and all they
     change: the chart and its status (in ``out``), the notes and the exports. Changing one reruns this alone
-    (views.shared.live_fragment); the page's other settings come in ``settings`` and ``view``.
+    (glue.shared.live_fragment); the page's other settings come in ``settings`` and ``view``.
 
     Streamlit lets a fragment's rerun write into a container made outside it only where the fragment wrote on
     the last run of the container's maker: the widgets' columns and ``out`` are written on every run (a widget,
@@ -218,7 +218,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     ds = current_dataset()
     N = max(len(ds.y), 1)
     alone = not st.session_state.pop(PAGE_RAN, False)  # the page did not run since this part last did
-    asked = st.session_state.pop(AHEAD_ASKED, None)  # (views.ahead.Ask)
+    asked = st.session_state.pop(AHEAD_ASKED, None)  # (glue.ahead.Ask)
     variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
                     fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",

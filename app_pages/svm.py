@@ -16,10 +16,10 @@ from dataclasses import replace
 import streamlit as st
 
 from core.svm import C_GRID
-from views.builds import SCALE, SGD_FAMILY_WORK, family_etas, settings_key, sgd_page, svm_page, svm_solutions
-from views.chart_tools import exports, file_stem
-from views.dataset import current_dataset
-from views.options import (
+from glue.builds import SCALE, SGD_FAMILY_WORK, family_etas, settings_key, sgd_page, svm_page, svm_solutions
+from glue.chart_tools import exports, file_stem
+from glue.dataset import current_dataset
+from glue.options import (
     COEF0S,
     DEGREES,
     GAMMAS,
@@ -34,9 +34,9 @@ from views.options import (
     c_label,
     c_pick,
 )
-from views.present import part
-from views.scene_chart import show_scene
-from views.shared import (
+from glue.present import part
+from glue.scene_chart import show_scene
+from glue.shared import (
     bound,
     more_asked,
     page_fragment,
@@ -46,8 +46,8 @@ from views.shared import (
     presenting,
     run_or_last_good,
 )
-from views.userdata import escape_md
-from views.workers import offload, offload_shared
+from glue.userdata import escape_md
+from glue.workers import offload, offload_shared
 from viz.scene import View, with_view
 
 LAST_GOOD = "_svm_last_good"
@@ -57,7 +57,7 @@ LAST_SGD = "_svm_sgd_good"  # (blob, summaries, partial, file stem, label)
 PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
 ETA_LABEL = "Constant η"  # the SGD chart follows this control: η moves in the browser
-SGD_SHOWN = "_svm_sgd_shown"  # the inputs of the SGD record this session was sent last (views.shared.sent_anew)
+SGD_SHOWN = "_svm_sgd_shown"  # the inputs of the SGD record this session was sent last (glue.shared.sent_anew)
 SGD_FAMILIES = 8  # families of η runs the server keeps, and its registry of them names
 C_HELP = ("The penalty on slack: small C buys a wide margin with many violations, large C a narrow one with few. "
           "The objective is ½‖w‖² + C Σξ.")
@@ -96,7 +96,7 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 @st.cache_resource(max_entries=SGD_FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every η…")
 def compute_sgd_family(X, y, C: float, steps: int, seed: int, etas: tuple):
-    """Hinge SGD for each constant η of ``etas`` and the exact SVM (the registry "sgd" names what this holds, views.shared.partial_first), the
+    """Hinge SGD for each constant η of ``etas`` and the exact SVM (the registry "sgd" names what this holds, glue.shared.partial_first), the
     runs made in every worker at once."""
     return sgd_page(X, y, C, "constant", etas, steps, seed, ETA_LABEL, share=offload_shared)
 
@@ -124,7 +124,7 @@ def _on_chart_c() -> None:
 
 @page_fragment
 def page() -> None:
-    """The SVM page (a fragment: views.shared.page_fragment)."""
+    """The SVM page (a fragment: glue.shared.page_fragment)."""
     st.title("SVM: margin and slack")
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()

@@ -17,7 +17,7 @@ import re
 
 import streamlit as st
 
-from views.scene_chart import CSS as SCENE_CSS
+from glue.scene_chart import CSS as SCENE_CSS
 from viz.common import Chart, figure_dict
 from viz.export import scene_html, standalone_html
 
@@ -37,7 +37,7 @@ _CSS = """
 .dbl-keys { color: var(--st-text-color, #31333f); opacity: 0.8; font-size: 0.9em; }
 """
 
-# JS both components use: where a chart's slider stands. Only the scene renderer's charts (views.scene_chart) move
+# JS both components use: where a chart's slider stands. Only the scene renderer's charts (glue.scene_chart) move
 # (gd.__dbl says its step, or the SVM's C, or the Loss surface's b); a still figure (viz/js/figure.js) has no __dbl.
 SLIDER_JS = r"""
 function sliderAt(gd) {

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from views.scene_chart import show_scene
+from glue.scene_chart import show_scene
 from viz.quiz import grade, question
 from viz.scene import SceneRun, View, with_view
 

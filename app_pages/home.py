@@ -34,8 +34,8 @@ import a CSV; *Copy link to this view* shares exactly what you see. Start with t
 *textbook example* and step to convergence, then try *XOR* and watch the perceptron never stop.
 """
 )
-st.page_link("views/perceptron.py", label="Open the Perceptron page")
-st.page_link("views/dual.py", label="Open the Dual / Gram page")
-st.page_link("views/svm.py", label="Open the SVM margin page")
-st.page_link("views/losses.py", label="Open the Loss surface page")
-st.page_link("views/compare.py", label="Open the Compare page")
+st.page_link("app_pages/perceptron.py", label="Open the Perceptron page")
+st.page_link("app_pages/dual.py", label="Open the Dual / Gram page")
+st.page_link("app_pages/svm.py", label="Open the SVM margin page")
+st.page_link("app_pages/losses.py", label="Open the Loss surface page")
+st.page_link("app_pages/compare.py", label="Open the Compare page")

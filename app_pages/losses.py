@@ -16,10 +16,10 @@ import numpy as np
 import streamlit as st
 
 from core.losses import grid_half_width
-from views.builds import SCALE, loss_data, loss_grid, loss_page, loss_path, loss_scene_page, loss_theta, loss_tops
-from views.chart_tools import exports, file_stem
-from views.dataset import current_dataset
-from views.options import (
+from glue.builds import SCALE, loss_data, loss_grid, loss_page, loss_path, loss_scene_page, loss_theta, loss_tops
+from glue.chart_tools import exports, file_stem
+from glue.dataset import current_dataset
+from glue.options import (
     HEIGHTS,
     LAMS,
     LOSS_LABELS,
@@ -34,9 +34,9 @@ from views.options import (
     message_number,
     weight_pick,
 )
-from views.present import part
-from views.scene_chart import show_scene
-from views.shared import (
+from glue.present import part
+from glue.scene_chart import show_scene
+from glue.shared import (
     bound,
     page_fragment,
     plane_data,
@@ -45,8 +45,8 @@ from views.shared import (
     run_or_last_good,
     show_chart,
 )
-from views.userdata import escape_md
-from views.workers import offload
+from glue.userdata import escape_md
+from glue.workers import offload
 from viz.losses import (
     EXPLAIN,
     NAMES,
@@ -71,7 +71,7 @@ def cached_theta(X, y, names: tuple, lam: float, r: float, bmax: float):
 
 def cached_path(X, y, kind: str, variant: str, tau: float, seed: int, lam: float):
     """The optimiser's (w, b) after each step, thinned, and its label (in a worker): keyed by what the run depends on
-    (the perceptron has no λ; hinge SGD runs with λ = 0 as with 10⁻³, :func:`views.builds.loss_path`)."""
+    (the perceptron has no λ; hinge SGD runs with λ = 0 as with 10⁻³, :func:`glue.builds.loss_path`)."""
     return _path(X, y, kind, variant, tau, seed, 0.0 if kind == "perceptron" else max(float(lam), 1e-3))
 
 
@@ -144,7 +144,7 @@ def _on_pick() -> None:
 
 @page_fragment
 def page() -> None:
-    """The Loss surface page (a fragment: views.shared.page_fragment)."""
+    """The Loss surface page (a fragment: glue.shared.page_fragment)."""
     st.title("Loss surface")
     first = st.container()  # presentation mode: the charts here, before the settings
     ds = current_dataset()

@@ -2,7 +2,7 @@
 
 The dataset is stored in ``st.session_state[DATASET_KEY]``, a key no widget
 owns, so it survives page switches; pages read it with
-:func:`views.dataset.current_dataset`.
+:func:`glue.dataset.current_dataset`.
 Widgets here bind to the URL (``?ds=XOR&n_xor=60&data_seed=3``) so a link
 reproduces the data; :func:`report_url_problems` names parameters that were
 not valid.
@@ -21,8 +21,8 @@ import streamlit as st
 
 from core.validate import validate_data
 from datasets import REGISTRY
-from views.builds import settings_key, sized
-from views.dataset import (
+from glue.builds import settings_key, sized
+from glue.dataset import (
     CUSTOM,
     DATASET_KEY,
     DEFAULT_DATASET,
@@ -32,7 +32,7 @@ from views.dataset import (
     current_dataset,
     default_dataset,
 )
-from views.options import (
+from glue.options import (
     DATASET_LABELS,
     N_PLANE_MAX,
     TTL,
@@ -42,8 +42,8 @@ from views.options import (
     parse_url,
     url_spelling,
 )
-from views.scene_chart import show_scene
-from views.userdata import (
+from glue.scene_chart import show_scene
+from glue.userdata import (
     PTS,
     drop_points_from_url,
     escape_html,
@@ -79,7 +79,7 @@ def remember_url() -> None:
 
     Widgets read their values from the URL themselves, but only in the exact
     text they write (``tau=2.0``, ``ds=XOR``); what they cannot read they drop
-    from the address bar. Parameters :mod:`views.options` can read in a
+    from the address bar. Parameters :mod:`glue.options` can read in a
     friendlier spelling (``ds=xor``, ``tau=2``, ``bias=0``) are rewritten the
     widgets' way and the script reruns once, so the widgets pick them up and
     the address bar keeps reproducing the view.
@@ -178,7 +178,7 @@ def name_bad_values(keys: tuple[str, ...]) -> None:
     """The link's values for the page's settings ``keys`` that no control could take, named with the link's other
     problems (:func:`report_url_problems`) and taken out of the address bar, whether or not the page draws their
     controls now (Compare draws τ left and right only when it compares τ with τ). What is left in the link's values of
-    a setting :mod:`views.options` reads is such a value: a valid one was taken at the start (:func:`remember_url`)."""
+    a setting :mod:`glue.options` reads is such a value: a valid one was taken at the start (:func:`remember_url`)."""
     values = (st.session_state.get(URL_AT_START) or {}).get("values", {})
     for key in [k for k in keys if k in values and k in URL_FORMS]:
         st.session_state.setdefault(URL_NOTES, []).append(f"{key}={values.pop(key)!r} (not a value of that setting)")
@@ -190,7 +190,7 @@ def dataset_sidebar() -> None:
     """Draw the dataset controls in the sidebar and keep the dataset in session state.
 
     The list offers the generators and *Your points* (drawn, edited or
-    imported; see :mod:`views.userdata`). A bad combination shows an error
+    imported; see :mod:`glue.userdata`). A bad combination shows an error
     naming it and keeps the last good dataset.
     """
     sb = st.sidebar
@@ -341,11 +341,11 @@ def points_ready(ds: Dataset, key: str, what: str, need_both: bool = False) -> b
     return False
 
 
-PRESENT = "present"  # the presentation switch's key (views.present draws it)
+PRESENT = "present"  # the presentation switch's key (glue.present draws it)
 
 
 def presenting() -> bool:
-    """Whether presentation mode is on (once views.present has drawn its switch)."""
+    """Whether presentation mode is on (once glue.present has drawn its switch)."""
     return bool(st.session_state.get(PRESENT))
 
 
@@ -482,7 +482,7 @@ def take_start_step() -> int | None:
 
 
 def _points_key() -> str:
-    """The shown points, as a fingerprint (X and y as the pages show them: views.builds.settings_key)."""
+    """The shown points, as a fingerprint (X and y as the pages show them: glue.builds.settings_key)."""
     ds = current_dataset()
     return settings_key(ds.X, ds.y, ())
 
