@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import struct
 from dataclasses import asdict, dataclass, field, fields, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -46,10 +46,6 @@ SCENE_VERSION = 5  # 2: a hinge run carries its η, a mini-batch's subsets may b
 MAGIC = b"DBLS"
 _ALIGN = 8
 _DTYPES = {"u1": "<u1", "u2": "<u2", "u4": "<u4", "i1": "<i1", "f8": "<f8"}
-# the renderer: one module, the Perceptron's part and what every kind shares first, then the other pages'
-RENDERER_JS = "\n".join((Path(__file__).with_name("js") / name).read_text(encoding="utf-8")
-                         for name in ("scene.js", "sketch.js", "dual.js", "svm.js", "compare.js", "sgd.js", "loss.js", "lossdata.js", "quiz.js", "figure.js",
-                                      "lesson.js"))
 
 
 def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -77,33 +73,124 @@ def pack(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
     return MAGIC + struct.pack("<I", len(head)) + head + b"".join(chunks)
 
 
-def unpack(blob: bytes) -> tuple[dict, dict[str, np.ndarray]]:
-    """The header and arrays of a scene record (the inverse of :func:`pack`); ValueError if it is not one."""
+_MAX_DEPTH = 32  # the deepest nesting of objects and lists a header may have (a record's is 6 or less)
+_MAX_DIMS = 32  # the most axes an array may have (numpy's limit is 64)
+_MAX_ELEMENTS = 2**53  # the most elements an array may have, its zero axes aside (JavaScript's exact integers)
+
+
+def _json_kind(v) -> str:
+    """What a JSON value is, for a message: "an object", "a list", "a string", "a number", "true", "null"."""
+    return ("null" if v is None else "true" if v is True else "false" if v is False else "an object" if isinstance(v, dict)
+            else "a list" if isinstance(v, list) else "a string" if isinstance(v, str) else "a number")
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _too_deep(value, limit: int) -> bool:
+    """Whether objects and lists nest in ``value`` more than ``limit`` deep (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > limit:
+            return True
+        items = v.values() if isinstance(v, dict) else v
+        stack.extend((c, depth + 1) for c in items if isinstance(c, dict | list))
+    return False
+
+
+def _header_of(blob) -> tuple[bytes, dict, int]:
+    """A record's bytes, its header (a JSON object) and where its arrays start; ValueError naming what is wrong."""
+    if isinstance(blob, memoryview):
+        blob = blob.tobytes()
+    if not isinstance(blob, bytes | bytearray):
+        raise ValueError(f"a scene record is bytes, not {type(blob).__name__}")
     if len(blob) < 8 or blob[:4] != MAGIC:
         raise ValueError("not a scene record (it does not start with DBLS)")
     (h,) = struct.unpack("<I", blob[4:8])
-    header = json.loads(blob[8:8 + h])
-    if header.get("version") != SCENE_VERSION:
-        raise ValueError(f"scene version {header.get('version')!r}; this renderer reads {SCENE_VERSION}")
-    base = 8 + h
+    if 8 + h > len(blob):
+        raise ValueError(f"the scene record is cut short: its header is {h:,} bytes, but {len(blob) - 8:,} follow")
+    try:
+        text = bytes(blob[8:8 + h]).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the scene header is not UTF-8 text ({exc.reason} at byte {8 + exc.start})") from None
+    try:
+        header = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError(f"the scene header nests deeper than {_MAX_DEPTH} objects and lists") from None
+    except ValueError as exc:  # (JSONDecodeError, NaN or Infinity, an integer of too many digits)
+        raise ValueError(f"the scene header is not JSON: {exc}") from None
+    if not isinstance(header, dict):
+        raise ValueError(f"the scene header is {_json_kind(header)}, not an object")
+    if _too_deep(header, _MAX_DEPTH):
+        raise ValueError(f"the scene header nests deeper than {_MAX_DEPTH} objects and lists")
+    return blob, header, 8 + h
+
+
+def unpack(blob: bytes) -> tuple[dict, dict[str, np.ndarray]]:
+    """The header and arrays of a scene record (the inverse of :func:`pack`).
+
+    Raises
+    ------
+    ValueError
+        When ``blob`` is not a scene record of this version, naming what is wrong: not bytes, no ``DBLS``, cut short,
+        a header that is not a JSON object (or nests deeper than 32), another ``version``, no ``arrays`` object, or an
+        array whose spec is not exactly ``dtype`` (one of ``u1 u2 u4 i1 f8``), ``shape`` (a list of integers ≥ 0) and
+        ``offset`` (an integer ≥ 0, a multiple of 8) or whose bytes run past the end of the record. Nothing else is
+        raised for any bytes.
+    """
+    blob, header, base = _header_of(blob)
+    version = header.get("version")
+    if type(version) is not int or version != SCENE_VERSION:
+        raise ValueError(f"scene version {version!r}; this renderer reads {SCENE_VERSION}")
+    specs = header.pop("arrays", None)
+    if not isinstance(specs, dict):
+        raise ValueError("the scene header has no arrays" if specs is None else
+                         f"the scene header's arrays is {_json_kind(specs)}, not an object")
+    size = len(blob) - base
     arrays = {}
-    for name, spec in header.pop("arrays").items():
-        dt = np.dtype(_DTYPES[spec["dtype"]])
-        count = int(np.prod(spec["shape"], dtype=np.int64))
-        arrays[name] = np.frombuffer(blob, dtype=dt, count=count, offset=base + spec["offset"]).reshape(spec["shape"])
+    for name, spec in specs.items():
+        if not isinstance(spec, dict) or spec.keys() != {"dtype", "shape", "offset"}:
+            got = sorted(spec) if isinstance(spec, dict) else _json_kind(spec)
+            raise ValueError(f"scene array {name!r}: its spec holds dtype, shape and offset, got {got}")
+        code, shape, offset = spec["dtype"], spec["shape"], spec["offset"]
+        if not isinstance(code, str) or code not in _DTYPES:
+            raise ValueError(f"scene array {name!r} has dtype {code!r}; the renderer reads {', '.join(_DTYPES)}")
+        if (not isinstance(shape, list) or len(shape) > _MAX_DIMS
+                or not all(type(n) is int and n >= 0 for n in shape)):
+            raise ValueError(f"scene array {name!r} has shape {_shown(shape)}; a shape is a list of at most "
+                             f"{_MAX_DIMS} integers ≥ 0")
+        if type(offset) is not int or offset < 0 or offset % _ALIGN:
+            raise ValueError(f"scene array {name!r} has offset {_shown(offset)}; an offset is an integer ≥ 0, a "
+                             f"multiple of {_ALIGN}")
+        dt = np.dtype(_DTYPES[code])
+        if math.prod(n for n in shape if n) > _MAX_ELEMENTS:
+            raise ValueError(f"scene array {name!r} has shape {_shown(shape)}: more than 2⁵³ elements")
+        count = math.prod(shape)
+        if offset + count * dt.itemsize > size:
+            raise ValueError(f"scene array {name!r} ({count * dt.itemsize:,} bytes at offset {offset:,}) runs past "
+                             f"the end of the record ({size:,} bytes of arrays)")
+        arrays[name] = np.frombuffer(blob, dtype=dt, count=count, offset=base + offset).reshape(shape)
     return header, arrays
 
 
+def _shown(v, most: int = 80) -> str:
+    """A header's value for a message, shortened when long."""
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def with_view(blob: bytes, view: View) -> bytes:
-    """The same scene record shown another way (height, scale, step mode, start step): only the header changes."""
-    if len(blob) < 8 or blob[:4] != MAGIC:
-        raise ValueError("not a scene record (it does not start with DBLS)")
-    (h,) = struct.unpack("<I", blob[4:8])
-    header = json.loads(blob[8:8 + h])
+    """The same scene record shown another way (height, scale, step mode, start step): only the header changes.
+
+    ValueError when ``blob`` is not a scene record (as :func:`unpack` names it; its arrays are not read).
+    """
+    blob, header, base = _header_of(blob)
     header["view"] = asdict(view)
     head = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
     head += b" " * (-(len(MAGIC) + 4 + len(head)) % _ALIGN)
-    return MAGIC + struct.pack("<I", len(head)) + head + blob[8 + h:]
+    return MAGIC + struct.pack("<I", len(head)) + head + bytes(blob[base:])
 
 
 def bundle(records: list[bytes]) -> bytes:
@@ -137,18 +224,89 @@ class _FlatRecord:
 
     @classmethod
     def from_bytes(cls, blob: bytes):
-        """The scene a record holds (ValueError if it is not a scene of this kind and version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != cls.KIND:
-            raise ValueError(f"not {cls.NAME} scene: kind {header.get('kind')!r}")
-        rest = {f.name: header[f.name] for f in fields(cls) if f.name not in cls.ARRAYS}
-        return cls(**{name: arrays[name] for name in cls.ARRAYS}, **rest | {"box": tuple(rest["box"]), "view": _view(rest["view"])})
+        """The scene a record holds (ValueError, naming what is wrong, if it is not a scene of this kind and version)."""
+        r = _Reader(blob, cls.KIND, cls.NAME)
+        return cls(**{name: r.array(name) for name in cls.ARRAYS}, **r.flat_fields(cls))
 
 
-def _view(fields: dict) -> View:
-    """A View from the header's JSON (its axes come back as a list)."""
-    pair = fields.get("pair")
-    return View(**{**fields, "axes": tuple(fields.get("axes", View.axes)), "pair": None if pair is None else tuple(pair)})
+_NUMBER = (int, float)
+_NONE = type(None)
+_VIEW_TYPES = {"height": _NUMBER, "scale": _NUMBER, "mode": (str,), "start": (int, _NONE), "tau": (*_NUMBER, _NONE),
+               "axes": (list,), "lam": (*_NUMBER, _NONE), "quiz": (dict, _NONE), "pair": (list, _NONE),
+               "eta": (*_NUMBER, _NONE), "seen": (*_NUMBER, _NONE)}
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number", _NONE: "null"}
+_REQUIRED = object()
+
+
+def _expected(types: tuple) -> str:
+    return " or ".join(dict.fromkeys(_TYPE_NAMES[t] for t in types))
+
+
+class _Reader:
+    """A scene record's header and arrays read field by field, for the scenes' ``from_bytes``: ValueError naming a
+    field or array that is missing or of the wrong type (never KeyError or TypeError)."""
+
+    def __init__(self, blob: bytes, kind: str, name: str):
+        self.header, self.arrays = unpack(blob)
+        if self.header.get("kind") != kind:
+            raise ValueError(f"not {name} scene: kind {_shown(self.header.get('kind'))}")
+
+    def get(self, key: str, types: tuple, default=_REQUIRED):
+        """The header's field ``key``, of one of ``types`` (``default`` where it is absent, if given)."""
+        if key not in self.header:
+            if default is _REQUIRED:
+                raise ValueError(f"the scene header has no {key!r}")
+            return default
+        v = self.header[key]
+        if not isinstance(v, types) or (isinstance(v, bool) and bool not in types and not set(types) & {object}):
+            raise ValueError(f"the scene header's {key!r} is {_json_kind(v)}, not {_expected(types)}")
+        return v
+
+    def array(self, name: str) -> np.ndarray:
+        try:
+            return self.arrays[name]
+        except KeyError:
+            raise ValueError(f"the scene record has no array {name!r}") from None
+
+    def box(self) -> tuple[float, float, float, float]:
+        box = self.get("box", (list,))
+        if len(box) != 4 or not all(isinstance(v, _NUMBER) and not isinstance(v, bool) for v in box):
+            raise ValueError(f"the scene header's box is {_shown(box)}, not 4 numbers")
+        return tuple(box)
+
+    def view(self) -> View:
+        """The header's ``view`` as a View (its axes and pair come back as tuples)."""
+        v = self.get("view", (dict,))
+        for key, value in v.items():
+            if key not in _VIEW_TYPES:
+                raise ValueError(f"the scene header's view has an unknown field {_shown(key)}")
+            if not isinstance(value, _VIEW_TYPES[key]) or (isinstance(value, bool) and key != "quiz"):
+                raise ValueError(f"the scene header's view.{key} is {_json_kind(value)}, not "
+                                 f"{_expected(_VIEW_TYPES[key])}")
+        for key, of in (("axes", str), ("pair", _NUMBER)):
+            if v.get(key) is not None and (len(v[key]) != 2 or not all(isinstance(a, of) and not isinstance(a, bool)
+                                                                       for a in v[key])):
+                raise ValueError(f"the scene header's view.{key} is {_shown(v[key])}, not 2 "
+                                 f"{'strings' if of is str else 'numbers'}")
+        return View(**{**v, **{key: tuple(v[key]) for key in ("axes", "pair") if v.get(key) is not None}})
+
+    def runs(self) -> tuple:
+        """The header's ``runs`` and their arrays as run records (:func:`_runs_of`)."""
+        runs = self.get("runs", (list,))
+        if not all(isinstance(run, dict) for run in runs):
+            raise ValueError("the scene header's runs are not all objects")
+        return _runs_of(runs, self)
+
+    def flat_fields(self, cls) -> dict:
+        """A :class:`_FlatRecord`'s fields other than its arrays (and a Dual's ``lines``)."""
+        out = {}
+        for f in fields(cls):
+            if f.name in cls.ARRAYS or f.name == "lines":
+                continue
+            out[f.name] = (self.box() if f.name == "box" else self.view() if f.name == "view" else
+                           self.get(f.name, (dict,) if f.name == "run" else (str, _NONE) if f.name == "follow"
+                                    else (object,)))
+        return out
 
 
 def _share_orders(records: list) -> tuple:
@@ -178,13 +336,13 @@ def _run_arrays(runs) -> dict[str, np.ndarray]:
     return out
 
 
-def _runs_of(header_runs: list[dict], arrays: dict[str, np.ndarray]) -> tuple:
+def _runs_of(header_runs: list[dict], record: _Reader) -> tuple:
     """The run records (:class:`PerceptronRun`, or :class:`HingeRunRecord` where ``run["kind"]`` is "hinge") that a
-    header's ``runs`` and the arrays of :func:`_run_arrays` describe."""
+    header's ``runs`` and the arrays of :func:`_run_arrays` describe (ValueError naming an array that is missing)."""
     out = []
     for j, run in enumerate(header_runs):
         rec = HingeRunRecord if run.get("kind") == "hinge" else PerceptronRun
-        out.append(rec(**{name: arrays[f"{name}.{run.get('order_of', j) if name == 'order' else j}"]
+        out.append(rec(**{name: record.array(f"{name}.{run.get('order_of', j) if name == 'order' else j}")
                           for name in rec.ARRAYS}, run=run))
     return tuple(out)
 
@@ -358,15 +516,15 @@ class PerceptronScene:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> PerceptronScene:
-        """The scene a record holds (ValueError if it is not a Perceptron scene of this version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != "perceptron":
-            raise ValueError(f"not a Perceptron scene: kind {header.get('kind')!r}")
-        proof = tuple(arrays[f"proof.{j}"] for j in range(len(header["runs"]))) if "proof.0" in arrays else None
-        return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), box=tuple(header["box"]), bound=header["bound"],
-                   follow=header["follow"], view=_view(header["view"]), proof=proof,
-                   bound_note=header.get("bound_note", ""), memo=header.get("memo"),
-                   partial=bool(header.get("partial")))
+        """The scene a record holds (ValueError, naming what is wrong, if it is not a Perceptron scene of this
+        version)."""
+        r = _Reader(blob, "perceptron", "a Perceptron")
+        runs = r.runs()
+        proof = tuple(r.array(f"proof.{j}") for j in range(len(runs))) if "proof.0" in r.arrays else None
+        return cls(X=r.array("X"), y=r.array("y"), runs=runs, box=r.box(), bound=r.get("bound", (dict, _NONE)),
+                   follow=r.get("follow", (str, _NONE)), view=r.view(), proof=proof,
+                   bound_note=r.get("bound_note", (str,), ""), memo=r.get("memo", (dict, _NONE), None),
+                   partial=bool(r.get("partial", (object,), False)))
 
 
 # (state, point) pairs a record's margins are computed for at once: 1.6 MB a float array, which the cache holds;
@@ -736,15 +894,15 @@ class DualScene(_FlatRecord):
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> DualScene:
-        """The scene a record holds (ValueError if it is not a Dual scene of this version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != cls.KIND:
-            raise ValueError(f"not {cls.NAME} scene: kind {header.get('kind')!r}")
-        rest = {f.name: header[f.name] for f in fields(cls) if f.name not in cls.ARRAYS and f.name != "lines"}
-        n = len(header["run"].get("etas") or []) if "W.0" in arrays else 0
-        lines = tuple({name: arrays[f"{name}.{j}"] for name in cls.LINE_ARRAYS} for j in range(n))
-        return cls(**{name: arrays[name] for name in cls.ARRAYS}, **rest | {"box": tuple(rest["box"]),
-                                                                            "view": _view(rest["view"])}, lines=lines)
+        """The scene a record holds (ValueError, naming what is wrong, if it is not a Dual scene of this version)."""
+        r = _Reader(blob, cls.KIND, cls.NAME)
+        rest = r.flat_fields(cls)
+        etas = rest["run"].get("etas")
+        if not isinstance(etas, list | _NONE):
+            raise ValueError(f"the scene header's run.etas is {_json_kind(etas)}, not a list or null")
+        n = len(etas or []) if "W.0" in r.arrays else 0
+        lines = tuple({name: r.array(f"{name}.{j}") for name in cls.LINE_ARRAYS} for j in range(n))
+        return cls(**{name: r.array(name) for name in cls.ARRAYS}, **rest, lines=lines)
 
 
 def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES, etas=None,
@@ -1174,14 +1332,13 @@ class CompareScene:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> CompareScene:
-        """The scene a record holds (ValueError if it is not a Compare scene of this version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != "compare":
-            raise ValueError(f"not a Compare scene: kind {header.get('kind')!r}")
-        return cls(X=arrays["X"], y=arrays["y"], runs=_runs_of(header["runs"], arrays), titles=tuple(header["titles"]),
-                   reference=header["reference"], box=tuple(header["box"]), view=_view(header["view"]),
-                   sides=None if header.get("sides") is None else tuple(header["sides"]),
-                   partial=bool(header.get("partial")))
+        """The scene a record holds (ValueError, naming what is wrong, if it is not a Compare scene of this
+        version)."""
+        r = _Reader(blob, "compare", "a Compare")
+        sides = r.get("sides", (list, _NONE), None)
+        return cls(X=r.array("X"), y=r.array("y"), runs=r.runs(), titles=tuple(r.get("titles", (list,))),
+                   reference=r.get("reference", (list, _NONE)), box=r.box(), view=r.view(),
+                   sides=None if sides is None else tuple(sides), partial=bool(r.get("partial", (object,), False)))
 
 
 def compare_record(run) -> HingeRunRecord | PerceptronRun:
@@ -1313,15 +1470,14 @@ class SgdScene:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> SgdScene:
-        """The scene a record holds (ValueError if it is not a hinge-SGD scene of this version)."""
-        header, arrays = unpack(blob)
-        if header.get("kind") != "sgd":
-            raise ValueError(f"not a hinge-SGD scene: kind {header.get('kind')!r}")
-        runs = _runs_of(header["runs"], arrays)
-        return cls(X=arrays["X"], y=arrays["y"], runs=runs,
-                   objectives=tuple(arrays[f"objective.{j}"] for j in range(len(runs))), exact=header["exact"],
-                   box=tuple(header["box"]), view=_view(header["view"]), follow=header.get("follow"),
-                   partial=bool(header.get("partial")))
+        """The scene a record holds (ValueError, naming what is wrong, if it is not a hinge-SGD scene of this
+        version)."""
+        r = _Reader(blob, "sgd", "a hinge-SGD")
+        runs = r.runs()
+        return cls(X=r.array("X"), y=r.array("y"), runs=runs,
+                   objectives=tuple(r.array(f"objective.{j}") for j in range(len(runs))), exact=r.get("exact", (dict,)),
+                   box=r.box(), view=r.view(), follow=r.get("follow", (str, _NONE), None),
+                   partial=bool(r.get("partial", (object,), False)))
 
 
 def sgd_scene(runs, exact: SVMSolution, view: View | None = None, *, follow: str | None = None,
@@ -1606,8 +1762,14 @@ def figure_scene(fig: dict | Chart, alt: str = "") -> bytes:
 
 
 def figure_of(blob: bytes) -> dict:
-    """The figure a ``figure`` record holds (ValueError if the record is of another kind)."""
-    header, arrays = unpack(blob)
-    if header.get("kind") != "figure":
-        raise ValueError(f"not a figure scene: kind {header.get('kind')!r}")
-    return json.loads(arrays["figure"].tobytes().decode("utf-8"))
+    """The figure a ``figure`` record holds (ValueError, naming what is wrong, if it is not one)."""
+    r = _Reader(blob, "figure", "a figure")
+    try:
+        fig = json.loads(r.array("figure").tobytes().decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("the record's figure nests too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"the record's figure is not JSON: {exc}") from None
+    if not isinstance(fig, dict):
+        raise ValueError(f"the record's figure is {_json_kind(fig)}, not an object")
+    return fig
