@@ -1,10 +1,9 @@
 """The scene renderer as a Streamlit component: the page sends a scene's bytes, the browser draws it.
 
-:data:`SCENE` is a components-v2 component around the renderer (``viz/js/scene.js`` and the other pages' ``viz/js/*.js``) and the
-plotly.js the installed ``plotly`` package ships, both served by this app from ``static/`` (:func:`serve_assets`),
-so no page asks another host for anything. The component's own code is a few lines that import the renderer
-from there: a component's code travels inside every message that draws it, and a new run would otherwise carry
-the renderer's 92 KB again each time. Stepping, scrubbing, Play and the keys move in the browser with
+:data:`SCENE` is a components-v2 component around the renderer (the ES modules of ``viz/js``: :mod:`viz.renderer`)
+and the plotly.js the installed ``plotly`` package ships, both served by this app from ``static/`` (:func:`serve_assets`),
+so no page asks another host for anything. The component's own code is a few lines that import the renderer's entry
+module from there (a component's code travels inside every message that draws it). Stepping, scrubbing, Play and the keys move in the browser with
 no message to the server; a new scene (a new run) is one message of typed arrays.
 """
 
@@ -18,7 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from viz.export import katex_css, katex_module
-from viz.scene import RENDERER_JS
+from viz import renderer
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -139,24 +138,24 @@ CSS = """
 /* (the figure's parts: the side layout's figure is display: contents, which takes no opacity) */
 """
 
-RENDERER_FILE = "dbl-scene.js"
-RENDERER_VERSION = hashlib.sha256(RENDERER_JS.encode()).hexdigest()[:12]  # a changed renderer is fetched anew
-LOADER_JS = f"""const url = new URL("app/static/{RENDERER_FILE}?v={RENDERER_VERSION}", window.location.href).toString();
+RENDERER_DIR = f"dbl-{renderer.version()}"  # static/dbl-<hash>/: the modules, a folder a version (fetched anew)
+ENTRY_URL = f"app/static/{RENDERER_DIR}/{renderer.ENTRY}"
+LOADER_JS = f"""const url = new URL("{ENTRY_URL}", window.location.href).toString();
 export default function (component) {{
   import(url).then((m) => m.default(component)).catch(() => {{
     const box = component.parentElement.querySelector(".dbls") || component.parentElement;
     if (component.data === null || component.data === undefined) return;
     box.innerHTML = '<div class="dbls-error" role="alert">This chart cannot be drawn: its renderer could not be ' +
-      'loaded from this server ({RENDERER_FILE}).</div>';
+      'loaded from this server ({RENDERER_DIR}/{renderer.ENTRY}).</div>';
   }});
 }}
 """
 
-# the chart's element asks the browser for plotly.js and the renderer as soon as it is drawn, before the component's
-# own script has loaded (plotly.js 0.9 s sooner on a new tab): the renderer's requests then find them fetched. plotly.js
-# is evaluated (0.8–0.9 s here) only after a new tab's first chart is sketched without it (viz/js/sketch.js)
-PRELOAD = (f'<link rel="preload" as="script" href="app/static/plotly.min.js">'
-           f'<link rel="modulepreload" href="app/static/{RENDERER_FILE}?v={RENDERER_VERSION}">')
+# the chart's element asks the browser for plotly.js and every module of the renderer as soon as it is drawn, before the
+# component's own script has loaded: the renderer's requests then find them fetched. plotly.js is evaluated only
+# after a new tab's first chart is sketched without it (viz/js/sketch.js)
+PRELOAD = '<link rel="preload" as="script" href="app/static/plotly.min.js">' + "".join(
+    f'<link rel="modulepreload" href="app/static/{RENDERER_DIR}/{name}">' for name in renderer.order())
 SCENE = st.components.v2.component("dbl_scene", html=f'{PRELOAD}<div class="dbls"></div>', css=CSS, js=LOADER_JS,
                                    isolate_styles=False)
 
@@ -185,7 +184,7 @@ def serve_assets() -> None:
     import plotly
 
     source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    target, renderer = STATIC / "plotly.min.js", STATIC / RENDERER_FILE
+    target = STATIC / "plotly.min.js"
     try:
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             _place(target, lambda tmp: shutil.copyfile(source, tmp))
@@ -194,8 +193,12 @@ def serve_assets() -> None:
             _place(placed, lambda tmp: shutil.copyfile(katex, tmp))
             rules = katex_css(katex)
             _place(sheet, lambda tmp: tmp.write_text(rules, encoding="utf-8"))
-        if not renderer.exists() or renderer.read_text(encoding="utf-8") != RENDERER_JS:
-            _place(renderer, lambda tmp: tmp.write_text(RENDERER_JS, encoding="utf-8"))
+        folder = STATIC / RENDERER_DIR
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in renderer.modules().items():
+            module = folder / name
+            if not module.exists() or module.read_text(encoding="utf-8") != text:
+                _place(module, lambda tmp, text=text: tmp.write_text(text, encoding="utf-8"))
         _placed = True
     except OSError as exc:  # a read-only install: the charts then say that they could not be loaded
         st.warning(f"Could not place the chart scripts in {STATIC} ({exc}); the step-through charts need them.")

@@ -16,6 +16,7 @@ Use them with pytest-playwright's ``page`` fixture and the helpers in ``tests/e2
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -200,17 +201,17 @@ def _stop_process_group(proc: subprocess.Popen[bytes]) -> None:
             continue
 
 
-@pytest.fixture(scope="session")
-def app_server() -> Iterator[str]:
-    """Run ``python -m streamlit run app.py`` from the repo root; yield ``http://127.0.0.1:PORT``."""
-    app = REPO_ROOT / APP_SCRIPT
+@contextlib.contextmanager
+def streamlit_server(script: str = APP_SCRIPT, cwd: Path = REPO_ROOT) -> Iterator[str]:
+    """Run ``python -m streamlit run <script>`` in ``cwd``; yield ``http://127.0.0.1:PORT`` once it is healthy."""
+    app = cwd / script
     if not app.is_file():
         pytest.fail(f"{app} does not exist: the e2e tests drive the app's entry point.", pytrace=False)
 
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     cmd = [
-        sys.executable, "-m", "streamlit", "run", APP_SCRIPT,
+        sys.executable, "-m", "streamlit", "run", script,
         "--server.port", str(port),
         "--server.headless", "true",
         "--server.address", "127.0.0.1",
@@ -221,7 +222,7 @@ def app_server() -> Iterator[str]:
     out_path, err_path = logdir / "stdout.log", logdir / "stderr.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=out, stderr=err, env=env, start_new_session=True)
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while not _health_ok(base_url):
@@ -241,3 +242,10 @@ def app_server() -> Iterator[str]:
     finally:
         _stop_process_group(proc)
         shutil.rmtree(logdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[str]:
+    """Run ``python -m streamlit run app.py`` from the repo root; yield ``http://127.0.0.1:PORT``."""
+    with streamlit_server() as url:
+        yield url

@@ -48,7 +48,8 @@ def mount(page: Page, blob: bytes) -> None:
     page.evaluate("""async (b64) => {
         const raw = atob(b64), bytes = new Uint8Array(raw.length);
         for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-        await window.__dbl.mountScene(document.getElementById('scene'), bytes, {standalone: true});
+        const view = await window.__dbl.mountScene(document.getElementById('scene'), bytes, {standalone: true});
+        if (view) window.__dblView = view;  // (as the offline file's own script keeps it)
     }""", base64.b64encode(blob).decode())
     assert not page.errors, page.errors
 

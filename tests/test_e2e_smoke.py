@@ -36,9 +36,26 @@ def test_plotly_js_is_fetched_alongside_the_renderer_not_after_it(browser, app_s
         page.goto(app_server.rstrip("/") + "/perceptron?ds=xor")
         page.wait_for_selector(".dbls[data-ready]", state="attached", timeout=60_000)
         got = page.evaluate("""() => { const at = (re) => performance.getEntriesByType('resource').find((e) => re.test(e.name));
-            const plotly = at(/plotly\\.min\\.js/), renderer = at(/dbl-scene\\.js/);
+            const plotly = at(/plotly\\.min\\.js/), renderer = at(/dbl-[0-9a-f]+\\/main\\.js/);
             return [plotly.startTime, renderer.responseEnd, plotly.initiatorType]; }""")
         assert got[0] <= got[1] and got[2] == "link", got
         assert_no_exception(page)
     finally:
         ctx.close()
+
+
+def test_a_fresh_server_s_first_request_for_a_page_runs_the_app_around_it(page: Page) -> None:
+    """A server whose very first request is /perceptron (a link opened before anyone saw the home page) shows the page
+    inside the app: the shared dataset sidebar and the navigation drawn by app.py, the Perceptron's chart. (With a
+    ``pages/`` folder Streamlit runs the page's script alone: tests/test_layout.py.)"""
+    from conftest import streamlit_server
+
+    with streamlit_server() as fresh:
+        page.goto(fresh + "/perceptron?ds=xor")
+        page.wait_for_selector(".dbls[data-ready]", state="attached", timeout=60_000)
+        wait_for_rerun(page)
+        assert_no_exception(page)
+        sidebar = page.get_by_test_id("stSidebar")
+        assert sidebar.get_by_text("Dataset", exact=False).count() >= 1
+        assert page.get_by_test_id("stSidebarNav").get_by_text("Dual / Gram").count() == 1
+        assert page.locator("h1, h2, h3").filter(has_text="Perceptron").count() >= 1

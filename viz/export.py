@@ -106,10 +106,10 @@ def scene_html(blob: bytes, title: str, css: str = "") -> str:
 
     import plotly
 
-    from viz.scene import RENDERER_JS
+    from viz.renderer import bundle
 
     plotly_js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
-    module = RENDERER_JS.replace("export default function (component)", "function component(component)", 1)
+    module = bundle().replace("export default function (component)", "function component(component)", 1)
     data = base64.b64encode(blob).decode("ascii")
     safe = html.escape(title)
     # "</" cannot close the script early: plotly.js and the renderer are written as they are, inside <script>
@@ -120,17 +120,16 @@ def scene_html(blob: bytes, title: str, css: str = "") -> str:
 <style>body {{ font-family: Inter, Segoe UI, Helvetica, Arial, sans-serif; font-size: 17px; margin: 8px 16px;
 color: #0d0d0d; }} h1 {{ font-size: 22px; margin: 8px 0; }} {css}</style>
 <script>{plotly_js}</script>
-<script type="module">{_katex_inline()}
-window.__dblMathML = true;  // no KaTeX style sheet or fonts offline: MathML, which the browser typesets itself
-</script></head>
+<script type="module">{_katex_inline()}</script></head>
 <body><h1>{safe}</h1><div class="dbls" id="scene"></div>
 <script type="module">
 {module}
 const raw = atob("{data}");
 const bytes = new Uint8Array(raw.length);
 for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-mountScene(document.getElementById("scene"), bytes, {{standalone: true}});
-window.__dbl = {{mountScene, num, decode}};  // for tests and the curious: the renderer's own functions
+// the view and the renderer's own functions, for tests and the curious (this file's names, not the renderer's)
+mountScene(document.getElementById("scene"), bytes, {{standalone: true}}).then((view) => {{ window.__dblView = view; }});
+window.__dbl = {{mountScene, num, decode}};
 document.addEventListener("keydown", (ev) => {{ if (window.__dblView && window.__dblView.key(ev.key)) ev.preventDefault(); }});
 </script></body></html>
 """

@@ -4,11 +4,23 @@
 // A perceptron run is read by PerceptronModel (its M as on the Perceptron page); a hinge-SGD run by HingeModel
 // below. The common step t goes from 0 to the longer run's end; a run that has ended holds its last state.
 // What each panel shows is decided once, in CompareView.geometry; the words are viz.compare.compare_state's.
+import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, SQUARE_SIDE, drawPanel, nextClipId, ringShape} from "./draw.js";
+import {controlValue, fail, fingerprint, nearest} from "./follow.js";
+import {grouped, isText, mistakesText, num, vec} from "./format.js";
+import {region, segment} from "./geometry.js";
+import {esc, placeTip, pointName, ringWords} from "./layout.js";
+import {hingeStep, lessonHeight, showLesson} from "./lesson.js";
+import {PerceptronView} from "./perceptron.js";
+import {PerceptronModel, ruleMask, runArray} from "./perceptron-model.js";
+import {checkBox, checkFinite, checkPoints, checkPtr} from "./record.js";
+import {CONTROLS, MATH} from "./shells.js";
+import {Panels} from "./stepping.js";
+
 
 const REFERENCE = "#CC79A7";  // Okabe–Ito reddish purple: the exact SVM (viz.compare)
 const REF_DASH = [10, 5];  // its dashes (px, times the view's scale): on the chart, in its legend and in an export
 
-class HingeModel {
+export class HingeModel {
   // run j of a Compare scene: hinge SGD, a state after every step
   constructor({header, arrays}, j) {
     const a = arrays, run = header.runs[j], at = (name) => runArray(a, run, j, name);
@@ -46,6 +58,9 @@ class HingeModel {
     for (let i = 0; i < this.N; i++) if (this.wrong[i]) { count++; if (list.length < limit) list.push(i); }
     return {list, count};
   }
+
+  // ----- Compare: each side's rule, then its step's numbers (a side that has finished holds its last state)
+  formula(s) { return hingeStep(this, this.X, this.y, this.run.lam, this.etas, s); }
 }
 
 // each side's runs: header.sides (a family per side, picked by the page's control for that side), else run 0 and 1
@@ -118,6 +133,10 @@ class CompareModel {
       line += `; margin < 1 (in squares): ${grouped(r)} of ${grouped(this.N)}`;
     }
     return (t > p.S ? `finished at step ${grouped(p.S)} (holds its last state)\n` : "") + line;
+  }
+
+  formulaColumns(t) {
+    return this.panels.map((p, j) => [`${j ? "Right" : "Left"}: ${this.titles[j].split("\n")[0]}`, p.formula(Math.min(t, p.S))]);
   }
 }
 
@@ -325,7 +344,7 @@ class CompareView extends Panels {
     this.plots.forEach((gd, j) => {
       const fl = gd._fullLayout;
       if (!fl || !fl.xaxis || !fl.xaxis._length) return;
-      const id = `dbls-cmp-clip-${this.clipId || (this.clipId = ++clipIds)}-${j}`;
+      const id = `dbls-cmp-clip-${this.clipId || (this.clipId = nextClipId())}-${j}`;
       const ref = g[j].ref && !this.hidden.has("ref") ? (P) => P.seg(g[j].ref, REFERENCE, 3 * this.k, REF_DASH.map((d) => d * this.k).join(" ")) : undefined;
       drawPanel(this, fl, g[j], {under: this.unders[j], rings: this.canvases[j], over: this.overs[j]}, id, this.exam[j], g[j].ringId, undefined, ref);
     });
@@ -398,5 +417,5 @@ ${CONTROLS}
 ${MATH}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-KINDS.compare = {shell: CMP_SHELL, View: CompareView, sketch: true,
+export const COMPARE_KIND = {shell: CMP_SHELL, View: CompareView, sketch: true,
                  model: (scene, old) => new CompareModel(scene, comparePicks(scene.header, old && old.m.h.kind === "compare" ? old : null))};

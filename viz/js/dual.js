@@ -5,6 +5,18 @@
 // boundary of a kernel is drawn from f sampled on a grid (a picture, not a decision), kept up to date
 // update by update: an update on xᵢ adds yᵢ·K(xᵢ, g) to h = Σ cᵢyᵢK(xᵢ, g), and f = η·h + b with the core's b.
 // ---------------------------------------------------------------------------------------------------
+import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, layer, nextClipId, plotCanvas, pointsUnder} from "./draw.js";
+import {controlValue, fail, fingerprint, nearest} from "./follow.js";
+import {afterUpdates, exactDigits, grouped, mistakesText, names, num, roundDigits, sub, vec} from "./format.js";
+import {region, segment} from "./geometry.js";
+import {FONT, esc, f1, holdTallest, largestFitting, pointName, tallestTexts, textWidth} from "./layout.js";
+import {TW, TX, kernelTex, lessonHeight, tn, tparen, tsign, tv} from "./lesson.js";
+import {PerceptronView} from "./perceptron.js";
+import {PerceptronModel, ruleMask} from "./perceptron-model.js";
+import {CONTROLS, MATH} from "./shells.js";
+import {colourBar, painted} from "./sketch.js";
+import {Stepping} from "./stepping.js";
+
 
 const DUAL_NAMES = 4;  // viz.dual.STATE_NAMES: most points the state line names in one list
 const HALO = {pos: "rgba(0, 114, 178, 0.28)", neg: "rgba(213, 94, 0, 0.28)"};
@@ -194,11 +206,44 @@ class DualModel {
     const support = S.length ? `${grouped(S.length)} of ${grouped(n)} αᵢ > 0 (${who})` : "α = 0";
     return `${afterUpdates(k)}: ${support}, b = ${num(this.B[k])}; ${mis}`;
   }
+
+  formula(step) {
+    const eta = this.eta, k = this.stateOf(step), upd = this.updated(step), kp = upd >= 0 ? k - 1 : k;
+    const rows = [
+      ["Rule", `f(${TX}_i) = \\sum_j \\alpha_j y_j G_{ji} + b`],
+      ["", `G_{ji} = K(${TX}_j, ${TX}_i) = ${kernelTex(this.run)}`],
+      ["", `\\text{if } y_i f(${TX}_i) \\le 0:\\quad \\alpha_i \\leftarrow \\alpha_i + \\eta,\\quad b \\leftarrow b + \\eta\\, y_i`],
+    ];
+    if (this.linear) rows.push(["", `${TW} = \\sum_i \\alpha_i y_i ${TX}_i,\\quad f(${TX}) = ${TW}\\cdot ${TX} + b`]);
+    if (step === 0) {
+      rows.push(["Step 0", `\\alpha = 0,\\ b = 0 \\;\\Rightarrow\\; f(${TX}) = 0 \\text{ at every point: } y\\,f = 0 \\le 0`]);
+      return rows;
+    }
+    const i = this.examined(step), yi = this.y[i], n = i + 1, bp = this.B[kp], b = this.B[k];
+    this.goState(kp);
+    const S = this.support(), ap = Array.from(S, (j) => this.alpha(j)), api = this.alpha(i);
+    const f = this.fExam[step - 1];  // the value the run judged xᵢ by
+    rows.push([`Step ${grouped(step)}`, `f(${TX}_{${n}}) = \\sum_j \\alpha_j y_j G_{j,${n}} + b`]);
+    let sum = "= ";
+    if (!S.length) sum += `${tn(bp)}`;
+    else if (S.length <= 4 && step < this.tPtr.length && this.tPtr[step] - this.tPtr[step - 1] === S.length) {
+      const t0 = this.tPtr[step - 1];
+      sum += S.map((j, q) => `${tn(ap[q])}\\cdot(${tsign(this.y[j])})\\cdot ${tparen(this.terms[t0 + q])}`).join(" + ") +
+        ` + (${tn(bp)}) = ${tn(f)}`;
+    } else sum += `${tn(f)}\\quad (\\text{over the ${S.length} points with } \\alpha_j > 0)`;
+    rows.push(["", sum]);
+    if (upd >= 0) {
+      rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} \\le 0 \\;\\Rightarrow\\; \\alpha_{${n}} \\leftarrow ${tn(api)} + ${tn(eta)} = ${tn(eta * (this.count[i] + 1))}`]);
+      rows.push(["", `b \\leftarrow ${tn(bp)} + ${tn(eta)}\\cdot(${tsign(yi)}) = ${tn(b)}`]);
+    } else rows.push(["", `y_{${n}} f(${TX}_{${n}}) = ${tn(yi * f)} > 0 \\;\\Rightarrow\\; \\text{no update}`]);
+    if (this.linear) rows.push(["", `${TW} = \\sum_i \\alpha_i y_i ${TX}_i = ${tv(this.w(k))},\\quad b = ${tn(b)}`]);
+    return rows;
+  }
 }
 
 // K(xᵢ, g) at every node g of a grid×grid grid (row r: gy[r], column c: gx[c]), added to h times yᵢ·sgn
 // (sgn: +1 or −1 for one update on xᵢ, or cᵢ, the updates on it)
-function addKernelRow(h, model, i, gx, gy, sgn) {
+export function addKernelRow(h, model, i, gx, gy, sgn) {
   const r = model.run, p = r.kernel_params, xi = model.X[2 * i], yi = model.X[2 * i + 1], G = gx.length;
   const c = sgn * model.y[i];
   if (r.kernel === "rbf") {  // exp(−γ‖x − g‖²) = exp(−γ(x₁ − g₁)²)·exp(−γ(x₂ − g₂)²)
@@ -218,7 +263,7 @@ function addKernelRow(h, model, i, gx, gy, sgn) {
 }
 
 // the segments of the curve F = 0 on the grid (marching squares, linear along each cell's edges)
-function zeroSegments(F, gx, gy) {
+export function zeroSegments(F, gx, gy) {
   const G = gx.length, out = [];
   const cross = (xa, ya, fa, xb, yb, fb) => { const t = fa / (fa - fb); return [xa + t * (xb - xa), ya + t * (yb - ya)]; };
   for (let r = 0; r + 1 < G; r++) for (let c = 0; c + 1 < G; c++) {
@@ -243,7 +288,7 @@ function zeroSegments(F, gx, gy) {
 // pieces, one a grid cell, are shorter than a dash: stroked apart, each began a dash and the curve looked solid);
 // ends within a millionth of the box's width of each other are one point (two cells find their shared crossing
 // from opposite corners)
-function chained(segments, box) {
+export function chained(segments, box) {
   const tol = 1e-6 * (box[1] - box[0]), key = (p) => `${Math.round(p[0] / tol)},${Math.round(p[1] / tol)}`;
   const at = new Map(), used = new Uint8Array(segments.length), out = [];
   segments.forEach(([a, b], i) => {
@@ -270,7 +315,7 @@ function chained(segments, box) {
 
 // polylines (a segment is one of two points) as the x and y of one plotly.js trace, a null between two: [[null], [null]]
 // for none
-function gapped(lines) {
+export function gapped(lines) {
   const x = [], y = [];
   for (const line of lines) { for (const [a, b] of line) x.push(a), y.push(b); x.push(null); y.push(null); }
   return [x.length ? x : [null], y.length ? y : [null]];
@@ -278,7 +323,7 @@ function gapped(lines) {
 
 // two panels (the data, and a second: the Gram matrix, the SVM's objective and C path) side by side, stacked, or
 // in presentation mode a slide of three columns with the words (sz from a view's sizes(); ``second`` its width)
-function panelClasses(root, sz, second) {
+export function panelClasses(root, sz, second) {
   root.classList.toggle("dbls-two", sz.two && !sz.side);
   root.classList.toggle("dbls-dside", sz.side);
   root.classList.toggle("dbls-dside-l", Boolean(sz.side && sz.beside));
@@ -286,7 +331,7 @@ function panelClasses(root, sz, second) {
   root.style.setProperty("--dbls-g", `${second}px`);
 }
 
-class DualView extends Stepping {
+export class DualView extends Stepping {
   constructor(root, model, Plotly, scene) {
     super(root, model, Plotly, scene);
     const q = (c) => root.querySelector(c);
@@ -586,7 +631,7 @@ class DualView extends Stepping {
     const m = this.m, k = this.k, on = (id) => !this.hidden.has(id);
     const xa = fl.xaxis, ya = fl.yaxis;
     const px = (x) => xa._offset + xa.l2p(x), py = (y) => ya._offset + ya.l2p(y);
-    const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
+    const id = this.clipId || (this.clipId = `dbls-clip-${nextClipId()}`);
     const clip = (suffix) => `<clipPath id="${id}${suffix}"><rect x="${xa._offset}" y="${ya._offset}" width="${xa._length}" height="${ya._length}"/></clipPath>`;
     const segs = (list) => list.map((line) => line.map(([x, y], j) => `${j ? "L" : "M"}${f1(px(x))},${f1(py(y))}`).join("")).join("");
     const circles = (idx, rOf) => {
@@ -806,4 +851,4 @@ function dualEta(h, old) {
   return etas[nearest(etas, want)];
 }
 
-KINDS.dual = {shell: DUAL_SHELL, sketch: true, model: (scene, old) => new DualModel(scene, dualEta(scene.header, old)), View: DualView};
+export const DUAL_KIND = {shell: DUAL_SHELL, sketch: true, model: (scene, old) => new DualModel(scene, dualEta(scene.header, old)), View: DualView};

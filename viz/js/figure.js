@@ -6,6 +6,8 @@
 // it as a still Plotly chart (no view on the plot: nothing to step).
 
 // no mode bar but on a 3-D view (its camera buttons); PNG and SVG are under every chart
+import {FIT_PAD, windowRoom} from "./layout.js";
+
 const FIGURE_CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false,
                        modeBarButtonsToRemove: ["sendDataToCloud", "toImage"]};
 
@@ -56,5 +58,5 @@ class FigureView {
   key() { return false; }
 }
 
-KINDS.figure = {shell: '<div class="dbls-stage"><div class="dbls-plot"></div></div><div class="dbls-legend" hidden></div>', model: (scene) => new FigureModel(scene),
+export const FIGURE_KIND = {shell: '<div class="dbls-stage"><div class="dbls-plot"></div></div><div class="dbls-legend" hidden></div>', model: (scene) => new FigureModel(scene),
                 View: FigureView};

@@ -6,11 +6,22 @@
 // yᵢ(w·xᵢ + b) = 0, the cone of weights that classify every point correctly, the optimiser's path and the chosen
 // weight with each loss's subgradient (the core's, sent). b moves in the browser; a click on a weight is sent to
 // the page (its boundary is drawn in the data chart beside).
+import {CONFIG, GAP, INK, NONE, layer, nextClipId, pen} from "./draw.js";
+import {controlValue, fingerprint, nearest} from "./follow.js";
+import {grouped, isText, num, sub, vec} from "./format.js";
+import {boxPoly, clipPoly, segment} from "./geometry.js";
+import {FONT, esc, f1, sideKey} from "./layout.js";
+import {LOSS_TEX, TW, TX, lessonHeight, showLesson, tn, tv} from "./lesson.js";
+import {checkFinite, checkPoints} from "./record.js";
+import {MATH, sweepControls} from "./shells.js";
+import {colourBar} from "./sketch.js";
+import {Panels} from "./stepping.js";
+
 
 const LOSS_SCALE = [[0.0, "#ffffff"], [0.15, "#fde0c5"], [0.4, "#f59e72"], [0.7, "#d1495b"], [1.0, "#5c1a33"]];  // viz.losses.COLOURSCALE
 const LINE_INK = "rgba(30, 30, 30, 0.28)", CONE_FILL = "rgba(0, 158, 115, 0.30)", CONE_EDGE = "rgba(0, 158, 115, 0.9)";
-const PATH_INK = "#0072B2", CHOSEN_INK = "#E69F00";  // viz.losses
-const LOSSES = ["zero_one", "perceptron", "hinge"];
+export const PATH_INK = "#0072B2", CHOSEN_INK = "#E69F00";  // viz.losses
+export const LOSSES = ["zero_one", "perceptron", "hinge"];
 const N_BANDS = 10;  // viz.losses.N_BANDS
 
 // the part of the box where yᵢ(w·xᵢ + b) ≥ 0 for every point: viz.losses.cone_polygon, the same clipping
@@ -43,7 +54,7 @@ function lossSums(X, y, N, u, v, b, out = new Float64Array(3)) {  // (``out`` re
 
 // each loss at (u, v) and b, sampled as the surfaces are (lossSums), the hinge with λ/2‖w‖² for λ = lam; and the
 // counts it comes from (k: #[m ≤ 0]; hingeData: the hinge's data term; reg: λ/2‖w‖²)
-function lossesAt(X, y, N, u, v, b, lam) {
+export function lossesAt(X, y, N, u, v, b, lam) {
   const [k, p, h] = lossSums(X, y, N, u, v, b), reg = 0.5 * lam * (u * u + v * v);
   return {k, reg, hingeData: h / N, zero_one: k / N, perceptron: p / N, hinge: h / N + reg};
 }
@@ -168,6 +179,21 @@ class LossModel {
   pathOn(j) {
     const span = this.bs.length > 1 ? this.bs[this.S] - this.bs[0] : 1, b = this.bs[j];
     return Array.from(this.PB, (v) => Math.abs(v - b) <= 0.02 * Math.max(span, 1e-12));
+  }
+
+  // (the weight just picked, drawn ahead of the page's record, is the one written: LossView.pending; a row a loss, so
+  // three losses do not run off the panel's side)
+  formula(s, view) {
+    const c = (view && view.pending) || this.run.chosen, rows = [["Losses", `m_i = y_i(${TW}\\cdot ${TX}_i + b)`]];
+    for (const nm of this.run.names) rows.push(["", LOSS_TEX[nm]("m_i")]);
+    if (!c) { rows.push(["", null, "Click a weight on a surface (or Tab to it, move the ring with the arrows, Enter) to see each loss there, with the b shown."]); return rows; }
+    // each loss at the chosen (w, b), summed as the surfaces are (sampleRows)
+    const N = this.N, [u, v] = c.w, b = c.b, lam = this.lam, L = lossesAt(this.X, this.y, N, u, v, b, lam);
+    const vals = {zero_one: `L_{0\\text{-}1} = ${L.k}/${N} = ${tn(L.zero_one)}`, perceptron: `L_{\\text{perc}} = ${tn(L.perceptron)}`,
+                  hinge: `L_{\\text{hinge}} = ${tn(L.hingeData)} + \\frac{${tn(lam)}}{2}\\cdot ${tn(u * u + v * v)} = ${tn(L.hinge)}`};
+    rows.push(["Chosen", `${TW} = ${tv(c.w)},\\ b = ${tn(b)}`]);
+    for (const nm of this.run.names) rows.push(["", vals[nm]]);
+    return rows;
   }
 }
 
@@ -564,7 +590,7 @@ class LossView extends Panels {
     this.plots.forEach((gd, p) => {
       const fl = gd._fullLayout;
       if (!fl || !fl.xaxis || !fl.xaxis._length || p >= m.run.names.length) return;
-      const P = pen(fl), px = P.px, py = P.py, id = `dbls-loss-clip-${this.clipId || (this.clipId = ++clipIds)}-${p}`;
+      const P = pen(fl), px = P.px, py = P.py, id = `dbls-loss-clip-${this.clipId || (this.clipId = nextClipId())}-${p}`;
       let svg = `<defs>${P.clip(id)}</defs><g clip-path="url(#${id})">`;
       if (on("lines") && g.lines.length)
         svg += `<path class="dbls-loss-lines" d="${g.lines.map(([xs, ys]) => `M${f1(px(xs[0]))},${f1(py(ys[0]))}L${f1(px(xs[1]))},${f1(py(ys[1]))}`).join("")}" stroke="${LINE_INK}" stroke-width="${k}" fill="none"/>`;
@@ -681,7 +707,7 @@ const LOSS_PANEL = (p) => `<div class="dbls-loss-panel" data-panel="${p}">
   <div class="dbls-stage"><div class="dbls-plot"></div><svg class="dbls-over" aria-hidden="true"></svg></div>
 </div>`;
 
-KINDS.loss = {
+export const LOSS_KIND = {
   sketch: true,
   shellFor: (scene) => `<div class="dbls-loss">${scene.header.run.names.map((_, p) => LOSS_PANEL(p)).join("")}</div>
 <div class="dbls-state"></div>

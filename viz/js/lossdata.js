@@ -7,6 +7,16 @@
 // the rule y·((x₁w₁ + x₂w₂) + b) ≤ 0 summed as the core sums it, until the page's record made after the pick
 // (View.seen) replaces it (meta.pending until then). The losses written are those of the λ the page's λ control
 // shows: the record holds each λ's (the chart follows the control, as the surface does).
+import {GAP, INK, NEG, NONE, POS, REGION, drawPanel, nextClipId, offView} from "./draw.js";
+import {followedValue, nearest} from "./follow.js";
+import {grouped, isText, mistakesText, names, num, sub, vec} from "./format.js";
+import {region, segment} from "./geometry.js";
+import {FIT_PAD, MIN_PLOT, pointName, ringWords, windowRoom} from "./layout.js";
+import {CHOSEN_INK, LOSSES, lossesAt} from "./loss.js";
+import {PerceptronView} from "./perceptron.js";
+import {checkBox, checkPoints} from "./record.js";
+import {Stepping} from "./stepping.js";
+
 
 const LD_NAMES = 3;  // viz.losses.STATE_NAMES: most points the state line names on one line
 const LD_WORDS = 170;  // px: the least width the legend and the words take beside the plot
@@ -212,7 +222,7 @@ class LossDataView extends Stepping {
     if (!fl || !fl.xaxis || !fl.xaxis._length || !this.g) return;
     const k = this.k, on = (id) => !this.hidden.has(id), lit = this.m.run.lit;
     const g = on("sides") ? this.g : {...this.g, regPos: NONE, regNeg: NONE};  // (the legend hides them)
-    const id = this.clipId || (this.clipId = `dbls-clip-${++clipIds}`);
+    const id = this.clipId || (this.clipId = `dbls-clip-${nextClipId()}`);
     const c = this.c;
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, 0, "ring", (P) =>
       (on("line") ? P.seg(g.chosen, CHOSEN_INK, 4 * k) + (c ? offView(fl, [c.w[0], c.w[1], c.b], k, this.m.X).svg : "") : "") +
@@ -223,4 +233,4 @@ class LossDataView extends Stepping {
   key() { return false; }
 }
 
-KINDS.lossdata = {shell: LD_SHELL, sketch: true, model: (scene) => new LossDataModel(scene), View: LossDataView};
+export const LOSSDATA_KIND = {shell: LD_SHELL, sketch: true, model: (scene) => new LossDataModel(scene), View: LossDataView};

@@ -5,11 +5,16 @@
 // nothing that gives the answer away (no rings of M, no |M| strip, no words of step k + 1); a click on a point is
 // sent to the page ("pick": its index), which grades it. Once answered, step k + 1 as the step-through chart
 // draws it, with the points updated on ringed green and a wrong pick crossed red.
+import {EXAM_MANY, INK, NONE, UPDATE, examHalo, overlaps, pen} from "./draw.js";
+import {afterUpdates, grouped, num, pointSet, sub, vec} from "./format.js";
+import {esc, f1, holdTallest, largestFitting, pointName, sideKey} from "./layout.js";
+import {PerceptronView} from "./perceptron.js";
+
 
 const WRONG = "#CC0000";  // a wrong pick
 const LABEL_MAX = 60;  // points named on the chart (x₁, x₂, …) up to this many
 
-class QuizView extends PerceptronView {
+export class QuizView extends PerceptronView {
   static unsketched = true;  // (its question is answered by a click on a point, which waits for plotly.js: sketch.js)
 
   constructor(root, model, Plotly, scene) {
@@ -269,13 +274,10 @@ class QuizView extends PerceptronView {
   play() {}
 }
 
-const QUIZ_SHELL = `<div class="dbls-text dbls-quiz-text" aria-hidden="true"></div>
+export const QUIZ_SHELL = `<div class="dbls-text dbls-quiz-text" aria-hidden="true"></div>
 <div class="dbls-figure">
   <div class="dbls-stage"><svg class="dbls-under" aria-hidden="true"></svg><div class="dbls-plot dbls-quiz"></div><canvas class="dbls-canvas dbls-canvas-over dbls-rings" aria-hidden="true"></canvas><svg class="dbls-over" aria-hidden="true"></svg><div class="dbls-tip" hidden></div></div>
   <div class="dbls-legend" role="group" aria-label="Show or hide parts of the chart"></div>
 </div>
 <div class="dbls-state"></div>
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
-
-KINDS.perceptron.shellFor = (scene) => (scene.header.view.quiz ? QUIZ_SHELL : SHELL);
-KINDS.perceptron.viewFor = (scene) => (scene.header.view.quiz ? QuizView : PerceptronView);

@@ -3,6 +3,17 @@
 // ---------------------------------------------------------------------------------------------------
 // The run is read by HingeModel (compare.js: its rings y·(w·x+b) < 1 and mistakes ≤ 0 as the core judged them);
 // the view is the Perceptron's (a data panel, the words, a strip under it) with the SGD's margins and J.
+import {HingeModel} from "./compare.js";
+import {HIGHLIGHT, HIGHLIGHT_LINE, INK, MARGIN_INK, NEG, NONE, POS} from "./draw.js";
+import {followedValue, runFor} from "./follow.js";
+import {grouped, mistakesText, num, sub, vec} from "./format.js";
+import {region, segment} from "./geometry.js";
+import {FONT, pointName, ringWords} from "./layout.js";
+import {hingeStep} from "./lesson.js";
+import {PerceptronView} from "./perceptron.js";
+import {checkBox, checkFinite, checkPoints} from "./record.js";
+import {SHELL} from "./shells.js";
+
 
 const J_INK = "#0072B2", JSTAR_INK = "#CC79A7";  // viz.svm: J, and J* (SLACK_COLOUR)
 
@@ -60,6 +71,8 @@ class SgdModel {
     return `Step ${grouped(s)} of ${grouped(this.S)}: w = ${vec(p.w(s))}, b = ${num(p.B[s])}; ${mistakesText(list, count, this.N, 6)}; ` +
       `hinge active (margin < 1) for ${grouped(r)} of ${grouped(this.N)} points`;
   }
+
+  formula(s) { return hingeStep(this.p, this.X, this.y, this.run.lam, this.etas, s); }
 }
 
 class SgdView extends PerceptronView {
@@ -209,7 +222,7 @@ function sgdRuns(scene) {
 
 // the run shown: the η of the page's control (header.follow) where the record holds it, else the η shown before, else
 // the view's, else the first
-KINDS.sgd = {shell: SHELL, sketch: true, View: SgdView, model(scene, old) {
+export const SGD_KIND = {shell: SHELL, sketch: true, View: SgdView, model(scene, old) {
   const h = scene.header, held = heldEta(h);
   return sgdRuns(scene)[held !== null && held >= 0 ? held : runFor({...h, follow: null}, old && old.m.h.kind === "sgd" ? old : null, "eta")];
 }};

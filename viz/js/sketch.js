@@ -1,4 +1,3 @@
-
 // ---------------------------------------------------------------------------------------------------
 // the first drawing, before plotly.js is in. plotly.js takes about a second to evaluate on a slow machine, and a new
 // tab's chart could only start it once Streamlit had mounted the chart's element (the bare app's Plotly chart starts
@@ -14,6 +13,9 @@
 // (KINDS[kind].sketch; a view may opt out: QuizView.unsketched); hover, a click on a point (a quiz's answer, a point
 // added) and the image exports wait for plotly.js, while the controls, the legend and the page's ← → keys work.
 // ---------------------------------------------------------------------------------------------------
+import {INK, POS, circleAt, nextClipId, pen} from "./draw.js";
+import {FONT, esc, f1, textWidth} from "./layout.js";
+
 
 const SKETCHED = "dbls-sketched";  // the class of a plot element the sketch drew
 const SKETCH_MAX_TICKS = 60;  // (a bound on every tick loop)
@@ -34,7 +36,7 @@ function tickStep(span, n) {
 // plotly.js writes an axis's (and those the first level needs). ``pad``: the space plotly.js keeps between a pushing
 // component and the figure's edge, min(12, the layout's left, top and bottom margins)
 const BAR_XPAD = 10;  // px between the plot area and the bar, and right of the labels (plotly.js's default xpad)
-function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, levels = null, pad = 12}) {
+export function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, levels = null, pad = 12}) {
   let t0, dt;
   if (levels) {
     const [start, step] = levels, nt = Math.min(15, Math.max(4, lenPx / 50)) + 1, g = (hi - lo) / (nt * step);
@@ -64,19 +66,6 @@ function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = null, l
                     tickfont: {size, color: "#333"}, outlinewidth: outline};
   if (title) colorbar.title = {text: title.text, side: "top", font: {size: title.size}};
   return {colorbar, room};
-}
-
-// the width in px of a text in the charts' font at ``size`` px (a <sub> part at 70 %, as plotly.js writes it)
-let measurer = null;
-function textWidth(text, size) {
-  measurer = measurer || document.createElement("canvas").getContext("2d");
-  let w = 0;
-  String(text).split(/(<sub>.*?<\/sub>)/).forEach((part) => {
-    const sub = part.startsWith("<sub>");
-    measurer.font = `${sub ? 0.7 * size : size}px ${FONT}`;
-    w += measurer.measureText(part.replace(/<[^>]*>/g, "")).width;
-  });
-  return w;
 }
 
 const SI = {"-6": "µ", "-3": "m", 3: "k", 6: "M", 9: "G"};
@@ -334,7 +323,7 @@ function sketchColourBar(t, fl, font) {
   const zp = (z) => top + (1 - (z - z0) / (z1 - z0 || 1)) * length;  // (the bar's axis)
   const rgb = (c) => `rgb(${c.map(Math.round).join(",")})`;
   if (cols.gradient) {
-    const id = `dbls-skg${clipIds++}`;
+    const id = `dbls-skg${nextClipId()}`;
     svg += `<defs><linearGradient id="${id}" x1="0" y1="1" x2="0" y2="0">${cols.gradient.map(([p, c]) => `<stop offset="${p}" stop-color="${c}"/>`).join("")}</linearGradient></defs>` +
            `<rect x="${X}" y="${f1(zp(z1))}" width="${Math.max(P, 2)}" height="${f1(zp(z0) - zp(z1))}" fill="url(#${id})"/>`;
   } else {  // a band each: from the middle of its level and the one below to the middle with the one above
@@ -493,7 +482,7 @@ function sketchDraw(gd) {
     const body = sketchTrace(t, fl), key = `${t.xaxis || "x"} ${t.yaxis || "y"}`;
     if (!body) continue;
     if (!clips.has(key)) {
-      const [xaxis, yaxis] = traceAxes(t, fl), id = `dbls-sk${clipIds++}`;
+      const [xaxis, yaxis] = traceAxes(t, fl), id = `dbls-sk${nextClipId()}`;
       clips.set(key, id);
       defs += pen({xaxis, yaxis}).clip(id);
     }
@@ -515,7 +504,7 @@ function sketchDraw(gd) {
 }
 
 // what the views call of plotly.js, for the sketch (views call nothing else before plotly.js is in)
-const SKETCH = {
+export const SKETCH = {
   react(gd, data, layout) {
     gd.data = data.map((t) => ({...t}));
     gd.layout = layout;
@@ -550,7 +539,7 @@ function sketched(gd) {
 }
 
 // the plot elements the sketch drew, each replaced by a fresh one (no drawing, no hooks: plotly.js draws it next)
-function unsketch(root) {
+export function unsketch(root) {
   for (const gd of root.querySelectorAll(`.${SKETCHED}`)) {
     const fresh = gd.cloneNode(false);
     fresh.classList.remove(SKETCHED);
@@ -560,4 +549,4 @@ function unsketch(root) {
 
 // a frame with what is drawn on screen (before a long task, plotly.js's evaluation, takes the main thread); at most
 // 100 ms (a tab in the background paints no frame)
-const painted = () => new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 100); });
+export const painted = () => new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 100); });

@@ -2,6 +2,17 @@
 // the SVM scene (viz/scene.py SvmScene): the exact SVM for every C of the grid; the stops are the Cs, so
 // Back/Next, the slider, Sweep and the page's own C control move C in the browser
 // ---------------------------------------------------------------------------------------------------
+import {CONFIG, GAP, GL_POINTS, INK, MARGIN_INK, NEG, NONE, POS, PixelLayer, REGION, layer, nextClipId, overlaps, pen, plotCanvas, stamp, stampRings} from "./draw.js";
+import {DualView, addKernelRow, chained, gapped, panelClasses, zeroSegments} from "./dual.js";
+import {controlValue} from "./follow.js";
+import {general, grouped, mistakesText, names, num, sub, vec} from "./format.js";
+import {region, segment} from "./geometry.js";
+import {FONT, esc, f1, placeTip} from "./layout.js";
+import {TW, TX, showLesson, tn, tsign, tv} from "./lesson.js";
+import {PerceptronView} from "./perceptron.js";
+import {MARGINS, MATH, sweepControls} from "./shells.js";
+import {Stepping} from "./stepping.js";
+
 
 const SVM_NAMES = 5;  // viz.svm.STATE_NAMES: most points the state line names in one list
 const SVM_LABELS = 12;  // viz.svm.MAX_SLACK_LABELS
@@ -142,6 +153,46 @@ class SvmModel {
     const mis = this.mistakes(k), viol = this.violators(k);
     const slack = viol.length ? `ξ > 0 for ${listed(viol)}` : "ξ = 0 at every point";
     return `${head}: ${params}; ${mistakesText(mis, mis.length, n, SVM_NAMES)}\nsupport vectors: ${listed(this.support(k))}; ${slack}`;
+  }
+
+  // ----- the SVM page: the soft-margin objective and ξ at the slider's C, ξ for the point under the pointer (else
+  // the point with the largest ξ, as the chart labels it)
+  formula(k, view) {
+    const f = this.linear ? `${TW}\\cdot ${TX} + b` : `\\sum_j \\alpha_j y_j K(${TX}_j, ${TX}) + b`;
+    const rows = [
+      ["Objective", `\\min_{${TW},\\, b}\\ \\tfrac12\\|${TW}\\|^2 + C\\sum_i \\xi_i`],
+      ["", `\\xi_i = \\max\\big(0,\\ 1 - y_i f(${TX}_i)\\big),\\qquad f(${TX}) = ${f}`],
+    ];
+    const reg = Number.isFinite(this.margin[k]) && this.margin[k] > 0 ? 0.5 / (this.margin[k] * this.margin[k]) : 0;
+    let sxi = this.slackSum[k];
+    sxi = sxi < 1e-9 ? 0 : sxi;  // the solver's residue, not slack (as the words say)
+    if (this.finite(k)) {
+      const C = tn(this.Cs[k]);
+      rows.push([`C = ${this.cText(k)}`, `\\tfrac12\\|${TW}\\|^2 + C\\sum_i \\xi_i = ${tn(reg)} + ${C}\\cdot ${tn(sxi)} = ${tn(this.objective[k])}`]);
+    } else {
+      rows.push(["Hard margin", `C = \\infty:\\ \\xi_i = 0 \\text{ for every } i,\\quad \\tfrac12\\|${TW}\\|^2 = ${tn(this.objective[k])}`]);
+    }
+    if (this.linear) rows.push(["", `${TW} = ${tv(this.w(k))},\\quad b = ${tn(this.B[k])}`], ["", `\\text{margin } 2/\\|${TW}\\| = ${tn(2 * this.margin[k])}`]);
+    const hovered = view && view.hovered !== undefined && view.hovered !== null ? view.hovered : null;
+    const i = hovered !== null ? hovered : this.labPtr[k] < this.labPtr[k + 1] ? this.labIdx[this.labPtr[k]] : null;
+    if (i !== null) {
+      const fi = this.f(k, i), yi = this.y[i], n = i + 1;
+      rows.push([hovered !== null ? `x${sub(n)} (pointer)` : `x${sub(n)} (largest ξ)`,
+                 `\\xi_{${n}} = \\max\\big(0,\\ 1 - y_{${n}} f(${TX}_{${n}})\\big)`]);
+      rows.push(["", `= \\max\\big(0,\\ 1 - (${tsign(yi)})(${tn(fi)})\\big) = ${tn(Math.max(0, 1 - yi * fi))}`]);
+    }
+    return rows;
+  }
+
+  // z = yᵢ·f(xᵢ) of the solution at C number k (f as the chart's pointer reads it)
+  marginCounts(k) {  // the solver's categories: misclassified, and ξ > its tolerance
+    return {mis: this.mistakes(k).length, inside: this.violators(k).length};
+  }
+
+  margins(k) {
+    const z = new Float64Array(this.N);
+    for (let i = 0; i < this.N; i++) z[i] = this.y[i] * this.f(k, i);
+    return z;
   }
 }
 
@@ -550,7 +601,7 @@ class SvmView extends Stepping {
         return `M${f1(x0)},${f1(y0)}L${f1(x1)},${f1(y1)}M${f1(x1 - s * ux + 0.5 * s * uy)},${f1(y1 - s * uy - 0.5 * s * ux)}L${f1(x1)},${f1(y1)}L${f1(x1 - s * ux - 0.5 * s * uy)},${f1(y1 - s * uy + 0.5 * s * ux)}`;
       };
       // (clipped to the plot: at a small C the margin, and so the arrow, is wider than the view)
-      const id = this.widthClip || (this.widthClip = `dbls-width-clip-${++clipIds}`);
+      const id = this.widthClip || (this.widthClip = `dbls-width-clip-${nextClipId()}`);
       svg += `<defs>${pen(fl).clip(id)}</defs><path class="dbls-width" clip-path="url(#${id})" d="${head(a.mid, a.tip)}${head(a.mid, a.tail)}" stroke="${MARGIN_INK}" stroke-width="${2 * k}" fill="none"/>`;
       const [ty, tx] = this.arrowLabel(a, px, py, xa, ya);
       svg += `<text class="dbls-width-text" x="${f1(tx)}" y="${f1(ty)}" text-anchor="middle" font-size="${17 * k}" fill="${INK}" ${halo}>${esc(a.text)}</text>`;
@@ -749,4 +800,4 @@ ${SVM_CONTROLS}
 ${MATH}${MARGINS}
 <div class="dbls-live" aria-live="polite" role="status"></div>`;
 
-KINDS.svm = {shell: SVM_SHELL, sketch: true, model: (scene) => new SvmModel(scene), View: SvmView};
+export const SVM_KIND = {shell: SVM_SHELL, sketch: true, model: (scene) => new SvmModel(scene), View: SvmView};

@@ -1,0 +1,240 @@
+// The browser renderer of scenes (viz/scene.py documents the record; the field names are the same here), entry module.
+// A components-v2 component: Streamlit calls the default export with the scene's bytes as `data`; the offline HTML
+// export calls mountScene() itself. Everything drawable is derived from the core's states; nothing the core decided
+// (M, ties, which points updated, convergence) is decided again. kinds.js says what draws each kind of record.
+
+import {SPEEDS, loadPlotly} from "./draw.js";
+import {CONTROL_WAIT_MS, askAhead, askMore, controlValue, drawWith, fail, headerOf, keep, keepAhead, keptInFull, recordId, syncControls, untilControls, watchControls} from "./follow.js";
+import {KINDS} from "./kinds.js";
+import {inView} from "./layout.js";
+import {KATEX, lessonFolds, loadKatex, showLesson, typesetAsMathML} from "./lesson.js";
+import {asBytes, decode} from "./record.js";
+import {SKETCH, painted, unsketch} from "./sketch.js";
+
+drawWith(mountScene);
+
+// whether two models draw the same points (X and y alike, value for value)
+function samePoints(a, b) {
+  if (!a || !b || !a.X || !b.X || !a.y || !b.y || a.X.length !== b.X.length || a.y.length !== b.y.length) return false;
+  for (let i = 0; i < a.X.length; i++) if (a.X[i] !== b.X[i]) return false;
+  for (let i = 0; i < a.y.length; i++) if (a.y[i] !== b.y[i]) return false;
+  return true;
+}
+
+// draws a record in ``root``; resolves to its view once drawn (nothing where it was kept, or a newer record came)
+export async function mountScene(root, data, {standalone = false, shownAs = null, stripLater = false} = {}) {
+  if (standalone) typesetAsMathML();
+  let bytes, parsed;
+  try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
+  parsed = headerOf(bytes);
+  if (parsed && parsed.header.kind === "bundle") {  // records made ahead: kept, not drawn
+    try { keepAhead(root, bytes); } catch (e) { console.warn(`records made ahead not kept: ${e.message}`); }
+    return;  // (a bundle it cannot read costs nothing but the change it would have made sooner)
+  }
+  const full = parsed && keptInFull(root, parsed.header);
+  if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
+  const id = recordId(bytes, shownAs, parsed);
+  if (root.__dblId === id && root.__dblView) {  // drawn already: the controls may have moved since (dimmed or not)
+    if (root.dataset.ready === id) {
+      syncControls();
+      // the same partial record again (its inputs came back before the rest was made): ask for the rest again
+      if (parsed && parsed.header.partial && root.__dblSend) root.__dblSend("more", id);
+    }
+    return;
+  }
+  root.__dblId = id;
+  let model, scene, kind;
+  try {
+    scene = decode(bytes);
+    if (shownAs) scene.header.view = shownAs;  // a kept record drawn again: shown as the page shows its charts now
+    kind = KINDS[scene.header.kind];
+    if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
+  } catch (e) { fail(root, e.message); return; }
+  // a first drawing that follows a control of the page (τ, η, λ…) the page has not drawn yet (a page just opened: its
+  // widgets' code still loading) waits for it, three seconds at most, rather than draw another value's run under it
+  const follows = [].concat(scene.header.follow ?? []).filter((label) => typeof label === "string");  // (Compare: a side's)
+  if (!standalone && !root.__dblView && follows.some((label) => controlValue(label) === null)) {
+    await untilControls(follows, CONTROL_WAIT_MS);
+    if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+  }
+  try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
+  // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
+  // (and a newer record that comes while the sketch waits for plotly.js: sketched too, never left under the old one)
+  let sketched = null;
+  const shown = root.__dblView;
+  const sketchable = kind.sketch && !(kind.viewFor ? kind.viewFor(scene) : kind.View).unsketched;
+  if (!window.Plotly && sketchable && !standalone && !document.hidden && (!shown || shown.Plotly === SKETCH)) {
+    try { sketched = await drawScene(root, id, scene, kind, model, SKETCH, stripLater); } catch (e) {
+      console.warn(`the chart's sketch: ${e.message}`);  // (plotly.js draws it: nothing is said)
+      root.__dblView = shown;
+    }
+    if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+    if (sketched) {  // (it follows the page's controls and the page's size, and shows its formulas, as the chart drawn
+      root.dataset.sketched = id;  // with plotly.js does: a row of columns that stacks once the charts are in widens it)
+      watchSize(root);
+      lessonSoon(root);
+      watchControls();
+      syncControls();
+    }
+    await painted();
+  }
+  let Plotly;
+  try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
+  if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+  unsketch(root);  // (plotly.js draws on fresh elements: the sketch's go)
+  if (sketched) {  // (the run a control chose meanwhile: τ moved in the sketch)
+    try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
+  }
+  const pace = sketched && sketched.timer ? sketched.pace : null;  // (played in the sketch: plays on)
+  let view;
+  try { view = await drawScene(root, id, scene, kind, model, Plotly, stripLater); } catch (e) { fail(root, e.message); return; }
+  if (!view) return;
+  if (pace && view.play && view.i < view.m.nStops - 1) view.play(...pace);
+  root.dataset.ready = id;
+  if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
+  // (presentation mode: a chart drawn for the first time with its top above what the page shows is scrolled to: a tab
+  // opened below the chart puts it at the page's top while the page stays scrolled at the tabs, 900 px under it)
+  else if (!root.__dblShown && view.k > 1 && root.getBoundingClientRect().top < 0) inView(root);
+  root.__dblShown = true;
+  root.__dblScaleWas = undefined;
+  watchSize(root);
+  keep(root, bytes, scene.header);
+  if (scene.header.partial && root.__dblSend) askMore(root, id);  // the page then sends every τ's run
+  else askAhead(root, id);
+  lessonSoon(root);
+  watchControls();
+  syncControls();
+  return view;
+}
+
+// the lesson's formulas once KaTeX is in (loaded once; the panel says so where it cannot be)
+function lessonSoon(root) {
+  if (KATEX) return;
+  const show = () => { const v = root.__dblView; if (v) showLesson(v, v.step); };
+  loadKatex().then(show, show);
+}
+
+// a scene's view made and drawn in ``root`` with ``Plotly`` (plotly.js, or the sketch), or null where a newer record came
+// meanwhile; a view that cannot be made or drawn throws
+async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
+  let old = root.__dblView;
+  if (old) old.pause();
+  root.classList.remove("dbls-failed", "dbls-waiting");
+  root.removeAttribute("aria-busy");
+  const err = root.querySelector(".dbls-error");
+  if (err) err.remove();
+  const shell = kind.shellFor ? kind.shellFor(scene) : kind.shell;  // (the Loss page's has a panel per loss)
+  if (root.__dblKind !== scene.header.kind || root.__dblShell !== shell || !root.querySelector(".dbls-plot")) {
+    root.innerHTML = shell;
+    root.__dblKind = scene.header.kind;
+    root.__dblShell = shell;
+    if (old && old.m.h.kind !== scene.header.kind) old = null;
+    wire(root);
+  }
+  lessonFolds(root);
+  const view = new (kind.viewFor ? kind.viewFor(scene) : kind.View)(root, model, Plotly, scene);
+  const start = model.h.view.start ?? null;
+  // a link's step (once); on a new run of the same points (τ moved…), the step the last run stood at; on new points
+  // (another dataset, a point clicked in, Undo), the view's start, else step 0 (the Loss surface: the b it opens at)
+  // (a chart drawn anew in another element of the page: where the old one stood, once, for a scene of its kind)
+  const stood = root.__dblStood && root.__dblStood.kind === scene.header.kind ? root.__dblStood.step : null;
+  root.__dblStood = null;
+  const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
+  root.__dblStart = start;
+  root.__dblView = view;
+  // a new run over a chart of the same points (a new B or variant from the server, as a kept one from the browser):
+  // the data panel, the words and the controls first, the strip's curves a frame later (PerceptronView.mount)
+  await view.mount(at, old, {stripLater: stripLater || samePoints(old && old.m, model), stood});
+  return root.__dblId === id ? view : null;  // (a newer record arrived meanwhile: it says when it is ready)
+}
+
+function wire(root) {
+  const v = () => root.__dblView;
+  if (!root.__dblWorkHooked) {  // (the variants made ahead wait while the chart is worked: askAhead)
+    root.__dblWorkHooked = true;
+    for (const ev of ["pointerdown", "keydown", "input", "wheel"])
+      root.addEventListener(ev, () => { root.__dblWorked = performance.now(); }, {capture: true, passive: true});
+  }
+  const controls = root.querySelector(".dbls-controls");  // (a quiz has none: the page asks the next question)
+  if (controls) controls.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-go]");
+    if (!b || !v()) return;
+    const go = b.dataset.go;
+    if (go === "back") v().go(-1);
+    else if (go === "next") v().go(1);
+    else if (go === "play") v().play(SPEEDS.play);
+    else if (go === "fast") v().play(...v().fastPace());
+    else v().pause();
+  });
+  if (controls) root.querySelector(".dbls-range").addEventListener("input", (ev) => {
+    if (v()) { v().pause(); v().show(Number(ev.target.value)); }
+  });
+  const tau = root.querySelector(".dbls-tau select");
+  if (tau) tau.addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
+  for (const d of root.querySelectorAll("details[data-part]")) d.addEventListener("toggle", () => {
+    if (!d.__dblAuto) (root.__dblOpen || (root.__dblOpen = {}))[d.dataset.part] = d.open;  // (the user's: kept)
+    d.__dblAuto = false;  // (folded or opened by the layout: loss.js placeWords)
+    if (d.open && v()) showLesson(v(), v().step);
+  });
+  root.querySelector(".dbls-legend").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-part]");
+    if (b && v()) v().toggle(b.dataset.part);
+  });
+}
+
+// the chart sized again when it or the page around it changes size: what stands above it may change height after it is
+// drawn (a spinner or a message of the last run going, a font loading), and a presentation-mode chart is sized to the
+// window below its top. Set on each record drawn (once a root); let go once the root has left the page
+let windowWatched = false;
+function watchSize(root) {
+  if (!window.ResizeObserver || root.__dblResize) return;
+  const obs = root.__dblResize = new ResizeObserver(() => {
+    if (!root.isConnected) { obs.disconnect(); root.__dblResize = null; return; }
+    const v = root.__dblView;
+    if (root.offsetWidth && v) v.resize();  // (hidden, in a tab not shown: nothing to size to)
+  });
+  obs.observe(root);
+  const page = root.closest("[data-testid=stMainBlockContainer]");
+  if (page) obs.observe(page);
+  if (!windowWatched) {  // the window's height alone (a projector's full screen): no element changes size
+    windowWatched = true;
+    window.addEventListener("resize", () => {
+      for (const r of document.querySelectorAll(".dbls")) if (r.__dblResize && r.offsetWidth && r.__dblView) r.__dblView.resize();
+    });
+  }
+}
+
+// the chart each keyed element of the page last drew, by the element's Streamlit key (its st-key-… class). A page that
+// draws its chart in a new element (presentation mode turned on or off moves it) opens it where the old one stood:
+// the same step, the records kept (the variants drawn) and the lesson's folds; the old one, about to go, is paused
+const DRAWN = new Map();
+
+function takeOver(root) {
+  const host = root.closest("[class*='st-key-']");
+  const name = host && [...host.classList].find((c) => c.startsWith("st-key-"));
+  if (!name) return;
+  const before = DRAWN.get(name);
+  DRAWN.set(name, root);
+  if (!before || before === root || root.__dblView || !before.__dblView) return;
+  before.__dblView.pause();
+  // (the scale it was drawn at: presentation mode turned draws the chart anew in the other, a page left and come back
+  // to in the same, mountScene)
+  root.__dblScaleWas = before.__dblView.k;
+  root.__dblStood = {step: before.__dblView.step, kind: before.__dblKind};
+  root.__dblStart = before.__dblStart;
+  root.__dblMemo = before.__dblMemo;
+  root.__dblOpen = before.__dblOpen;
+}
+
+export default function (component) {
+  const {data, parentElement} = component;
+  if (data === null || data === undefined) {  // mounted early, before the page has its scene (its html fetches plotly.js,
+    const shell = parentElement.querySelector(".dbls");  // which the chart evaluates, after its sketch: sketch.js)
+    if (shell) shell.remove();  // no chart here
+    return;
+  }
+  const root = parentElement.querySelector(".dbls") || parentElement;
+  takeOver(root);
+  root.__dblSend = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
+  mountScene(root, data);
+}
