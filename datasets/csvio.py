@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,7 @@ import numpy as np
 from core.validate import X_LIMIT
 
 __all__ = ["MAX_BYTES", "MAX_ROWS", "CsvChoice", "CsvData", "CsvError", "CsvTable", "choose", "dataset_csv", "default_choice",
-           "parse_csv", "read_table", "trajectory_csv"]
+           "parse_csv", "read_table", "signed", "trajectory_csv"]
 
 MAX_ROWS = 10_000  # datasets.points.MAX_POINTS
 MAX_BYTES = 1_000_000
@@ -85,6 +86,24 @@ class CsvData:
     def n(self) -> int:
         """Number of data rows n."""
         return int(self.X.shape[0])
+
+    @property
+    def classes(self) -> tuple[str, str]:
+        """The names of the −1 and +1 classes as :attr:`labels` writes them, e.g. ``("setosa", "versicolor")``."""
+        return (self.labels[0][0], self.labels[1][0])
+
+    def mapping(self, escape: Callable[[str], str] = str) -> str:
+        """Which class became which label, in words: ``“setosa” → −1, “versicolor” → +1`` (the −1 class first).
+
+        The labels are written with the minus sign U+2212, as every other message writes −1. ``escape`` is applied to
+        each class's name (text from the file: a page showing it as Markdown passes its escaping).
+        """
+        return ", ".join(f"“{escape(name)}” → {signed(v)}" for name, v in self.labels)
+
+
+def signed(label: int) -> str:
+    """A label as a message writes it: "+1" or "−1" (U+2212, not the hyphen-minus)."""
+    return f"{int(label):+d}".replace("-", "−")
 
 
 # ----------------------------------------------------------------------------

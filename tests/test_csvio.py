@@ -26,6 +26,7 @@ from datasets.csvio import (
     default_choice,
     parse_csv,
     read_table,
+    signed,
     trajectory_csv,
 )
 
@@ -556,3 +557,16 @@ def test_the_default_columns_leave_out_a_row_number(text, x1, x2):
     t = read_table(text.encode())
     choice = default_choice(t)
     assert (choice.x1, choice.x2) == (x1, x2), t.columns
+
+
+def test_the_import_message_writes_minus_one_with_the_minus_sign():
+    """Issue 38: the mapping the CSV import reports wrote "→ -1" (a hyphen); everything else writes −1 (U+2212)."""
+    assert (signed(-1), signed(1), signed(np.int64(-1))) == ("−1", "+1", "−1")
+    iris = "sepal_length,sepal_width,species\n5.1,3.5,setosa\n7.0,3.2,versicolor\n6.3,3.3,virginica\n"
+    data = choose(read_table(iris), CsvChoice(x1=0, x2=1, label=2, positive="versicolor", negative="setosa"))
+    assert data.classes == ("setosa", "versicolor")
+    assert data.mapping() == "“setosa” → −1, “versicolor” → +1"
+    assert "-" not in data.mapping()
+    rest = choose(read_table(iris), CsvChoice(x1=0, x2=1, label=2, positive="virginica", negative=None))
+    assert rest.mapping(lambda t: t.upper()) == "“EVERY OTHER CLASS” → −1, “VIRGINICA” → +1"
+    assert parse_csv("x1,x2,y\n1,2,-1\n3,4,1\n").mapping() == "“-1” → −1, “1” → +1"  # (the file's own text kept)
