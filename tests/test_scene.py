@@ -240,3 +240,19 @@ def test_the_page_s_kept_bound_and_separability_equal_the_core_s(name, fit_inter
     assert _bound(*key, fit_intercept) is kept  # (kept: the second call computes nothing)
     with pytest.raises(ValueError):
         kept.w[0] = 1.0
+
+
+def test_a_view_may_carry_the_class_names_of_a_users_file():
+    """Issue 38, 4: the names of a CSV's −1 and +1 classes travel in the view (absent by default: as before)."""
+    from datasets.csvio import CsvChoice, choose, read_table
+
+    table = read_table("a,b,species\n5.1,3.5,setosa\n7.0,3.2,versicolor\n6.0,3.0,setosa\n")
+    data = choose(table, CsvChoice(x1=0, x2=1, label=2, positive="versicolor", negative="setosa"))
+    traj = run_perceptron(data.X, data.y, max_steps=10)
+    named = perceptron_scene(traj, view=View(axes=("x₁: a", "x₂: b"), classes=data.classes))
+    back = PerceptronScene.from_bytes(named.to_bytes())
+    assert back.view.classes == ("setosa", "versicolor") and back.view == named.view
+    assert unpack(named.to_bytes())[0]["view"]["classes"] == ["setosa", "versicolor"]
+    plain = PerceptronScene.from_bytes(perceptron_scene(traj).to_bytes())
+    assert plain.view.classes is None and plain.view == View()
+    assert PerceptronScene.from_bytes(with_view(named.to_bytes(), View())).view.classes is None

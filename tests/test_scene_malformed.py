@@ -250,6 +250,8 @@ def test_the_scenes_name_a_missing_or_mistyped_field():
         (bad(view={"axes": 5}), "view.axes is a number, not a list"),
         (bad(view={"pair": [1, "2"]}), "view.pair .* not 2 numbers"),
         (bad(view={"height": "tall"}), "view.height is a string, not a number"),
+        (bad(view={"classes": ["setosa"]}), "view.classes is \\[\"setosa\"\\], not 2 strings"),
+        (bad(view={"classes": "setosa"}), "view.classes is a string, not a list or null"),
         (bad(follow=3), "'follow' is a number, not a string or null"),
         (bad(bound=[]), "'bound' is a list, not an object or null"),
         (bad(kind=["perceptron"]), 'kind \\["perceptron"\\]'),

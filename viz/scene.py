@@ -233,7 +233,7 @@ _NUMBER = (int, float)
 _NONE = type(None)
 _VIEW_TYPES = {"height": _NUMBER, "scale": _NUMBER, "mode": (str,), "start": (int, _NONE), "tau": (*_NUMBER, _NONE),
                "axes": (list,), "lam": (*_NUMBER, _NONE), "quiz": (dict, _NONE), "pair": (list, _NONE),
-               "eta": (*_NUMBER, _NONE), "seen": (*_NUMBER, _NONE)}
+               "eta": (*_NUMBER, _NONE), "seen": (*_NUMBER, _NONE), "classes": (list, _NONE)}
 _TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number", _NONE: "null"}
 _REQUIRED = object()
 
@@ -275,7 +275,7 @@ class _Reader:
         return tuple(box)
 
     def view(self) -> View:
-        """The header's ``view`` as a View (its axes and pair come back as tuples)."""
+        """The header's ``view`` as a View (its axes, pair and classes come back as tuples)."""
         v = self.get("view", (dict,))
         for key, value in v.items():
             if key not in _VIEW_TYPES:
@@ -283,12 +283,12 @@ class _Reader:
             if not isinstance(value, _VIEW_TYPES[key]) or (isinstance(value, bool) and key != "quiz"):
                 raise ValueError(f"the scene header's view.{key} is {_json_kind(value)}, not "
                                  f"{_expected(_VIEW_TYPES[key])}")
-        for key, of in (("axes", str), ("pair", _NUMBER)):
+        for key, of in (("axes", str), ("pair", _NUMBER), ("classes", str)):
             if v.get(key) is not None and (len(v[key]) != 2 or not all(isinstance(a, of) and not isinstance(a, bool)
                                                                        for a in v[key])):
                 raise ValueError(f"the scene header's view.{key} is {_shown(v[key])}, not 2 "
                                  f"{'strings' if of is str else 'numbers'}")
-        return View(**{**v, **{key: tuple(v[key]) for key in ("axes", "pair") if v.get(key) is not None}})
+        return View(**{**v, **{key: tuple(v[key]) for key in ("axes", "pair", "classes") if v.get(key) is not None}})
 
     def runs(self) -> tuple:
         """The header's ``runs`` and their arrays as run records (:func:`_runs_of`)."""
@@ -380,6 +380,10 @@ class View:
         The Loss page's charts: when the last weight picked on its surface that the page has received was picked (the
         browser's clock, in ms, as the pick says). A pick the browser drew ahead of its figure that is newer than this
         is drawn again over a record made before it (``viz/js/loss.js``, ``figure.js``).
+    classes : tuple of 2 str or None
+        The names of the −1 and +1 classes, where the points have them (a user's CSV with named classes: e.g.
+        ``("setosa", "versicolor")``, :attr:`datasets.csvio.CsvData.classes`); None: the classes are y = −1 and y = +1
+        (as before this field; the renderer does not read it yet).
     """
 
     height: int = 780
@@ -393,6 +397,7 @@ class View:
     pair: tuple[float, float] | None = None
     eta: float | None = None
     seen: float | None = None
+    classes: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
