@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from glue.options import url_spelling
+from glue.options import quoted, url_spelling
 from glue.shared import PRESENT, URL_AT_START, URL_NOTES, bound, presenting
 
 HIDE = "hide"
@@ -82,9 +82,9 @@ def presentation_sidebar() -> None:
         problem = ""
         if given is not None and not parts and given.strip().lower() != "none":  # empty, or nothing it knows
             parts = list(DEFAULT_HIDE)
-            problem = f"hide={given!r} names no part (using {hide_spelling(parts)!r})"
+            problem = f"hide={quoted(given)} names no part (using {hide_spelling(parts)!r})"
         elif unknown:
-            problem = f"hide= names parts this app does not have: {', '.join(unknown)}"
+            problem = f"hide= names parts this app does not have: {', '.join(quoted(u) if len(u) > 40 else u for u in unknown)}"
         if problem:  # said above the page (the sidebar may be hidden): glue.shared.report_url_problems
             st.session_state.setdefault(URL_NOTES, []).append(
                 f"{problem}; the parts are {', '.join(PARTS)}, or none")

@@ -10,6 +10,8 @@ not valid.
 
 from __future__ import annotations
 
+import logging
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.validate import validate_data
 from datasets import REGISTRY
@@ -35,11 +38,15 @@ from glue.dataset import (
 from glue.options import (
     DATASET_LABELS,
     N_PLANE_MAX,
+    PARAMS,
     TTL,
     URL_FORMS,
     known_url_key,
     n_choices,
+    named,
     parse_url,
+    quoted,
+    unusable_url_values,
     url_spelling,
 )
 from glue.scene_chart import show_scene
@@ -72,6 +79,7 @@ URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
 STEP_POINTS = "_step_points"  # the points a link's step was used on (forget_stale_step)
+URL_DROPPED = "_url_dropped"  # what Streamlit said of a link it dropped whole (too long), said once
 
 
 def remember_url() -> None:
@@ -85,7 +93,21 @@ def remember_url() -> None:
     the address bar keeps reproducing the view.
     """
     if URL_AT_START not in st.session_state:
+        dropped = _dropped_link()
+        if dropped:
+            st.session_state[URL_DROPPED] = dropped
         raw = {k: st.query_params.get_all(k) for k in st.query_params}
+        # a number no widget may be given (inf, 1e999: Streamlit's number box raises OverflowError on reading it) goes
+        # before any widget reads the link, and the run starts again without it (the widgets read the query string
+        # the run started with)
+        unusable = unusable_url_values({k: v[-1] for k, v in raw.items() if v})
+        for key, value in unusable.items():
+            del st.query_params[key]
+            raw.pop(key)
+            allowed = PARAMS[key].allowed
+            st.session_state.setdefault(URL_NOTES, []).append(
+                f"{key}={quoted(value)} (not a finite number" + (f"; {key} is {allowed}" if allowed else "")
+                + "; using the default)")
         start = {k: v[-1] for k, v in raw.items() if len(v) == 1}
         rewrite = {}
         for key, value in parse_url(start).items():
@@ -93,12 +115,84 @@ def remember_url() -> None:
             if start.pop(key) != spelled:
                 rewrite[key] = spelled
         st.session_state[URL_AT_START] = {"values": start, "repeated": sorted(k for k, v in raw.items() if len(v) > 1)}
-        if rewrite:
-            for key, spelled in rewrite.items():
-                st.query_params[key] = spelled
+        for key, spelled in rewrite.items():
+            st.query_params[key] = spelled
+        if rewrite or unusable:
             st.rerun()
+    else:
+        _dropped_link()  # (Streamlit says it again on every rerun the browser asks for with that address)
     st.session_state[BOUND_THIS_RUN] = {}
     st.session_state[ALLOWED_THIS_RUN] = {}
+
+
+# Streamlit reads no query string over 524,288 characters or 1,000 parameters: it drops the whole string before the
+# script runs (streamlit.runtime.state.query_params.sanitize_query_string, called by AppSession.request_rerun) and says
+# so only in the server's log. The page then opens on its defaults. The log line is heard here and kept for the
+# session whose rerun it was, so that its first run names it.
+_QUERY_LOG = "streamlit.runtime.state.query_params"
+_DROPPED: dict[str, str] = {}  # session id -> what was dropped, until that session's first run reads it
+_DROPPED_LOCK = threading.Lock()
+
+
+class _DroppedLinkWatch(logging.Handler):
+    """Hears Streamlit's "Ignoring query string with N characters/parameters" and notes it for its session."""
+
+    dbl_watch = True  # (installed once per process: see _watch_dropped_links)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        msg = record.msg
+        if not isinstance(msg, str) or not msg.startswith("Ignoring query string with") or not record.args:
+            return
+        session = _session_of_this_call()
+        if session is None:
+            return
+        count = record.args[0]
+        if "parameters" in msg:
+            text = (f"This link has too many parameters ({count:,}; Streamlit reads a link of at most 1,000), so none "
+                    "of it was read: the page opens on its defaults.")
+        else:
+            text = (f"This link is too long ({count:,} characters; Streamlit reads a link of at most 524,288), so none "
+                    "of it was read: the page opens on its defaults. A link carries at most 500 of your points; "
+                    "for more, export them as a CSV file and import it.")
+        with _DROPPED_LOCK:
+            _DROPPED[session] = text
+            while len(_DROPPED) > 256:  # (sessions that never ran)
+                del _DROPPED[next(iter(_DROPPED))]
+
+
+def _session_of_this_call() -> str | None:
+    """The session whose query string is being read: the script run's (its context is reset with the query string:
+    AppTest), or the AppSession asking for a rerun further up this thread's stack (the server's event loop)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        return ctx.session_id
+    frame = sys._getframe(1)
+    for _ in range(40):
+        if frame is None:
+            return None
+        me = frame.f_locals.get("self")
+        if type(me).__name__ == "AppSession" and isinstance(getattr(me, "id", None), str):
+            return me.id
+        frame = frame.f_back
+    return None
+
+
+def _watch_dropped_links() -> None:
+    log = logging.getLogger(_QUERY_LOG)
+    if not any(getattr(h, "dbl_watch", False) for h in log.handlers):
+        log.addHandler(_DroppedLinkWatch(logging.WARNING))
+
+
+_watch_dropped_links()  # (on import: the first session's first link on a new server comes before it)
+
+
+def _dropped_link() -> str | None:
+    """What Streamlit dropped of this session's link, once (None if nothing)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return None
+    with _DROPPED_LOCK:
+        return _DROPPED.pop(ctx.session_id, None)
 
 
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
@@ -154,20 +248,23 @@ def report_url_problems(where=None) -> None:
     fmts = st.session_state.get(BOUND_THIS_RUN, {})
     bad = []
     for key in start.get("repeated", []):
-        bad.append(f"{key} (given more than once; using the default)")
+        bad.append(f"{named(key)} (given more than once; using the default)")
         values.pop(key, None)
     for key in list(values):
         if not known_url_key(key):
-            bad.append(f"{key}={values.pop(key)!r} (not a setting of this app)")
+            bad.append(f"{named(key)}={quoted(values.pop(key))} (not a setting of this app)")
             if key in st.query_params:  # (out of the address, as a bad value is: a copied link does not carry it on)
                 del st.query_params[key]
         elif key in fmts and key in st.session_state:
             value, shown = values.pop(key), fmts[key](st.session_state[key])
             if not _same(value, shown):
                 allowed = st.session_state.get(ALLOWED_THIS_RUN, {}).get(key, "")
-                bad.append(f"{key}={value!r} (using {shown!r}" + (f": {key} is {allowed})" if allowed else ")"))
+                bad.append(f"{key}={quoted(value)} (using {quoted(shown)}" + (f": {key} is {allowed})" if allowed else ")"))
     start["repeated"] = []
     bad += st.session_state.pop(URL_NOTES, [])
+    dropped = st.session_state.pop(URL_DROPPED, None)
+    if dropped:
+        (where or st).warning(escape_md(dropped))
     if bad:  # the values come from the link: shown as text, never as a link or markup
         (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
     for said in st.session_state.pop(URL_SAID, []):  # (what of the link was used, but not as it asked)
@@ -181,7 +278,7 @@ def name_bad_values(keys: tuple[str, ...]) -> None:
     a setting :mod:`glue.options` reads is such a value: a valid one was taken at the start (:func:`remember_url`)."""
     values = (st.session_state.get(URL_AT_START) or {}).get("values", {})
     for key in [k for k in keys if k in values and k in URL_FORMS]:
-        st.session_state.setdefault(URL_NOTES, []).append(f"{key}={values.pop(key)!r} (not a value of that setting)")
+        st.session_state.setdefault(URL_NOTES, []).append(f"{key}={quoted(values.pop(key))} (not a value of that setting)")
         if key in st.query_params:
             del st.query_params[key]
 
@@ -212,10 +309,12 @@ def dataset_sidebar() -> None:
             sb.warning("The link's points (pts) were not used: they go with ds=Your points, and this link "
                        "shows a generated dataset.")
     names = [*REGISTRY, CUSTOM]
-    # the default only while no callback has set the list (Streamlit warns when both are given)
-    first = {} if "ds" in st.session_state else {"index": names.index(DEFAULT_DATASET)}
+    # The default on every run: a bound widget leaves the link when its value equals its default, so a default that
+    # moved (index 0, Separable, once the list had a value) dropped ds=Separable from the link, which then opened on
+    # the Textbook example. (A callback that sets the list as well only logs a warning, and .streamlit/config.toml
+    # turns it off.)
     name = bound(sb.selectbox, "Dataset", names, format_func=DATASET_LABELS.get, key="ds", fmt=DATASET_LABELS.get,
-                 **first)
+                 index=names.index(DEFAULT_DATASET))
     if name == CUSTOM:
         _user_dataset(sb)
     else:
@@ -473,7 +572,7 @@ def take_start_step() -> int | None:
             raise ValueError
     except (ValueError, OverflowError):
         st.session_state.setdefault(URL_NOTES, []).append(
-            f"step={raw!r} (a step is a whole number from 0 to {STEP_MAX:,}; the chart opens at step 0)")
+            f"step={quoted(raw)} (a step is a whole number from 0 to {STEP_MAX:,}; the chart opens at step 0)")
         if "step" in st.query_params:
             del st.query_params["step"]
         return None

@@ -1,4 +1,6 @@
-"""Every page's state through the URL (AppTest): written as the widgets write it, read back exactly; bad values named.
+"""Every page's state through the URL (AppTest): written as the widgets write it, read back exactly; bad values named;
+the table of settings (glue.options.STATE) is what the pages draw; hand-edited links (numbers past a float, long values,
+a link too long for Streamlit) named, never a traceback.
 
 The widgets bind to query parameters (Streamlit writes them in the browser, which
 the e2e tests check); here each page's whole non-default state is written the way
@@ -8,12 +10,16 @@ opened with that query string must show the same values in every widget.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from apptest_helpers import chart_shown
-from test_views import page_from_url
+from streamlit.testing.v1 import AppTest
+from test_views import APP, page_from_url
 
 from core.svm import C_GRID
-from glue.options import parse_url, url_spelling
+from glue.options import COMPARE_LABELS, PARAMS, SIDEBAR, STATE, known_url_key, parse_url, quoted, url_spelling
+from glue.shared import BOUND_THIS_RUN
 
 DATA = {"ds": "blobs", "n_blobs": 60, "blobs_noise": 0.35, "data_seed": 4}
 STATES = {
@@ -64,3 +70,112 @@ def test_every_parameter_with_a_bad_value_is_named_and_the_rest_of_the_link_stil
 
 
 DEPENDS = {("variant", "B"), ("kernel", "gamma"), ("kernel", "degree"), ("kernel", "coef0")}  # drawn only for a choice
+
+
+# ----------------------------------------------------------------------------
+# the table (glue.options.STATE) is what the pages draw
+# ----------------------------------------------------------------------------
+
+# links that draw every bound widget of a page between them (some are drawn for one choice only)
+DRAW_ALL = {
+    "app_pages/home.py": [{}],
+    "app_pages/perceptron.py": [{"variant": "mini-batch"}],
+    "app_pages/dual.py": [{"kernel": "polynomial"}, {"kernel": "RBF"}],
+    "app_pages/svm.py": [{"kernel": "polynomial"}, {"kernel": "RBF"}],
+    "app_pages/losses.py": [{}],
+    "app_pages/compare.py": [{"cmp": label} for label in COMPARE_LABELS.values()],
+}
+
+
+@pytest.mark.parametrize("page", list(DRAW_ALL))
+def test_every_bound_widget_is_a_row_of_the_table_for_its_page_with_its_default_and_bounds(page):
+    from test_link_roundtrip import assert_defaults_are_the_tables, bound_widgets
+
+    stem = Path(page).stem
+    for link in DRAW_ALL[page]:
+        at = page_from_url({"ds": "Blobs", **link}, page)
+        for key in at.session_state[BOUND_THIS_RUN]:
+            assert key in PARAMS, key
+            assert stem in PARAMS[key].pages or SIDEBAR in PARAMS[key].pages, (key, PARAMS[key].pages)
+        assert_defaults_are_the_tables(at, page)
+        for key, node in bound_widgets(at).items():
+            row = PARAMS[key]
+            if type(node.proto).__name__ == "NumberInput" and row.hi is not None:
+                assert (node.proto.min, node.proto.max) == (row.lo, row.hi), key
+
+
+def test_the_derived_views_read_the_table():
+    assert all(known_url_key(p.key) for p in STATE) and not known_url_key("foo")
+    assert known_url_key("blobs_noise") and known_url_key("n_xor") and not known_url_key("textbook_noise")
+    assert parse_url({"ds": "xor", "tau": "2", "bias": "0", "seed": "3", "foo": "1"}) == {
+        "ds": "xor", "tau": 2.0, "bias": False}  # (seed: Streamlit's number box reads it itself)
+    assert url_spelling("C", PARAMS["C"].default) == "1" and url_spelling("hard", True) == "true"
+
+
+# ----------------------------------------------------------------------------
+# hand-edited links
+# ----------------------------------------------------------------------------
+
+NOT_FINITE = ["inf", "-inf", "1e999", "9" * 400]
+
+
+def _numeric_rows(page: str) -> list:
+    stem = Path(page).stem
+    return [p for p in STATE if p.numeric and (stem in p.pages or (stem == "home" and SIDEBAR in p.pages))]
+
+
+@pytest.mark.parametrize("bad", NOT_FINITE)
+@pytest.mark.parametrize("page", list(DRAW_ALL))
+def test_a_number_too_large_for_a_float_is_named_and_the_default_kept(page, bad):
+    """``?max_steps=inf``, ``?data_seed=1e999``, 400 nines: Streamlit's number box raised OverflowError on reading
+    them, on every rerun. Every number of the table, at once: each is named, leaves the address, and the widget shows
+    its default."""
+    rows = _numeric_rows(page)
+    at = page_from_url({"ds": "Blobs", **{p.key: bad for p in rows}}, page)
+    warned = " ".join(w.value for w in at.warning)
+    for p in rows:
+        assert f"{p.key}={quoted(bad)} (not a finite number" in warned, p.key
+        assert p.key not in at.query_params
+        default = p.default_on(Path(page).stem)
+        if p.key in at.session_state and default is not None:
+            assert at.session_state[p.key] == default, p.key
+    at.run()
+    assert not at.exception
+    assert chart_shown(at) or page.endswith("home.py")
+
+
+def test_an_int_given_twice_that_is_not_finite_is_named_too():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["max_steps"] = ["5", "inf"]
+    at.switch_page("app_pages/perceptron.py").run()
+    assert not at.exception
+    assert "max_steps='inf' (not a finite number" in " ".join(w.value for w in at.warning)
+
+
+def test_long_values_are_quoted_short_with_their_length():
+    """Two 10 KB values made a 20,610-character warning: each is quoted by its first 40 characters and its length."""
+    at = page_from_url({"foo": "x" * 10_240, "ds": "y" * 10_240, "k" * 5_000: "1"}, page=None)
+    warned = [w.value for w in at.warning if "Ignored URL" in w.value]
+    assert len(warned) == 1 and len(warned[0]) < 600, warned
+    text = warned[0]
+    assert f"foo='{'x' * 39}…' (10,240 characters) (not a setting of this app)" in text
+    assert f"ds='{'y' * 39}…' (10,240 characters) (using 'Textbook (3 points)'" in text
+    assert f"'{'k' * 39}…' (5,000 characters)='1'" in text
+
+
+def test_a_link_too_long_for_streamlit_is_named():
+    """Streamlit drops a query string over 524,288 characters whole (the page opens on its defaults) and says so only
+    in the server's log: the app names it (a pts= of 100,000 points is about 1 MB)."""
+    at = page_from_url({"ds": "Your points", "pts": "a" * 600_000}, "app_pages/svm.py")
+    said = [w.value for w in at.warning if "too long" in w.value]
+    assert len(said) == 1 and "This link is too long (600,019 characters" in said[0] and "524,288" in said[0]
+    assert at.session_state["ds"] == "textbook"
+    at.run()
+    assert not at.exception and not [w for w in at.warning if "too long" in w.value]  # said once
+    fresh = page_from_url({"ds": "XOR"}, "app_pages/svm.py")  # (not said to the next session)
+    assert not [w for w in fresh.warning if "too long" in w.value]
+
+
+def test_a_link_with_too_many_parameters_is_named():
+    at = page_from_url({f"p{i}": "1" for i in range(1_001)}, page=None)
+    assert any("This link has too many parameters (1,001" in w.value for w in at.warning)
