@@ -9,14 +9,15 @@ no message to the server; a new scene (a new run) is one message of typed arrays
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
 
 import streamlit as st
 
-from viz import renderer
 from viz.export import katex_css, katex_module
+from viz import renderer
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
