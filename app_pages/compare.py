@@ -13,10 +13,11 @@ import streamlit as st
 
 from core.svm import C_GRID
 from datasets.csvio import paired_runs_csv
-from glue.builds import SCALE, compare_page, compare_specs, settings_key, shown_run, shown_specs
+from glue.builds import SCALE, compare_specs, shown_run
 from glue.chart_tools import exports, file_stem
+from glue.compare_run import B_LEFT, B_RIGHT, C_LABEL, CHART, FAMILY_STEPS, HEIGHT, TAU_BOTH, TAU_LEFT, TAU_RIGHT, build
 from glue.dataset import current_dataset
-from glue.options import BATCHES, COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, OWN_KEYS, TAUS, TTL, c_label
+from glue.options import BATCHES, COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, OWN_KEYS, TAUS, c_label
 from glue.present import part
 from glue.scene_chart import show_scene
 from glue.shared import (
@@ -24,7 +25,6 @@ from glue.shared import (
     more_asked,
     name_bad_values,
     page_fragment,
-    partial_first,
     plane_data,
     points_ready,
     presenting,
@@ -33,51 +33,9 @@ from glue.shared import (
     take_start_step,
 )
 from glue.userdata import escape_md
-from glue.workers import offload, offload_shared
 from viz.scene import View, with_view
 
-CHART = "compare_chart"
 LAST_GOOD = "_compare_last_good"
-
-
-HEIGHT = 760  # the chart's height: two square panels with their titles, state lines, legend and controls
-
-
-TAU_BOTH, TAU_LEFT, TAU_RIGHT, B_LEFT, B_RIGHT = "Step size τ (both)", "τ left", "τ right", "B left", "B right"
-C_LABEL = "SVM penalty C"
-# every value's run is sent (τ, B and C then move in the browser) while runs × max steps stays within this: at
-# N = 2,000 the twenty runs of cyclic against random weigh 0.45 MB at 1,000 steps, 0.84 MB at 2,000 and 8 MB at
-# 20,000; the perceptron and the 25 C's hinge-SGD runs 1.07 MB at 1,000 steps
-FAMILY_STEPS = 26_000
-SHOWN = "_compare_shown"  # the runs of the record this session was sent last (glue.builds.settings_key)
-FAMILIES = 8  # families of C runs the server keeps (each 1.1 MB at N = 2,000), and its registry of them names
-
-
-@st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
-def compute(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str):
-    """Each side's runs (("perceptron" | "hinge", keyword arguments): one, or the family its control picks from)
-    and their scene record, cached (built in a worker process)."""
-    return offload(compare_page, X, y, lefts, rights, follow, key)
-
-
-@st.cache_resource(max_entries=FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every C…")
-def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
-    """:func:`compute` for a family of C (kept apart: the registry "compare" names what this holds,
-    glue.shared.partial_first), its runs made in every worker at once."""
-    return compare_page(X, y, lefts, rights, follow, "C", share=offload_shared)
-
-
-def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tuple | None) -> tuple:
-    """What the chart shows: :func:`compute`'s runs and record; or, for a family of C (25 hinge-SGD runs: 1.2 s at
-    N = 2,000 against 0.1 s for one) not made yet, on runs other than this session's last, the runs the controls
-    show alone (a partial record, 0.1 s). Once drawn, the chart asks for the rest (``more_asked``): the page's next
-    run, with the same runs, makes the family, and the chart takes it in place, at the same step."""
-    if key != "C" or pair is None or not any(follow):  # (one run a side, or a family of τ or B: 0.1–0.3 s)
-        return *compute(X, y, lefts, rights, follow, key), lefts, rights
-    shown_l, shown_r = shown_specs(lefts, rights, pair, key)
-    return partial_first(SHOWN, "compare", FAMILIES, settings_key(X, y, (("runs", (lefts, rights)),)),
-                         lambda: (*offload(compare_page, X, y, shown_l, shown_r, follow, key, True), shown_l, shown_r),
-                         lambda: (*compute_family(X, y, lefts, rights, follow), lefts, rights))
 
 
 @page_fragment

@@ -13,21 +13,11 @@ from dataclasses import replace
 
 import streamlit as st
 
-from glue.builds import SCALE, dual_page, dual_steps
+from glue.builds import SCALE
 from glue.chart_tools import exports, file_stem
 from glue.dataset import current_dataset
-from glue.options import (
-    COEF0S,
-    DEGREES,
-    FRAME_LABELS,
-    GAMMAS,
-    HEIGHTS,
-    KERNEL_LABELS,
-    N_UI_MAX,
-    ORDER_LABELS,
-    TAUS,
-    TTL,
-)
+from glue.dual_run import CHART, ETA_LABEL, MIN_HEIGHT, compute, steps_of
+from glue.options import COEF0S, DEGREES, FRAME_LABELS, GAMMAS, HEIGHTS, KERNEL_LABELS, N_UI_MAX, ORDER_LABELS, TAUS
 from glue.present import part
 from glue.scene_chart import show_scene
 from glue.shared import (
@@ -42,39 +32,12 @@ from glue.shared import (
     take_start_step,
 )
 from glue.userdata import escape_md
-from glue.workers import offload
 from viz.scene import DUAL_BYTES, View, with_view
 
 LAST_GOOD = "_dual_last_good"
-CHART = "dual_chart"  # the data chart: clicks on it edit the points
-MIN_HEIGHT = 780  # the data panel and the Gram matrix side by side, the bars and the controls under them
 KERNEL_HELP = ("linear: K(x, z) = x·z, the primal perceptron in disguise. polynomial: K(x, z) = (x·z + c)^d. "
                "RBF: K(x, z) = exp(−γ‖x − z‖²). The boundary is f(x) = Σ αᵢyᵢK(xᵢ, x) + b = 0.")
-ETA_LABEL = "Step η"  # the renderer follows this control: η moves in the browser
 ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 0, b = 0, η only rescales α, b and f: the mistakes are the same."
-
-
-@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the dual perceptron…")
-def compute(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | None, follow: str | None):
-    """Run the dual perceptron (and, for the linear kernel, the primal one) and build what the page shows
-    (in a worker process, which keeps the Gram matrices of its last 2 datasets: glue.builds._gram).
-    How it is shown (height, step mode, presentation mode) is not part of it.
-    """
-    return offload(dual_page, X, y, kernel, kparams, params, etas, follow)
-
-
-@st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
-def table_of(X, y, kernel: str, kparams: tuple, params: tuple) -> dict:
-    """The run's steps as a table (made when the table is opened)."""
-    return offload(dual_steps, X, y, kernel, kparams, params)
-
-
-def steps_of(ds, kernel: str, kparams: tuple, params: tuple) -> dict:
-    """The table of the run shown; empty while the points cannot be run (the error above the chart names why)."""
-    try:
-        return table_of(*plane_data(ds, N_UI_MAX), kernel, kparams, params)
-    except ValueError:
-        return {}
 
 
 @page_fragment

@@ -8,18 +8,29 @@ scrubbing, playing and the step mode happen in the browser. The page's body is a
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
-from time import perf_counter
 
 import streamlit as st
 
-from datasets.csvio import trajectory_csv
-from glue.ahead import Ahead, ahead_of, made_ahead_kind, parse_ask
-from glue.builds import SCALE, memo_key, perceptron_page, run_params, settings_key
+from glue.builds import SCALE, run_params
 from glue.chart_tools import exports, file_stem
 from glue.dataset import current_dataset
-from glue.options import FRAME_LABELS, HEIGHTS, N_PLANE_MAX, REDUCTION_LABELS, RULE_LABELS, TAUS, TTL, VARIANT_LABELS
+from glue.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
+from glue.perceptron_run import (
+    AHEAD_ASKED,
+    B_LABEL,
+    CHART,
+    TAU_LABEL,
+    VARIANT_LABEL,
+    answer_ahead,
+    ask_ahead,
+    build,
+    every_tau,
+    first_tau_first,
+    run_csv,
+    run_gif,
+    table_of,
+)
 from glue.present import part
 from glue.quiz import quiz
 from glue.scene_chart import show_scene
@@ -28,8 +39,6 @@ from glue.shared import (
     live_fragment,
     more_asked,
     page_fragment,
-    partial_first,
-    plane_data,
     points_ready,
     presenting,
     run_or_last_good,
@@ -38,123 +47,15 @@ from glue.shared import (
     take_start_step,
 )
 from glue.userdata import escape_md
-from glue.workers import TIMEOUT_S, offload_shared
-from viz.gif import perceptron_gif
-from viz.perceptron import step_table
-from viz.scene import SceneRun, View, bundle, with_view
+from viz.scene import View, bundle, with_view
 
 LAST_GOOD = "_perceptron_last_good"
 VARIANT_HELP = ("cyclic: the points in order, epoch after epoch (PerceptronTrain). random: one uniformly chosen "
                 "point per step. mini-batch: a random subset I of B points, w ← w + τ/B Σ over the mistakes in I. "
                 "batch: all points at once, a gradient step on the perceptron loss.")
-GIF_FRAMES = 200
-# states × points the record of one τ may check (N = 2,000 at 100,000 steps): about 1 s per τ on this machine, and
-# 5.6 s at N = 10,000 with 100,000 steps, where the ten τ would keep two workers busy for half a minute
+# states × points the record of one τ may check (N = 2,000 at 100,000 steps; its cost: bench/RESULTS.md)
 RECORD_WORK = 200_000_000
-CHART = "perceptron_chart"  # the data chart: clicks on it edit the points
-
-
 PAGE_RAN = "_perceptron_page_ran"  # set by the page, taken by its live part: a run of the live part alone has none
-SHOWN = "_perceptron_shown"  # the inputs of the record this session was sent last
-BUILT_KEEP = 32  # inputs the registry of builds holds, as compute's cache does (a forgotten one: a partial record)
-TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
-VARIANT_LABEL, B_LABEL = "Variant", "Batch size B"  # and these, back to a variant (and B) it has drawn (the memo)
-AHEAD_ASKED = "_perceptron_ahead"  # the chart's ask for the variants made ahead (glue.ahead.Ask), for this run
-LAST_BUILD = "_perceptron_last_build_s"  # how long this session's last build of every τ (not a cache lookup) took
-SLOW_BUILD_S, CACHED_S = 0.15, 0.02  # a build that slow sends the τ shown first (first_tau_first); a lookup is quicker
-
-
-def _page_of(X, y, params: tuple):
-    """Run the perceptron for every τ and build what the page shows (in the workers)."""
-    return perceptron_page(X, y, params, tuple(TAUS), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL),
-                           ahead=ahead_of(params, len(y)))
-
-
-@st.cache_resource(show_spinner=False)
-def made_ahead() -> Ahead:
-    """The runs made ahead (glue.ahead): the server's, for every session."""
-    return Ahead(_page_of)
-
-
-@st.cache_resource(max_entries=32, ttl=TTL, show_spinner="Running the perceptron for every τ…")
-def compute(X, y, params: tuple):
-    """Run the perceptron for every τ and build what the page shows (cached on the inputs but τ; built in a worker,
-    or made ahead: :func:`made_ahead`, whose build under way is waited for)."""
-    made = made_ahead().future(settings_key(X, y, params))
-    if made is not None:
-        with contextlib.suppress(Exception):  # (one that failed there is built here, and says why)
-            return made.result(timeout=TIMEOUT_S)
-    return _page_of(X, y, params)
-
-
-def _ahead() -> None:
-    """The chart drew a record and was left alone: it asks for the variants made ahead (glue.ahead.parse_ask; anything
-    else is ignored). The live part's run this causes answers (:func:`live`)."""
-    st.session_state[AHEAD_ASKED] = parse_ask((st.session_state.get(CHART) or {}).get("ahead"))
-
-
-def build(ds, params: tuple, tau: float, first: bool) -> tuple:
-    """What the page shows for ``params`` (the record, the words of each τ, the conventions, the dataset's label): the
-    runs of every τ (:func:`compute`); or, where it may send the run of the τ shown ``first`` and the inputs changed
-    (the variant, B, another setting or the data: not τ) and those runs are not made yet, the run of ``tau`` alone, a
-    partial record (:class:`viz.scene.PerceptronScene`; its words name that τ alone: :func:`every_tau`). Once drawn,
-    the chart asks for the rest (``more_asked``): the next run of the live part, with the same inputs, makes every τ,
-    and the chart takes that record in place of this one. (Starting every τ's build at once, in the background,
-    brought that record 33 ms sooner and the first one 37 ms later, medians of 6: not done.) A build of every τ that
-    was not cached is timed (:func:`first_tau_first` reads it)."""
-    X, y = plane_data(ds, N_PLANE_MAX)
-    key, ahead = settings_key(X, y, params), made_ahead()
-
-    def every() -> tuple:
-        start = perf_counter()
-        made = compute(X, y, params)
-        took = perf_counter() - start
-        if took > CACHED_S:  # (built, or made ahead and waited for: not a lookup)
-            st.session_state[LAST_BUILD] = took
-        return made
-
-    out = partial_first(SHOWN, "perceptron", BUILT_KEEP, key, lambda: perceptron_page(
-        X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL), partial=True),
-        every, may=first and ahead.future(key) is None)
-    if every_tau(out) and made_ahead_kind(params, len(y)):  # (an ask then takes it from there)
-        ahead.put(key, memo_key(X, y, params), out)
-    return *out, ds.label
-
-
-def first_tau_first(alone: bool) -> bool:
-    """Whether new inputs send the run of the τ shown first (:func:`build`): on a run of the live part ``alone`` (the
-    variant or B changed), and on the page's other runs (another setting, new data) where this session's last build of
-    every τ took SLOW_BUILD_S or more. What a build costs depends on the variant, N and max steps (at 1,000 steps:
-    mini-batch and batch 0.12–0.66 s for every τ on N = 40–2,000 points, cyclic and random 3–110 ms; cyclic at
-    100,000 steps on N = 2,000 about 0.9 s a τ), and new data or a new setting mostly costs what the last did. Where
-    the build is quick, the second run that the rest needs costs more than it saves (a new data seed, XOR,
-    N = 2,000, cyclic, medians of 8 alternating: drawn 482 ms after the key against 547 ms in one record, every τ
-    785 against 547 ms); where it is slow the first record comes much sooner (blobs, mini-batch, medians of 6: 577
-    against 1,119 ms, every τ 1,264 against 1,119 ms; XOR, batch, 4: 483 against 771, every τ 1,057 against 771)."""
-    return alone or st.session_state.get(LAST_BUILD, 0.0) >= SLOW_BUILD_S
-
-
-def every_tau(result: tuple) -> bool:
-    """Whether a result of :func:`build` holds the runs of every τ (not a partial record): only such a one is the
-    page's last good run, which another τ may be asked of."""
-    return len(result[1]) == len(TAUS)
-
-
-# the exports and the table read the record the browser draws (viz.scene.SceneRun): one drawing per scene
-@st.cache_resource(max_entries=8, ttl=TTL, show_spinner=False)
-def table_of(blob: bytes, tau: float) -> dict:
-    """The run's steps as a table (made when the table is opened)."""
-    return step_table(SceneRun.of_tau(blob, tau))
-
-
-def run_csv(blob: bytes, tau: float) -> str:
-    """The run as CSV (the download's contents, made on the click)."""
-    return trajectory_csv(SceneRun.of_tau(blob, tau))
-
-
-def run_gif(blob: bytes, tau: float, mode: str) -> bytes:
-    """The run as an animated GIF, drawn without a browser (made on the click)."""
-    return perceptron_gif(SceneRun.of_tau(blob, tau), max_frames=GIF_FRAMES, mode=mode)
 
 
 @page_fragment
@@ -251,10 +152,10 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
             view = replace(view, start=step0, axes=ds.axes or View.axes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record
-                ahead = made_ahead().answer(*plane_data(ds, N_PLANE_MAX), params, asked, batch)
+                ahead = answer_ahead(ds, params, asked, batch)
                 scene = bundle([r[0] for r in ahead]) if ahead else scene  # the other variants: the chart keeps them
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=_ahead)  # (a partial record asks for more)
+            show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=ask_ahead)  # (a partial record asks for more)
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode
         with part("notes"):
