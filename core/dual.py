@@ -13,14 +13,12 @@ further and keeps f at every point current: an update on xᵢ adds
 η·yᵢ·(Gᵢⱼ + 1) to each f(xⱼ), O(N) per update and O(1) per check.
 
 :func:`run_dual` keeps a whole run compactly (which point each update hit);
-:func:`dual_perceptron` is the generator of
-:class:`~core.snapshot.DualSnapshot` objects over it.
+iterating over it yields :class:`~core.snapshot.DualSnapshot` objects.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -589,15 +587,6 @@ def run_dual(
         max_steps=int(max_steps),
         step_cap=cap,
     )
-
-
-def dual_perceptron(X, y, **kwargs) -> Iterator[DualSnapshot]:
-    """Yield the dual perceptron's snapshots, step 0 (α = 0, b = 0) first.
-
-    Takes the parameters of :func:`run_dual`; they are validated when called,
-    before the first snapshot.
-    """
-    return iter(run_dual(X, y, **kwargs))
 
 
 @dataclass(frozen=True)

@@ -109,18 +109,6 @@ def _subgradient(W, b, X, y, active):
     return gw.reshape(*lead, X.shape[1]), gb.reshape(lead)
 
 
-def zero_one_subgradient(W, b, X, y) -> tuple[np.ndarray, np.ndarray]:
-    """The 0-1 loss is piecewise constant: its gradient is 0 wherever it exists (returned everywhere).
-
-    Returns
-    -------
-    gw : ndarray of shape (..., d)
-    gb : ndarray of shape (...)
-    """
-    Wf, Bf, X, y, lead = _prepare(W, b, X, y)
-    return np.zeros((*lead, X.shape[1])), np.zeros(lead)
-
-
 def perceptron_subgradient(W, b, X, y) -> tuple[np.ndarray, np.ndarray]:
     """A subgradient of the mean perceptron loss: −(1/N) Σ_{i∈M} yᵢ(xᵢ, 1), M = {i : yᵢ(w·xᵢ + b) ≤ 0}.
 

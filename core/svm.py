@@ -420,24 +420,6 @@ def path_of(sols) -> dict[str, list]:
             "support": [int(s.support.sum()) for s in sols], "slack": [float(s.slack.sum()) for s in sols]}
 
 
-def c_path(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> dict[str, list]:
-    """The SVM across a grid of C: margin width 2/‖w‖, number of support vectors and Σξ for each.
-
-    Parameters
-    ----------
-    X, y
-        As for :func:`fit_svm`.
-    Cs : sequence of float
-        Increasing values of C.
-
-    Returns
-    -------
-    dict
-        ``C``, ``width``, ``support``, ``slack``: lists of equal length.
-    """
-    return path_of(svm_grid(X, y, Cs, kernel, **params))
-
-
 SCHEDULES = ("pegasos", "constant")
 
 

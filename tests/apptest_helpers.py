@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from oracles import figure_of
 from streamlit.testing.v1 import AppTest
 
 from viz.scene import (
@@ -13,7 +14,6 @@ from viz.scene import (
     PerceptronScene,
     SgdScene,
     SvmScene,
-    figure_of,
     unpack,
 )
 

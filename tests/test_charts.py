@@ -8,10 +8,10 @@ import json
 import numpy as np
 import plotly.io as pio
 from apptest_helpers import records, still_figure
+from oracles import figure_of
 from streamlit.testing.v1 import AppTest
 
 from viz.common import Chart, readable, serialized
-from viz.scene import figure_of
 
 X = np.array([[1.0, 2.0], [2.0, 0.5], [-1.0, -1.0], [-2.0, 0.5], [0.5, -2.0]])
 Y = np.array([1, 1, -1, -1, -1])

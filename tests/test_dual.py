@@ -15,18 +15,10 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from oracles import dual_perceptron
 
 from core.bounds import is_separable
-from core.dual import (
-    N_LIMIT,
-    decision_function,
-    dual_perceptron,
-    gram,
-    kernel_matrix,
-    max_steps_allowed,
-    primal_agreement,
-    run_dual,
-)
+from core.dual import N_LIMIT, decision_function, gram, kernel_matrix, max_steps_allowed, primal_agreement, run_dual
 from core.perceptron import run_perceptron
 from core.snapshot import DualSnapshot
 from datasets import make_dataset

@@ -5,7 +5,7 @@ runs with ties and duplicate points, perceptron against perceptron and perceptro
 random steps: each panel's rings are exactly the core's M (or the active hinges, y·(w·x+b) < 1), its boundary
 the core's (w, b), the examined points the core's (none once a run has ended), the previous boundary drawn
 exactly on the steps that moved it by a data term, and the state lines exactly the Python reference's
-(:func:`viz.compare.compare_state`). A record it cannot draw is named, and the last chart stays.
+(:func:`oracles.compare_state`). A record it cannot draw is named, and the last chart stays.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from e2e_helpers import exported_figure
+from oracles import compare_state
 from playwright.sync_api import Page
 from test_e2e_scene import mount, points, refused, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_compare import shifted_activation, tied
@@ -22,7 +23,6 @@ from core.snapshot import activation
 from core.svm import HingeRun, fit_svm, hinge_sgd
 from datasets import make_dataset
 from viz.common import boundary_segment, num, view_box
-from viz.compare import compare_state
 from viz.scene import View, compare_scene, pack, unpack, with_view
 
 

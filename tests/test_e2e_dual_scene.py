@@ -3,7 +3,7 @@
 The renderer (``viz/js/dual.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For random runs of
 every kernel and both orders, with ties and duplicate points, at random steps, the rings must be exactly the
 core's mistakes y·f(x) ≤ 0, α the core's α, the lit row and the examined point the core's, and the arithmetic and
-the state line exactly the Python references' (:func:`viz.dual.describe_dual_step`, :func:`viz.dual.dual_state`).
+the state line exactly the Python references' (:func:`oracles.describe_dual_step`, :func:`oracles.dual_state`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import html
 
 import numpy as np
 import pytest
+from oracles import describe_dual_step
 from playwright.sync_api import Page
 from test_e2e_scene import mount, refused, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_dual import state_line, ties_and_duplicates
@@ -20,7 +21,6 @@ from core.dual import decision_function, run_dual
 from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.common import num
-from viz.dual import describe_dual_step
 from viz.scene import View, dual_scene, with_view
 
 

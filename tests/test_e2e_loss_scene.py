@@ -2,7 +2,7 @@
 
 The renderer (``viz/js/loss.js`` over ``scene.js``) runs as in the offline HTML export. At every b of the slider:
 each loss it samples on the grid equals ``core.losses.surface`` (to rounding: it sums the points in another
-order), the band levels are the record's, the cone is :func:`viz.losses.cone_polygon`'s, each point's line lies on
+order), the band levels are the record's, the cone is :func:`oracles.cone_polygon`'s, each point's line lies on
 xᵢ·w + b = 0, the path's states are split by whether their b is the slice's, the lit point's line moves with b,
 and the chosen weight's arrow points along the core's subgradient. A record it cannot draw is named.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from e2e_helpers import exported_figure
+from oracles import cone_polygon, data_state, lines_in_box
 from playwright.sync_api import Page
 from test_e2e_scene import mount, refused, renderer  # noqa: F401  (the page holding the renderer)
 
@@ -20,7 +21,7 @@ from core.perceptron import run_perceptron
 from core.svm import hinge_sgd
 from datasets import make_dataset
 from viz.common import view_box
-from viz.losses import cone_polygon, data_state, default_bs, lines_in_box, losses_at, misclassified
+from viz.losses import default_bs, losses_at, misclassified
 from viz.scene import View, loss_data_scene, loss_scene, pack, unpack, with_view
 
 

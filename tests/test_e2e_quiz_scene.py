@@ -11,13 +11,13 @@ import html
 
 import numpy as np
 import pytest
+from oracles import describe_step, point_set
 from playwright.sync_api import Page
 from test_e2e_scene import mount, points, renderer  # noqa: F401  (the page holding the renderer)
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from viz.common import boundary_segment, point_set, sub, view_box
-from viz.perceptron import describe_step
+from viz.common import boundary_segment, sub, view_box
 from viz.scene import View, perceptron_scene, with_view
 
 

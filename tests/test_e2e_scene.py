@@ -4,7 +4,7 @@ The renderer (``viz/js/scene.js``) runs here as it runs in the offline HTML expo
 plotly.js inside the file, no server). For random runs of every variant, with ties and duplicate points,
 at random steps, it must draw M's rings exactly on the core's M, the boundary through the core's (w, b),
 the examined points the core examined, and write the arithmetic and the state line exactly as the
-Python references (:func:`viz.perceptron.describe_step`, :func:`viz.perceptron.state_line_of`) do.
+Python references (:func:`oracles.describe_step`, :func:`oracles.state_line_of`) do.
 A record it cannot draw shows a message, never a blank or stale chart.
 """
 
@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 import pytest
+from oracles import describe_step, state_line_of
 from playwright.sync_api import Page
 
 from core.bounds import mistake_bound
@@ -23,7 +24,7 @@ from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.common import boundary_segment, num, view_box
 from viz.export import scene_html
-from viz.perceptron import bound_applies, describe_step, state_line_of
+from viz.perceptron import bound_applies
 from viz.scene import SCENE_VERSION, View, pack, perceptron_scene, unpack, with_view
 
 
@@ -565,7 +566,7 @@ def test_a_hovered_point_among_thousands_drawn_with_webgl_is_named_too(renderer)
 
 
 def test_a_small_step_is_written_as_python_writes_it(renderer):
-    """The renderer writes a small step's update with the decimals that set w apart (viz.common.apart), word for word
+    """The renderer writes a small step's update with the decimals that set w apart (oracles.apart), word for word
     as the Python reference does."""
     X, y = make_dataset("blobs", 200, 0)
     longer = 0

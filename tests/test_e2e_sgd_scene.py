@@ -3,7 +3,7 @@
 The renderer (``viz/js/sgd.js`` over ``compare.js`` and ``scene.js``) runs as in the offline HTML export. At
 random steps of runs with ties and duplicate points: the rings are exactly the points with y·(w·x+b) < 1 as the
 core sums it, the drawn point the core's, the boundary and both margin lines the core's (w, b), J the core's
-objective, and the words exactly the Python references' (:func:`viz.svm.sgd_step_text`, :func:`viz.svm.sgd_state`).
+objective, and the words exactly the Python references' (:func:`oracles.sgd_step_text`, :func:`oracles.sgd_state`).
 A record it cannot draw is named, and the last chart stays.
 """
 
@@ -14,6 +14,7 @@ import html
 import numpy as np
 import pytest
 from e2e_helpers import exported_figure
+from oracles import sgd_state, sgd_step_text
 from playwright.sync_api import Page
 from test_e2e_compare_scene import set_control
 from test_e2e_scene import mount, points, refused, renderer  # noqa: F401  (the page holding the renderer)
@@ -24,7 +25,6 @@ from core.svm import fit_svm, hinge_sgd
 from datasets import make_dataset
 from viz.common import boundary_segment, view_box
 from viz.scene import View, pack, sgd_scene, unpack, with_view
-from viz.svm import sgd_state, sgd_step_text
 
 
 def drawn_at(page: Page, s: int) -> dict:

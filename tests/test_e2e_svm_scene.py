@@ -2,8 +2,8 @@
 
 The renderer (``viz/js/svm.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For every kernel,
 at several C of the grid (and the hard margin), the points' categories and the support vectors must be exactly
-the solver's, the status and the state line exactly the Python references' (:func:`viz.svm.svm_status`,
-:func:`viz.svm.svm_state`), the ξ labels the largest ξ, and the curves drawn must lie where f = 0 and f = ±1,
+the solver's, the status and the state line exactly the Python references' (:func:`oracles.svm_status`,
+:func:`oracles.svm_state`), the ξ labels the largest ξ, and the curves drawn must lie where f = 0 and f = ±1,
 each slack segment ending on its point's own margin line.
 """
 
@@ -13,6 +13,7 @@ import html
 
 import numpy as np
 import pytest
+from oracles import svm_state, svm_status
 from playwright.sync_api import Page
 from test_e2e_scene import mount, renderer  # noqa: F401  (the page holding the renderer)
 from test_viz_svm import label_order
@@ -22,7 +23,7 @@ from core.svm import C_GRID, fit_svm, path_of, svm_grid
 from datasets import make_dataset
 from viz.common import num, sub, view_box
 from viz.scene import View, svm_scene, with_view
-from viz.svm import MAX_SLACK_LABELS, categories, margin_tol, svm_state, svm_status
+from viz.svm import MAX_SLACK_LABELS, categories, margin_tol
 
 
 def drawn_at(page: Page, k: int) -> dict:

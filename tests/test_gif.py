@@ -6,6 +6,7 @@ import io
 
 import numpy as np
 import pytest
+from oracles import gif_canvas
 from PIL import Image, ImageFont, ImageSequence
 
 from core.perceptron import run_perceptron
@@ -20,7 +21,6 @@ from viz.gif import (
     _has_glyphs,
     _plan,
     ascii_text,
-    gif_canvas,
     load_font,
     perceptron_gif,
     render_frames,

@@ -7,6 +7,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from oracles import zero_one_subgradient
 
 from core.losses import (
     grid_around,
@@ -17,7 +18,6 @@ from core.losses import (
     surface,
     theta_grid,
     zero_one,
-    zero_one_subgradient,
 )
 from core.perceptron import run_perceptron
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import compare_state
 from state_text import named_points
 
 from core.perceptron import run_perceptron
 from core.snapshot import activation
 from core.svm import fit_svm, hinge_sgd
 from datasets import make_dataset
-from viz.compare import compare_state, run_label, run_summary
+from viz.compare import run_label, run_summary
 from viz.scene import CompareScene, HingeRunRecord, PerceptronRun, View, compare_scene, rule_margins, run_record
 
 

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import describe_dual_step, dual_state
 from state_text import named_points
 
 from core.dual import decision_function, run_dual
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from viz.dual import (
-    MAX_TERMS,
-    cost_lines,
-    describe_dual_step,
-    dual_state,
-    dual_summary,
-    dual_table,
-    gram_display,
-)
+from viz.dual import MAX_TERMS, cost_lines, dual_summary, dual_table, gram_display
 from viz.scene import GRAM_LEVELS, DualScene, dual_scene, rule_mistakes
 
 

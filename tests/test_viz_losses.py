@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import cone_polygon, lines_in_box
 from state_text import named_points
 
 from core.losses import grid_around, hinge, hinge_subgradient, perceptron_subgradient, surface, theta_grid
 from core.perceptron import run_perceptron
 from datasets import make_dataset
-from viz.losses import (
-    FORMULAS,
-    NAMES,
-    band_levels,
-    cone_polygon,
-    default_bs,
-    lines_in_box,
-    theta_figure,
-)
+from viz.losses import FORMULAS, NAMES, band_levels, default_bs, theta_figure
 from viz.scene import LossDataScene, LossScene, View, loss_data_scene, loss_scene
 
 
@@ -164,8 +157,10 @@ def test_zero_one_levels_fall_between_its_values(n):
 def test_data_chart_states_the_chosen_w_and_its_mistakes(scene, w, b):
     """The data chart's record holds M at the chosen weight and each loss there for every λ, from the core; its state
     in words (data_state, the reference of what the renderer writes) names w, b, M and the losses."""
+    from oracles import data_state
+
     from viz.common import num, vec
-    from viz.losses import NAMES, data_state, losses_at
+    from viz.losses import NAMES, losses_at
 
     X, y = scene[:2]
     w = np.array(w)

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import describe_step, state_line_of
 from state_text import named_points
 
 from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.common import boundary_segment, clip_halfplane, num, vec, view_box
-from viz.perceptron import choose_frames, describe_step, run_summary, state_line_of, step_table
+from viz.perceptron import choose_frames, run_summary, step_table
 from viz.scene import perceptron_scene
 
 TEXTBOOK = (np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]]), np.array([1, 1, -1]))
@@ -134,8 +135,10 @@ def test_summary_without_bias_names_the_origin():
 def test_mistake_bound_drawn_and_written():
     import math
 
+    from oracles import describe_step
+
     from core.bounds import mistake_bound
-    from viz.perceptron import bound_applies, bound_line, describe_step
+    from viz.perceptron import bound_applies, bound_line
 
     X, y = make_dataset("separable", 40, 2)
     traj = run_perceptron(X, y)
@@ -221,7 +224,7 @@ def test_counts_in_the_words_are_grouped_by_thousands():
 def test_a_small_step_is_written_with_the_decimals_that_show_it():
     """τ = 0.01 over 200 points moves w past its third decimal: the update is written with as many decimals as set the
     state before and after apart (at most 6), where with three it read (0.008, 0.008) → (0.008, 0.008)."""
-    from viz.common import apart
+    from oracles import apart
 
     X, y = make_dataset("blobs", 200, 0)
     traj = run_perceptron(X, y, variant="batch", tau=0.01, max_steps=6)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import c_path, svm_state, svm_status
 from state_text import named_points
 
-from core.svm import C_GRID, c_path, fit_svm, path_of, svm_grid
+from core.svm import C_GRID, fit_svm, path_of, svm_grid
 from datasets import make_dataset
 from viz.common import num, sub, view_box
 from viz.scene import SvmScene, svm_scene, unpack
-from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, margin_tol, svm_state, svm_status
+from viz.svm import MAX_SLACK_LABELS, ON_MARGIN, categories, margin_tol
 
 
 def label_order(sol) -> list[int]:
@@ -93,9 +94,10 @@ def test_c_path_width_shrinks_and_slack_falls_as_c_grows():
 
 
 def test_the_sgd_record_holds_the_run_and_its_words_follow_each_step():
+    from oracles import sgd_step_text
+
     from core.svm import hinge_sgd
     from viz.scene import SgdScene, sgd_scene
-    from viz.svm import sgd_step_text
 
     X, y = make_dataset("blobs", 40, 0)
     run = hinge_sgd(X, y, C=1.0, max_steps=500, seed=1)
@@ -208,9 +210,10 @@ def test_state_line_with_a_kernel_and_a_hard_margin():
 
 
 def test_the_sgd_state_line_names_the_mistakes_and_the_active_hinges_of_each_step():
+    from oracles import sgd_state
+
     from core.svm import hinge_sgd
     from viz.common import vec
-    from viz.svm import sgd_state
 
     X, y = make_dataset("blobs", 30, 2)
     run = hinge_sgd(X, y, C=1.0, max_steps=300, seed=1)

@@ -62,29 +62,11 @@ def vec(v, digits: int = 3) -> str:
     return "(" + ", ".join(num(x, digits) for x in vals) + ")"
 
 
-def apart(before, after, digits: int = 3, most: int = 6) -> int:
-    """The fewest decimals, from ``digits`` to ``most``, that write each number of ``before`` apart from the same one of
-    ``after`` where the two differ: a small step (τ = 0.01 over 200 points) changes w past its third decimal, and the
-    update then read as if it changed nothing.
-
-    Parameters
-    ----------
-    before, after : sequence of float, of one length
-    """
-    pairs = [(float(a), float(b)) for a, b in zip(before, after, strict=True) if float(a) != float(b)]
-    return next((d for d in range(digits, most) if all(num(a, d) != num(b, d) for a, b in pairs)), most)
-
-
 def names(idx, limit: int = 6) -> str:
     """'x₁, x₄, …' for point indices (0-based in, 1-based out)."""
     idx = [int(i) for i in idx]
     s = ", ".join(f"x{sub(i + 1)}" for i in idx[:limit])
     return s + (f", … ({len(idx):,} in all)" if len(idx) > limit else "")
-
-
-def point_set(idx) -> str:
-    """A set of points, '∅' when empty."""
-    return "{" + names(idx) + "}" if len(idx) else "∅"
 
 
 def state_line(step: int, n_steps: int, w, b: float, mistakes, n: int, extra: str = "") -> str:
@@ -127,15 +109,6 @@ def mistakes_text(mistakes, n: int, limit: int = 6) -> str:
     if len(mis) <= limit:
         return f"misclassified: {names(mis)} ({len(mis):,} of {int(n):,})"
     return f"{len(mis):,} of {int(n):,} misclassified: {names(mis[:limit])}, …"
-
-
-def after_updates(k: int) -> str:
-    """The head of a state line that follows a run's updates: 'Before any update', 'After 1 update', 'After 7 updates'.
-
-    A state depends on the updates so far only, so a line with this head is the same on every step between two
-    updates (and can be sent once per state rather than once per step).
-    """
-    return "Before any update" if k == 0 else f"After {int(k):,} update{'s' * (k != 1)}"
 
 
 def state_text(head: str, params: str, mistakes, n: int, extra: str = "", limit: int = 6, sep: str = "; ") -> str:
@@ -233,16 +206,6 @@ def clip_halfplane(box, w, b, sign: float) -> list[tuple[float, float]]:
                         sign * float(b))
 
 
-def region_xy(box, w, b, sign: float) -> tuple[list[float], list[float]]:
-    """Where the classifier says ``sign``, sign·(w·x + b) ≥ 0, in the view box, as x and y for a filled trace.
-
-    At w = 0 the whole box when sign·b > 0, else nothing (both regions are empty when w = 0 and b = 0).
-    """
-    if not any(float(v) for v in w) and sign * float(b) <= 0:
-        return [], []
-    return poly_xy(clip_halfplane(box, w, b, sign))
-
-
 def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:
     """The line w·x + b = 0 clipped to a box.
 
@@ -281,11 +244,6 @@ def boundary_segment(box, w, b) -> tuple[list[float], list[float]]:
     return [a[0], c[0]], [a[1], c[1]]
 
 
-def poly_xy(poly) -> tuple[list[float], list[float]]:
-    """Polygon vertices as x and y lists for a ``fill: 'toself'`` scatter (which closes it)."""
-    return [p[0] for p in poly], [p[1] for p in poly]
-
-
 _DTYPES = {"u1": np.uint8, "u2": np.uint16, "i4": np.int32, "f4": np.float32}
 
 
@@ -302,15 +260,6 @@ def typed_array(a, dtype: str = "f4") -> dict:
     if arr.ndim == 2:
         out["shape"] = f"{arr.shape[0]}, {arr.shape[1]}"
     return out
-
-
-def rounded(v, nd: int = 3):
-    """Round floats (or lists of them) to keep the JSON small."""
-    if isinstance(v, np.ndarray):
-        return np.round(v.astype(float), nd).tolist()
-    if isinstance(v, list | tuple):
-        return [round(float(x), nd) for x in v]
-    return round(float(v), nd)
 
 
 @dataclass(frozen=True, eq=False)

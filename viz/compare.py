@@ -6,7 +6,7 @@ exact soft-margin SVM drawn as a fixed dashed line on the hinge panel.
 
 The chart is drawn in the browser from a scene record (:func:`viz.scene.compare_scene`, drawn by
 ``viz/js/compare.js``): this module holds the words it shows, written once in Python (the panel titles, sent
-in the record) or as the reference the renderer's own words are tested against (:func:`compare_state`).
+in the record; the reference the renderer's own words are tested against is ``compare_state`` in tests/oracles.py).
 On a common step axis 0…max(S_left, S_right) the run that ends first holds its last state. Each panel rings
 M, y·(w·x+b) ≤ 0 (< 0 under the rule "negative"), for the perceptron, and the active hinges, y·(w·x+b) < 1,
 for hinge SGD.
@@ -19,9 +19,8 @@ import math
 import numpy as np
 
 from core.perceptron import Trajectory
-from core.snapshot import activation
 from core.svm import HingeRun
-from viz.common import c_label, num, state_line
+from viz.common import c_label, num
 
 
 def run_label(run) -> str:
@@ -101,32 +100,3 @@ def reference_of(reference) -> tuple[np.ndarray, float]:
     return w, b
 
 
-def compare_state(run, step: int) -> str:
-    """One panel's state at the common ``step`` in plain words (lines split by "\\n"): the Python reference of the
-    renderer's state line under each panel.
-
-    "Step 5 of 7: w = (0, 0), b = −2; misclassified: x₃ (1 of 40)", with "; margin < 1 (in squares): 4 of 40" for
-    hinge SGD, and a first line "finished at step S (holds its last state)" once ``step`` is past the run's end.
-    The misclassified points are M under the perceptron run's rule, y·(w·x + b) ≤ 0 for hinge SGD.
-
-    Parameters
-    ----------
-    run : core.perceptron.Trajectory or core.svm.HingeRun
-    step : int
-        The common step, ≥ 0.
-    """
-    X, y = _data(run)
-    S = int(run.n_steps)
-    s = min(int(step), S)  # the shorter run holds its last state
-    extra = ""
-    if isinstance(run, HingeRun):
-        w, b = run.W[s], float(run.B[s])
-        m = y * activation(X, w, b)  # yᵢ(w·xᵢ + b), as the core sums it
-        wrong = np.flatnonzero(m <= 0.0)
-        extra = f"margin < 1 (in squares): {int((m < 1.0).sum()):,} of {len(y):,}"
-    else:
-        snap = run[s]
-        w, b = snap.w, snap.b
-        wrong = np.flatnonzero(snap.misclassified)
-    line = state_line(s, S, w, b, wrong, len(y), extra)
-    return (f"finished at step {S:,} (holds its last state)\n" if step > S else "") + line

@@ -1,9 +1,9 @@
 """The Dual / Gram page's words and numbers: the arithmetic of a step, the state line, the summary, the cost.
 
 The chart itself is drawn in the browser from the run's scene record (:func:`viz.scene.dual_scene`, drawn by
-``viz/js/dual.js``); the functions here are the Python references the renderer's text is tested against
-(:func:`describe_dual_step`, :func:`dual_state`), the lines under the chart, and :func:`gram_display`, G as
-the heatmap draws it.
+``viz/js/dual.js``); the functions here are the lines under the chart and :func:`gram_display`, G as the heatmap
+draws it. The Python references the renderer's text is tested against (``describe_dual_step``, ``dual_state``) are
+in tests/oracles.py.
 """
 
 from __future__ import annotations
@@ -12,17 +12,12 @@ import numpy as np
 
 from core.dual import DualTrajectory
 from viz.common import (
-    after_updates,
-    names,
     num,
-    state_text,
     sub,
-    vec,
 )
 
 GRAM_SIDE = 200  # at most this many rows and columns of G are drawn; larger N is shown in block means
 MAX_TERMS = 4  # f(xᵢ) is written term by term when at most this many αⱼ are > 0
-STATE_NAMES = 4  # most points the state line names in one list
 
 
 def gram_display(G: np.ndarray, side: int = GRAM_SIDE) -> tuple[np.ndarray, int]:
@@ -48,118 +43,6 @@ def gram_display(G: np.ndarray, side: int = GRAM_SIDE) -> tuple[np.ndarray, int]
     pad = np.full((m * k, m * k), np.nan)
     pad[:n, :n] = G
     return np.nanmean(pad.reshape(m, k, m, k), axis=(1, 3)), k
-
-
-def describe_dual_step(traj: DualTrajectory, step: int, primal=None) -> str:
-    """The arithmetic of one step (HTML), e.g. ``x₃ misclassified: α₃ ← 4 + 1 = 5, b ← −2 + 1·(−1) = −3``.
-
-    Parameters
-    ----------
-    traj : DualTrajectory
-    step : int
-        0 <= step <= traj.n_steps.
-    primal : core.perceptron.Trajectory, optional
-        The primal run to set beside a linear-kernel dual run.
-    """
-    steps = np.array([step])
-    A, B = traj.states(steps)
-    Ap, Bp = traj.states(np.maximum(steps - 1, 0))
-    f_p = traj.decisions(np.maximum(steps - 1, 0))[0]
-    errors = int(traj.mistakes(steps)[0].sum())
-    W = traj.weights(steps) if traj.problem.kernel == "linear" else None
-    return _describe(traj, step, A[0], float(B[0]), Ap[0], float(Bp[0]), f_p, errors, W, primal)
-
-
-def _describe(traj, step, alpha, b, alpha_p, bp, f_p, errors, W, primal) -> str:
-    """:func:`describe_dual_step` from precomputed state.
-
-    α, b after the step; α_p, bp and f_p (f at every point, as the run summed it) before it; |M| after it.
-    """
-    p = traj.problem
-    n, eta = p.n, traj.eta
-    converged = traj.converged and step == traj.n_steps
-    if step == 0:
-        txt = (f"<b>Step 0</b>: α = 0, b = 0, so f(x) = 0 everywhere and every point counts as a mistake "
-               f"(y·f = 0 ≤ 0): |M| = {errors:,} of {n:,}.")
-    else:
-        i = int(traj.examined(step)[0])
-        yi = int(p.y[i])
-        S = np.flatnonzero(alpha_p)
-        f = float(f_p[i])  # f(xᵢ) = Σⱼ αⱼyⱼGⱼᵢ + b, the value the run judged xᵢ by
-        si = sub(i + 1)
-        head = f"<b>Step {step:,}</b> (epoch {traj.epoch(step):,}, |M| = {errors:,} after it): x{si}, y = {_sign(yi)}"
-        if S.size == 0:
-            expr = f"f(x{si}) = b = {num(bp)}"
-        elif S.size <= MAX_TERMS:
-            terms = " + ".join(f"{num(alpha_p[j])}·({_sign(p.y[j])})·{_paren(p.G[j, i])}" for j in S.tolist())
-            expr = f"f(x{si}) = Σⱼ αⱼyⱼG<sub>j{i + 1}</sub> + b = {terms} + ({num(bp)}) = {num(f)}"
-        else:
-            expr = (f"f(x{si}) = Σⱼ αⱼyⱼG<sub>j{i + 1}</sub> + b over the {S.size} points with αⱼ > 0 "
-                    f"= {num(f)}")
-        if traj.updated(step).size:
-            txt = (f"{head}<br>{expr}<br>y·f = {num(yi * f)} ≤ 0 → <b>x{si} misclassified</b>: "
-                   f"α{si} ← {num(alpha_p[i])} + {num(eta)} = {num(alpha[i])}, "
-                   f"b ← {num(bp)} + {num(eta)}·({_sign(yi)}) = {num(b)}")
-        else:
-            txt = f"{head}<br>{expr}<br>y·f = {num(yi * f)} > 0 → correct, no update"
-    if W is not None:
-        w = W[0] if np.ndim(W) == 2 else W
-        line = f"w = Σαᵢyᵢxᵢ = {vec(w)}, b = {num(b)}"
-        if primal is not None and step <= primal.n_steps:
-            (pw,), (pb,) = primal.states([step])
-            dw = float(np.abs(np.asarray(w) - pw).max())
-            line += (f" &nbsp;·&nbsp; primal (τ = η): w = {vec(pw)}, b = {num(pb)}"
-                     f" &nbsp;·&nbsp; difference ‖Δw‖∞ = {_tiny(dw)}, |Δb| = {_tiny(abs(b - float(pb)))}")
-        txt += "<br>" + line
-    if converged:
-        txt += f"<br>✓ Converged: y·f(x) > 0 at every point after {traj.n_updates} updates (Σαᵢ = {num(eta)}·{traj.n_updates})."
-    return txt
-
-
-def dual_state(traj: DualTrajectory, k: int, alpha: np.ndarray, b: float, mistakes, w=None) -> str:
-    """The state line under the chart after k updates: α (the points with αᵢ > 0), b, w = Σαᵢyᵢxᵢ when linear, M.
-
-    E.g. ``"After 2 updates: w = Σαᵢyᵢxᵢ = (2, 2), b = 0; αᵢ > 0 for x₁, x₃ (2 of 3); misclassified: x₃ (1 of 3)"``;
-    for the other kernels (no w to write) ``"After 2 updates: 2 of 3 αᵢ > 0 (x₁, x₃), b = 0; misclassified: …"``
-    (``"α = 0"`` while no αᵢ is). It depends on the state only (the same on every step between two updates).
-
-    Parameters
-    ----------
-    traj : DualTrajectory
-    k : int
-        The updates so far (the state).
-    alpha : ndarray of shape (n,)
-        α after k updates.
-    b : float
-    mistakes : array-like of int
-        Indices (0-based) of the points with y·f(x) ≤ 0 after the step.
-    w : ndarray of shape (2,), optional
-        Σαᵢyᵢxᵢ (linear kernel).
-    """
-    n = traj.problem.n
-    S = np.flatnonzero(alpha > 0)  # the points f sums over
-    who = names(S, STATE_NAMES) if S.size <= STATE_NAMES else f"{names(S[:STATE_NAMES])}, …"
-    head = after_updates(k)
-    if w is not None:
-        support = f"αᵢ > 0 for {who} ({S.size:,} of {n:,})" if S.size else "α = 0"
-        return state_text(head, f"w = Σαᵢyᵢxᵢ = {vec(w)}, b = {num(b)}; {support}", mistakes, n, limit=STATE_NAMES)
-    support = f"{S.size:,} of {n:,} αᵢ > 0 ({who})" if S.size else "α = 0"
-    return state_text(head, f"{support}, b = {num(b)}", mistakes, n, limit=STATE_NAMES)
-
-
-def _paren(v: float) -> str:
-    """A factor as written in a product: negative numbers in parentheses."""
-    return f"({num(v)})" if num(v).startswith("−") else num(v)
-
-
-def _sign(v) -> str:
-    """A label as written: '+1' or '−1'."""
-    return "+1" if v > 0 else "−1"
-
-
-def _tiny(v: float) -> str:
-    """A difference: '0' when exactly zero, else in scientific notation (rounding shows as 1e-16)."""
-    return "0" if v == 0 else f"{v:.1e}".replace("-", "−")
 
 
 def dual_summary(traj: DualTrajectory, separable: bool | None) -> tuple[str, str]:

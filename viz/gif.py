@@ -411,18 +411,6 @@ def _plan(traj: Trajectory, max_frames: int, size: tuple[int, int], mode: str) -
                  info_left=left + side + 2 * pad, info_top=top + (n_key + 1) * text.line_h, n_key=n_key)
 
 
-def gif_canvas(traj: Trajectory, *, max_frames: int = 200, size=(720, 540), mode: str = "all") -> _Canvas:
-    """The geometry :func:`perceptron_gif` draws with for these arguments (to map data to pixels).
-
-    Returns
-    -------
-    _Canvas
-        ``canvas.to_px(x, y)`` gives the frame pixel of a data point.
-    """
-    max_frames, size, _ = _validate(traj, max_frames, size, 250, mode)
-    return _plan(traj, max_frames, size, mode).canvas
-
-
 # ----------------------------------------------------------------------------
 # drawing
 # ----------------------------------------------------------------------------

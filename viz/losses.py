@@ -2,11 +2,11 @@
 
 - The (w₁, w₂) slices at each b are drawn in the browser from a scene record (:func:`viz.scene.loss_scene`,
   ``viz/js/loss.js``); here is what that record sends (:func:`colour_tops`, :func:`band_levels`, the chosen
-  weight's :func:`subgradient`) and the Python references of what the renderer draws (:func:`cone_polygon`,
-  :func:`lines_in_box`, the tests' yardsticks).
+  weight's :func:`subgradient`); the Python references of what the renderer draws (``cone_polygon``,
+  ``lines_in_box``, the tests' yardsticks) are in tests/oracles.py.
 - The data chart beside them is drawn in the browser too, from its own record (:func:`viz.scene.loss_data_scene`,
   ``viz/js/lossdata.js``): the points, the chosen (w, b)'s boundary, its sides and M (:func:`misclassified`), the
-  state in words (:func:`data_state`, the Python twin of what the renderer writes).
+  state in words (its Python twin, ``data_state``, in tests/oracles.py).
 - Still Plotly figures: the loss over (θ, b) at a fixed ‖w‖ = r (:func:`theta_figure`) and a 3-D surface of one loss
   (:func:`surface3d_figure`).
 
@@ -21,20 +21,15 @@ from core.losses import hinge, hinge_subgradient, perceptron, perceptron_subgrad
 from core.snapshot import activation
 from viz.common import (
     FONT,
-    clip_polygon,
     gaps,
-    mistakes_text,
-    names,
     num,
     sub,
     typed_array,
-    vec,
 )
 
 NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 SHORT = {"zero_one": "0-1", "perceptron": "perceptron", "hinge": "hinge"}
 MODEBAR_PX = 34  # the 3-D view's row of buttons over its title (plotly.js's mode bar: 26 px and its margin)
-STATE_NAMES = 3  # most points the state line names on one line
 FORMULAS = {
     "zero_one": "(1/N) Σ [yᵢ(w·xᵢ + b) ≤ 0]",
     "perceptron": "(1/N) Σ max(0, −yᵢ(w·xᵢ + b))",
@@ -47,70 +42,6 @@ PATH_COLOUR = "#0072B2"
 CHOSEN_COLOUR = "#E69F00"
 MAX_LINES = 300  # point lines drawn at most (evenly chosen); more would hide the surface
 N_BANDS = 10  # colours of the filled level bands
-
-
-def lines_in_box(A: np.ndarray, c: np.ndarray, box) -> tuple[list, list]:
-    """The lines aᵢ·w + cᵢ = 0 clipped to a box, as x and y lists with None gaps (vectorised slab clipping).
-
-    Parameters
-    ----------
-    A : ndarray of shape (n, 2)
-    c : ndarray of shape (n,)
-    box : (x0, x1, y0, y1)
-    """
-    A = np.asarray(A, dtype=float)
-    c = np.asarray(c, dtype=float)
-    nrm2 = (A**2).sum(axis=1)
-    ok = nrm2 > 0  # a = 0 is no line
-    A, c, nrm2 = A[ok], c[ok], nrm2[ok]
-    p0 = -(c / nrm2)[:, None] * A  # the foot of the line nearest the origin
-    d = np.column_stack([-A[:, 1], A[:, 0]])  # its direction
-    lo = np.full(len(c), -np.inf)
-    hi = np.full(len(c), np.inf)
-    keep = np.ones(len(c), dtype=bool)
-    for k, (a, b) in enumerate(((box[0], box[1]), (box[2], box[3]))):
-        dk, pk = d[:, k], p0[:, k]
-        moving = dk != 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t1, t2 = (a - pk) / dk, (b - pk) / dk
-        lo = np.where(moving, np.maximum(lo, np.minimum(t1, t2)), lo)
-        hi = np.where(moving, np.minimum(hi, np.maximum(t1, t2)), hi)
-        keep &= moving | ((pk >= a) & (pk <= b))  # parallel to this axis: inside the slab or not at all
-    keep &= lo < hi
-    P, Q = p0 + lo[:, None] * d, p0 + hi[:, None] * d
-    xs = np.column_stack([P[keep, 0], Q[keep, 0], np.full(keep.sum(), np.nan)]).ravel()
-    ys = np.column_stack([P[keep, 1], Q[keep, 1], np.full(keep.sum(), np.nan)]).ravel()
-    return gaps(xs), gaps(ys)
-
-
-
-def cone_polygon(X, y, b: float, box) -> list[tuple[float, float]]:
-    """The weights w in the box with yᵢ(w·xᵢ + b) > 0 for every i (Sutherland–Hodgman clipping), maybe empty.
-
-    The closure is clipped (≥ 0); a result with no area (such as the single point w = 0 at b = 0) is empty.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,)
-    b : float
-    box : (x0, x1, y0, y1)
-    """
-    poly = [(box[0], box[2]), (box[1], box[2]), (box[1], box[3]), (box[0], box[3])]
-    for xi, yi in zip(np.asarray(X, dtype=float), np.asarray(y, dtype=float), strict=True):
-        a0, a1, c = yi * xi[0], yi * xi[1], yi * b  # keep a·w + c ≥ 0
-        if a0 == 0 and a1 == 0:  # xᵢ = 0: its margin is yᵢb whatever w is
-            if c <= 0:
-                return []  # never strictly correct
-            continue
-
-        poly = clip_polygon(poly, a0, a1, c)
-        if len(poly) < 3:
-            return []
-    P = np.array(poly)
-    area = 0.5 * abs(float(P[:, 0] @ np.roll(P[:, 1], -1) - P[:, 1] @ np.roll(P[:, 0], -1)))
-    # a cone of no area (only w = 0 at b = 0, say, where every margin is 0) classifies nothing correctly
-    return poly if area > 1e-9 * (box[1] - box[0]) * (box[3] - box[2]) else []
 
 
 def _direct(loss: str, W, b, X, y, lam: float):
@@ -260,32 +191,6 @@ def misclassified(X, y, w, b: float) -> np.ndarray:
         The indices of M, increasing.
     """
     return np.flatnonzero(np.asarray(y) * activation(np.asarray(X, dtype=float), w, b) <= 0)
-
-
-def data_state(X, y, w, b: float, losses: dict[str, float] | None = None) -> str:
-    """The state line under the data chart, a line each (its column can be narrow): w and b; the misclassified
-    points (the count, then their names, when more than STATE_NAMES); the losses at (w, b).
-
-    E.g. ``"w = (1, −0.5), b = 0.3<br>misclassified: x₃, x₇ (2 of 40)<br>loss: hinge 0.41, perceptron 0.12, 0-1 0.05"``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,)
-    w : ndarray of shape (2,)
-    b : float
-    losses : dict name -> value at (w, b), optional
-    """
-    mis = misclassified(X, y, w, b)
-    n = len(y)
-    if mis.size <= STATE_NAMES:
-        lines = [mistakes_text(mis, n, STATE_NAMES)]
-    else:  # the count, then the first names on a line of their own
-        lines = [f"{mis.size:,} of {n:,} misclassified:", f"{names(mis[:STATE_NAMES])}, …"]
-    if losses:
-        lines.append(("loss: " if len(losses) > 1 else "") + ", ".join(
-            f"{SHORT[k] if len(losses) > 1 else NAMES[k]} {num(v)}" for k, v in losses.items()))
-    return "<br>".join([f"w = {vec(w)}, b = {num(b)}", *lines])
 
 
 def losses_at(names, w, b: float, X, y, lam: float) -> dict[str, float]:

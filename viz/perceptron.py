@@ -1,8 +1,8 @@
 """The Perceptron page's words: the arithmetic of a step, the status, the bound, the table, the frames of a GIF.
 
 The chart itself is drawn in the browser from the run's scene (:mod:`viz.scene`, ``viz/js/scene.js``);
-the renderer writes each step's arithmetic and state line as :func:`describe_step` and
-:func:`state_line_of` do here, and the tests hold the two equal at random steps of random runs.
+the renderer writes each step's arithmetic and state line as ``describe_step`` and ``state_line_of`` do in
+tests/oracles.py, and the tests hold the two equal at random steps of random runs.
 """
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.perceptron import WORK_LIMIT, Trajectory
-from viz.common import after_updates, apart, names, num, point_set, state_text, sub, vec
-
-STATE_NAMES = 6  # most misclassified points the state line names (3 above 100 points)
+from viz.common import names, num, vec
 
 
 def choose_frames(traj: Trajectory, max_frames: int = 500, mode: str = "all") -> tuple[np.ndarray, str]:
@@ -68,98 +66,6 @@ def _step_coef(traj: Trajectory) -> tuple[str, str]:
     if traj.reduction == "mean" and traj.variant == "batch":
         return "τ/N", f"{tau}/{traj.problem.n}"
     return "τ", tau
-
-
-def describe_step(traj: Trajectory, step: int, bound=None) -> str:
-    """The arithmetic of one step in the seeds' notation (HTML line breaks).
-
-    E.g. ``x₃ = (1, 1), y = −1 misclassified: y·(w·x+b) = −1·((1, 1)·(1, 1) − 1)
-    = −1 ≤ 0 → w ← (1, 1) + 1·(−1)·(1, 1) = (0, 0), b ← −1 + 1·(−1) = −2``.
-
-    Parameters
-    ----------
-    traj : Trajectory
-    step : int
-        0 <= step <= traj.n_steps.
-    """
-    (w,), (b,) = traj.states([step])
-    if step:
-        (wp,), (bp,) = traj.states([step - 1])
-    else:
-        wp, bp = w, b
-    return _describe(traj, step, w.tolist(), float(b), wp.tolist(), float(bp), traj.updated(step),
-                     bound if bound_applies(traj, bound)[0] else None)
-
-
-def _describe(traj: Trajectory, step: int, w: list, b: float, wp: list, bp: float, upd: np.ndarray,
-              bound=None) -> str:
-    """:func:`describe_step` from precomputed state (w, b after; wp, bp before); ``bound`` if it applies."""
-    p = traj.problem
-    fit_b = p.fit_intercept
-    le, gt = _rule_signs(traj)
-    converged = traj.converged and step == traj.n_steps
-    if step == 0:
-        errors = traj[0].errors
-        txt = f"<b>Step 0</b>: start at w = {vec(w)}, b = {num(b)}; |M| = {errors:,} of {p.n:,} points."
-        if bound is not None:
-            txt += f" At most (R/γ)² = {_bnum(bound.bound)} updates to come."
-        if p.update_on == "negative" and not any(w) and b == 0:
-            txt += "<br>Every y·a is 0 at w = 0, b = 0, and the rule updates only when y·a < 0: nothing will move."
-        elif converged:
-            txt += "<br>✓ The initial boundary already separates the data."
-        return txt
-    head = f"<b>Step {step:,}</b> (epoch {traj.epoch(step):,})"
-    if bound is not None:  # Novikoff: k updates so far, never more than (R/γ)²
-        head += f" · updates so far {int(traj.state_index(step)):,} ≤ (R/γ)² = {_bnum(bound.bound)}"
-    tau = traj.tau
-    if traj.variant in ("cyclic", "random"):
-        i = int(traj.examined(step)[0])
-        xi = p.X[i].tolist()
-        yi = int(p.y[i])
-        a = yi * (wp[0] * xi[0] + wp[1] * xi[1] + bp)  # y·(w·x + b) at the old state
-        with_b = fit_b or bp != 0  # a fixed b₀ ≠ 0 still enters a
-        bias = "" if not with_b else (f" + {num(bp)}" if bp >= 0 else f" − {num(-bp)}")
-        act = f"y·(w·x{'+b' if with_b else ''}) = {num(yi)}·({vec(wp)}·{vec(xi)}{bias}) = {num(a)}"
-        name = f"x{sub(i + 1)} = {vec(xi)}, y = {'+1' if yi > 0 else '−1'}"
-        if upd.size:
-            d = apart([*wp, bp], [*w, b])  # (w and b before and after, written apart)
-            txt = (f"{head}: {name} misclassified:<br>{act} {le} 0<br>"
-                   f"→ w ← {vec(wp, d)} + {num(tau)}·({num(yi)})·{vec(xi)} = {vec(w, d)}")
-            txt += f", b ← {num(bp, d)} + {num(tau)}·({num(yi)}) = {num(b, d)}" if fit_b else f", b stays {num(b)}"
-        else:
-            txt = f"{head}: {name} correct:<br>{act} {gt} 0 → no update"
-    else:
-        ex = traj.examined(step)
-        coef, full = _step_coef(traj)
-        if traj.variant == "minibatch":
-            txt = f"{head}: batch I = {{{names(ex)}}} (B = {traj.batch_size:,})<br>mistakes M∩I = {point_set(upd)}"
-            sumname = "Σ<sub>i∈M∩I</sub>"
-        else:
-            txt = f"{head}: all {p.n:,} points<br>mistakes M = {point_set(upd)}"
-            sumname = "Σ<sub>i∈M</sub>"
-        if upd.size:
-            g = (p.y[upd] @ p.X[upd]).tolist()  # Σ yᵢxᵢ over the mistakes
-            d = apart([*wp, bp], [*w, b])
-            txt += f"<br>→ w ← w + {coef}·{sumname} yᵢxᵢ = {vec(wp, d)} + {full}·{vec(g)} = {vec(w, d)}"
-            if fit_b:
-                txt += f", b ← {num(bp, d)} + {full}·({num(int(p.y[upd].sum()))}) = {num(b, d)}"
-        else:
-            txt += " → no update"
-    if converged:
-        txt += f"<br>✓ Converged: no point is misclassified (|M| = 0) after {traj.n_updates:,} updates."
-    return txt
-
-
-def state_line_of(traj: Trajectory, step: int) -> str:
-    """The state line under the chart at ``step``: 'After 2 updates: w = (2, 2), b = 0; misclassified: x₃ (1 of 3)'.
-
-    The same on every step between two updates; at most :data:`STATE_NAMES` points are named (3 above 100 points).
-    """
-    k = int(traj.state_index(step))
-    (m,) = traj.state_mistakes([k])
-    limit = STATE_NAMES if traj.problem.n <= 100 else 3
-    return state_text(after_updates(k), f"w = {vec(traj.W[k])}, b = {num(traj.B[k])}", np.flatnonzero(m),
-                      traj.problem.n, limit=limit)
 
 
 def _percent(f: float) -> str:
