@@ -1675,7 +1675,7 @@ class LossDataScene(_FlatRecord):
 
     The renderer (``viz/js/lossdata.js``) draws the points, the chosen weight's boundary w·x + b = 0 and its two
     sides, M's rings (as the core judged them: ``mis``), the lit point and, in words, the state (w, b, M, each loss
-    there: :func:`viz.losses.data_state`, the tests' reference); a weight picked on the surface is drawn at once,
+    there: ``data_state`` in tests/oracles.py, the tests' reference); a weight picked on the surface is drawn at once,
     ahead of this record, until the page's record made after it (``view.seen``) replaces it.
 
     Attributes (the header's fields and arrays carry the same names)
@@ -1766,15 +1766,3 @@ def figure_scene(fig: dict | Chart, alt: str = "") -> bytes:
     return pack(header, {"figure": np.frombuffer(text.encode("utf-8"), dtype=np.uint8)})
 
 
-def figure_of(blob: bytes) -> dict:
-    """The figure a ``figure`` record holds (ValueError, naming what is wrong, if it is not one)."""
-    r = _Reader(blob, "figure", "a figure")
-    try:
-        fig = json.loads(r.array("figure").tobytes().decode("utf-8"), parse_constant=_no_constant)
-    except RecursionError:
-        raise ValueError("the record's figure nests too deeply") from None
-    except ValueError as exc:
-        raise ValueError(f"the record's figure is not JSON: {exc}") from None
-    if not isinstance(fig, dict):
-        raise ValueError(f"the record's figure is {_json_kind(fig)}, not an object")
-    return fig
