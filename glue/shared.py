@@ -10,8 +10,6 @@ not valid.
 
 from __future__ import annotations
 
-import logging
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -20,10 +18,10 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.validate import validate_data
 from datasets import REGISTRY
+from datasets.points import URL_MAX_POINTS
 from glue.builds import settings_key, sized
 from glue.dataset import (
     CUSTOM,
@@ -51,6 +49,9 @@ from glue.options import (
 )
 from glue.scene_chart import show_scene
 from glue.userdata import (
+    LINK_DROPPED,
+    LINK_MAX_CHARS,
+    LINK_MAX_PARAMS,
     PTS,
     drop_points_from_url,
     escape_html,
@@ -79,7 +80,6 @@ URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
 STEP_POINTS = "_step_points"  # the points a link's step was used on (forget_stale_step)
-URL_DROPPED = "_url_dropped"  # what Streamlit said of a link it dropped whole (too long), said once
 
 
 def remember_url() -> None:
@@ -93,9 +93,6 @@ def remember_url() -> None:
     the address bar keeps reproducing the view.
     """
     if URL_AT_START not in st.session_state:
-        dropped = _dropped_link()
-        if dropped:
-            st.session_state[URL_DROPPED] = dropped
         raw = {k: st.query_params.get_all(k) for k in st.query_params}
         # a number no widget may be given (inf, 1e999: Streamlit's number box raises OverflowError on reading it) goes
         # before any widget reads the link, and the run starts again without it (the widgets read the query string
@@ -119,80 +116,34 @@ def remember_url() -> None:
             st.query_params[key] = spelled
         if rewrite or unusable:
             st.rerun()
-    else:
-        _dropped_link()  # (Streamlit says it again on every rerun the browser asks for with that address)
     st.session_state[BOUND_THIS_RUN] = {}
     st.session_state[ALLOWED_THIS_RUN] = {}
 
 
 # Streamlit reads no query string over 524,288 characters or 1,000 parameters: it drops the whole string before the
-# script runs (streamlit.runtime.state.query_params.sanitize_query_string, called by AppSession.request_rerun) and says
-# so only in the server's log. The page then opens on its defaults. The log line is heard here and kept for the
-# session whose rerun it was, so that its first run names it.
-_QUERY_LOG = "streamlit.runtime.state.query_params"
-_DROPPED: dict[str, str] = {}  # session id -> what was dropped, until that session's first run reads it
-_DROPPED_LOCK = threading.Lock()
+# script runs (its sanitize_query_string) and says so only in the server's log, so the script sees no link at all.
+# The browser knows the address: the page's TOOLS component (glue.userdata) compares it with those limits as
+# Streamlit counts them, on every run whose script saw no parameter, and reports one over them (once, until the
+# address is back within them); report_url_problems names it. (A fresh request for a long address never gets here:
+# the web server answers 400 above about 128 KB. What reaches the limits is an address that grew inside the page, a
+# script's history.replaceState, sent with Streamlit's next rerun; or a short one of over 1,000 parameters.)
 
 
-class _DroppedLinkWatch(logging.Handler):
-    """Hears Streamlit's "Ignoring query string with N characters/parameters" and notes it for its session."""
-
-    dbl_watch = True  # (installed once per process: see _watch_dropped_links)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        msg = record.msg
-        if not isinstance(msg, str) or not msg.startswith("Ignoring query string with") or not record.args:
-            return
-        session = _session_of_this_call()
-        if session is None:
-            return
-        count = record.args[0]
-        if "parameters" in msg:
-            text = (f"This link has too many parameters ({count:,}; Streamlit reads a link of at most 1,000), so none "
-                    "of it was read: the page opens on its defaults.")
-        else:
-            text = (f"This link is too long ({count:,} characters; Streamlit reads a link of at most 524,288), so none "
-                    "of it was read: the page opens on its defaults. A link carries at most 500 of your points; "
-                    "for more, export them as a CSV file and import it.")
-        with _DROPPED_LOCK:
-            _DROPPED[session] = text
-            while len(_DROPPED) > 256:  # (sessions that never ran)
-                del _DROPPED[next(iter(_DROPPED))]
-
-
-def _session_of_this_call() -> str | None:
-    """The session whose query string is being read: the script run's (its context is reset with the query string:
-    AppTest), or the AppSession asking for a rerun further up this thread's stack (the server's event loop)."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is not None:
-        return ctx.session_id
-    frame = sys._getframe(1)
-    for _ in range(40):
-        if frame is None:
-            return None
-        me = frame.f_locals.get("self")
-        if type(me).__name__ == "AppSession" and isinstance(getattr(me, "id", None), str):
-            return me.id
-        frame = frame.f_back
-    return None
-
-
-def _watch_dropped_links() -> None:
-    log = logging.getLogger(_QUERY_LOG)
-    if not any(getattr(h, "dbl_watch", False) for h in log.handlers):
-        log.addHandler(_DroppedLinkWatch(logging.WARNING))
-
-
-_watch_dropped_links()  # (on import: the first session's first link on a new server comes before it)
-
-
-def _dropped_link() -> str | None:
-    """What Streamlit dropped of this session's link, once (None if nothing)."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None:
+def dropped_link_message(chars: int, params: int) -> str | None:
+    """What the page says of an address of ``chars`` characters and ``params`` parameters (its query string, as
+    Streamlit counts them) that Streamlit dropped whole; None if it is within Streamlit's limits."""
+    if chars > LINK_MAX_CHARS:
+        said = f"This link is too long ({chars:,} characters; Streamlit reads a link of at most {LINK_MAX_CHARS:,})"
+    elif params > LINK_MAX_PARAMS:
+        said = (f"This link has too many parameters ({params:,}; Streamlit reads a link of at most "
+                f"{LINK_MAX_PARAMS:,})")
+    else:
         return None
-    with _DROPPED_LOCK:
-        return _DROPPED.pop(ctx.session_id, None)
+    said += (", so none of it was read: the page keeps the view it showed before (a page opened on it would show "
+             "the defaults).")
+    if chars > LINK_MAX_CHARS:
+        said += f" A link carries at most {URL_MAX_POINTS} of your points; for more, export them as a CSV file and import it."
+    return said
 
 
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
@@ -262,7 +213,8 @@ def report_url_problems(where=None) -> None:
                 bad.append(f"{key}={quoted(value)} (using {quoted(shown)}" + (f": {key} is {allowed})" if allowed else ")"))
     start["repeated"] = []
     bad += st.session_state.pop(URL_NOTES, [])
-    dropped = st.session_state.pop(URL_DROPPED, None)
+    dropped = st.session_state.pop(LINK_DROPPED, None)  # (what the browser found of an address Streamlit dropped)
+    dropped = dropped_link_message(*dropped) if dropped else None
     if dropped:
         (where or st).warning(escape_md(dropped))
     if bad:  # the values come from the link: shown as text, never as a link or markup

@@ -9,7 +9,8 @@ the page that follows already shows the new points.
 One small component (:data:`TOOLS`) does the browser's part: it listens for
 clicks on the data panel of the page's chart and reports them in data
 coordinates (Streamlit's own chart events report clicks on points only), and
-it copies the page's link with the step the chart's slider shows.
+it copies the page's link with the step the chart's slider shows, and it reports an address Streamlit dropped
+whole (too long for it).
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ REST = "\x00rest"  # the −1 choice "every other class" (no class text starts w
 TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refused (the table shows the points again)
 CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
 TOOLS_KEY = "dbl_tools"
+# Streamlit drops a query string over these whole before the script runs (streamlit/runtime/state/query_params.py,
+# sanitize_query_string): TOOLS reports an address over them, and glue.shared.report_url_problems names it
+LINK_MAX_CHARS = 512 * 1024
+LINK_MAX_PARAMS = 1_000
+LINK_DROPPED = "_link_dropped"  # (characters, parameters) of the address TOOLS found over them, until it is said
+TOOLS_RUN = "_tools_run"  # runs that drew TOOLS: its data changes on each, so its JS looks at the address on each
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
 
@@ -160,6 +167,24 @@ def _on_click() -> None:
         set_points(X2, y2, origin, ("success", f"Clicked: {what} ({points_count(len(y2))} now)."), before)
 
 
+def _on_link() -> None:
+    """Keep what TOOLS found of an address Streamlit dropped whole (glue.shared.report_url_problems says it)."""
+    found = link_over_limits((st.session_state.get(TOOLS_KEY) or {}).get("link"))
+    if found:
+        st.session_state[LINK_DROPPED] = found
+
+
+def link_over_limits(event) -> tuple[int, int] | None:
+    """TOOLS's ``link`` event, ``{"chars": …, "params": …}`` of the address's query string, as (characters,
+    parameters) if it is over Streamlit's limits; None for anything else (the browser's word, checked)."""
+    if not isinstance(event, dict):
+        return None
+    chars, params = event.get("chars"), event.get("params")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**12 for v in (chars, params)):
+        return None
+    return (chars, params) if chars > LINK_MAX_CHARS or params > LINK_MAX_PARAMS else None
+
+
 def _click_shown(X: np.ndarray, y: np.ndarray, click: dict, label: int) -> tuple[np.ndarray, np.ndarray, str]:
     """:func:`~datasets.points.click_edit` on the points as the chart shows them (standardized or not)."""
     at, scale = (click.get("x"), click.get("y")), (click.get("sx"), click.get("sy"))
@@ -244,7 +269,7 @@ def _apply_choice(upload: bool = False) -> None:
         return
     # text from the file (its name, columns and labels) is shown escaped: no markup from a file takes effect
     x1, x2 = (escape_md(c) for c in data.columns)
-    mapping = ", ".join(f"“{escape_md(lab)}” → {v:+d}" for lab, v in data.labels)
+    mapping = data.mapping(escape_md)
     left = f" ({data.dropped:,} rows of other classes left out)" if data.dropped else ""
     set_points(data.X, data.y, f"imported from {name}", None, _start_points(), columns=data.columns)  # raw
     ss[CSV_APPLIED] = {"x1": ss[PICK["x1"]], "x2": ss[PICK["x2"]]}  # (the columns shown: a pick of one as the other swaps)
@@ -396,6 +421,16 @@ export default function(component) {
   document.addEventListener("pointerdown", onDown, true);
   document.addEventListener("click", onClick, true);
 
+  // an address Streamlit dropped whole before this run (its sanitize_query_string: the query string without its
+  // "?" over data.link_max[0] characters, or over data.link_max[1] parameters, one more than its "&"s), so the
+  // script saw no link at all (data.link_read is false): reported once, and again only after the address came back
+  // within the limits (the page's widgets write themselves into the address, so it changes with each of them)
+  const query = window.location.search.replace(/^\?/, "");
+  const chars = query.length, params = query ? query.split("&").length : 0;
+  const over = !data.link_read && (chars > data.link_max[0] || params > data.link_max[1]);
+  if (over && !window.__dblLinkOver) setTriggerValue("link", {chars, params});
+  window.__dblLinkOver = over;
+
   // "Copy link": the address bar, plus the step the page's chart slider shows
   const button = parentElement.querySelector("button");
   const field = parentElement.querySelector("input");
@@ -467,9 +502,14 @@ def points_sidebar() -> None:
     notice = st.session_state.pop(NOTICE_KEY, None)
     if notice:
         getattr(sb, notice[0])(notice[1])
+    # (the JS runs again only when its data changes; the address may have changed with no other change: "run".
+    # Streamlit drops a query string before the script runs, so a run that read any parameter had its link read.)
+    run = st.session_state[TOOLS_RUN] = st.session_state.get(TOOLS_RUN, 0) + 1
     with sb.container():
         TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing), "drag_px": DRAG_PX,
-                    "done": st.session_state.get(CLICKS_DONE, [])}, key=TOOLS_KEY, on_click_change=_on_click)
+                    "done": st.session_state.get(CLICKS_DONE, []), "run": run,
+                    "link_max": [LINK_MAX_CHARS, LINK_MAX_PARAMS], "link_read": len(st.query_params) > 0},
+              key=TOOLS_KEY, on_click_change=_on_click, on_link_change=_on_link)
     csv_notice = st.session_state.pop(CSV_NOTICE_KEY, None)
     with sb.expander("CSV: import, export", expanded=csv_notice is not None):
         if csv_notice:
