@@ -65,7 +65,7 @@ def test_a_five_column_file_with_species_names_picks_columns_and_classes(page: P
     wait_for_rerun(page)
     _upload(page, DATA / "iris_species.csv")
     text = _notice(page, "Loaded 100 points")
-    assert "x₁ = sepal_length, x₂ = sepal_width" in text and "“setosa” → -1, “versicolor” → +1" in text
+    assert "x₁ = sepal_length, x₂ = sepal_width" in text and "“setosa” → −1, “versicolor” → +1" in text
     assert "50 rows of other classes left out" in text and "comma-separated; line 1 read as the header" in text
     _wait_points(page, 100)
     assert _axes(page) == ["x₁: sepal_length", "x₂: sepal_width"]
@@ -75,7 +75,7 @@ def test_a_five_column_file_with_species_names_picks_columns_and_classes(page: P
     _pick(page, "+1 class", "virginica (50)")
     _pick(page, "−1 class", "every other class")
     text = _notice(page, "Loaded 150 points")
-    assert "x₁ = petal_length, x₂ = petal_width" in text and "“every other class” → -1, “virginica” → +1" in text
+    assert "x₁ = petal_length, x₂ = petal_width" in text and "“every other class” → −1, “virginica” → +1" in text
     _wait_points(page, 150)
     assert _axes(page) == ["x₁: petal_length", "x₂: petal_width"]
     assert "Your points: n = 150 (imported from iris_species.csv)" in page.inner_text("body")
@@ -116,7 +116,7 @@ def test_scikit_learns_iris_file_and_a_german_export(page: Page, app_server: str
     text = _notice(page, "Loaded 100 points")
     assert "line 1 read as scikit-learn's description (150 rows, 4 features, classes setosa, versicolor, " \
            "virginica)" in text
-    assert "“0 (setosa)” → -1, “1 (versicolor)” → +1" in text
+    assert "“0 (setosa)” → −1, “1 (versicolor)” → +1" in text
     _wait_points(page, 100)
     _upload(page, DATA / "iris_de.csv")
     text = _notice(page, "from iris_de.csv")

@@ -138,7 +138,7 @@ def test_a_good_csv_with_labels_0_and_1_loads(page: Page, app_server: str) -> No
     _upload(page, "exercise <b>3</b>.csv", "a;b;label\r\n0;0;0\r\n1;1;1\r\n2;0.5;0\r\n3;2;1\r\n")
     page.wait_for_function("() => document.body.innerText.includes('Loaded 4 points')", timeout=30_000)
     text = _sidebar_alerts(page)
-    assert "“0” → -1" in text and "“1” → +1" in text and "x₁ = a, x₂ = b" in text
+    assert "“0” → −1" in text and "“1” → +1" in text and "x₁ = a, x₂ = b" in text
     assert "exercise <b>3</b>.csv" in text  # the file's name shown as text, not as markup
     page.wait_for_function("() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');"
                            " return g && g.layout.meta.n_points === 4; }", timeout=30_000)
