@@ -185,6 +185,10 @@ def _same(url_value: str, shown: str) -> bool:
         return False
 
 
+UNKNOWN_NAMED = 12  # unknown parameters named one by one; the rest are counted
+UNKNOWN_TAKEN_OUT = 50  # unknown parameters taken out of the address (each one a message to the browser)
+
+
 def report_url_problems(where=None) -> None:
     """Call last in ``app.py``: name the URL parameters that were not used (once each per session).
 
@@ -201,12 +205,21 @@ def report_url_problems(where=None) -> None:
     for key in start.get("repeated", []):
         bad.append(f"{named(key)} (given more than once; using the default)")
         values.pop(key, None)
-    for key in list(values):
-        if not known_url_key(key):
-            bad.append(f"{named(key)}={quoted(values.pop(key))} (not a setting of this app)")
-            if key in st.query_params:  # (out of the address, as a bad value is: a copied link does not carry it on)
+    unknown = [key for key in values if not known_url_key(key)]
+    for key in unknown[:UNKNOWN_NAMED]:
+        bad.append(f"{named(key)}={quoted(values[key])} (not a setting of this app)")
+    if len(unknown) > UNKNOWN_NAMED:
+        bad.append(f"and {len(unknown) - UNKNOWN_NAMED:,} more parameters that are not settings of this app")
+    for key in unknown:
+        values.pop(key)
+    if len(unknown) <= UNKNOWN_TAKEN_OUT:  # out of the address, so that a copied link does not carry them on
+        for key in unknown:
+            if key in st.query_params:
                 del st.query_params[key]
-        elif key in fmts and key in st.session_state:
+    else:  # (each deletion is a message and an address write in the browser: a thousand of them never settle)
+        bad.append("they stay in the address: too many to take out")
+    for key in list(values):
+        if key in fmts and key in st.session_state:
             value, shown = values.pop(key), fmts[key](st.session_state[key])
             if not _same(value, shown):
                 allowed = st.session_state.get(ALLOWED_THIS_RUN, {}).get(key, "")

@@ -198,3 +198,19 @@ def test_a_link_too_long_for_streamlit_is_named():
     assert at.session_state["ds"] == "xor"  # the view it showed is kept
     at.run()
     assert not at.exception and not [w for w in at.warning if "too long" in w.value]  # said once
+
+
+def test_a_thousand_unknown_parameters_are_counted_and_left_where_a_few_are_taken_out():
+    """A link with 1,000 parameters no setting reads (Streamlit's most): the first few are named, the rest counted;
+    they stay in the address (a deletion each asked the browser for a thousand address writes, and the page never
+    settled), where a few are taken out."""
+    from glue.shared import UNKNOWN_NAMED, UNKNOWN_TAKEN_OUT
+
+    at = page_from_url({"ds": "XOR", **{f"zz{i}": "1" for i in range(999)}})
+    said = [w.value for w in at.warning if "Ignored URL parameters" in w.value]
+    assert len(said) == 1 and f"and {999 - UNKNOWN_NAMED:,} more parameters" in said[0] and len(said[0]) < 1_500
+    assert "zz0=" in said[0] and f"zz{UNKNOWN_NAMED}=" not in said[0]
+    assert "stay in the address" in said[0] and at.query_params["ds"] == "XOR"
+    assert len([k for k in at.query_params if k.startswith("zz")]) == 999
+    few = page_from_url({"ds": "XOR", **{f"zz{i}": "1" for i in range(UNKNOWN_TAKEN_OUT)}})
+    assert not [k for k in few.query_params if k.startswith("zz")] and few.query_params["ds"] == "XOR"
