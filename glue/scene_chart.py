@@ -9,15 +9,14 @@ no message to the server; a new scene (a new run) is one message of typed arrays
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 from pathlib import Path
 
 import streamlit as st
 
-from viz.export import katex_css, katex_module
 from viz import renderer
+from viz.export import katex_css, katex_module
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -57,7 +56,7 @@ CSS = """
 .dbls-controls button:disabled { opacity: 0.45; cursor: default; outline: none; }
 .dbls-playing [data-go=play], .dbls-playing [data-go=fast] { background: var(--st-secondary-background-color, #eef1f5); }
 .dbls-range { flex: 1 1 12rem; min-width: 10rem; accent-color: var(--st-primary-color, #0b57d0); }
-.dbls-at { min-width: 9.5em; font-variant-numeric: tabular-nums; }
+.dbls-at { min-width: 9.5em; font-variant-numeric: tabular-nums; white-space: nowrap; }  /* (Stepping.show: its run's longest) */
 /* presentation mode: a shorter slider, so that the step (C, b) stands in the row of buttons at 1024 px, not under it,
    and the chart above gains that row's height */
 .dbls-big .dbls-range { flex-basis: 8rem; min-width: 6rem; }

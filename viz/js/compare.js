@@ -8,7 +8,7 @@ import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, RE
 import {controlValue, fail, fingerprint, nearest} from "./follow.js";
 import {grouped, isText, mistakesText, num, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
-import {esc, placeTip, pointName, ringWords} from "./layout.js";
+import {MIN_AREA, esc, placeTip, pointName, ringWords} from "./layout.js";
 import {hingeStep, lessonHeight, showLesson} from "./lesson.js";
 import {PerceptronView} from "./perceptron.js";
 import {PerceptronModel, ruleMask, runArray} from "./perceptron-model.js";
@@ -237,11 +237,15 @@ class CompareView extends Panels {
   // ----- sizes: the two panels side by side (one over the other below 460 px: a phone), square, within the figure
   // height (and in presentation mode within the window) once what lies above and below them is counted
   sizes() {
-    const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), two = width >= 460;
+    const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), ml = Math.round(56 * k), mb = Math.round(46 * k);
     // presentation mode on a wide screen: the legend is a column beside the panels, which gain its rows' height
     const side = k > 1 && width >= 1000, legendW = side ? Math.round(Math.min(280 * k, 0.24 * width)) : 0;
-    const P = two ? Math.floor((width - legendW - (side ? 2 : 1) * GAP) / 2) : width;
-    const ml = Math.round(56 * k), mb = Math.round(46 * k);
+    // side by side where each panel keeps a plot area of MIN_AREA px (on the normal page: at 1024×768 with the sidebar
+    // the two were 195 px each), else one over the other, each as wide as the chart; presentation mode keeps the two
+    // side by side on one screen, from 460 px
+    const half = Math.floor((width - legendW - (side ? 2 : 1) * GAP) / 2);
+    const two = width >= 460 && (k > 1 || half - ml - 8 >= MIN_AREA);
+    const P = two ? half : width;
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round((2 + 3) * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, states, legend, controls
     let budget = two ? this.m.h.view.height - around : Infinity;  // stacked, each panel keeps its square
@@ -335,6 +339,7 @@ class CompareView extends Panels {
       `Right, ${m.titles[1].split("\n")[0]}: ${lines[1].replace("\n", "; ")}.`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+    this.keepFocus();
     if (this.tipAt) [0, 1].forEach((j) => this.drawPanelTip(j));
   }
 

@@ -123,6 +123,10 @@ function scrollers(el) {
   return out;
 }
 
+// the least plot area (px, its width and height) a view gives a data panel or a surface on the normal page, where the
+// page's width has it (Compare stacks its two panels, the Loss surface takes the figure's height for it)
+export const MIN_AREA = 400;
+
 export const FIT_PAD = 8, MIN_PLOT = 100;  // px: what a presentation-mode chart leaves under it; the least plot lossdata.js makes
 
 // presentation mode: the height a figure may take below its top (the whole window for one further down than 45 % of

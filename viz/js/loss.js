@@ -10,7 +10,7 @@ import {CONFIG, GAP, INK, NONE, layer, nextClipId, pen} from "./draw.js";
 import {controlValue, fingerprint, nearest} from "./follow.js";
 import {grouped, isText, num, sub, vec} from "./format.js";
 import {boxPoly, clipPoly, segment} from "./geometry.js";
-import {FONT, esc, f1, sideKey} from "./layout.js";
+import {FONT, MIN_AREA, esc, f1, sideKey} from "./layout.js";
 import {LOSS_TEX, TW, TX, lessonHeight, showLesson, tn, tv} from "./lesson.js";
 import {checkFinite, checkPoints} from "./record.js";
 import {MATH, sweepControls} from "./shells.js";
@@ -288,12 +288,17 @@ class LossView extends Panels {
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
     const side = k > 1 && n === 1 && width >= 640 && this.root.__dblNoSide !== this.sideAt(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
-    const cols = width >= n * 220 * k + (n - 1) * GAP ? n : 1;
-    const P = Math.floor((width - legendW - (side ? GAP : 0) - (cols - 1) * GAP) / cols);
     const ml = Math.round(52 * k), mb = Math.round(44 * k);
+    // side by side where each keeps 220 px (the normal page: a plot area of MIN_AREA px beside its colour bar)
+    const across = (c) => Math.floor((width - legendW - (side ? GAP : 0) - (c - 1) * GAP) / c);
+    const cols = width >= n * 220 * k + (n - 1) * GAP && (k > 1 || n === 1 || across(n) - ml - Math.round(70 * k) >= MIN_AREA) ? n : 1;
+    const P = across(cols);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round(2.6 * fs + 2 * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, state, legend, controls
     let budget = cols === n ? this.m.h.view.height - around : Infinity;
+    // (the normal page: the figure's height gives the plot area no less than MIN_AREA px where its width has them; at
+    // 1024×768 with the sidebar the words over the panel left it 341 px of a 535 px column)
+    if (k === 1) budget = Math.max(budget, MIN_AREA + 6 + mb);
     if (k > 1) budget = Math.min(budget, this.room(around));
     // (the colour bars' room, which the plot area's width gives up: for the height the panels take with about 70k)
     const rough = Math.max(200, Math.min(P - ml - Math.round(70 * k) + 6 + mb, budget));
@@ -571,6 +576,7 @@ class LossView extends Panels {
     if (this.live) this.live.textContent = m.run.chosen ? line.replace("\n", ". ") : line.split("\n")[0];
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+    this.keepFocus();
   }
 
   // the subgradient at the chosen weight, on panel p's loss, as an arrow from w along it (0.18 of the box wide):

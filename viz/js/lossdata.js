@@ -11,7 +11,7 @@ import {GAP, INK, NEG, NONE, POS, REGION, drawPanel, nextClipId, offView} from "
 import {followedValue, nearest} from "./follow.js";
 import {grouped, isText, mistakesText, names, num, sub, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
-import {FIT_PAD, MIN_PLOT, pointName, ringWords, windowRoom} from "./layout.js";
+import {FIT_PAD, MIN_AREA, MIN_PLOT, pointName, ringWords, windowRoom} from "./layout.js";
 import {CHOSEN_INK, LOSSES, lossesAt} from "./loss.js";
 import {PerceptronView} from "./perceptron.js";
 import {checkBox, checkPoints} from "./record.js";
@@ -131,7 +131,9 @@ class LossDataView extends Stepping {
     let most = this.m.h.view.height * k - title - 8;
     if (k > 1) most = Math.min(most, windowRoom(this.root, FIT_PAD) - title - 8);
     const panels = document.querySelector(".st-key-loss_chart .dbls-data-below .dbls-loss");
-    if (panels) most = Math.min(most, Math.max(220, window.innerHeight - panels.offsetHeight - title - 24));
+    // (no less than a plot area of MIN_AREA px on the normal page, where the window under the surface's panels leaves
+    // less: at 1024×768 with the sidebar it left 197 px once the surface had its 400, and the page scrolls between them)
+    if (panels) most = Math.min(most, Math.max(k > 1 ? 220 : MIN_AREA + around, window.innerHeight - panels.offsetHeight - title - 24));
     const sideH = Math.round(Math.max(MIN_PLOT + around, most));
     if (width - plotW(sideH) - GAP >= LD_WORDS * k) return {width: plotW(sideH), height: sideH, side: true};
     const was = this.root.classList.contains("dbls-ld-side");

@@ -29,6 +29,7 @@ function pointsIn(P, [x0, y0, x1, y1], from = 0, limit = Infinity) {
 const CATEGORY_NAMES = ["outside the margin", "on the margin", "inside the margin", "misclassified"];
 const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 158, 115, 0.55)";
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
+const ARROW_PLACES = ["tip", "tip-under", "tail", "tail-under"];  // where the width's label may stand (arrowLabel)
 const ARROW_AT = [0.5, 0.38, 0.62, 0.26, 0.74, 0.14, 0.86];  // where along the boundary in view the width arrow may stand
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
 
@@ -503,6 +504,7 @@ class SvmView extends Stepping {
     if (!this.timer) this.report();
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.K - 1;
+    this.keepFocus();
     if (this.hovered !== undefined && this.hovered !== null) this.hover({points: [{pointIndex: this.hovered}]});
   }
 
@@ -611,10 +613,13 @@ class SvmView extends Stepping {
   }
 
   // where the width's label stands (px): its baseline y and its middle x, above the arrow's tip, inside the plot
-  arrowLabel(a, px, py, xa, ya) {
-    const k = this.k;
-    return [Math.max(ya._offset + 17 * k, py(a.tip[1]) - 8 * k),
-            Math.max(xa._offset + 90 * k, Math.min(px(a.tip[0]), xa._offset + xa._length - 90 * k))];
+  // (``place``: over the tip, the arrow's end on the +1 side, or under it, or over or under its other end, the tail)
+  arrowLabel(a, px, py, xa, ya, place = a.place || ARROW_PLACES[0]) {
+    if (place === "free" && a.at) return [py(a.at[1]), px(a.at[0])];
+    const k = this.k, end = place.startsWith("tail") ? a.tail : a.tip, under = place.endsWith("under");
+    const y = under ? py(end[1]) + 17 * k + 6 * k : py(end[1]) - 8 * k;
+    return [Math.min(ya._offset + ya._length - 5 * k, Math.max(ya._offset + 17 * k, y)),
+            Math.max(xa._offset + 90 * k, Math.min(px(end[0]), xa._offset + xa._length - 90 * k))];
   }
 
   // the width arrow whose label covers the fewest points shown, a ξ label (``labels``: their boxes, px) counting as
@@ -631,14 +636,31 @@ class SvmView extends Stepping {
     const k = this.k, fs = 17 * k, w = 0.55 * fs * g.arrow.text.length / 2;
     const pad = Math.max(this.size, on("sv") ? this.svSize : 0) / 2 + 2 * k;  // a point with its ring
     const P = this.shownPixels(g, px, py, on);
-    let best = g.arrows[0], fewest = Infinity;
-    for (const a of g.arrows) {
-      const [ty, tx] = this.arrowLabel(a, px, py, xa, ya), x0 = tx - w - pad, x1 = tx + w + pad, y0 = ty - 0.8 * fs - pad, y1 = ty + 0.25 * fs + pad;
+    let best = g.arrows[0], fewest = Infinity, where = ARROW_PLACES[0];
+    // (the label over the tip of each arrow first, then under it, then at the tail: in presentation mode at 1024×768
+    // on XOR every arrow's label over its tip lay on points of the top corner)
+    search: for (const place of ARROW_PLACES) for (const a of g.arrows) {
+      const [ty, tx] = this.arrowLabel(a, px, py, xa, ya, place), x0 = tx - w - pad, x1 = tx + w + pad, y0 = ty - fs - pad, y1 = ty + 0.25 * fs + pad;
       const near = 3 * labels.filter((b) => overlaps([x0, y0, x1, y1], b)).length;
       const n = near + pointsIn(P, [x0, y0, x1, y1], near, fewest);
-      if (n < fewest) { fewest = n; best = a; }
-      if (!n) break;
+      if (n < fewest) { fewest = n; best = a; where = place; }
+      if (!n) break search;
     }
+    // (none free of points: the clear place of the plot nearest the arrow's middle, a label's height a row; the arrow
+    // wider than the view, its ends both past the plot's edges, put every such label on the points at the edge)
+    if (fewest > 0) {
+      const x0 = xa._offset + w + pad, x1 = xa._offset + xa._length - w - pad, y0 = ya._offset + fs + pad, y1 = ya._offset + ya._length - 0.25 * fs - pad;
+      const mx = px(best.mid[0]), my = py(best.mid[1]);
+      let at = null, near = Infinity;
+      for (let ty = y0; ty <= y1; ty += 0.5 * fs) for (let tx = x0; tx <= x1; tx += 0.25 * fs) {
+        const box = [tx - w - pad, ty - fs - pad, tx + w + pad, ty + 0.25 * fs + pad];
+        const near3 = 3 * labels.filter((b) => overlaps(box, b)).length, n = near3 + pointsIn(P, box, near3, fewest + 1);
+        const d = Math.hypot(tx - mx, ty - my);
+        if (n < fewest || (n === fewest && at && d < near)) { fewest = n; near = d; at = [tx, ty]; }
+      }
+      if (at) { where = "free"; best.at = [xa.p2l(at[0] - xa._offset), ya.p2l(at[1] - ya._offset)]; }
+    }
+    best.place = where;
     g.arrow = best;
     g.arrowCovers = fewest;
     return best;
@@ -748,7 +770,9 @@ class SvmView extends Stepping {
       data.push({type: "scatter", mode: "lines+markers", x: [a.mid[0], a.tip[0], null, a.mid[0], a.tail[0]], y: [a.mid[1], a.tip[1], null, a.mid[1], a.tail[1]],
                  line: {color: MARGIN_INK, width: 2 * k}, marker: {symbol: "arrow", angleref: "previous", size: [0, 13, 0, 0, 13], color: MARGIN_INK},
                  showlegend: false, hoverinfo: "skip"});
-      data.push({type: "scatter", mode: "text", x: [a.tip[0]], y: [a.tip[1]], text: [a.text], textposition: "top center", cliponaxis: false,
+      const end = a.place === "free" ? a.at : (a.place || "").startsWith("tail") ? a.tail : a.tip;  // (where placeArrow put its label)
+      data.push({type: "scatter", mode: "text", x: [end[0]], y: [end[1]], text: [a.text],
+                 textposition: (a.place || "").endsWith("under") ? "bottom center" : "top center", cliponaxis: false,
                  textfont: {size: 17 * k, color: INK}, showlegend: false, hoverinfo: "skip"});
     }
     const side = this.sideLayout(this.sz.sideW, this.sz.main);
