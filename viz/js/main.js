@@ -166,6 +166,20 @@ function wire(root) {
     else if (go === "fast") v().play(...v().fastPace());
     else v().pause();
   });
+  // a control reached by Tab is scrolled into view by the browser with the least scroll, which put the top of the
+  // data panel above the window: where the panel's plot and the controls fit the window together, both are shown
+  if (controls) controls.addEventListener("focusin", (ev) => {
+    const plot = root.querySelector(".dbls-plot"), t = ev.target;
+    if (!plot || !t.matches || !t.matches(":focus-visible")) return;
+    const p = plot.getBoundingClientRect(), c = controls.getBoundingClientRect(), H = window.innerHeight;
+    if (p.top >= 0 || c.bottom - p.top > H - 8) return;
+    const by = Math.max(p.top, c.bottom - H + 8);  // (< 0: up by that much, the controls still in view)
+    for (let e = root.parentElement; e; e = e.parentElement) {
+      const o = getComputedStyle(e).overflowY;
+      if ((o === "auto" || o === "scroll") && e.scrollHeight > e.clientHeight) { e.scrollTop += by; return; }
+    }
+    window.scrollBy(0, by);
+  });
   if (controls) root.querySelector(".dbls-range").addEventListener("input", (ev) => {
     if (v()) { v().pause(); v().show(Number(ev.target.value)); }
   });
@@ -176,9 +190,26 @@ function wire(root) {
     d.__dblAuto = false;  // (folded or opened by the layout: loss.js placeWords)
     if (d.open && v()) showLesson(v(), v().step);
   });
-  root.querySelector(".dbls-legend").addEventListener("click", (ev) => {
+  const legend = root.querySelector(".dbls-legend");
+  legend.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-part]");
     if (b && v()) v().toggle(b.dataset.part);
+  });
+  // the legend is one Tab stop (a roving tabindex: Stepping.legendHTML); ← → ↑ ↓ Home End move along its entries
+  // (not the chart's step: the page's keys see the key taken)
+  legend.addEventListener("keydown", (ev) => {
+    const all = [...legend.querySelectorAll("button[data-part]")], j = all.indexOf(ev.target.closest("button[data-part]"));
+    const to = {ArrowRight: j + 1, ArrowDown: j + 1, ArrowLeft: j - 1, ArrowUp: j - 1, Home: 0, End: all.length - 1}[ev.key];
+    if (j < 0 || to === undefined || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    ev.preventDefault();
+    const k = Math.max(0, Math.min(all.length - 1, to));
+    all.forEach((b, i) => { b.tabIndex = i === k ? 0 : -1; });
+    root.__dblLegendAt = k;
+    all[k].focus();
+  });
+  legend.addEventListener("focusin", (ev) => {
+    const all = [...legend.querySelectorAll("button[data-part]")], j = all.indexOf(ev.target.closest("button[data-part]"));
+    if (j >= 0) root.__dblLegendAt = j;
   });
 }
 

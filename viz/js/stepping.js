@@ -47,16 +47,21 @@ export class Stepping {
   // the legend: ours, in HTML, so it never lies over the plot; a click on an entry hides or shows that part
   legendButtons() { return this.legendItems(); }  // the entries the legend shows (legendItems also names traces)
   drawLegend() { this.legendEl.innerHTML = this.legendHTML(); }
+  // (one Tab stop, the arrows move along it, main.js: wire: the ten entries were ten stops before the controls)
   legendHTML(items = this.legendButtons()) {
-    return items.map(([id, label, svg]) =>
-      `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" title="Show or hide: ${esc(label)}">` +
+    const at = Math.min(this.root.__dblLegendAt || 0, items.length - 1);
+    return items.map(([id, label, svg], j) =>
+      `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" tabindex="${j === at ? 0 : -1}" title="Show or hide: ${esc(label)}">` +
       `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
   }
   // which legend parts are plotly.js traces of the data panel(s), by trace index (the rest is drawn by drawStep)
   traceParts() { return {pos: 0, neg: 1}; }
   toggle(id) {
     if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+    const had = this.legendEl.contains(document.activeElement);
     this.drawLegend();
+    // (the entry pressed is written anew: the focus stays on it, not on the page's top)
+    if (had) { const b = this.legendEl.querySelector(`button[data-part="${id}"]`); if (b) b.focus({preventScroll: true}); }
     const t = this.traceParts()[id];
     if (t === undefined) { this.drawStep(); return; }
     for (const gd of this.plots || [this.plot]) if (t < gd.data.length) this.Plotly.restyle(gd, {visible: !this.hidden.has(id)}, [t]);
@@ -154,11 +159,25 @@ export class Stepping {
     this.stateEl.textContent = line;
     this.range.value = String(this.i);
     this.label.textContent = `Step ${grouped(step)} of ${grouped(m.S)}`;
+    // (room held for the run's longest label, not for "Step 1,000 of 1,000": in presentation mode at 1280×720 with
+    // the sidebar the 9.5em held put "Step 0 of 15" on a row of its own, and the panel gave up that row's height)
+    this.label.style.minWidth = `${`Step ${grouped(m.S)} of ${grouped(m.S)}`.length}ch`;
     this.root.dataset.step = String(step);
     if (this.live) this.live.textContent = `Step ${grouped(step)} of ${grouped(m.S)}: ${line}`;
     for (const b of this.root.querySelectorAll("[data-go=back]")) b.disabled = this.i === 0;
     for (const b of this.root.querySelectorAll("[data-go=next]")) b.disabled = this.i === m.nStops - 1;
+    this.keepFocus();
     if (this.tipAt !== undefined && this.tipAt !== null) this.drawTip();
+  }
+
+  // a step button focused and now disabled (Next at the last step, Back at the first) would hand the focus to the
+  // page, and the next Tab would start from its top: it goes to the other one (or the slider) instead
+  keepFocus() {
+    const f = document.activeElement;
+    if (!f || !f.disabled || !f.dataset || !f.dataset.go || !this.root.contains(f)) return;
+    const other = this.root.querySelector(f.dataset.go === "next" ? "[data-go=back]" : "[data-go=next]");
+    const to = other && !other.disabled ? other : this.range;
+    if (to) to.focus({preventScroll: true});
   }
 
   // PNG or SVG of the chart as it stands, with the step's arithmetic and state line written above it
