@@ -433,7 +433,8 @@ export class PerceptronView extends Stepping {
     const H = sz.mainH + strip.height + top, f = (strip.height) / H;
     return {data, layout: {
       ...main, width: sz.width, height: H, showlegend: true, paper_bgcolor: "white", plot_bgcolor: "white",
-      margin: {...main.margin, t: top, r: 10},
+      // (the strip's right margin: the loss axis's ticks and title stand in it; r: 10 cut them at the image's edge)
+      margin: {...main.margin, t: top, r: strip.margin.r},
       legend: {x: 1, xanchor: "right", y: 1, yanchor: "top", bgcolor: "rgba(255,255,255,0.85)", bordercolor: "#ccc", borderwidth: 1,
                font: {size: 13 * k}},
       xaxis: {...main.xaxis, domain: [0, Math.min(1, (sz.mainW - 60) / sz.width)]},
