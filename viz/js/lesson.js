@@ -81,6 +81,7 @@ export function showLesson(view, step) {
       if (KATEX) {
         if (m.formulaColumns) setColumns(body, m.formulaColumns(step));  // (Compare: a column per side)
         else setRows(body, m.formula(step, view));
+        fitRows(body);
       } else if (KATEX_FAILED) {
         body.textContent = "The formulas could not be typeset: KaTeX could not be loaded (katex.js).";
       }
@@ -109,6 +110,21 @@ function setRows(body, rows) {
     if (el) el.replaceWith(node); else body.appendChild(node);
   });
   while (body.children.length > rows.length) body.lastElementChild.remove();
+}
+
+// a row wider than its column (a phone: at 390 px a step's numbers took 497 px of 356, the rest cut off) is set
+// smaller to fit, down to 70 % (past that it scrolls, as before)
+function fitRows(body) {
+  // (KaTeX's fonts still loading set the rows narrower than they stand once in: measured again then)
+  if (document.fonts && document.fonts.status !== "loaded" && !body.__dblFitSoon) {
+    body.__dblFitSoon = true;
+    document.fonts.ready.then(() => { body.__dblFitSoon = false; fitRows(body); });
+  }
+  for (const el of body.querySelectorAll(".dbls-math-tex")) {
+    el.style.fontSize = "";
+    const w = el.clientWidth, need = el.scrollWidth;
+    if (w > 0 && need > w + 1) el.style.fontSize = `${Math.max(0.7, Math.floor((100 * (w - 2)) / need) / 100)}em`;
+  }
 }
 
 // columns of [title, rows] (Compare: a side each) into ``body``, each column's rows as setRows sets them: a step
