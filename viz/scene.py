@@ -532,8 +532,8 @@ class PerceptronScene:
                    partial=bool(r.get("partial", (object,), False)))
 
 
-# (state, point) pairs a record's margins are computed for at once: 1.6 MB a float array, which the cache holds;
-# at 2,000,000 (16 MB an array) a mini-batch run's record (1,001 states, N = 2,000) took 47 ms here, at 200,000 21–23 ms
+# (state, point) pairs a record's margins are computed for at once: 1.6 MB a float array, which the cache holds
+# (a larger chunk was slower, not quicker: bench/RESULTS.md, figures that stood in code comments)
 PAIRS = 200_000
 
 
