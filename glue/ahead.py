@@ -1,6 +1,6 @@
 """Runs made ahead: the Perceptron page's other variants, made in the background once its chart has drawn a record and
 is left alone, so that a first change of variant is drawn in the browser (app_pages/perceptron.py; the renderer's side is
-``askAhead`` and ``keepAhead`` in viz/js/scene.js).
+``askAhead`` and ``keepAhead`` in viz/js/follow.js).
 
 The chart asks with a trigger whose value is :func:`parse_ask`'s JSON; the page answers, once every variant asked for
 is made, with :func:`viz.scene.bundle` of their records, which the chart keeps without drawing. No Streamlit here: the
@@ -24,7 +24,7 @@ ASK_BYTES = 2_000  # an ask longer than this is not one of the chart's
 
 
 def slot_of(params: tuple) -> str:
-    """The slot the chart keeps a record of these settings under (``slotOf`` in viz/js/scene.js): its variant, and a
+    """The slot the chart keeps a record of these settings under (``slotOf`` in viz/js/follow.js): its variant, and a
     mini-batch's B."""
     p = dict(params)
     return f"minibatch:{p['batch_size']}" if p["variant"] == "minibatch" else p["variant"]

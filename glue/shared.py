@@ -553,7 +553,7 @@ def _points_key() -> str:
 
 def forget_stale_step() -> None:
     """A link's ``step=`` stays in the address bar while the chart shows the points it was used on (the address then
-    reopens the view at that step); new points open the chart at step 0 (viz/js/scene.js: samePoints), and the
+    reopens the view at that step); new points open the chart at step 0 (viz/js/main.js: samePoints), and the
     step leaves the address with them."""
     kept = st.session_state.get(STEP_POINTS)
     if kept is not None and kept != _points_key():

@@ -302,7 +302,7 @@ def figure_dict(fig: dict | Chart) -> dict:
     return fig.figure() if isinstance(fig, Chart) else fig
 
 
-GL_POINTS = 2000  # above this many points, drawn with WebGL (viz/js/scene.js: GL_POINTS)
+GL_POINTS = 2000  # above this many points, drawn with WebGL (viz/js/draw.js: GL_POINTS)
 
 
 def points_figure(X: np.ndarray, y: np.ndarray, height: int = 560, note: str = "") -> dict:

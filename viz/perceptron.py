@@ -1,6 +1,6 @@
 """The Perceptron page's words: the arithmetic of a step, the status, the bound, the table, the frames of a GIF.
 
-The chart itself is drawn in the browser from the run's scene (:mod:`viz.scene`, ``viz/js/scene.js``);
+The chart itself is drawn in the browser from the run's scene (:mod:`viz.scene`, ``viz/js/perceptron.js``);
 the renderer writes each step's arithmetic and state line as ``describe_step`` and ``state_line_of`` do in
 tests/oracles.py, and the tests hold the two equal at random steps of random runs.
 """

@@ -3,8 +3,8 @@
 A scene is one typed record per page holding exactly what defines the view: the points once, and
 the core's own states (for the Perceptron: w and b after each update, the steps that updated, the
 points examined and updated, the misclassified set M of every state as the core judged it, ties
-included, and the loss). The browser renderer (``viz/js/scene.js``, a components-v2 component
-over plotly.js) derives everything drawable from it: the boundary and regions, M's rings, w and
+included, and the loss). The browser renderer (the ES modules of ``viz/js``, entry ``main.js``, a
+components-v2 component over plotly.js) derives everything drawable from it: the boundary and regions, M's rings, w and
 the update arrow, the arithmetic line, the state line and the loss strip. Nothing the core decided
 (M, ties, which points updated, convergence) is decided again in JavaScript.
 
@@ -14,7 +14,7 @@ Wire format (version :data:`SCENE_VERSION`), little-endian::
 
 The header holds the scalar fields and ``arrays``: for each array its ``dtype`` (``u1 u2 u4 i1 f8``),
 ``shape`` and byte ``offset`` from the start of the array section (each offset a multiple of 8).
-JavaScript reads the same field names (:func:`unpack` here, ``decode`` in ``scene.js``).
+JavaScript reads the same field names (:func:`unpack` here, ``decode`` in ``viz/js/record.js``).
 
 No Streamlit here.
 """
@@ -590,8 +590,8 @@ class SceneRun:
     """Run ``j`` of a Perceptron scene read back as a drawing reads a :class:`core.perceptron.Trajectory`.
 
     Every value comes from the record, as the browser's renderer reads it (``PerceptronModel`` in
-    ``viz/js/scene.js``): the states, the points examined, and M as the core's rule plus the core's exceptions. The
-    GIF draws from this, so the animation in the browser, the offline file and the GIF show one record.
+    ``viz/js/perceptron-model.js``): the states, the points examined, and M as the core's rule plus the core's
+    exceptions. The GIF draws from this, so the animation in the browser, the offline file and the GIF show one record.
 
     Parameters
     ----------

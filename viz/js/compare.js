@@ -3,7 +3,7 @@
 // ---------------------------------------------------------------------------------------------------
 // A perceptron run is read by PerceptronModel (its M as on the Perceptron page); a hinge-SGD run by HingeModel
 // below. The common step t goes from 0 to the longer run's end; a run that has ended holds its last state.
-// What each panel shows is decided once, in CompareView.geometry; the words are viz.compare.compare_state's.
+// What each panel shows is decided once, in CompareView.geometry; the words are compare_state's (tests/oracles.py).
 import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, SQUARE_SIDE, drawPanel, nextClipId, ringShape} from "./draw.js";
 import {controlValue, fail, fingerprint, nearest} from "./follow.js";
 import {grouped, isText, mistakesText, num, vec} from "./format.js";
@@ -121,7 +121,7 @@ class CompareModel {
   stepAt(i) { return i; }
   stopOf(step) { return Math.max(0, Math.min(this.S, step)); }
 
-  // viz.compare.compare_state: panel j's state at the common step t, in plain words
+  // compare_state (tests/oracles.py): panel j's state at the common step t, in plain words
   stateLine(j, t) {
     const p = this.panels[j], s = Math.min(t, p.S), k = p.stateOf(s);
     const {list, count} = p.members(k, 7);

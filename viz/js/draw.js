@@ -35,7 +35,7 @@ export function loadPlotly() {
 export const NONE = [[], []];
 export const REGION = {pos: "rgba(0, 114, 178, 0.10)", neg: "rgba(213, 94, 0, 0.10)"};
 export const HIGHLIGHT = "rgba(240, 228, 66, 0.55)", HIGHLIGHT_LINE = "#8A7D00", OLD_INK = "rgba(34,34,34,0.45)";
-export const MARGIN_INK = "#555555";  // viz.svm.MARGIN_COLOUR
+export const MARGIN_INK = "#555555";  // the SVM's margin lines (svm.js, sgd.js)
 export const PURPLE = "#6a3d9a";
 export const CONFIG = {displaylogo: false, scrollZoom: false, doubleClick: false, responsive: false, displayModeBar: false};
 let clipCount = 0;

@@ -18,11 +18,11 @@ import {colourBar, painted} from "./sketch.js";
 import {Stepping} from "./stepping.js";
 
 
-const DUAL_NAMES = 4;  // viz.dual.STATE_NAMES: most points the state line names in one list
+const DUAL_NAMES = 4;  // DUAL_STATE_NAMES in tests/oracles.py: most points the state line names in one list
 const HALO = {pos: "rgba(0, 114, 178, 0.28)", neg: "rgba(213, 94, 0, 0.28)"};
 const LIT_ROW = "rgba(240, 228, 66, 0.45)";
 
-// Python's f"{v:.1e}" with "−" (viz.dual._tiny): "0" when exactly zero
+// Python's f"{v:.1e}" with "−" (_tiny in tests/oracles.py): "0" when exactly zero
 function tiny(v) {
   if (v === 0) return "0";
   const a = Math.abs(v), {digits, point} = exactDigits(a), r = roundDigits(digits, 2);
@@ -149,7 +149,7 @@ class DualModel {
     return [[this.pW[2 * lo], this.pW[2 * lo + 1]], this.pB[lo]];
   }
 
-  // viz.dual.describe_dual_step: the arithmetic of one step (HTML)
+  // describe_dual_step (tests/oracles.py): the arithmetic of one step (HTML)
   describe(step) {
     const n = this.N, eta = this.eta, k = this.stateOf(step), upd = this.updated(step);
     const kp = upd >= 0 ? k - 1 : k;
@@ -192,7 +192,7 @@ class DualModel {
     return txt;
   }
 
-  // viz.dual.dual_state: α (the points with αᵢ > 0), b, w when linear, M after the state of `step`
+  // dual_state (tests/oracles.py): α (the points with αᵢ > 0), b, w when linear, M after the state of `step`
   stateLine(step) {
     const k = this.stateOf(step), n = this.N;
     this.goState(k);

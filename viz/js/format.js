@@ -74,7 +74,7 @@ export function num(v, digits = 3) {
   return ((v < 0 && s !== "0" ? "-" : "") + s).replace(/-/g, "−");
 }
 export const vec = (v, digits = 3) => "(" + Array.from(v, (x) => num(x, digits)).join(", ") + ")";
-// viz.common.apart: the fewest decimals (digits to most) that write each number of ``before`` apart from the same one
+// apart (tests/oracles.py): the fewest decimals (digits to most) that write each number of ``before`` apart from the same one
 // of ``after`` where they differ
 export function apart(before, after, digits = 3, most = 6) {
   for (let d = digits; d < most; d++) if (before.every((a, i) => a === after[i] || num(a, d) !== num(after[i], d))) return d;

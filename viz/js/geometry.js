@@ -1,5 +1,5 @@
 // ---------------------------------------------------------------------------------------------------
-// geometry (viz.common.boundary_segment, region_xy), in the same operations
+// geometry (viz.common.boundary_segment; region_xy in tests/oracles.py), in the same operations
 // ---------------------------------------------------------------------------------------------------
 
 export function segment(box, w0, w1, b) {

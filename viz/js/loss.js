@@ -24,7 +24,7 @@ export const PATH_INK = "#0072B2", CHOSEN_INK = "#E69F00";  // viz.losses
 export const LOSSES = ["zero_one", "perceptron", "hinge"];
 const N_BANDS = 10;  // viz.losses.N_BANDS
 
-// the part of the box where yᵢ(w·xᵢ + b) ≥ 0 for every point: viz.losses.cone_polygon, the same clipping
+// the part of the box where yᵢ(w·xᵢ + b) ≥ 0 for every point: cone_polygon in tests/oracles.py, the same clipping
 function conePolygon(X, y, b, box) {
   let poly = boxPoly(box);
   for (let i = 0; i < y.length; i++) {

@@ -3,7 +3,7 @@
 // ---------------------------------------------------------------------------------------------------
 // The chosen (w, b)'s boundary w·x + b = 0, its two sides shaded, M's rings (the core's, sent) and the lit point, in
 // layers over the points (as the step-through views draw a step); the state in words under it (data_state in
-// viz/losses.py is its Python twin). A weight picked on the surface (LossView.preview) is drawn here at once, M by
+// tests/oracles.py is its Python twin). A weight picked on the surface (LossView.preview) is drawn here at once, M by
 // the rule y·((x₁w₁ + x₂w₂) + b) ≤ 0 summed as the core sums it, until the page's record made after the pick
 // (View.seen) replaces it (meta.pending until then). The losses written are those of the λ the page's λ control
 // shows: the record holds each λ's (the chart follows the control, as the surface does).
@@ -18,7 +18,7 @@ import {checkBox, checkPoints} from "./record.js";
 import {Stepping} from "./stepping.js";
 
 
-const LD_NAMES = 3;  // viz.losses.STATE_NAMES: most points the state line names on one line
+const LD_NAMES = 3;  // LOSS_STATE_NAMES in tests/oracles.py: most points the state line names on one line
 const LD_WORDS = 170;  // px: the least width the legend and the words take beside the plot
 const LD_SHELL = `<div class="dbls-ld-title"></div>
 <div class="dbls-figure">
@@ -58,7 +58,7 @@ class LossDataModel {
     for (let i = 0; i < this.N; i++) if (this.y[i] * ((this.X[2 * i] * w[0] + this.X[2 * i + 1] * w[1]) + b) <= 0) out.push(i);
     return out;
   }
-  // the state in words (viz.losses.data_state): w and b; M (the count, then its first names, when many); the losses
+  // the state in words (tests/oracles.py: data_state): w and b; M (the count, then its first names, when many); the losses
   stateLine(w, b, mis, losses) {
     const n = this.N, lines = [`w = ${vec(w)}, b = ${num(b)}`];
     if (mis.length <= LD_NAMES) lines.push(mistakesText(mis, mis.length, n, LD_NAMES));

@@ -136,7 +136,7 @@ export class PerceptronModel {
     return ["τ", tau];
   }
 
-  // viz.perceptron._describe: the arithmetic of one step in the seeds' notation (HTML)
+  // describe_step (tests/oracles.py): the arithmetic of one step in the seeds' notation (HTML)
   describe(step) {
     const r = this.run, n = this.N, bound = this.h.bound;
     const k = this.stateOf(step);
@@ -199,7 +199,7 @@ export class PerceptronModel {
     return txt;
   }
 
-  // the state line (viz.common.state_text with after_updates): the same on every step between two updates
+  // the state line (state_line_of in tests/oracles.py): the same on every step between two updates
   stateLine(step) {
     const k = this.stateOf(step), limit = this.N <= 100 ? 6 : 3;
     const {list, count} = this.members(k, limit + 1);

@@ -44,7 +44,7 @@ class SgdModel {
   stopOf(step) { return Math.max(0, Math.min(this.S, step)); }
   w(k) { return this.p.w(k); }
 
-  // viz.svm.sgd_step_text: what step s did, in the seeds' notation (HTML)
+  // sgd_step_text (tests/oracles.py): what step s did, in the seeds' notation (HTML)
   describe(s) {
     const p = this.p, X = this.X, y = this.y, [w0, w1] = p.w(s), b = p.B[s], jstar = this.h.exact.objective;
     let head;
@@ -62,7 +62,7 @@ class SgdModel {
     return head + ` · J = ${num(this.J[s])}, gap to the exact J* = ${num(jstar)}: <b>${num(this.J[s] - jstar)}</b>`;
   }
 
-  // viz.svm.sgd_state
+  // sgd_state (tests/oracles.py)
   stateLine(s) {
     const p = this.p, {list, count} = p.members(s, 7);
     p.goState(s);

@@ -14,9 +14,9 @@ import {MARGINS, MATH, sweepControls} from "./shells.js";
 import {Stepping} from "./stepping.js";
 
 
-const SVM_NAMES = 5;  // viz.svm.STATE_NAMES: most points the state line names in one list
+const SVM_NAMES = 5;  // SVM_STATE_NAMES in tests/oracles.py: most points the state line names in one list
 const SVM_LABELS = 12;  // viz.svm.MAX_SLACK_LABELS
-const KERNEL_LARGE = 10;  // viz.svm.KERNEL_LARGE
+const KERNEL_LARGE = 10;  // K(x, x) this many times its standardized size: standardize (tests/oracles.py)
 const SVM_KERNEL_NAMES = {poly: "polynomial", rbf: "RBF"};
 // how many of the points P ([x, y, x, y, …], px) lie in ``box`` ([x0, y0, x1, y1]), counting on from ``from`` and
 // stopping at ``limit`` (a place that covers as many as the best found so far is no better)
@@ -120,7 +120,7 @@ class SvmModel {
   finite(k) { return Number.isFinite(this.Cs[k]); }
   cText(k) { return this.finite(k) ? general(this.Cs[k], 6) : "∞"; }
 
-  // viz.svm.svm_status, word for word
+  // svm_status (tests/oracles.py), word for word
   describe(k) {
     const c = this.counts(k), width = 2 * this.margin[k];
     let sxi = this.slackSum[k];
@@ -138,7 +138,7 @@ class SvmModel {
     return s;
   }
 
-  // viz.svm.svm_state, word for word (its <br> as a line break)
+  // svm_state (tests/oracles.py), word for word (its <br> as a line break)
   stateLine(k) {
     const n = this.N, width = 2 * this.margin[k];
     const listed = (idx) => `${names(idx.slice(0, SVM_NAMES))}${idx.length > SVM_NAMES ? ", …" : ""} (${grouped(idx.length)} of ${grouped(n)})`;
