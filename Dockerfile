@@ -12,7 +12,7 @@ WORKDIR /app
 # (pyproject.toml declares them; requirements.txt installs the project)
 COPY . .
 RUN pip install --no-cache-dir -r requirements.txt
-# static/ receives plotly.js from the installed package when the app starts (glue/scene_chart.py)
+# static/ receives plotly.js, KaTeX and the renderer's modules when the app starts (glue/scene_chart.py)
 RUN mkdir -p static && chown -R dbl:dbl static
 
 USER dbl

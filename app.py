@@ -1,6 +1,6 @@
 """Decision Boundary Lab: the entry point.
 
-Sets up navigation over ``glue/`` and draws the shared dataset sidebar. The
+Sets up navigation over the page scripts in ``app_pages/`` and draws the shared dataset sidebar. The
 dataset lives in ``st.session_state`` under a key no widget owns, so it
 survives page switches and every page reads the same points.
 """

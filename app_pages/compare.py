@@ -105,7 +105,7 @@ def page() -> None:
         runs = (left_runs[shown(left_specs, 0)], right_runs[shown(right_specs, 1)])  # the CSV's and the link's pair
         last = max(r.n_steps for r in runs)
         step_beyond(step0, last, "the longer run has")
-        view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes)
+        view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes, classes=ds.classes)
         scene = with_view(blob, view)  # τ (B, C) is not in it: moving it sends the same bytes, and the chart follows
         with first if presenting() else nullcontext():
             st.markdown(f"**{escape_md(label)}**")

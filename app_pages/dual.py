@@ -100,7 +100,7 @@ def page() -> None:
                     f"the chart holds its first {facts['shown']:,} steps ({DUAL_BYTES / 1e6:g} MB). Lower max steps to "
                     "see where it ends, or try another kernel or parameter.")
         step_beyond(step0, facts["shown"], "the chart holds")
-        view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes)
+        view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes, classes=ds.classes)
         scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
         with first if presenting() else nullcontext():
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text

@@ -131,7 +131,7 @@ def page() -> None:
                     show_chart(chart, SURFACE, what, View(scale=SCALE if presenting() else 1.0))
             with right:
                 show_scene(with_view(data, View(min(int(height), DATA_H), SCALE if presenting() else 1.0, seen=seen,
-                                                axes=ds.axes or View.axes)), CHART)  # (the renderer fits it to the window)
+                                                axes=ds.axes or View.axes, classes=ds.classes)), CHART)  # (the renderer fits it to the window)
                 with part("notes", "explain"):
                     for nm in names:
                         st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")

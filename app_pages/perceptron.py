@@ -125,7 +125,7 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
                 help="Moves the chart at once, in your browser: every τ is run in advance.")
     # (no bounds on the box: Streamlit would only mark a B outside them with a small "!" and keep the last; the page
-    # names it and runs the nearest B, here and in the browser's choice of a kept run: wantedSlot in viz/js/scene.js)
+    # names it and runs the nearest B, here and in the browser's choice of a kept run: wantedSlot in viz/js/follow.js)
     typed = int(bound(cols[2].number_input, B_LABEL, None, None, min(max(N // 4, 1), N), 1, key="B",
                       disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N)."))
     batch = min(max(typed, 1), N)
@@ -143,13 +143,13 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
                 build(ds, params, float(tau), first_tau_first(alone) and not quiz_on)) or made[0], CHART, every_tau)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
-            quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes))
+            quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes, classes=ds.classes))
             result = None
         if result is not None:
             blob, words, conv, label = result
             (kind, status), n_steps, (bkind, btext) = words[float(tau)]
             step_beyond(step0, n_steps, "the run has")
-            view = replace(view, start=step0, axes=ds.axes or View.axes)
+            view = replace(view, start=step0, axes=ds.axes or View.axes, classes=ds.classes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record
                 ahead = answer_ahead(ds, params, asked, batch)

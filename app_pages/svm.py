@@ -99,7 +99,7 @@ def page() -> None:
                     bool(overlay) and kernel == "linear"), ds.label), CHART)
         if result is not None:
             blob, label = result
-            view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes)
+            view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes, classes=ds.classes)
             with first if presenting() else nullcontext():
                 st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
                 # C is not in it: moving C sends the same bytes; the chart's own C, once at rest, moves the control
@@ -152,7 +152,7 @@ def page() -> None:
             if sgd is not None:
                 sblob, gaps, partial, stem, label = sgd
                 refused = schedule == "constant" and eta not in gaps  # (the error above names it: the last good run)
-                sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes,
+                sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes, classes=ds.classes,
                              eta=eta if refused else None)  # (no run of it is coming: the chart does not wait)
                 # η is not in it: moving η sends the same bytes, and the chart follows the control
                 with first if presenting() else nullcontext():

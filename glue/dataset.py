@@ -40,6 +40,8 @@ class Dataset:
     standard : tuple of 2 ndarray of shape (2,), or None
         When the features are standardized (what the pages show): the raw points' means μ and standard
         deviations σ, with X = (raw − μ) / σ; None otherwise.
+    classes : tuple of 2 str, or None
+        The names of the file's classes that became −1 and +1 (an imported file), else None.
     """
 
     name: str
@@ -51,6 +53,7 @@ class Dataset:
     origin: str = ""
     columns: tuple[str, str] | None = None
     standard: tuple[np.ndarray, np.ndarray] | None = None
+    classes: tuple[str, str] | None = None
 
     @property
     def axes(self) -> tuple[str, str] | None:

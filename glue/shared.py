@@ -308,7 +308,8 @@ def _user_dataset(sb) -> None:
         sb.info(note)
     old = st.session_state.get(DATASET_KEY)
     if old is None or old.name != CUSTOM or old.X is not pts.X or old.origin != pts.origin:
-        st.session_state[DATASET_KEY] = Dataset(CUSTOM, len(pts.y), 0, (), pts.X, pts.y, pts.origin, pts.columns)
+        st.session_state[DATASET_KEY] = Dataset(CUSTOM, len(pts.y), 0, (), pts.X, pts.y, pts.origin, pts.columns,
+                                                   classes=pts.classes)
 
 
 def _generated_dataset(sb, name: str) -> None:

@@ -80,6 +80,8 @@ class UserPoints:
         Grows with every change (the point table is redrawn afresh when it does).
     columns : tuple of 2 str, or None
         The names of the file's columns x₁ and x₂ were read from (they title the axes); None for drawn points.
+    classes : tuple of 2 str, or None
+        The names of the file's classes that became −1 and +1 (the legend says them); None for drawn points.
     """
 
     X: np.ndarray
@@ -87,6 +89,7 @@ class UserPoints:
     origin: str
     version: int = 0
     columns: tuple[str, str] | None = None
+    classes: tuple[str, str] | None = None
 
 
 def user_points() -> UserPoints | None:
@@ -96,11 +99,11 @@ def user_points() -> UserPoints | None:
 
 def set_points(X: np.ndarray, y: np.ndarray, origin: str, notice: tuple[str, str] | None = None,
                before: tuple[np.ndarray, np.ndarray, str] | None = None, select: bool = True,
-               columns: tuple[str, str] | None = None) -> None:
+               columns: tuple[str, str] | None = None, classes: tuple[str, str] | None = None) -> None:
     """Make ``(X, y)`` the session's points; with ``select``, the shared dataset too (from a callback only).
 
-    ``before`` is the set shown until now (X, y, origin), kept for *Undo*; ``columns`` names the file's
-    columns the points came from.
+    ``before`` is the set shown until now (X, y, origin), kept for *Undo*; ``columns`` and ``classes`` name the
+    file's columns and classes the points came from.
     """
     old = user_points()
     if before is not None:
@@ -108,7 +111,7 @@ def set_points(X: np.ndarray, y: np.ndarray, origin: str, notice: tuple[str, str
         st.session_state[HISTORY_KEY] = (st.session_state.get(HISTORY_KEY, []) + [kept])[-UNDO_DEPTH:]
     version = (old.version + 1) if old is not None else 0
     st.session_state[CUSTOM_KEY] = UserPoints(np.asarray(X, float).reshape(-1, 2), np.asarray(y, np.int64),
-                                              origin, version, columns)
+                                              origin, version, columns, classes)
     if select:
         st.session_state["ds"] = CUSTOM
     if notice:
@@ -271,7 +274,8 @@ def _apply_choice(upload: bool = False) -> None:
     x1, x2 = (escape_md(c) for c in data.columns)
     mapping = data.mapping(escape_md)
     left = f" ({data.dropped:,} rows of other classes left out)" if data.dropped else ""
-    set_points(data.X, data.y, f"imported from {name}", None, _start_points(), columns=data.columns)  # raw
+    set_points(data.X, data.y, f"imported from {name}", None, _start_points(), columns=data.columns,
+               classes=data.classes)  # raw
     ss[CSV_APPLIED] = {"x1": ss[PICK["x1"]], "x2": ss[PICK["x2"]]}  # (the columns shown: a pick of one as the other swaps)
     ss[CSV_NOTICE_KEY] = ("success", f"Loaded {len(data.y):,} points from {escape_md(name)}: x₁ = {x1}, x₂ = {x2}, "
                                      f"labels {mapping}{left}. Read as " + escape_md("; ".join(table.notes)) + ".")
@@ -366,6 +370,7 @@ def drop_points_from_url() -> None:
 # ----------------------------------------------------------------------------
 
 _JS = SLIDER_JS + r"""
+let linkOver = false;  // the address was over Streamlit's limits when last seen (said once until it is back within)
 export default function(component) {
   const { data, setTriggerValue, parentElement } = component;
   const charts = data.charts || {};
@@ -428,8 +433,8 @@ export default function(component) {
   const query = window.location.search.replace(/^\?/, "");
   const chars = query.length, params = query ? query.split("&").length : 0;
   const over = !data.link_read && (chars > data.link_max[0] || params > data.link_max[1]);
-  if (over && !window.__dblLinkOver) setTriggerValue("link", {chars, params});
-  window.__dblLinkOver = over;
+  if (over && !linkOver) setTriggerValue("link", {chars, params});
+  linkOver = over;
 
   // "Copy link": the address bar, plus the step the page's chart slider shows
   const button = parentElement.querySelector("button");

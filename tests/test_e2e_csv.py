@@ -69,6 +69,10 @@ def test_a_five_column_file_with_species_names_picks_columns_and_classes(page: P
     assert "50 rows of other classes left out" in text and "comma-separated; line 1 read as the header" in text
     _wait_points(page, 100)
     assert _axes(page) == ["x₁: sepal_length", "x₂: sepal_width"]
+    # the legend says the file's classes (it said "y = +1 / y = −1"; issue 38)
+    page.wait_for_function("() => (document.querySelector('.dbls-legend') || {}).textContent?.includes('setosa')")
+    legend = page.locator(".dbls-legend").first.inner_text()
+    assert "versicolor (y = +1)" in legend and "setosa (y = −1)" in legend, legend
     # virginica against the rest, petal measurements
     _pick(page, "x₁", "petal_length")
     _pick(page, "x₂", "petal_width")

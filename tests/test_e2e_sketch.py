@@ -195,7 +195,8 @@ def test_the_quiz_waits_for_plotly(browser: Browser, app_server: str) -> None:
     sketched (a sketch would take clicks it cannot answer)."""
     with fresh_tab(browser) as (page, held):
         page.goto(f"{app_server}/perceptron?quiz=true")
-        page.wait_for_function("() => window.__dblPlotly !== undefined", timeout=60_000)  # (the chart asked for it)
+        page.wait_for_function("() => !!document.querySelector('script[src*=\"plotly.min.js\"]')",
+                               timeout=60_000)  # (the chart asked for it)
         release(held)
         page.wait_for_selector(SCENE, state="attached", timeout=60_000)
         assert page.evaluate("() => document.querySelector('.dbls').dataset.sketched") is None

@@ -4,7 +4,7 @@
 // A perceptron run is read by PerceptronModel (its M as on the Perceptron page); a hinge-SGD run by HingeModel
 // below. The common step t goes from 0 to the longer run's end; a run that has ended holds its last state.
 // What each panel shows is decided once, in CompareView.geometry; the words are compare_state's (tests/oracles.py).
-import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, SQUARE_SIDE, drawPanel, nextClipId, ringShape} from "./draw.js";
+import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, SQUARE_SIDE, classEntries, drawPanel, nextClipId, ringShape} from "./draw.js";
 import {controlValue, fail, fingerprint, nearest} from "./follow.js";
 import {grouped, isText, mistakesText, num, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
@@ -206,8 +206,7 @@ class CompareView extends Panels {
   legendItems() {
     const m = this.m, items = [
       ["exam", "examined this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
-      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
-      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ...classEntries(this.scene.header.view),
     ];
     const ring = `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`;
     const perc = m.panels.find((p) => p.run.kind === "perceptron");

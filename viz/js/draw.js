@@ -18,18 +18,19 @@ export const EDGE = 6;  // px kept free at the window's bottom in presentation m
 // geometry as Plotly traces.
 // ---------------------------------------------------------------------------------------------------
 
+let plotlyLoading = null;  // (fetched once a page; a failed fetch is tried again by the next chart)
 export function loadPlotly() {
   if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window.__dblPlotly) {
-    window.__dblPlotly = new Promise((resolve, reject) => {
+  if (!plotlyLoading) {
+    plotlyLoading = new Promise((resolve, reject) => {
       const s = document.createElement("script");
       s.src = new URL("app/static/plotly.min.js", window.location.href).toString();
       s.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("plotly.js did not load")));
-      s.onerror = () => { window.__dblPlotly = null; reject(new Error("plotly.js could not be loaded from this server")); };
+      s.onerror = () => { plotlyLoading = null; reject(new Error("plotly.js could not be loaded from this server")); };
       document.head.appendChild(s);
     });
   }
-  return window.__dblPlotly;
+  return plotlyLoading;
 }
 
 export const NONE = [[], []];
@@ -287,4 +288,13 @@ export function pointsUnder(fl, X, boxes, r, heavy = -1, weight = 1) {
     boxes.forEach(([x0, y0, x1, y1], c) => { if (px > x0 - r && px < x1 + r && py > y0 - r && py < y1 + r) n[c] += w; });
   }
   return n;
+}
+
+// the two classes' legend entries: "y = +1" and "y = −1", with the file's names where the points were imported from
+// one (view.classes: the −1 class's name, then the +1 class's)
+export function classEntries(view) {
+  const names = view && Array.isArray(view.classes) && view.classes.length === 2 ? view.classes : [null, null];
+  const label = (name, y) => (typeof name === "string" && name ? `${name} (y = ${y})` : `y = ${y}`);
+  return [["pos", label(names[1], "+1"), `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
+          ["neg", label(names[0], "−1"), `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`]];
 }

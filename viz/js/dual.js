@@ -5,7 +5,7 @@
 // boundary of a kernel is drawn from f sampled on a grid (a picture, not a decision), kept up to date
 // update by update: an update on xᵢ adds yᵢ·K(xᵢ, g) to h = Σ cᵢyᵢK(xᵢ, g), and f = η·h + b with the core's b.
 // ---------------------------------------------------------------------------------------------------
-import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, layer, nextClipId, plotCanvas, pointsUnder} from "./draw.js";
+import {CONFIG, GAP, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, REGION, classEntries, layer, nextClipId, plotCanvas, pointsUnder} from "./draw.js";
 import {controlValue, fail, fingerprint, nearest} from "./follow.js";
 import {afterUpdates, exactDigits, grouped, mistakesText, names, num, roundDigits, sub, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
@@ -413,8 +413,7 @@ export class DualView extends Stepping {
   legendItems() {
     return [
       ["exam", "examined this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
-      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
-      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ...classEntries(this.scene.header.view),
       ["halo", "halo: its area grows with αᵢ", `<circle cx="9" cy="9" r="8" fill="${HALO.pos}"/><circle cx="9" cy="9" r="3" fill="${POS}"/>`],
       ["ring", "M: y·f(x) ≤ 0", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
       ["line", "boundary f(x) = 0 (tinted by the sign of f)", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],

@@ -126,17 +126,18 @@ function pickedOption(ev) {
 
 // a control the charts follow moved (synced at once) or appeared after the chart, or a select box closed (at the next
 // frame, once per frame at most)
+let watcher = null;  // (one for the page: every chart's controls are synced at once)
 export function watchControls() {
-  if (window.__dblWatch) return;
+  if (watcher) return;
   document.addEventListener("click", pickedOption, {capture: true});
   let queued = false;
-  window.__dblWatch = new MutationObserver((records) => {
+  watcher = new MutationObserver((records) => {
     if (records.some((r) => r.type === "attributes")) { syncControls(); return; }  // a control moved: now
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => { queued = false; syncControls(); });
   });
-  window.__dblWatch.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
+  watcher.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
 }
 
 export const CONTROL_WAIT_MS = 3000;  // (a server busy with other sessions' builds can be slow to send a widget's code)

@@ -7,7 +7,7 @@
 // the rule y·((x₁w₁ + x₂w₂) + b) ≤ 0 summed as the core sums it, until the page's record made after the pick
 // (View.seen) replaces it (meta.pending until then). The losses written are those of the λ the page's λ control
 // shows: the record holds each λ's (the chart follows the control, as the surface does).
-import {GAP, INK, NEG, NONE, POS, REGION, drawPanel, nextClipId, offView} from "./draw.js";
+import {GAP, INK, NEG, NONE, POS, REGION, classEntries, drawPanel, nextClipId, offView} from "./draw.js";
 import {followedValue, nearest} from "./follow.js";
 import {grouped, isText, mistakesText, names, num, sub, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
@@ -158,8 +158,7 @@ class LossDataView extends Stepping {
 
   legendItems() {
     const items = [
-      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
-      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ...classEntries(this.scene.header.view),
       ["ring", "M: misclassified", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
       ["line", "chosen w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${CHOSEN_INK}" stroke-width="4"/>`],
       ["sides", "its sides: w·x + b > 0, < 0", `<rect x="1" y="2" width="16" height="7" fill="${REGION.pos.replace("0.10", "0.35")}"/><rect x="1" y="9" width="16" height="7" fill="${REGION.neg.replace("0.10", "0.35")}"/>`],

@@ -1,7 +1,7 @@
 // The Perceptron step-through view (PerceptronView): the data panel with the boundary before and after, the update
 // arrow τ·y·x, M's rings, the |M| and loss strip, the words and the proof of the mistake bound; and its kind.
 
-import {CONFIG, EXAM_MANY, GAP, GL_POINTS, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, PURPLE, REGION, UPDATE, drawPanel, examHalo, layer, nextClipId, offView} from "./draw.js";
+import {CONFIG, EXAM_MANY, GAP, GL_POINTS, HIGHLIGHT, HIGHLIGHT_LINE, INK, NEG, NONE, OLD_INK, POS, PURPLE, REGION, UPDATE, classEntries, drawPanel, examHalo, layer, nextClipId, offView} from "./draw.js";
 import {followedValue, runFor, slotOf, wantedSlot} from "./follow.js";
 import {afterUpdates, fixed, general, grouped, num} from "./format.js";
 import {region, segment} from "./geometry.js";
@@ -63,8 +63,7 @@ export class PerceptronView extends Stepping {
     const updName = r.variant === "cyclic" || r.variant === "random" ? "update τ·y·x" : `update ${m.stepCoef()[0]} Σ yᵢxᵢ over M`;
     const items = [
       ["exam", "examined this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
-      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
-      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ...classEntries(this.scene.header.view),
       ["ring", "M: misclassified", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
       ["line", "boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
       ["old", "previous boundary", `<line x1="1" y1="9" x2="17" y2="9" stroke="${OLD_INK}" stroke-width="2.5" stroke-dasharray="4 3"/>`],

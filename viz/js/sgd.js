@@ -4,7 +4,7 @@
 // The run is read by HingeModel (compare.js: its rings y·(w·x+b) < 1 and mistakes ≤ 0 as the core judged them);
 // the view is the Perceptron's (a data panel, the words, a strip under it) with the SGD's margins and J.
 import {HingeModel} from "./compare.js";
-import {HIGHLIGHT, HIGHLIGHT_LINE, INK, MARGIN_INK, NEG, NONE, POS} from "./draw.js";
+import {HIGHLIGHT, HIGHLIGHT_LINE, INK, MARGIN_INK, NEG, NONE, POS, classEntries} from "./draw.js";
 import {followedValue, runFor} from "./follow.js";
 import {grouped, mistakesText, num, sub, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
@@ -117,8 +117,7 @@ class SgdView extends PerceptronView {
     const dash = (colour, width, d) => `<line x1="1" y1="9" x2="17" y2="9" stroke="${colour}" stroke-width="${width}" stroke-dasharray="${d}"/>`;
     return [
       ["exam", "point drawn this step", `<circle cx="9" cy="9" r="7" fill="${HIGHLIGHT}" stroke="${HIGHLIGHT_LINE}" stroke-width="2"/>`],
-      ["pos", "y = +1", `<circle cx="9" cy="9" r="5" fill="${POS}"/>`],
-      ["neg", "y = −1", `<path d="M9 3 L15 9 L9 15 L3 9 Z" fill="${NEG}"/>`],
+      ...classEntries(this.scene.header.view),
       ["ring", "hinge active: y·(w·x+b) < 1", `<circle cx="9" cy="9" r="6.5" fill="none" stroke="${INK}" stroke-width="2"/>`],
       ["line", "SGD boundary w·x + b = 0", `<line x1="1" y1="9" x2="17" y2="9" stroke="${INK}" stroke-width="4"/>`],
       ["margin", "SGD margin w·x + b = ±1", dash(MARGIN_INK, 2.5, "5 3")],
