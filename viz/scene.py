@@ -383,7 +383,7 @@ class View:
     classes : tuple of 2 str or None
         The names of the −1 and +1 classes, where the points have them (a user's CSV with named classes: e.g.
         ``("setosa", "versicolor")``, :attr:`datasets.csvio.CsvData.classes`); None: the classes are y = −1 and y = +1
-        (as before this field; the renderer does not read it yet).
+        (the legend says them: viz/js/draw.js classEntries).
     """
 
     height: int = 780
