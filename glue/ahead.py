@@ -19,7 +19,7 @@ from glue.builds import memo_key, run_params, settings_key
 
 AHEAD, AHEAD_N = ("cyclic", "random", "batch", "minibatch"), 2_000  # what is made ahead, and on at most how many points
 AHEAD_STEPS = 1_000  # and at most how many steps (the default; at 100,000 a run takes about a second a τ)
-KEEP = 48  # results held (each 0.01–0.75 MB at N ≤ 2,000 and 1,000 steps) before the oldest finished ones go
+KEEP = 48  # results held (each under a megabyte within AHEAD_N and AHEAD_STEPS) before the oldest finished ones go
 ASK_BYTES = 2_000  # an ask longer than this is not one of the chart's
 
 

@@ -86,8 +86,8 @@ def perceptron_runs(X, y, params: tuple, taus: tuple):
 
 
 # what depends on the points (and whether b is learned, or where it starts) alone, kept by the process that computed
-# it: the convex hulls behind both took 14–17 ms of a 22 ms build of one τ (a new variant's or B's first record,
-# N = 2,000); the last 4 and 8 inputs
+# it (the convex hulls behind both were most of a new variant's first record: bench/RESULTS.md); the last 4 and 8
+# inputs
 @functools.lru_cache(maxsize=4)
 def _bound(xbytes: bytes, ybytes: bytes, n: int, fit_intercept: bool):
     """:func:`core.bounds.mistake_bound` of the points whose float64 bytes are ``xbytes`` and ``ybytes`` (n rows); its
@@ -305,8 +305,8 @@ def svm_page(X, y, C: float | None, kernel: str, kparams: tuple, overlay: bool, 
     return svm_scene(X, y, sols, path=path, perceptron=perceptron, follow=follow if C is None else None).to_bytes()
 
 
-# every η's run is sent (η then moves in the browser) while runs × steps × N stays within this: the ten runs of 2,000
-# steps at N = 2,000 weigh 1.2 MB and take 0.8 s in both workers (ten of 5,000 steps: 2.7 MB and 2 s)
+# every η's run is sent (η then moves in the browser) while runs × steps × N stays within this (ten runs of 2,000
+# steps at N = 2,000; their size and time: bench/RESULTS.md, figures that stood in code comments)
 SGD_FAMILY_WORK = 10 * 2_000 * 2_000
 
 

@@ -15,12 +15,11 @@ TAU_BOTH, TAU_LEFT, TAU_RIGHT, B_LEFT, B_RIGHT = "Step size τ (both)", "τ left
 C_LABEL = "SVM penalty C"
 
 
-# every value's run is sent (τ, B and C then move in the browser) while runs × max steps stays within this: at
-# N = 2,000 the twenty runs of cyclic against random weigh 0.45 MB at 1,000 steps, 0.84 MB at 2,000 and 8 MB at
-# 20,000; the perceptron and the 25 C's hinge-SGD runs 1.07 MB at 1,000 steps
+# every value's run is sent (τ, B and C then move in the browser) while runs × max steps stays within this (the
+# records' sizes behind it: bench/RESULTS.md, figures that stood in code comments)
 FAMILY_STEPS = 26_000
 SHOWN = "_compare_shown"  # the runs of the record this session was sent last (glue.builds.settings_key)
-FAMILIES = 8  # families of C runs the server keeps (each 1.1 MB at N = 2,000), and its registry of them names
+FAMILIES = 8  # families of C runs the server keeps (about a megabyte each at N = 2,000), and its registry of them
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
