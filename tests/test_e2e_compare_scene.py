@@ -1,6 +1,6 @@
 """The Compare renderer in Chromium: what each panel draws at common step t is its run's core state at that step.
 
-The renderer (``viz/js/compare.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For random
+The renderer (``viz/js/compare.js`` over the modules they import) runs as in the offline HTML export. For random
 runs with ties and duplicate points, perceptron against perceptron and perceptron against hinge SGD, at
 random steps: each panel's rings are exactly the core's M (or the active hinges, y·(w·x+b) < 1), its boundary
 the core's (w, b), the examined points the core's (none once a run has ended), the previous boundary drawn

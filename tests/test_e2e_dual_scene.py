@@ -1,6 +1,6 @@
 """The Dual / Gram renderer in Chromium: what it draws at step k is the core's dual run at step k.
 
-The renderer (``viz/js/dual.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For random runs of
+The renderer (``viz/js/dual.js`` over the modules they import) runs as in the offline HTML export. For random runs of
 every kernel and both orders, with ties and duplicate points, at random steps, the rings must be exactly the
 core's mistakes y·f(x) ≤ 0, α the core's α, the lit row and the examined point the core's, and the arithmetic and
 the state line exactly the Python references' (:func:`oracles.describe_dual_step`, :func:`oracles.dual_state`).

@@ -1,6 +1,6 @@
 """The Loss surface renderer in Chromium: what it draws at each b is what core and the Python references say.
 
-The renderer (``viz/js/loss.js`` over ``scene.js``) runs as in the offline HTML export. At every b of the slider:
+The renderer (``viz/js/loss.js`` over the modules it imports) runs as in the offline HTML export. At every b of the slider:
 each loss it samples on the grid equals ``core.losses.surface`` (to rounding: it sums the points in another
 order), the band levels are the record's, the cone is :func:`oracles.cone_polygon`'s, each point's line lies on
 xᵢ·w + b = 0, the path's states are split by whether their b is the slice's, the lit point's line moves with b,

@@ -1,6 +1,6 @@
 """The scene renderer in Chromium: what it draws at step k is the core's state at step k.
 
-The renderer (``viz/js/scene.js``) runs here as it runs in the offline HTML export (the same module,
+The renderer (``viz/js``, bundled: viz.renderer.bundle) runs here as it runs in the offline HTML export (the same module,
 plotly.js inside the file, no server). For random runs of every variant, with ties and duplicate points,
 at random steps, it must draw M's rings exactly on the core's M, the boundary through the core's (w, b),
 the examined points the core examined, and write the arithmetic and the state line exactly as the

@@ -1,6 +1,6 @@
 """The hinge-SGD renderer in Chromium: what it draws at step s is the core's run at step s.
 
-The renderer (``viz/js/sgd.js`` over ``compare.js`` and ``scene.js``) runs as in the offline HTML export. At
+The renderer (``viz/js/sgd.js`` over compare.js and the modules they import) runs as in the offline HTML export. At
 random steps of runs with ties and duplicate points: the rings are exactly the points with y·(w·x+b) < 1 as the
 core sums it, the drawn point the core's, the boundary and both margin lines the core's (w, b), J the core's
 objective, and the words exactly the Python references' (:func:`oracles.sgd_step_text`, :func:`oracles.sgd_state`).

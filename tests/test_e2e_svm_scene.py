@@ -1,6 +1,6 @@
 """The SVM renderer in Chromium: what it draws at each C is the solver's solution at that C.
 
-The renderer (``viz/js/svm.js`` over ``viz/js/scene.js``) runs as in the offline HTML export. For every kernel,
+The renderer (``viz/js/svm.js`` over the modules they import) runs as in the offline HTML export. For every kernel,
 at several C of the grid (and the hard margin), the points' categories and the support vectors must be exactly
 the solver's, the status and the state line exactly the Python references' (:func:`oracles.svm_status`,
 :func:`oracles.svm_state`), the ξ labels the largest ξ, and the curves drawn must lie where f = 0 and f = ±1,
