@@ -40,7 +40,7 @@ MAX_BYTES = 1_000_000
 
 _DELIMITERS = (",", ";", "\t")
 _DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
-_SHOW = 40  # longest value quoted in a message
+QUOTE_CHARS = 40  # longest value quoted in a message
 
 
 class CsvError(ValueError):
@@ -111,10 +111,10 @@ def signed(label: int) -> str:
 # ----------------------------------------------------------------------------
 
 
-def _q(s: str) -> str:
+def quote(s: str) -> str:
     """``s`` quoted for a message, shortened when long."""
-    if len(s) > _SHOW:
-        s = s[: _SHOW - 1] + "…"
+    if len(s) > QUOTE_CHARS:
+        s = s[: QUOTE_CHARS - 1] + "…"
     return repr(s)
 
 
@@ -248,18 +248,18 @@ def _feature(s: str, lineno: int, name: str, read=_number) -> float:
     if v is not None and math.isfinite(v) and abs(v) <= X_LIMIT:
         return v
     where = f"line {lineno}: "
-    column = f"column {_q(name)}"  # written only for a message
+    column = f"column {quote(name)}"  # written only for a message
     if not s:
         raise CsvError(f"{where}missing value in {column}")
     if v is None:
         hint = ""
         if "," in s and _number(s.replace(",", ".", 1)) is not None:
             hint = " (use a dot as the decimal mark, or separate the columns with semicolons)"
-        raise CsvError(f"{where}the value {_q(s)} in {column} is not a number{hint}")
+        raise CsvError(f"{where}the value {quote(s)} in {column} is not a number{hint}")
     if not math.isfinite(v):
-        raise CsvError(f"{where}the value {_q(s)} in {column} is not finite")
+        raise CsvError(f"{where}the value {quote(s)} in {column} is not finite")
     if abs(v) > X_LIMIT:
-        raise CsvError(f"{where}the value {_q(s)} in {column} is larger than {X_LIMIT:,.0f} in size (rescale the data)")
+        raise CsvError(f"{where}the value {quote(s)} in {column} is larger than {X_LIMIT:,.0f} in size (rescale the data)")
     return v
 
 
@@ -468,7 +468,7 @@ def read_table(data: bytes | str, *, max_rows: int = MAX_ROWS, max_bytes: int = 
         width = len(first)
         columns = [h if h else f"column {j + 1}" for j, h in enumerate(first)] if header else \
             [f"column {j + 1}" for j in range(width)]
-        columns = [c if len(c) <= _SHOW else c[: _SHOW - 1] + "…" for c in columns]
+        columns = [c if len(c) <= QUOTE_CHARS else c[: QUOTE_CHARS - 1] + "…" for c in columns]
         if header:
             notes.append(f"line {linenos[0]} read as the header")
     width = len(columns)
@@ -561,24 +561,24 @@ def choose(table: CsvTable, choice: CsvChoice) -> CsvData:
             raise CsvError(f"{what} is not one of the file's {width} columns")
     if len(set(picks.values())) < 3:
         a, b = [w for w, j in picks.items() if list(picks.values()).count(j) > 1][:2]
-        raise CsvError(f"{a} and {b} are the same column ({_q(table.columns[picks[a]])}); choose different ones")
+        raise CsvError(f"{a} and {b} are the same column ({quote(table.columns[picks[a]])}); choose different ones")
     classes = table.classes(choice.label)
     if len(classes) < 2:
-        raise CsvError(f"only one class in the column {_q(table.columns[choice.label])}: every label is "
-                       f"{_q(classes[0][0])}; two are needed (is it the label column?)")
+        raise CsvError(f"only one class in the column {quote(table.columns[choice.label])}: every label is "
+                       f"{quote(classes[0][0])}; two are needed (is it the label column?)")
     known = {t for t, _ in classes}
     for what, cls in (("+1", choice.positive), ("−1", choice.negative)):
         if cls is not None and cls not in known:
-            raise CsvError(f"the class {_q(cls)} chosen as {what} is not in the column {_q(table.columns[choice.label])}")
+            raise CsvError(f"the class {quote(cls)} chosen as {what} is not in the column {quote(table.columns[choice.label])}")
     if choice.negative is not None and table._class_key(choice.negative) == table._class_key(choice.positive):
-        raise CsvError(f"+1 and −1 are the same class ({_q(choice.positive)}); choose two different ones")
+        raise CsvError(f"+1 and −1 are the same class ({quote(choice.positive)}); choose two different ones")
     read = _reader(table.decimal)
     pos = table._class_key(choice.positive)
     neg = None if choice.negative is None else table._class_key(choice.negative)
     X, y, dropped = [], [], 0
     for row, no, key, v in zip(table.rows, table.lines, table.class_keys(choice.label), table.values, strict=True):
         if not row[choice.label]:
-            raise CsvError(f"line {no}: missing value in the label column {_q(table.columns[choice.label])}")
+            raise CsvError(f"line {no}: missing value in the label column {quote(table.columns[choice.label])}")
         if key == pos:
             label = 1
         elif neg is None or key == neg:
@@ -593,7 +593,7 @@ def choose(table: CsvTable, choice: CsvChoice) -> CsvData:
         X.append((a, b))
         y.append(label)
     if -1 not in y:
-        raise CsvError(f"no row is in the −1 class{'' if neg is None else ' ' + _q(choice.negative)}: "
+        raise CsvError(f"no row is in the −1 class{'' if neg is None else ' ' + quote(choice.negative)}: "
                        "two classes are needed")
     neg_text = "every other class" if choice.negative is None else table.class_label(choice.negative)
     X_arr = np.array(X, dtype=np.float64).reshape(len(X), 2)

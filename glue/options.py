@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from core.svm import C_GRID
 from datasets import REGISTRY
-from datasets.csvio import _SHOW, _q  # how the CSV reader's messages quote a value: cut to _SHOW characters
+from datasets.csvio import QUOTE_CHARS, quote  # how the CSV reader's messages quote a value
 from datasets.points import MAX_POINTS
 from viz.common import c_label
 
@@ -283,14 +283,14 @@ def unusable_url_values(params: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in params.items() if k in PARAMS and not PARAMS[k].usable(v)}
 
 
-QUOTE_MAX = _SHOW  # a value quoted in a message is cut to this many characters, as the CSV reader's messages are
+QUOTE_MAX = QUOTE_CHARS  # a value quoted in a message is cut to this many characters, as the CSV reader's messages are
 
 
 def quoted(text: str) -> str:
     """``text`` quoted for a message (``'abc'``); a long one cut short, with its length: ``'999…' (400 characters)``
     (datasets.csvio cuts the values its messages quote the same way)."""
     text = str(text)
-    return _q(text) + (f" ({len(text):,} characters)" if len(text) > QUOTE_MAX else "")
+    return quote(text) + (f" ({len(text):,} characters)" if len(text) > QUOTE_MAX else "")
 
 
 def named(key: str) -> str:
