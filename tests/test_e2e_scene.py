@@ -578,3 +578,37 @@ def test_a_small_step_is_written_as_python_writes_it(renderer):
             assert html.unescape(got) == describe_step(traj, s, None), (variant, s)
             longer += bool(re.search(r"= \(−?0\.\d{5}", html.unescape(got)))
     assert longer  # (some update needed five decimals)
+
+
+def test_the_off_view_note_stands_clear_of_the_w_arrow_on_a_phone(renderer):
+    """On a phone-wide chart (390 px) the note of a boundary off the view stood over the w arrow (issue 38): it now
+    stands where no part of the arrows of w and of the update runs under it."""
+    crossed = """() => {
+      const t = document.querySelector('#scene .dbls-offview').getBoundingClientRect(), v = window.__dblView;
+      const fl = v.plot._fullLayout, p = v.over.getBoundingClientRect(), hits = [];
+      for (const name of ["w", "wOld", "upd"]) {
+        const [xs, ys] = v.g[name];
+        if (xs.length !== 2) continue;
+        for (let s = 0; s <= 50; s++) {
+          const x = p.left + fl.xaxis._offset + fl.xaxis.l2p(xs[0] + (xs[1] - xs[0]) * s / 50);
+          const y = p.top + fl.yaxis._offset + fl.yaxis.l2p(ys[0] + (ys[1] - ys[0]) * s / 50);
+          if (x > t.left && x < t.right && y > t.top && y < t.bottom) hits.push([name, s]);
+        }
+      }
+      return {hits, arrows: ["w", "upd"].filter((n) => v.g[n][0].length === 2)};
+    }"""
+    X, y = make_dataset("xor", 40, 0)  # (each start covered the arrows with the note at some of its first steps)
+    renderer.set_viewport_size({"width": 390, "height": 844})
+    try:
+        seen = 0
+        for w0, b0 in (((1.0, 0.5), 30.0), ((0.5, -1.0), -30.0), ((-1.0, -1.0), 20.0)):
+            mount(renderer, perceptron_scene(run_perceptron(X, y, w0=w0, b0=b0, max_steps=10)).to_bytes())
+            for stop in range(4):
+                renderer.evaluate("(s) => window.__dblView.show(s)", stop)
+                if renderer.evaluate("() => !!document.querySelector('#scene .dbls-offview')"):
+                    got = renderer.evaluate(crossed)
+                    assert got["arrows"] and not got["hits"], (w0, b0, stop, got)
+                    seen += 1
+        assert seen >= 6  # (the case is met: a boundary off the view with w drawn)
+    finally:
+        renderer.set_viewport_size({"width": 1400, "height": 900})

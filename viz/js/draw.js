@@ -225,7 +225,7 @@ export function drawPanel(v, fl, g, {under, rings, over}, id, examSize, ringId =
 // ``examR`` px): in a corner where one is as free as anywhere (the top left first), else at the freest place, so the
 // point a quiz asks about is not under it.
 // {svg, box: [x0, y0, x1, y1] in px} ({svg: ""} where the boundary is in view)
-export function offView(fl, [w0, w1, b], k, X = null, exam = null, examR = 0) {
+export function offView(fl, [w0, w1, b], k, X = null, exam = null, examR = 0, avoid = []) {
   const box = [...fl.xaxis.range, ...fl.yaxis.range];  // (what the plot shows: plotly.js widens a range to keep one scale)
   if (segment(box, w0, w1, b)[0].length) return {svg: "", box: null};
   const f = w0 * (box[0] + box[1]) / 2 + w1 * (box[2] + box[3]) / 2 + b, sign = f > 0 ? "> 0" : f < 0 ? "< 0" : "= 0";
@@ -233,7 +233,7 @@ export function offView(fl, [w0, w1, b], k, X = null, exam = null, examR = 0) {
     : ["the boundary w·x + b = 0 is outside the view: ", `w·x + b ${sign} all over it`];  // (two lines: a narrow panel)
   const fs = 13 * k, lh = 1.25 * fs;
   const wide = Math.max(...lines.map((t) => textWidth(t, fs))) + 2 * k, tall = fs + lh * (lines.length - 1) + 0.3 * fs;
-  const [x0, y0] = quietPlace(fl, X, exam, wide, tall, 6 * k, 5 * k, examR);
+  const [x0, y0] = quietPlace(fl, X, exam, wide, tall, 6 * k, 5 * k, examR, avoid);
   const end = x0 + wide / 2 > fl.xaxis._offset + fl.xaxis._length / 2, x = end ? x0 + wide : x0;  // (flush with its side)
   const svg = `<text class="dbls-offview" x="${f1(x)}" y="${f1(y0 + fs)}" font-family="${FONT}" font-size="${f1(fs)}" fill="${INK}" paint-order="stroke" ` +
     `stroke="white" stroke-width="${3 * k}" stroke-linejoin="round"${end ? ' text-anchor="end"' : ""}>` +
@@ -242,14 +242,15 @@ export function offView(fl, [w0, w1, b], k, X = null, exam = null, examR = 0) {
 }
 
 // the top left [x, y] in px of a ``wide`` × ``tall`` box on the data panel, ``pad`` px inside its edges, that covers
-// the fewest points (see offView; a point within ``r`` px of the box counts, an examined one within ``examR``): the
+// the fewest points (see offView; a point within ``r`` px of the box counts, an examined one within ``examR``) and
+// none of the segments ``avoid`` ([[x0, x1], [y0, y1]] in data units: the arrows of w and of the update) where it can: the
 // points are tallied on a grid of 4 px cells summed as a table (each box's count in four reads), the four corners
 // tried first and kept on a tie
-function quietPlace(fl, X, exam, wide, tall, pad, r, examR = r) {
+function quietPlace(fl, X, exam, wide, tall, pad, r, examR = r, avoid = []) {
   const xa = fl.xaxis, ya = fl.yaxis, L = xa._offset + pad, T = ya._offset + pad;
   const W = Math.max(0, xa._length - 2 * pad - wide), H = Math.max(0, ya._length - 2 * pad - tall);
   const corners = [[L, T], [L + W, T], [L, T + H], [L + W, T + H]];
-  if (!X && !exam) return corners[0];
+  if (!X && !exam && !avoid.length) return corners[0];
   // (the grid covers the panel and r px around it, from X0, Y0: a point by its edge counts for a box the pad keeps off it)
   const c = 4, X0 = xa._offset - r, Y0 = ya._offset - r;
   const gw = Math.ceil((xa._length + 2 * r) / c) + 1, gh = Math.ceil((ya._length + 2 * r) / c) + 1;
@@ -262,6 +263,11 @@ function quietPlace(fl, X, exam, wide, tall, pad, r, examR = r) {
   if (X) for (let i = 0; i + 1 < X.length; i += 2) add(X[i], X[i + 1], 1);
   const lit = Math.max(0, Math.ceil((examR - r) / c));  // (a box within r of the disc's edge counts it)
   if (exam) exam[0].forEach((x, i) => add(x, exam[1][i], 1000, lit));
+  for (const [xs, ys] of avoid) {  // (an arrow counts as a row of heavy points a cell apart along it)
+    if (xs.length !== 2) continue;
+    const len = Math.hypot(xa.l2p(xs[1]) - xa.l2p(xs[0]), ya.l2p(ys[1]) - ya.l2p(ys[0])), n = Math.min(400, Math.ceil(len / c) + 1);
+    for (let t = 0; t <= n; t++) add(xs[0] + (xs[1] - xs[0]) * t / n, ys[0] + (ys[1] - ys[0]) * t / n, 1000, 1);
+  }
   for (let j = 1; j <= gh; j++) for (let i = 1; i <= gw; i++)
     sat[j * (gw + 1) + i] += sat[(j - 1) * (gw + 1) + i] + sat[j * (gw + 1) + i - 1] - sat[(j - 1) * (gw + 1) + i - 1];
   const at = (i, j) => sat[Math.max(0, Math.min(gh, j)) * (gw + 1) + Math.max(0, Math.min(gw, i))];

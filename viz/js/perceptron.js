@@ -387,7 +387,8 @@ export class PerceptronView extends Stepping {
     const id = this.clipId || (this.clipId = `dbls-clip-${nextClipId()}`);
     // (the note where the boundary is off the view; the quiz writes the points' names clear of its box)
     const lit = g.exam[0].length > EXAM_MANY ? examHalo(this) : this.examSize / 2;  // (the examined points' discs or halos)
-    const note = on("line") && g.wb ? offView(fl, g.wb, k, this.m.X, g.exam, lit) : {svg: "", box: null};
+    const arrows = [...(on("w") ? [g.w, g.wOld] : []), ...(on("upd") ? [g.upd] : [])];  // (the note stands clear of them)
+    const note = on("line") && g.wb ? offView(fl, g.wb, k, this.m.X, g.exam, lit, arrows) : {svg: "", box: null};
     this.noteBox = note.box;
     drawPanel(this, fl, g, {under: this.under, rings: this.ringsEl, over: this.over}, id, this.examSize, "ring", (P) =>
       (on("w") ? P.arrow(g.wOld, "rgba(34,34,34,0.35)", 2.5 * k, 12 * k) + P.arrow(g.w, INK, 3.5 * k, 15 * k) : "") +
