@@ -239,9 +239,8 @@ class CompareView extends Panels {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 300), ml = Math.round(56 * k), mb = Math.round(46 * k);
     // presentation mode on a wide screen: the legend is a column beside the panels, which gain its rows' height
     const side = k > 1 && width >= 1000, legendW = side ? Math.round(Math.min(280 * k, 0.24 * width)) : 0;
-    // side by side where each panel keeps a plot area of MIN_AREA px (on the normal page: at 1024×768 with the sidebar
-    // the two were 195 px each), else one over the other, each as wide as the chart; presentation mode keeps the two
-    // side by side on one screen, from 460 px
+    // side by side where each panel keeps a plot area of MIN_AREA px, else one over the other, each as wide as the
+    // chart; presentation mode keeps the two side by side on one screen, from 460 px
     const half = Math.floor((width - legendW - (side ? 2 : 1) * GAP) / 2);
     const two = width >= 460 && (k > 1 || half - ml - 8 >= MIN_AREA);
     const P = two ? half : width;

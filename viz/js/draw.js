@@ -89,8 +89,8 @@ export function stamp(key, reach, draw) {
 }
 
 // markers stamped into one layer of pixels over a plot's data panel, then drawn onto the plot's canvas (ctx, from
-// plotCanvas) at once: thousands of markers cost a few milliseconds of script and one bitmap to paint, where a path
-// of thousands of shapes cost the canvas 10 ms (rings) to 60 ms (the SVM's points) at N = 10,000, and SVG a frame
+// plotCanvas) at once: one bitmap to paint, where a canvas path or SVG of thousands of shapes costs frames
+// (bench/RESULTS.md, figures that stood in code comments)
 const layers = new WeakMap();
 export class PixelLayer {
   constructor(ctx, fl) {

@@ -39,7 +39,7 @@ function longestOf(list, n) {
 
 // the held texts of every run of a record (each τ's, each η's), then the longest few of them all, kept on the scene:
 // what a view holds once known, so that moving τ (or η) to another run of the record leaves the words' height as it
-// was (it grew by 25 px from τ = 1 to τ = 0.01 on the textbook's points at 1024×768). ``models``: a model of each run,
+// was. ``models``: a model of each run,
 // made when its turn comes; ``texts(m)``: a run's held texts. Written now while they take under HELD_NOW_MS (a few
 // points' runs: all of them), the rest in the browser's idle time a run at a time, and then ``done()`` is called;
 // null until then

@@ -112,8 +112,7 @@ function setRows(body, rows) {
   while (body.children.length > rows.length) body.lastElementChild.remove();
 }
 
-// a row wider than its column (a phone: at 390 px a step's numbers took 497 px of 356, the rest cut off) is set
-// smaller to fit, down to 70 % (past that it scrolls, as before)
+// a row wider than its column (a phone) is set smaller to fit, down to 70 % (past that it scrolls)
 function fitRows(body) {
   // (KaTeX's fonts still loading set the rows narrower than they stand once in: measured again then)
   if (document.fonts && document.fonts.status !== "loaded" && !body.__dblFitSoon) {

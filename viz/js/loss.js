@@ -296,8 +296,7 @@ class LossView extends Panels {
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const around = this.around || Math.round(2.6 * fs + 2 * 1.45 * fs + 2.4 * fs + 3.2 * fs + 24);  // titles, state, legend, controls
     let budget = cols === n ? this.m.h.view.height - around : Infinity;
-    // (the normal page: the figure's height gives the plot area no less than MIN_AREA px where its width has them; at
-    // 1024×768 with the sidebar the words over the panel left it 341 px of a 535 px column)
+    // (the normal page: the figure's height gives the plot area no less than MIN_AREA px where its width has them)
     if (k === 1) budget = Math.max(budget, MIN_AREA + 6 + mb);
     if (k > 1) budget = Math.min(budget, this.room(around));
     // (the colour bars' room, which the plot area's width gives up: for the height the panels take with about 70k)

@@ -132,7 +132,7 @@ class LossDataView extends Stepping {
     if (k > 1) most = Math.min(most, windowRoom(this.root, FIT_PAD) - title - 8);
     const panels = document.querySelector(".st-key-loss_chart .dbls-data-below .dbls-loss");
     // (no less than a plot area of MIN_AREA px on the normal page, where the window under the surface's panels leaves
-    // less: at 1024×768 with the sidebar it left 197 px once the surface had its 400, and the page scrolls between them)
+    // less: the page then scrolls between them)
     if (panels) most = Math.min(most, Math.max(k > 1 ? 220 : MIN_AREA + around, window.innerHeight - panels.offsetHeight - title - 24));
     const sideH = Math.round(Math.max(MIN_PLOT + around, most));
     if (width - plotW(sideH) - GAP >= LD_WORDS * k) return {width: plotW(sideH), height: sideH, side: true};

@@ -279,12 +279,10 @@ export class PerceptronView extends Stepping {
 
   // the words and the state line keep the height of the run's tallest (measured in place: the first updates and the
   // last, the first step with none, the first and last steps, and the longest of a sample: tallestTexts), so that the
-  // controls stand still as a student steps, and beside the panel (presentation mode) its fit counts them at once (at
-  // 1024×768 on moons the words ran from two lines to six and Next moved by up to 71 px there; on the normal page by
-  // 26 px, and by 56 px on a mini-batch's, the panel moving down with them)
+  // controls stand still as a student steps, and beside the panel (presentation mode) its fit counts them at once
   // Until every run's are known (written in idle time at N = 2,000, or still to come: a partial record), the heights
   // held before stay the least, so that a new record (new data, another variant) moves the controls once, if at all,
-  // not down and back (by 25 px on blobs at N = 2,000, a partial record's own words shorter than every τ's)
+  // not down and back (a partial record's own words can be shorter than every τ's)
   holdWords() {
     if (!this.sz || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
     const held = this.heldTexts((v) => v.holdWords()), was = (el) => (held.final ? 0 : parseFloat(el.style.minHeight) || 0);
