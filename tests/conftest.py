@@ -8,6 +8,10 @@ Fixtures for e2e tests:
 - ``chromium_executable`` (session): path of the Chromium that Playwright launches.
 - ``browser_type_launch_args`` / ``browser_context_args`` (session): pytest-playwright's fixtures,
   extended with that executable, flags for a sandboxless offline machine, and a 1400x900 viewport.
+- ``page``: one browser tab shared by the whole-app tests (a new page per test cost about 1.5 s more, most of it
+  a new renderer process booting Streamlit's frontend), at the 1400x900 viewport when each test starts; a test that
+  listens to the page's events, routes its requests, adds init scripts or closes it takes ``fresh_page`` instead
+  (pytest-playwright's own: a new context and page).
 - ``app_server`` (session): base URL (``http://127.0.0.1:PORT``, no trailing slash) of
   ``streamlit run app.py`` started from the repository root.
 
@@ -160,6 +164,34 @@ def base_url(pytestconfig: pytest.Config) -> str | None:
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """pytest-playwright's context args with a projector-sized 1400x900 viewport."""
     return {**browser_context_args, "viewport": dict(VIEWPORT)}
+
+
+@pytest.fixture(scope="session")
+def _shared_tab(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(_shared_tab: Any) -> Iterator[Any]:
+    """The shared tab (see the module's docstring), at the default viewport; a new one where the last was closed.
+
+    Each test starts with ``page.goto`` (a new document and a new Streamlit session), so nothing of the last test's
+    page survives but the browser's cache and cookies, as for a user who opens a second link."""
+    pages = [p for p in _shared_tab.pages if not p.is_closed()]
+    tab = pages[0] if pages else _shared_tab.new_page()
+    for extra in pages[1:]:  # (a popup or a download tab a test opened)
+        extra.close()
+    tab.set_viewport_size(dict(VIEWPORT))
+    yield tab
+
+
+@pytest.fixture
+def fresh_page(context: Any) -> Any:
+    """A page of its own in a new context (pytest-playwright's ``page``), for a test that listens to its events,
+    routes its requests, adds init scripts or closes it."""
+    return context.new_page()
 
 
 # --------------------------------------------------------------------------- streamlit server

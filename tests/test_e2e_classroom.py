@@ -268,7 +268,8 @@ def test_the_quiz_scores_a_right_and_a_wrong_answer(page: Page, app_server: str)
     assert_no_exception(page)
 
 
-def test_compare_steps_both_runs_with_one_slider(page: Page, app_server: str) -> None:
+def test_compare_steps_both_runs_with_one_slider(fresh_page: Page, app_server: str) -> None:
+    page = fresh_page  # (it listens to the page's events)
     sent = []  # what the browser sends the server (listened to before the page opens its websocket)
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     _open(page, f"{app_server}/compare?ds=separable&cmp=order")
@@ -415,10 +416,11 @@ def _step_then_move(page: Page, root: str, label: str) -> str:
 SGD_ONLY = "const v = r.target.closest('.st-key-sgd_chart') && r.target.__dblView"  # (READIES: the SGD chart's alone)
 
 
-def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(page: Page, app_server: str) -> None:
+def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(fresh_page: Page, app_server: str) -> None:
     """The SVM page's hinge-SGD tab, constant η: the chart first draws the run of the η shown (a partial record), then
     asks for every η's and takes them in place with no action of the user. η then moves the run in the browser, at
     the same step, with the server not told; the server's rerun sends no new record, and the summary follows."""
+    page = fresh_page  # (it listens to the page's events)
     from urllib.parse import quote
 
     from core.svm import fit_svm, hinge_sgd
@@ -451,10 +453,11 @@ def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(p
     assert_no_exception(page)
 
 
-def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(page: Page, app_server: str) -> None:
+def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(fresh_page: Page, app_server: str) -> None:
     """Perceptron against hinge SGD: the chart first draws the runs of the C shown (a partial record), then asks for
     every C's and takes them in place with no action of the user. C then moves the right panel and its exact SVM in
     the browser, with the server not told; the server's rerun sends no new record; the CSV holds the runs shown."""
+    page = fresh_page  # (it listens to the page's events)
 
     from core.svm import C_GRID, fit_svm, hinge_sgd
     from datasets.csvio import paired_runs_csv

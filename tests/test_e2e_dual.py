@@ -23,7 +23,8 @@ def open_dual(page: Page, base: str) -> None:
     wait_for_scene(page)
 
 
-def test_step_moves_the_alpha_bars_and_the_lit_row(page: Page, app_server: str) -> None:
+def test_step_moves_the_alpha_bars_and_the_lit_row(fresh_page: Page, app_server: str) -> None:
+    page = fresh_page  # (it listens to the page's events)
     sent = []  # what the browser sends the server (listened to before the page opens its websocket)
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     open_dual(page, app_server)

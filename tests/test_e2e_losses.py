@@ -199,7 +199,8 @@ def test_a_click_after_the_3d_view_picks_once(page: Page, app_server: str) -> No
     assert_no_exception(page)
 
 
-def test_the_b_slider_moves_the_surface_in_the_browser(page: Page, app_server: str) -> None:
+def test_the_b_slider_moves_the_surface_in_the_browser(fresh_page: Page, app_server: str) -> None:
+    page = fresh_page  # (it listens to the page's events)
     sent = []  # what the browser sends the server (listened to before the page opens its websocket)
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge")

@@ -46,7 +46,7 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
             if view == "/perceptron?quiz=true":  # answer the first question: the verdict and the Next button
                 page.get_by_role("button", name="No update").click()
                 page.get_by_role("button", name="Next question").wait_for()
-            page.wait_for_timeout(1500)  # icons and fonts load after the first paint
+            page.wait_for_load_state("networkidle")  # icons and fonts load after the first paint: none pending for 0.5 s
             assert_no_exception(page)
     finally:
         context.close()
@@ -57,9 +57,9 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
 
 
 def test_no_material_icons_in_the_source() -> None:
-    """The same rule without a browser, naming the line: no ``:material/…:`` icon in app.py or glue/."""
+    """The same rule without a browser, naming the line: no ``:material/…:`` icon in app.py, glue/ or app_pages/."""
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
-             for path in [ROOT / "app.py", *sorted((ROOT / "glue").glob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
+             for path in [ROOT / "app.py", *sorted((ROOT / "glue").glob("*.py")), *sorted((ROOT / "app_pages").glob("*.py"))]
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if MATERIAL.search(line)]
     assert not found, "Streamlit fetches a page's :material/ icon from fonts.gstatic.com:\n" + "\n".join(found)

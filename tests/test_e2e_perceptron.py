@@ -63,7 +63,8 @@ def test_textbook_step_back_and_play_to_convergence(page: Page, app_server: str)
     assert_no_exception(page)
 
 
-def test_stepping_sends_nothing_to_the_server(page: Page, app_server: str) -> None:
+def test_stepping_sends_nothing_to_the_server(fresh_page: Page, app_server: str) -> None:
+    page = fresh_page  # (it listens to the page's events)
     open_perceptron(page, app_server)
     wait_for_rerun(page)
     sizes = sent_messages(page)
@@ -254,10 +255,11 @@ def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server
     assert_no_exception(page)
 
 
-def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(page: Page, app_server: str) -> None:
+def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fresh_page: Page, app_server: str) -> None:
     """The page is a fragment (glue/*.py, ``page()``), and its live part another inside it: the variant sends the
     live part's elements again and none of the sidebar's (delta paths under container 1) or of the page's other
     settings; the rule reruns the page; a new data seed in the sidebar reruns the whole app."""
+    page = fresh_page  # (it listens to the page's events)
     frames: list = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=200")

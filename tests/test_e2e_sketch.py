@@ -37,23 +37,44 @@ READ = """(root) => {
 }"""
 
 
-def held_plotly(page) -> list:
-    """Hold every request for plotly.js until released: the list of held routes (release: :func:`release`)."""
-    held: list = []
-    page.route("**/plotly.min.js", lambda route: route.continue_() if held and held[0] is None else held.append(route))
-    return held
+class Tabs:
+    """One tab for the module whose requests for plotly.js are held, passed or refused as each test asks (a routed
+    page fetches everything anew, as a student's first visit does: Playwright turns the HTTP cache off for it)."""
+
+    def __init__(self, page) -> None:
+        self.page, self.held, self.refuse = page, None, False
+        page.route("**/plotly.min.js", self._route)
+
+    def _route(self, route) -> None:
+        held = self.held
+        if self.refuse:
+            route.abort()
+        elif held is None or (held and held[0] is None):  # (not held, or released: release())
+            route.continue_()
+        else:
+            held.append(route)
+
+
+@pytest.fixture(scope="module")
+def tabs(browser: Browser):
+    context = browser.new_context()
+    yield Tabs(context.new_page())
+    context.close()
 
 
 @contextlib.contextmanager
-def fresh_tab(browser: Browser, width: int = 1280, height: int = 800, hold: bool = True):
-    """A new tab in a fresh context (nothing cached, as a student's first visit), plotly.js held (:func:`held_plotly`)
-    unless ``hold`` is False: yields (page, the held routes or None)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height})
+def fresh_tab(tabs: Tabs, width: int = 1280, height: int = 800, hold: bool = True, refuse: bool = False):
+    """The module's tab at this size, plotly.js held until :func:`release` unless ``hold`` is False (refused where
+    ``refuse``): yields (page, the held routes or None). Each test then opens a page: a new document, no plotly.js."""
+    tabs.page.set_viewport_size({"width": width, "height": height})
+    tabs.held, tabs.refuse = ([] if hold else None), refuse
     try:
-        page = ctx.new_page()
-        yield page, held_plotly(page) if hold else None
+        yield tabs.page, tabs.held
     finally:
-        ctx.close()
+        if tabs.held and tabs.held[0] is not None:
+            release(tabs.held)  # (nothing left waiting for the next test)
+        tabs.held, tabs.refuse = None, False
+        tabs.page.goto("about:blank")  # (no request of this page's left for the next test's gate)
 
 
 def settled(page, root: int) -> None:
@@ -85,8 +106,8 @@ def close(a: float, b: float, tol: float) -> bool:
     return abs(a - b) <= tol
 
 
-def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_server: str) -> None:
-    with fresh_tab(browser) as (page, held):
+def test_first_chart_sketched_then_drawn_alike_by_plotly(tabs: Tabs, app_server: str) -> None:
+    with fresh_tab(tabs) as (page, held):
         page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300&tau=0.1")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         sketch = page.evaluate(READ, ROOT)
@@ -120,9 +141,8 @@ def test_first_chart_sketched_then_drawn_alike_by_plotly(browser: Browser, app_s
         assert_no_exception(page)
 
 
-def test_plotly_that_cannot_load_leaves_the_sketch_and_says_so(browser: Browser, app_server: str) -> None:
-    with fresh_tab(browser, hold=False) as (page, _):
-        page.route("**/plotly.min.js", lambda route: route.abort())
+def test_plotly_that_cannot_load_leaves_the_sketch_and_says_so(tabs: Tabs, app_server: str) -> None:
+    with fresh_tab(tabs, hold=False, refuse=True) as (page, _):
         page.goto(f"{app_server}/perceptron")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         err = page.locator(f"{ROOT} .dbls-error")
@@ -171,13 +191,13 @@ def same_axes(sketch: dict, drawn: dict) -> None:
                                                      ("perceptron?ds=Circles&n_circles=400&present=true&max_steps=9500", 0, 2),
                                                      ("dual?ds=XOR&n_xor=200&kernel=rbf", 0, 3), ("losses?ds=blobs&loss=all", 0, 3),
                                                      ("losses?ds=blobs&loss=hinge&present=true", 0, 1), ("losses?ds=blobs&loss=hinge", 1, 1)])
-def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server: str, path: str, root: int,
+def test_sketch_lays_every_axis_out_as_plotly_does(tabs: Tabs, app_server: str, path: str, root: int,
                                                    plots: int) -> None:
     """Every plot of the chart (the data panel, the side panels, the strip), at a projector's 1024×768: the sketch's
     axes are plotly.js's (ranges to half a pixel, place, length, tick labels), so nothing moves when plotly.js takes
     over."""
     mine = "(r) => { const e = document.querySelectorAll('.dbls')[r]; return e && e.dataset.{}; }"
-    with fresh_tab(browser, 1024, 768) as (page, held):
+    with fresh_tab(tabs, 1024, 768) as (page, held):
         page.goto(f"{app_server}/{path}")
         page.wait_for_function(mine.replace("{}", "sketched"), arg=root, timeout=60_000)
         settled(page, root)
@@ -190,10 +210,10 @@ def test_sketch_lays_every_axis_out_as_plotly_does(browser: Browser, app_server:
         assert_no_exception(page)
 
 
-def test_the_quiz_waits_for_plotly(browser: Browser, app_server: str) -> None:
+def test_the_quiz_waits_for_plotly(tabs: Tabs, app_server: str) -> None:
     """The quiz's question is answered by a click on a point, which only plotly.js's drawing takes: it is not
     sketched (a sketch would take clicks it cannot answer)."""
-    with fresh_tab(browser) as (page, held):
+    with fresh_tab(tabs) as (page, held):
         page.goto(f"{app_server}/perceptron?quiz=true")
         page.wait_for_function("() => !!document.querySelector('script[src*=\"plotly.min.js\"]')",
                                timeout=60_000)  # (the chart asked for it)
@@ -203,11 +223,11 @@ def test_the_quiz_waits_for_plotly(browser: Browser, app_server: str) -> None:
         assert_no_exception(page)
 
 
-def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(browser: Browser, app_server: str) -> None:
+def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(tabs: Tabs, app_server: str) -> None:
     """τ moves the sketched chart as it moves the drawn one (every τ's run is in the record), and plotly.js then draws
     the τ the control shows."""
     tau = f"() => document.querySelector('{ROOT}').__dblView.m.run.tau"
-    with fresh_tab(browser) as (page, held):
+    with fresh_tab(tabs) as (page, held):
         page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         assert page.evaluate(tau) == 1.0
@@ -223,10 +243,10 @@ def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(browser: Browser, app_s
         assert_no_exception(page)
 
 
-def test_a_point_clicked_into_the_sketch_is_added(browser: Browser, app_server: str) -> None:
+def test_a_point_clicked_into_the_sketch_is_added(tabs: Tabs, app_server: str) -> None:
     """With *Click the chart to add or remove points* on, a click on the sketched chart adds a point (the page's new
     record is sketched too), and plotly.js then draws the four points."""
-    with fresh_tab(browser) as (page, held):
+    with fresh_tab(tabs) as (page, held):
         page.goto(f"{app_server}/perceptron")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         assert page.evaluate(READ, ROOT)["points"] == 3
@@ -272,12 +292,12 @@ def plot_image(page, root: int, index: int) -> Image.Image:
 # (page, its plots with a colour bar): the Gram matrix of an RBF kernel (a heatmap, its bar's title), the three losses'
 # filled contours (outlined bars ticked on their levels)
 @pytest.mark.parametrize(("path", "plots"), [("dual?ds=XOR&n_xor=200&kernel=rbf", (1,)), ("losses?ds=blobs&loss=all", (0, 1, 2))])
-def test_sketch_draws_heatmaps_contours_and_colour_bars_as_plotly_does(browser: Browser, app_server: str, path: str,
+def test_sketch_draws_heatmaps_contours_and_colour_bars_as_plotly_does(tabs: Tabs, app_server: str, path: str,
                                                                          plots: tuple[int, ...]) -> None:
     """The Gram matrix and the loss surfaces are sketched with their colours and colour bars, and plotly.js then draws
     the same picture: each bar's labels the same and in the same place to a pixel and a half, and the plots' pixels
     alike (the same colours, up to the bands' anti-aliased edges and the text's rendering)."""
-    with fresh_tab(browser, 1024, 768) as (page, held):
+    with fresh_tab(tabs, 1024, 768) as (page, held):
         page.goto(f"{app_server}/{path}")
         page.wait_for_function("() => { const e = document.querySelector('.dbls'); return e && e.dataset.sketched; }", timeout=60_000)
         settled(page, 0)
@@ -302,11 +322,11 @@ def test_sketch_draws_heatmaps_contours_and_colour_bars_as_plotly_does(browser: 
         assert_no_exception(page)
 
 
-def test_b_moved_in_the_sketched_loss_surface_is_drawn_there_and_kept(browser: Browser, app_server: str) -> None:
+def test_b_moved_in_the_sketched_loss_surface_is_drawn_there_and_kept(tabs: Tabs, app_server: str) -> None:
     """On the Loss page, *Larger b ▸* in the sketch draws the surface of the new b (its bands, not a blank panel:
     plotly.js's restyle, which the page's b controls call, is the sketch's too), and plotly.js then draws the same
     surface at that b."""
-    with fresh_tab(browser, 1024, 768) as (page, held):
+    with fresh_tab(tabs, 1024, 768) as (page, held):
         page.goto(f"{app_server}/losses?ds=blobs&loss=hinge")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         settled(page, 0)

@@ -25,7 +25,8 @@ def count_messages(page: Page) -> list:
     return sent
 
 
-def test_c_moves_on_the_chart_in_the_browser(page: Page, app_server: str) -> None:
+def test_c_moves_on_the_chart_in_the_browser(fresh_page: Page, app_server: str) -> None:
+    page = fresh_page  # (it listens to the page's events)
     sent = count_messages(page)
     page.goto(app_server.rstrip("/") + "/svm?ds=blobs")
     wait_for_rerun(page)
