@@ -17,7 +17,7 @@ from glue.builds import SCALE, compare_specs, shown_run
 from glue.chart_tools import exports, file_stem
 from glue.compare_run import B_LEFT, B_RIGHT, C_LABEL, CHART, FAMILY_STEPS, HEIGHT, TAU_BOTH, TAU_LEFT, TAU_RIGHT, build
 from glue.dataset import current_dataset
-from glue.options import BATCHES, COMPARE_LABELS, N_UI_MAX, ORDER_LABELS, OWN_KEYS, TAUS, c_label
+from glue.options import BATCHES, N_UI_MAX, OWN_KEYS, TAUS
 from glue.present import part
 from glue.scene_chart import show_scene
 from glue.shared import (
@@ -50,37 +50,34 @@ def page() -> None:
     with part("settings"):
         c1, c2, c3 = st.columns([2.4, 1.4, 1.4])
         own = st.container()  # the chosen comparison's own controls, a row of their own (whole on a projector)
-        what = bound(c1.selectbox, "Compare", list(COMPARE_LABELS), format_func=COMPARE_LABELS.get, key="cmp",
-                     fmt=COMPARE_LABELS.get, help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
-        seed = bound(c2.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+        what = bound(c1.selectbox, "Compare", key="cmp", help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
+        seed = bound(c2.number_input, "Order seed", step=1, key="seed",
                      help="Seeds the random order of both runs (the same draws).")
-        max_steps = int(bound(c3.number_input, "Max steps", 1, 20_000, 1000, 100, key="cmp_steps"))
+        max_steps = int(bound(c3.number_input, "Max steps", step=100, key="cmp_steps"))
         common = {"seed": int(seed), "max_steps": max_steps}
         if what == "order":  # every τ run both ways: τ moves in the browser
-            tau = float(bound(own.columns(2)[0].select_slider, TAU_BOTH, TAUS, value=1.0, key="tau"))
+            tau = float(bound(own.columns(2)[0].select_slider, TAU_BOTH, key="tau"))
             lefts = tuple(("perceptron", {"variant": "cyclic", "tau": t}) for t in TAUS)
             rights = tuple(("perceptron", {"variant": "random", "tau": t}) for t in TAUS)
             follow, pair = (TAU_BOTH, TAU_BOTH), (tau, tau)
         elif what == "tau":  # one family of every τ; each side shows the τ of its control
             k1, k2, k3 = own.columns(3)
-            variant = bound(k1.selectbox, "Variant", list(ORDER_LABELS), format_func=ORDER_LABELS.get,
-                            key="cmp_order", fmt=ORDER_LABELS.get)
-            ta = float(bound(k2.select_slider, TAU_LEFT, TAUS, value=0.1, key="tau_a"))
-            tb = float(bound(k3.select_slider, TAU_RIGHT, TAUS, value=1.0, key="tau_b"))
+            variant = bound(k1.selectbox, "Variant", key="cmp_order")
+            ta = float(bound(k2.select_slider, TAU_LEFT, key="tau_a"))
+            tb = float(bound(k3.select_slider, TAU_RIGHT, key="tau_b"))
             lefts = rights = tuple(("perceptron", {"variant": variant, "tau": t}) for t in TAUS)
             follow, pair = (TAU_LEFT, TAU_RIGHT), (ta, tb)
         elif what == "batch":  # one family of every B
             k1, k2, _ = own.columns(3)
-            ba = int(bound(k1.select_slider, B_LEFT, BATCHES, value=1, key="B_a"))
-            bb = int(bound(k2.select_slider, B_RIGHT, BATCHES, value=16, key="B_b"))
+            ba = int(bound(k1.select_slider, B_LEFT, key="B_a"))
+            bb = int(bound(k2.select_slider, B_RIGHT, key="B_b"))
             if max(ba, bb) > N:
                 st.info(f"B is at most N = {N}: a batch of {max(ba, bb)} takes every point, so it runs with B = {N}.")
             Bs = sorted({min(b, N) for b in BATCHES})
             lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
             follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
         else:
-            C = float(bound(own.columns(2)[0].select_slider, C_LABEL, list(C_GRID), value=1.0, key="C",
-                            format_func=c_label, fmt=c_label))
+            C = float(bound(own.columns(2)[0].select_slider, C_LABEL, key="C"))
             lefts, rights = (("perceptron", {"variant": "random"}),), tuple(("hinge", {"C": c}) for c in C_GRID)
             follow, key, pair = (None, C_LABEL), "C", (None, C)
     name_bad_values(tuple(k for cmp, keys in OWN_KEYS.items() if cmp != what for k in keys))  # (the others' own)

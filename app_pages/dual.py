@@ -17,7 +17,7 @@ from glue.builds import SCALE
 from glue.chart_tools import exports, file_stem
 from glue.dataset import current_dataset
 from glue.dual_run import CHART, ETA_LABEL, MIN_HEIGHT, compute, steps_of
-from glue.options import COEF0S, DEGREES, FRAME_LABELS, GAMMAS, HEIGHTS, KERNEL_LABELS, N_UI_MAX, ORDER_LABELS, TAUS
+from glue.options import DUAL, N_UI_MAX, TAUS
 from glue.present import part
 from glue.scene_chart import show_scene
 from glue.shared import (
@@ -50,30 +50,27 @@ def page() -> None:
 
     with part("settings"):
         c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
-        kernel = bound(c1.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
-                       fmt=KERNEL_LABELS.get, help=KERNEL_HELP)
+        kernel = bound(c1.selectbox, "Kernel", key="kernel", help=KERNEL_HELP)
         kparams: tuple = ()
         if kernel == "poly":
             k1, k2 = c2.columns(2)
-            degree = bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree")
-            coef0 = bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0")
+            degree = bound(k1.select_slider, "Degree d", key="degree")
+            coef0 = bound(k2.select_slider, "Offset c", key="coef0")
             kparams = (("degree", int(degree)), ("coef0", float(coef0)))
         elif kernel == "rbf":
-            gamma = bound(c2.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma",
+            gamma = bound(c2.select_slider, "Width γ", key="gamma",
                           help="Small γ: smooth, wide bumps; large γ: a bump around each point.")
             kparams = (("gamma", float(gamma)),)
         else:
             c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
-        eta = bound(c3.select_slider, ETA_LABEL, TAUS, value=1.0, key="eta", help=ETA_HELP)
-        order = bound(c4.radio, "Order", list(ORDER_LABELS), format_func=ORDER_LABELS.get, key="order",
-                      fmt=ORDER_LABELS.get)
-        mode = bound(c5.radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
-                     fmt=FRAME_LABELS.get)
+        eta = bound(c3.select_slider, ETA_LABEL, key="eta", help=ETA_HELP)
+        order = bound(c4.radio, "Order", key="order")
+        mode = bound(c5.radio, "Frames", key="frames")
         with st.expander("More settings: seed, max steps, figure size"):
             e1, e2, e3 = st.columns(3)
-            seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed", help="Seeds the random order.")
-            max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
-            height = bound(e3.select_slider, "Figure height (px)", HEIGHTS, value=860, key="height")
+            seed = bound(e1.number_input, "Order seed", step=1, key="seed", help="Seeds the random order.")
+            max_steps = bound(e2.number_input, "Max steps", step=100, key="max_steps")
+            height = bound(e3.select_slider, "Figure height (px)", key="height", page=DUAL)
 
     if int(height) < MIN_HEIGHT:
         st.caption(f"This page draws three panels: its figure is at least {MIN_HEIGHT} px tall (asked for {int(height)}).")

@@ -33,18 +33,7 @@ from glue.loss_run import (
     scene_of,
     take_pick,
 )
-from glue.options import (
-    HEIGHTS,
-    LAMS,
-    LOSS_LABELS,
-    N_UI_MAX,
-    PATH_LABELS,
-    RADII,
-    SLICE_LABELS,
-    TAUS,
-    VARIANT_LABELS,
-    VIEW_LABELS,
-)
+from glue.options import LOSSES, N_UI_MAX
 from glue.present import part
 from glue.scene_chart import show_scene
 from glue.shared import bound, page_fragment, plane_data, points_ready, presenting, run_or_last_good, show_chart
@@ -63,26 +52,23 @@ def page() -> None:
     ds = current_dataset()
     with part("settings"):
         c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
-        loss = bound(c1.selectbox, "Loss", list(LOSS_LABELS), format_func=LOSS_LABELS.get, key="loss", fmt=LOSS_LABELS.get)
-        slc = bound(c2.radio, "Slice of weight space", list(SLICE_LABELS), format_func=SLICE_LABELS.get, key="slice",
-                    fmt=SLICE_LABELS.get, horizontal=True)
-        view = bound(c3.radio, "View", list(VIEW_LABELS), format_func=VIEW_LABELS.get, key="view", fmt=VIEW_LABELS.get,
+        loss = bound(c1.selectbox, "Loss", key="loss")
+        slc = bound(c2.radio, "Slice of weight space", key="slice", horizontal=True)
+        view = bound(c3.radio, "View", key="view",
                      horizontal=True)
-        lam = float(bound(c4.select_slider, LAM_LABEL, LAMS, value=0.0, key="lam",
+        lam = float(bound(c4.select_slider, LAM_LABEL, key="lam",
                           help="The (w₁, w₂) chart follows it at once, in your browser: every λ is drawn in advance."))
         more = st.expander("Trajectory, point, radius, starting b, figure size")
         with more:
             e1, e2, e3, e4, e5 = st.columns(5)
-            path = bound(e1.selectbox, "Trajectory", list(PATH_LABELS), format_func=PATH_LABELS.get, key="path",
-                         fmt=PATH_LABELS.get, index=1)
-            variant = bound(e2.selectbox, "Perceptron variant", list(VARIANT_LABELS), format_func=VARIANT_LABELS.get,
-                            key="path_variant", fmt=VARIANT_LABELS.get, disabled=path != "perceptron")
-            tau = float(bound(e3.select_slider, "τ", TAUS, value=1.0, key="path_tau", disabled=path != "perceptron"))
+            path = bound(e1.selectbox, "Trajectory", key="path")
+            variant = bound(e2.selectbox, "Perceptron variant", key="path_variant", disabled=path != "perceptron")
+            tau = float(bound(e3.select_slider, "τ", key="path_tau", disabled=path != "perceptron"))
             lit = int(bound(e4.number_input, "Highlight point xᵢ (0: none)", 0, max(ds.n, 1), 0, 1, key="lit"))
-            radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", RADII, value=1.0, key="radius",
+            radius = float(bound(e5.select_slider, "‖w‖ on the θ slice", key="radius",
                                  disabled=slc != "theta"))
-            height = int(bound(e1.select_slider, "Figure height (px)", HEIGHTS, value=680, key="height"))
-            path_seed = int(bound(e2.number_input, "Trajectory seed", 0, 2**31 - 1, 0, 1, key="path_seed"))
+            height = int(bound(e1.select_slider, "Figure height (px)", key="height", page=LOSSES))
+            path_seed = int(bound(e2.number_input, "Trajectory seed", step=1, key="path_seed"))
 
     names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 

@@ -15,7 +15,7 @@ import streamlit as st
 from glue.builds import SCALE, run_params
 from glue.chart_tools import exports, file_stem
 from glue.dataset import current_dataset
-from glue.options import FRAME_LABELS, HEIGHTS, REDUCTION_LABELS, RULE_LABELS, TAUS, VARIANT_LABELS
+from glue.options import PERCEPTRON, TAUS
 from glue.perceptron_run import (
     AHEAD_ASKED,
     B_LABEL,
@@ -71,25 +71,22 @@ def page() -> None:
 
     with part("settings"):
         cols = st.columns([2.2, 2, 1.4, 1.3, 1.4])  # variant, τ, B (drawn by live), the rule, the frames
-        rule = bound(cols[3].radio, "Update when", list(RULE_LABELS), format_func=RULE_LABELS.get, key="rule",
-                     fmt=RULE_LABELS.get)
-        mode = bound(cols[4].radio, "Frames", list(FRAME_LABELS), format_func=FRAME_LABELS.get, key="frames",
-                     fmt=FRAME_LABELS.get)
+        rule = bound(cols[3].radio, "Update when", key="rule")
+        mode = bound(cols[4].radio, "Frames", key="frames")
         with st.expander("More settings: bias, start, seed, max steps, figure size"):
             d1, d2, d3, d4 = st.columns(4)
-            fit_b = bound(d1.toggle, "Learn bias b", value=True, key="bias", fmt=lambda v: str(v).lower())
-            w01 = bound(d2.number_input, "Start w₀, 1st", -100.0, 100.0, 0.0, 0.5, key="w01")
-            w02 = bound(d3.number_input, "Start w₀, 2nd", -100.0, 100.0, 0.0, 0.5, key="w02")
-            b0 = bound(d4.number_input, "Start b₀", -100.0, 100.0, 0.0, 0.5, key="b0")
+            fit_b = bound(d1.toggle, "Learn bias b", key="bias")
+            w01 = bound(d2.number_input, "Start w₀, 1st", step=0.5, key="w01")
+            w02 = bound(d3.number_input, "Start w₀, 2nd", step=0.5, key="w02")
+            b0 = bound(d4.number_input, "Start b₀", step=0.5, key="b0")
             e1, e2, e3, e4 = st.columns(4)
-            seed = bound(e1.number_input, "Order seed", 0, 2**31 - 1, 0, 1, key="seed",
+            seed = bound(e1.number_input, "Order seed", step=1, key="seed",
                          help="Seeds the random order (random and mini-batch variants).")
-            max_steps = bound(e2.number_input, "Max steps", 1, 100_000, 1000, 100, key="max_steps")
-            reduction = bound(e3.radio, "Batch step", list(REDUCTION_LABELS), format_func=REDUCTION_LABELS.get,
-                              key="reduction", fmt=REDUCTION_LABELS.get,
+            max_steps = bound(e2.number_input, "Max steps", step=100, key="max_steps")
+            reduction = bound(e3.radio, "Batch step", key="reduction",
                               help="Mini-batch and batch: gradient of the mean loss (τ/B Σ, τ/N Σ) or of the sum (τ Σ).")
-            height = bound(e4.select_slider, "Figure height (px)", HEIGHTS, value=780, key="height")
-    quiz_on = bound(st.toggle, "Quiz: predict each update", value=False, key="quiz", fmt=lambda v: str(v).lower(),
+            height = bound(e4.select_slider, "Figure height (px)", key="height", page=PERCEPTRON)
+    quiz_on = bound(st.toggle, "Quiz: predict each update", key="quiz",
                     help="Before each step is shown, click the point you think will be updated (or answer No update); "
                          "the app says whether you were right and why, and keeps your score for this session.")
 
@@ -120,9 +117,8 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
     N = max(len(ds.y), 1)
     alone = not st.session_state.pop(PAGE_RAN, False)  # the page did not run since this part last did
     asked = st.session_state.pop(AHEAD_ASKED, None)  # (glue.ahead.Ask)
-    variant = bound(cols[0].selectbox, VARIANT_LABEL, list(VARIANT_LABELS), format_func=VARIANT_LABELS.get, key="variant",
-                    fmt=VARIANT_LABELS.get, help=VARIANT_HELP)
-    tau = bound(cols[1].select_slider, TAU_LABEL, TAUS, value=1.0, key="tau",
+    variant = bound(cols[0].selectbox, VARIANT_LABEL, key="variant", help=VARIANT_HELP)
+    tau = bound(cols[1].select_slider, TAU_LABEL, key="tau",
                 help="Moves the chart at once, in your browser: every τ is run in advance.")
     # (no bounds on the box: Streamlit would only mark a B outside them with a small "!" and keep the last; the page
     # names it and runs the nearest B, here and in the browser's choice of a kept run: wantedSlot in viz/js/follow.js)

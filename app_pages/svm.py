@@ -20,17 +20,12 @@ from glue.builds import SCALE, SGD_FAMILY_WORK
 from glue.chart_tools import exports, file_stem
 from glue.dataset import current_dataset
 from glue.options import (
-    COEF0S,
-    DEGREES,
-    GAMMAS,
     HEIGHTS,
     KERNEL_LABELS,
     N_PLANE_MAX,
     N_UI_MAX,
-    SCHEDULE_LABELS,
-    SGD_STEPS,
+    SVM,
     TAUS,
-    c_label,
 )
 from glue.present import part
 from glue.scene_chart import show_scene
@@ -63,28 +58,26 @@ def page() -> None:
     ds = current_dataset()
     with part("settings"):
         c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
-        kernel = bound(c3.selectbox, "Kernel", list(KERNEL_LABELS), format_func=KERNEL_LABELS.get, key="kernel",
-                       fmt=KERNEL_LABELS.get)
-        hard = bound(c2.toggle, "Hard margin", value=False, key="hard", fmt=lambda v: str(v).lower(),
+        kernel = bound(c3.selectbox, "Kernel", key="kernel")
+        hard = bound(c2.toggle, "Hard margin", key="hard",
                      disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
         hard = hard and kernel == "linear"
-        C = bound(c1.select_slider, C_LABEL, list(C_GRID), value=1.0, key="C", help=C_HELP,
-                  format_func=c_label, fmt=c_label, disabled=hard)
+        C = bound(c1.select_slider, C_LABEL, key="C", help=C_HELP, disabled=hard)
         kparams: tuple = ()
         if kernel == "poly":
             k1, k2 = c4.columns(2)
-            kparams = (("degree", int(bound(k1.select_slider, "Degree d", DEGREES, value=2, key="degree"))),
-                       ("coef0", float(bound(k2.select_slider, "Offset c", COEF0S, value=1.0, key="coef0"))))
+            kparams = (("degree", int(bound(k1.select_slider, "Degree d", key="degree"))),
+                       ("coef0", float(bound(k2.select_slider, "Offset c", key="coef0"))))
         elif kernel == "rbf":
-            kparams = (("gamma", float(bound(c4.select_slider, "Width γ", GAMMAS, value=1.0, key="gamma"))),)
+            kparams = (("gamma", float(bound(c4.select_slider, "Width γ", key="gamma"))),)
         else:
             c4.caption("Linear kernel: w·x + b = 0, margin lines w·x + b = ±1.")
         with st.expander("More settings: overlay, figure size"):
             e1, e2 = st.columns(2)
-            overlay = bound(e1.toggle, "Perceptron's boundary", value=True, key="overlay",
+            overlay = bound(e1.toggle, "Perceptron's boundary", key="overlay",
                             help="Draw the primal perceptron's boundary on the same points, faint, to compare with the SVM's.",
-                            fmt=lambda v: str(v).lower(), disabled=kernel != "linear")
-            height = bound(e2.select_slider, "Figure height (px)", HEIGHTS[1:], value=780, key="height")  # ≥ 680: four panels
+                            disabled=kernel != "linear")
+            height = bound(e2.select_slider, "Figure height (px)", options=HEIGHTS[1:], key="height", page=SVM)  # ≥ 680: four panels
 
     C_used = math.inf if hard else float(C)
     live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser
@@ -129,15 +122,14 @@ def page() -> None:
                     "written on the SVM's scale, J = ½‖w‖² + C Σξ (N·C times the objective SGD descends), so that "
                     "it meets the exact SVM's J* (at w = 0, b = 0: J = C·N).")
         s1, s2, s3, s4 = st.columns(4)
-        schedule = bound(s1.radio, "Step size", list(SCHEDULE_LABELS), format_func=SCHEDULE_LABELS.get, key="schedule",
-                         fmt=SCHEDULE_LABELS.get)
-        sgd_eta = bound(s2.select_slider, ETA_LABEL, TAUS, value=0.1, key="sgd_eta",
+        schedule = bound(s1.radio, "Step size", key="schedule")
+        sgd_eta = bound(s2.select_slider, ETA_LABEL, key="sgd_eta",
                         disabled=schedule != "constant",
                         help=f"The step size of the constant schedule, below N·C. Every such η is run at once (up to "
                              f"{SGD_FAMILY_WORK // len(TAUS) // 2000:,} steps at N = 2,000), so the chart follows this "
                              "control in your browser.")
-        sgd_steps = bound(s3.select_slider, "Steps", SGD_STEPS, value=2000, key="sgd_steps")
-        sgd_seed = bound(s4.number_input, "Seed", 0, 2**31 - 1, 0, 1, key="sgd_seed")
+        sgd_steps = bound(s3.select_slider, "Steps", key="sgd_steps")
+        sgd_seed = bound(s4.number_input, "Seed", step=1, key="sgd_seed")
         if not sgd_tab.open:
             pass
         elif hard or kernel != "linear":

@@ -8,9 +8,10 @@ drawn; what it cannot read is left for the page to name as ignored.
 
 Every setting a link can carry is one row of :data:`STATE` (a :class:`Param`:
 its key, kind, default, pages, how a link's text is read and how the widget
-writes it); :func:`parse_url`, :func:`url_spelling`, :func:`known_url_key`,
-:func:`unusable_url_values` and the app's messages about a link
-(glue.shared) all read that table.
+writes it); the pages' widgets take their options, default and bounds from
+it (glue.shared.bound), and :func:`parse_url`, :func:`url_spelling`,
+:func:`known_url_key`, :func:`unusable_url_values` and the app's messages about
+a link (glue.shared) all read that table.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from glue.options import quoted, url_spelling
+from glue.options import quoted
 from glue.shared import PRESENT, URL_AT_START, URL_NOTES, bound, presenting
 
 HIDE = "hide"
@@ -90,7 +90,7 @@ def presentation_sidebar() -> None:
                 f"{problem}; the parts are {', '.join(PARTS)}, or none")
         st.session_state[HIDE] = parts
     sb.subheader("Classroom")
-    bound(sb.toggle, "Presentation mode", value=False, key=PRESENT, fmt=lambda v: url_spelling(PRESENT, v),
+    bound(sb.toggle, "Presentation mode", key=PRESENT,
           help="Larger type, markers and lines for a projector, and the parts chosen below hidden. "
                "It goes into the link: prepare a link before class.")
     sb.multiselect("Hide while presenting", list(PARTS), format_func=PARTS.get, key=HIDE,

@@ -40,7 +40,6 @@ from glue.options import (
     TTL,
     URL_FORMS,
     known_url_key,
-    n_choices,
     named,
     parse_url,
     quoted,
@@ -146,11 +145,43 @@ def dropped_link_message(chars: int, params: int) -> str | None:
     return said
 
 
-def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] = str, **kwargs):
-    """Create ``widget`` bound to the URL parameter ``key``; ``fmt`` writes its value as the URL does."""
+def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] | None = None,
+          page: str | None = None, **kwargs):
+    """Create ``widget`` bound to the URL parameter ``key``: its options, default and bounds are the key's row of
+    :data:`glue.options.STATE` (its default on ``page``, where it differs by page), each unless given here (a bound
+    the points decide, such as B ≤ N); ``fmt`` writes its value as the URL does (the row's spelling unless given)."""
+    row = PARAMS.get(key)
+    if row is not None and not args:
+        kwargs = {**from_table(getattr(widget, "__name__", ""), row, page, kwargs), **kwargs}
+    fmt = fmt or (row.spell if row is not None else str)
     st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = fmt
     st.session_state.setdefault(ALLOWED_THIS_RUN, {})[key] = allowed_values(widget, args, kwargs, fmt)
     return widget(label, *args, key=key, bind="query-params", **kwargs)
+
+
+def from_table(name: str, row, page: str | None, given: dict) -> dict:
+    """The arguments of the widget named ``name`` (``selectbox``, ``number_input``…) that the table's ``row`` decides:
+    its options (shown as the row spells them), its default, its bounds; none the page ``given``."""
+    default = row.default_on(page)
+    out: dict = {}
+    if row.kind in ("choice", "grid") and row.options:
+        options = list(given.get("options", row.options))
+        out["options"] = options
+        if row.kind == "choice" or row.spell is not str:  # (a choice's label; a grid's own spelling: C = "∞"…)
+            out["format_func"] = row.spell
+        if name == "select_slider":
+            out["value"] = default
+        elif name in ("selectbox", "radio") and default in options:
+            out["index"] = options.index(default)
+    elif row.kind == "flag" and name in ("toggle", "checkbox"):
+        out["value"] = bool(default)
+    elif row.kind in ("whole", "number") and name in ("number_input", "slider"):
+        cast = int if row.kind == "whole" else float
+        out["min_value"] = None if row.lo is None else cast(row.lo)
+        out["max_value"] = None if row.hi is None else cast(row.hi)
+        if default is not None:
+            out["value"] = cast(default)
+    return {k: v for k, v in out.items() if k not in given}
 
 
 def allowed_values(widget, args: tuple, kwargs: dict, fmt: Callable[[Any], str]) -> str:
@@ -278,14 +309,14 @@ def dataset_sidebar() -> None:
     # moved (index 0, Separable, once the list had a value) dropped ds=Separable from the link, which then opened on
     # the Textbook example. (A callback that sets the list as well only logs a warning, and .streamlit/config.toml
     # turns it off.)
-    name = bound(sb.selectbox, "Dataset", names, format_func=DATASET_LABELS.get, key="ds", fmt=DATASET_LABELS.get,
+    name = bound(sb.selectbox, "Dataset", names, format_func=DATASET_LABELS.get, key="ds",
                  index=names.index(DEFAULT_DATASET))
     if name == CUSTOM:
         _user_dataset(sb)
     else:
         drop_points_from_url()
         _generated_dataset(sb, name)
-    bound(sb.toggle, "Standardize x₁ and x₂", key=STANDARDIZE, fmt=lambda v: str(v).lower(),
+    bound(sb.toggle, "Standardize x₁ and x₂", key=STANDARDIZE,
           help="Every page shows (x − mean) / standard deviation of each feature: both get mean 0 and standard "
                "deviation 1. Features on very different scales (a measurement in mm beside one in m, kernel "
                "values in the thousands) then weigh alike. The points themselves (the table, the CSV) are kept "
@@ -318,7 +349,7 @@ def _generated_dataset(sb, name: str) -> None:
         n = spec.default_n
         sb.caption(f"{n} points (fixed)")
     else:
-        n = bound(sb.select_slider, "Points n", n_choices(spec), value=spec.default_n, key=f"n_{name}")
+        n = bound(sb.select_slider, "Points n", key=f"n_{name}")
     params = []
     for p in spec.params:
         v = bound(sb.slider, p.label, float(p.min), float(p.max), float(p.default), float(p.step),
@@ -326,7 +357,7 @@ def _generated_dataset(sb, name: str) -> None:
         params.append((p.name, float(v)))
     seed = 0
     if not spec.fixed_n:
-        seed = int(bound(sb.number_input, "Data seed", 0, 2**31 - 1, 0, 1, key="data_seed"))
+        seed = int(bound(sb.number_input, "Data seed", step=1, key="data_seed"))
     sb.caption(spec.description)
     params_t = tuple(params)
     old = st.session_state.get(DATASET_KEY)
