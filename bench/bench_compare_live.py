@@ -44,7 +44,7 @@ from bench.bench_live import (  # noqa: E402
     type_seed,
 )
 
-FULL = "() => { const v = document.querySelector('.dbls').__dblView; return Boolean(v && !v.m.h.partial); }"
+FULL = "() => { const v = dbl(document.querySelector('.dbls')).view; return Boolean(v && !v.m.h.partial); }"
 
 
 def new_seeds(page, received: list[int], seeds: int) -> tuple[list[float], list[float], list[float], list[int]]:
@@ -92,7 +92,7 @@ def main() -> None:
                 print(f"  every C's runs drawn {(time.perf_counter() - t0) * 1000:.0f} ms after the tab opened; "
                       f"{sum(received) / 1000:.0f} KB received in all")
             field = "tau" if label == "τ right" else "C"
-            read = f"() => document.querySelector('.dbls').__dblView.m.panels[1].run.{field}"
+            read = f"() => dbl(document.querySelector('.dbls')).view.m.panels[1].run.{field}"
             times, sizes, reruns, inpage = followed_moves(tab, label, read, args.moves, received)
             name = label.split()[-1] if field == "C" else label
             print("  " + line(f"move {name} → its run drawn (in the browser)", times, ref50))

@@ -55,7 +55,7 @@ def main() -> None:
             print(f"\nDual / Gram, {name}, N = {args.n}:")
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×)")
-            read = "() => document.querySelector('.dbls').__dblView.m.eta"  # every η in the record: followed
+            read = "() => dbl(document.querySelector('.dbls')).view.m.eta"  # every η in the record: followed
             times, sizes, reruns, inpage = followed_moves(tab, "Step η", read, args.moves, received)
             print("  " + line("move η → drawn (in the browser)", times, ref50))
             print("  " + line("  the same, timed in the page", inpage, ref_in50))

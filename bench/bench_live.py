@@ -37,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.browser import free_port  # noqa: E402
+from tests.e2e_helpers import STATE_OF  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning][data-test-connection-state=CONNECTED]"
@@ -88,8 +89,8 @@ def arm(page, read: str, event: str = "keydown") -> None:
             try { v = read(); } catch (e) { /* the chart is being replaced */ }
             if (p.t0 !== null && v !== before) {
                 if (!drawn) { drawn = true; requestAnimationFrame(() => { p.ms = performance.now() - p.t0; }); }
-                const r = document.querySelector('.dbls'), w = r && r.__dblView;  // (and once it holds every τ: every_tau_ms)
-                if (w && !w.m.h.partial && r.dataset.ready === r.__dblId) {
+                const r = document.querySelector('.dbls'), w = r && dbl(r).view;  // (and once it holds every τ: every_tau_ms)
+                if (w && !w.m.h.partial && r.dataset.ready === dbl(r).id) {
                     requestAnimationFrame(() => { p.full = performance.now() - p.t0; });
                     return;
                 }
@@ -159,7 +160,7 @@ def followed_moves(page, label: str, read: str, moves: int, received: list[int]
 
 def tau_moves(page, moves: int, received: list[int]) -> tuple[list[float], list[int], list[float], list[float]]:
     """Move τ down and up (:func:`followed_moves`): the chart shows the run of the new τ."""
-    return followed_moves(page, "Step size", "() => document.querySelector('.dbls-plot').__dbl.m.run.tau", moves,
+    return followed_moves(page, "Step size", "() => dbl(document.querySelector('.dbls-plot')).view.m.run.tau", moves,
                           received)
 
 
@@ -212,8 +213,8 @@ def new_runs(page, received: list[int], query_for) -> tuple[list[float], list[in
 VARIANTS = {"cyclic": "cyclic", "random": "random", "minibatch": "mini-batch", "batch": "batch"}
 
 
-KEPT = "(v) => { const r = document.querySelector('.dbls'); return Boolean(r.__dblMemo && r.__dblMemo.records.has(v)); }"
-AHEAD_DONE = """() => { const r = document.querySelector('.dbls'), v = r.__dblView, kept = r.__dblMemo;
+KEPT = "(v) => { const r = document.querySelector('.dbls'); return Boolean(dbl(r).memo && dbl(r).memo.records.has(v)); }"
+AHEAD_DONE = """() => { const r = document.querySelector('.dbls'), v = dbl(r).view, kept = dbl(r).memo;
     if (!v || !kept || !v.m.h.memo || v.m.h.partial) return false;
     const box = document.querySelector('input[aria-label="Batch size B"]'), B = box ? parseInt(box.value, 10) : NaN;
     const slot = (s) => (s === "minibatch" ? `minibatch:${Math.min(Math.max(B, 1), v.m.N)}` : s);  // (the box's B: aheadSlots)
@@ -264,7 +265,7 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
     return sizes
 
 
-CHART_B = "() => document.querySelector('.dbls').__dblView.m.run.batch_size"
+CHART_B = "() => dbl(document.querySelector('.dbls')).view.m.run.batch_size"
 
 
 def new_seed(page, received: list[int], seed: int) -> None:
@@ -332,7 +333,7 @@ def frame_times(page, act: str, n: int, root: str = ".dbls") -> list[float]:
         const one = () => {
             if (i >= n) return done(out);
             const t0 = performance.now();
-            act(root, root.__dblView, i);
+            act(root, dbl(root).view, i);
             requestAnimationFrame(() => { out.push(performance.now() - t0); i++; setTimeout(one, 30); });
         };
         one();
@@ -436,6 +437,7 @@ def against_bare(page_path: str, moves: int):
 def open_tab(browser, url: str):
     """A new tab at ``url`` until its scene is drawn, counting the bytes it receives: (ctx, tab, received, ms)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.add_init_script(STATE_OF)  # (the script's dbl(el): what the renderer keeps of an element)
     tab = ctx.new_page()
     received: list[int] = []
     tab.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(len(payload))))

@@ -117,7 +117,7 @@ def main() -> None:
             print("  " + line("b on the chart → drawn (first visit)", frame_times(tab, cold, 20)))
             warm = "(root, v, i) => v.key(i % 2 ? 'ArrowLeft' : 'ArrowRight')"
             print("  " + line("b on the chart → drawn (b seen before)", frame_times(tab, warm, 20)))
-            _, sizes, rerun, follow = followed_moves(tab, "λ of the hinge", "() => document.querySelector('.dbls').__dblView.m.lam",
+            _, sizes, rerun, follow = followed_moves(tab, "λ of the hinge", "() => dbl(document.querySelector('.dbls')).view.m.lam",
                                                      args.moves, received)
             print("  " + line("move λ → the chart follows (in the browser)", follow, ref50))
             print("  " + line("move λ → the page's own rerun done", rerun, ref50))

@@ -83,7 +83,7 @@ def main() -> None:
             print(f"  bytes received per Penalty C move: median {statistics.median(sizes) / 1000:.1f} KB")
             if "linear" in name:  # the hinge-SGD tab: 2,000 steps of SGD against the exact SVM
                 sgd = ".st-key-sgd_chart .dbls"
-                view = f"document.querySelector('{sgd}')?.__dblView"
+                view = f"dbl(document.querySelector('{sgd}')).view"
                 n0, t = len(received), time.perf_counter()
                 tab.get_by_role("tab", name="Hinge-loss SGD").click()
                 tab.wait_for_selector(f"{sgd}[data-ready]", state="attached", timeout=90_000)

@@ -37,11 +37,18 @@ _CSS = """
 .dbl-keys { color: var(--st-text-color, #31333f); opacity: 0.8; font-size: 0.9em; }
 """
 
-# JS both components use: where a chart's slider stands. Only the scene renderer's charts (glue.scene_chart) move
-# (gd.__dbl says its step, or the SVM's C, or the Loss surface's b); a still figure (viz/js/figure.js) has no __dbl.
+# JS both components use: where a chart's slider stands. Only the scene renderer's charts (glue.scene_chart) move: a
+# plot's view (what the renderer keeps of it, asked with its dbl-state event: viz/js/state.js) says its step, or the
+# SVM's C, or the Loss surface's b; a still figure (viz/js/figure.js) has none.
 SLIDER_JS = r"""
+function viewOf(gd) {
+  if (!gd) return null;
+  const ev = new CustomEvent("dbl-state", {detail: {}, bubbles: true});
+  gd.dispatchEvent(ev);
+  return (ev.detail.state && ev.detail.state.view) || null;
+}
 function sliderAt(gd) {
-  const p = gd && gd.__dbl ? gd.__dbl.position() : null;  // null: nothing moves
+  const v = viewOf(gd), p = v ? v.position() : null;  // null: nothing moves
   return p ? {slider: {currentvalue: {prefix: p.prefix}}, stop: {label: p.label}, step: p.step} : {slider: null, stop: null, step: null};
 }
 """
@@ -66,24 +73,26 @@ export default function(component) {
       const gd = find(data.chart);
       if (!gd || !window.Plotly) return;
       const fmt = b.dataset.fmt;
-      if (gd.__dbl) return gd.__dbl.image(fmt, data.name + where(gd));  // with the step's text written on it
+      const view = viewOf(gd);
+      if (view) return view.image(fmt, data.name + where(gd));  // with the step's text written on it
       window.Plotly.downloadImage(gd, {format: fmt, filename: data.name + where(gd),
         width: gd._fullLayout.width, height: gd._fullLayout.height, scale: fmt === "png" ? 2 : 1});
     };
   }
 
-  // the keyboard: ← → Home End move the chart's slider (not while typing in a field or on a widget's slider)
-  window.__dblKeyChart = data.chart;
-  if (!window.__dblKeys) {
-    window.__dblKeys = true;
+  // the keyboard: ← → Home End move the chart's slider (not while typing in a field or on a widget's slider); one
+  // listener for the page, which moves the chart the page's tools name last (the document's data-dbl-keys)
+  const page = document.documentElement, listening = page.hasAttribute("data-dbl-keys");
+  page.dataset.dblKeys = data.chart;
+  if (!listening) {
     document.addEventListener("keydown", (ev) => {
       if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
       if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(ev.key)) return;
       const t = ev.target;
       if (t && t.closest && t.closest("input, textarea, select, [contenteditable=true], [role=slider], " +
                                       "[role=listbox], [role=combobox], [role=tab], [role=radiogroup]")) return;
-      const gd = find(window.__dblKeyChart);
-      if (gd && gd.__dbl && gd.__dbl.key(ev.key)) ev.preventDefault();  // (a still Plotly figure has nothing to move)
+      const view = viewOf(find(page.dataset.dblKeys));
+      if (view && view.key(ev.key)) ev.preventDefault();  // (a still Plotly figure has nothing to move)
     });
   }
 }

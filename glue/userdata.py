@@ -381,29 +381,40 @@ export default function(component) {
   style.textContent = editing ? Object.keys(charts).map(
     k => `.st-key-${k} .nsewdrag { cursor: crosshair !important; }`).join("\n") : "";
 
-  // clicks sent but not yet applied by the server (kept across reruns; data.done lists the applied ones)
+  // clicks sent but not yet applied by the server, kept across reruns in the document (its data-dbl-clicks, as JSON;
+  // data.done lists the applied ones), and the timer that sends them again (data-dbl-resend)
+  const page = document.documentElement;
+  const stored = () => { try { return JSON.parse(page.dataset.dblClicks || "[]"); } catch (e) { return []; } };
+  const store = (clicks) => { page.dataset.dblClicks = JSON.stringify(clicks); };
+  // (a tool drawn by an earlier run may still listen: only the one drawn last takes a click, data-dbl-tool)
+  const me = `${Date.now()}-${Math.random()}`;
+  page.dataset.dblTool = me;
   const done = new Set(data.done || []);
   // (with editing off, clicks are not applied: none is kept to be replayed when it comes back on)
-  const pending = (window.__dblPendingClicks = editing ? (window.__dblPendingClicks || []).filter(c => !done.has(c.id)) : []);
+  const pending = editing ? stored().filter(c => !done.has(c.id)) : [];
+  store(pending);
   // a click still not applied a second after the last rerun drew this (its rerun was lost: stopped by the next
   // one before its callback ran) is sent again, twice at most, and not while a rerun is still running (it may be
   // the click's own); the server applies each id once
-  clearTimeout(window.__dblResend);
+  const later = (f) => { page.dataset.dblResend = String(setTimeout(f, 1000)); };
+  const stopResend = () => clearTimeout(Number(page.dataset.dblResend));
+  stopResend();
   const resend = () => {
-    const left = window.__dblPendingClicks || [];
+    const left = stored();
     if (!left.length || !left.some(c => (c.tries || 0) < 2)) return;
     const app = document.querySelector("[data-testid=stApp]");
-    if (app && app.dataset.testScriptState === "running") { window.__dblResend = setTimeout(resend, 1000); return; }
+    if (app && app.dataset.testScriptState === "running") { later(resend); return; }
     for (const c of left) c.tries = (c.tries || 0) + 1;
+    store(left);
     setTriggerValue("click", {clicks: left.slice(-64)});
   };
-  if (pending.length) window.__dblResend = setTimeout(resend, 1000);
+  if (pending.length) later(resend);
 
   // a press and release apart (a drag) is not a click
   let down = null;
   function onDown(ev) { down = [ev.clientX, ev.clientY]; }
   function onClick(ev) {
-    if (!editing) return;
+    if (!editing || page.dataset.dblTool !== me) return;
     if (down && Math.hypot(ev.clientX - down[0], ev.clientY - down[1]) > data.drag_px) return;
     for (const [key, spec] of Object.entries(charts)) {
       const axes = spec.axes;
@@ -417,9 +428,11 @@ export default function(component) {
       const px = ev.clientX - r.left - xa._offset, py = ev.clientY - r.top - ya._offset;
       if (px < 0 || px > xa._length || py < 0 || py > ya._length) return;  // outside the data panel
       // every click not yet applied goes with each event, so clicks faster than the reruns are not lost
-      pending.push({chart: key, id: `${Date.now()}-${Math.random()}`, x: xa.p2d(px), y: ya.p2d(py),
-                    sx: Math.abs(xa.p2d(1) - xa.p2d(0)), sy: Math.abs(ya.p2d(1) - ya.p2d(0))});
-      setTriggerValue("click", {clicks: pending.slice(-64)});
+      const clicks = stored();
+      clicks.push({chart: key, id: `${Date.now()}-${Math.random()}`, x: xa.p2d(px), y: ya.p2d(py),
+                   sx: Math.abs(xa.p2d(1) - xa.p2d(0)), sy: Math.abs(ya.p2d(1) - ya.p2d(0))});
+      store(clicks);
+      setTriggerValue("click", {clicks: clicks.slice(-64)});
       return;
     }
   }
@@ -462,7 +475,7 @@ export default function(component) {
     setTimeout(() => { button.textContent = "Copy link to this view"; }, 2500);
   };
   return () => {
-    clearTimeout(window.__dblResend);
+    stopResend();
     document.removeEventListener("pointerdown", onDown, true);
     document.removeEventListener("click", onClick, true);
   };

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import with_state_of
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 APP_SCRIPT = "app.py"
@@ -168,7 +169,7 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 @pytest.fixture(scope="session")
 def _shared_tab(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
-    context = browser.new_context(**browser_context_args)
+    context = with_state_of(browser.new_context(**browser_context_args))
     yield context
     context.close()
 
@@ -177,14 +178,23 @@ def _shared_tab(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[
 def page(_shared_tab: Any) -> Iterator[Any]:
     """The shared tab (see the module's docstring), at the default viewport; a new one where the last was closed.
 
-    Each test starts with ``page.goto`` (a new document and a new Streamlit session), so nothing of the last test's
-    page survives but the browser's cache and cookies, as for a user who opens a second link."""
+    Each test starts with ``page.goto`` (a new document and a new Streamlit session), and the tab is left on
+    about:blank after it, so nothing of the last test's page survives but the browser's cache and cookies, as for a
+    user who opens a second link."""
     pages = [p for p in _shared_tab.pages if not p.is_closed()]
     tab = pages[0] if pages else _shared_tab.new_page()
     for extra in pages[1:]:  # (a popup or a download tab a test opened)
         extra.close()
     tab.set_viewport_size(dict(VIEWPORT))
     yield tab
+    if not tab.is_closed():
+        tab.goto("about:blank")  # (the page left: nothing of it runs on, a Play or its session, beside the next test)
+
+
+@pytest.fixture
+def context(new_context: Any) -> Any:
+    """pytest-playwright's context, its pages given ``dbl`` (e2e_helpers.STATE_OF)."""
+    return with_state_of(new_context())
 
 
 @pytest.fixture

@@ -34,6 +34,22 @@ SCENE = ".dbls[data-ready]"  # a scene the renderer has drawn
 _GD = f"(i) => document.querySelectorAll({CHART!r})[i] || null"
 
 
+# a page's script reads what the renderer keeps of an element (viz/js/state.js) as ``dbl(el)``: the chart's root
+# answers a ``dbl-state`` event with that element's state (``dbl(root).view``: the view drawn; ``{}`` where none yet)
+STATE_OF = """window.dbl = (el) => {
+  if (!el) return {};
+  const ev = new CustomEvent("dbl-state", {detail: {}, bubbles: true});
+  el.dispatchEvent(ev);
+  return ev.detail.state || {};
+};"""
+
+
+def with_state_of(target):
+    """``target`` (a context or a page) with ``dbl`` in each of its pages (:data:`STATE_OF`); returns it."""
+    target.add_init_script(STATE_OF)
+    return target
+
+
 def wait_for_rerun(page: Page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     """Wait until the script is not running and the app is connected to the server (timeout in ms)."""
     page.wait_for_selector(APP_IDLE, state="attached", timeout=timeout)
@@ -86,7 +102,7 @@ def wait_for_step(page: Page, step: int, timeout: float = DEFAULT_TIMEOUT_MS) ->
 
 def scene_drawn(page: Page) -> dict:
     """What the scene renderer draws at its step, by part (ring, exam, old, line, w, upd…), as {x, y} lists."""
-    return page.evaluate(f"() => document.querySelector({SCENE!r} + ' .dbls-plot').__dbl.drawn()")
+    return page.evaluate(f"() => dbl(document.querySelector({SCENE!r} + ' .dbls-plot')).view.drawn()")
 
 
 def scene_button(page: Page, go: str) -> None:

@@ -12,6 +12,7 @@ from e2e_helpers import (
     wait_for_rerun,
     wait_for_scene,
     wait_for_step,
+    with_state_of,
 )
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
@@ -80,7 +81,7 @@ def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Pa
     shared = page.url
     assert "present=true" in shared and "hide=sidebar%2Csettings" in shared.replace(",", "%2C")
 
-    other = browser.new_context(viewport={"width": 1400, "height": 900})  # a student opening the shared link
+    other = with_state_of(browser.new_context(viewport={"width": 1400, "height": 900}))  # a student opening the shared link
     try:
         p2 = other.new_page()
         _open(p2, shared)
@@ -208,7 +209,7 @@ def test_the_html_export_opens_offline_and_plays(page: Page, app_server: str, br
         page.get_by_role("button", name="Animation (HTML, plays offline)").click()
     path = tmp_path / "run.html"
     dl.value.save_as(path)
-    offline = browser.new_context(offline=True)
+    offline = with_state_of(browser.new_context(offline=True))
     try:
         p2 = offline.new_page()
         asked: list[str] = []
@@ -314,10 +315,10 @@ def test_compare_follows_tau_right_in_the_browser_and_its_csv_holds_the_runs_sho
     slider = page.get_by_test_id("stSlider").filter(has_text="τ right").get_by_role("slider")
     slider.focus()
     page.keyboard.press("ArrowRight")  # 1.0 → 2.0
-    page.wait_for_function(f"() => document.querySelector('{root}').__dblView.m.panels[1].run.tau === 2")
+    page.wait_for_function(f"() => dbl(document.querySelector('{root}')).view.m.panels[1].run.tau === 2")
     _settle(page)
     assert page.evaluate(f"() => document.querySelector('{root}').dataset.ready") == ready  # the same record
-    assert page.evaluate(f"() => document.querySelector('{root}').__dblView.m.panels[0].run.tau") == 0.1
+    assert page.evaluate(f"() => dbl(document.querySelector('{root}')).view.m.panels[0].run.tau") == 0.1
     with page.expect_download(timeout=60_000) as dl:
         page.get_by_role("button", name="Both runs (CSV)").click()
     X, y = make_dataset("separable", 40, 0)
@@ -329,12 +330,12 @@ def test_compare_follows_tau_right_in_the_browser_and_its_csv_holds_the_runs_sho
 def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(browser: Browser, app_server: str) -> None:
     """Streamlit scrolls its main column in a box of its own: a control below the chart scrolls it, and the chart
     drawn again after that control's rerun must be sized from the page's top, not from where the box stands."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = with_state_of(browser.new_page(viewport={"width": 1280, "height": 720}))
     try:
         _open(page, f"{app_server}/compare?ds=XOR&n_xor=300&cmp=order&cmp_steps=5000&present=true")
         root = ".st-key-compare_chart .dbls"
         page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
-        size = f"() => document.querySelector('{root}').__dblView.sz.H"
+        size = f"() => dbl(document.querySelector('{root}')).view.sz.H"
         _settle(page)
         before = _settled(page, size)  # (the chart fits itself to what it drew under the panels once drawn)
         ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
@@ -368,12 +369,12 @@ def test_a_presentation_chart_fits_again_when_what_stands_above_it_changes_heigh
     """Presentation mode sizes the chart to the window below its top. What stands above it may change height once it
     is drawn (a spinner or the last run's message going, a font loading): the chart then fits the room it has now,
     smaller while the block above stands and back to its size once it goes, with the page not rerun."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = with_state_of(browser.new_page(viewport={"width": 1280, "height": 720}))
     try:
         _open(page, f"{app_server}/{path}&present=true")
         page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
         _settle(page)
-        read = f"() => {{ const v = document.querySelector('{root}').__dblView; return {size}; }}"
+        read = f"() => {{ const v = dbl(document.querySelector('{root}')).view; return {size}; }}"
         before = _settled(page, read)
         page.evaluate(SHIFT, 80)
         shrunk = _settled(page, read)
@@ -388,7 +389,7 @@ READIES = """() => {  // each record the charts draw, as it is drawn: whether it
     window.__readies = [];
     new MutationObserver((records) => {
         for (const r of records) {
-            const v = r.target.__dblView;
+            const v = dbl(r.target).view;
             if (r.attributeName === "data-ready" && r.target.dataset.ready && v)
                 window.__readies.push({partial: Boolean(v.m.h.partial), runs: v.m.h.runs.length});
         }
@@ -413,7 +414,7 @@ def _step_then_move(page: Page, root: str, label: str) -> str:
     return ready
 
 
-SGD_ONLY = "const v = r.target.closest('.st-key-sgd_chart') && r.target.__dblView"  # (READIES: the SGD chart's alone)
+SGD_ONLY = "const v = r.target.closest('.st-key-sgd_chart') && dbl(r.target).view"  # (READIES: the SGD chart's alone)
 
 
 def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(fresh_page: Page, app_server: str) -> None:
@@ -427,12 +428,12 @@ def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(f
     from glue.options import TAUS
     from viz.svm import sgd_summary
 
-    page.add_init_script(f"({READIES.replace('const v = r.target.__dblView', SGD_ONLY)})()")
+    page.add_init_script(f"({READIES.replace('const v = dbl(r.target).view', SGD_ONLY)})()")
     _open(page, f"{app_server}/svm?ds=separable&data_seed=33&schedule={quote('constant η')}&sgd_steps=1000"
                 f"&sgd_eta=0.5")
     page.get_by_role("tab", name="Hinge-loss SGD").click()
     root = ".st-key-sgd_chart .dbls"
-    view = f"document.querySelector('{root}')?.__dblView"
+    view = f"dbl(document.querySelector('{root}')).view"
     page.wait_for_function(f"() => {view} && !{view}.m.h.partial && {view}.m.h.runs.length === {len(TAUS)}",
                            timeout=60_000)
     page.wait_for_timeout(500)
@@ -465,7 +466,7 @@ def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(fresh_pa
     page.add_init_script(f"({READIES})()")
     _open(page, f"{app_server}/compare?ds=separable&data_seed=31&cmp=svm&C=1.0")  # points no other test has run
     root = ".st-key-compare_chart .dbls"
-    view = f"document.querySelector('{root}').__dblView"
+    view = f"dbl(document.querySelector('{root}')).view"
     page.wait_for_function(f"() => {view} && !{view}.m.h.partial && {view}.m.h.runs.length === {1 + len(C_GRID)}")
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.__readies") == [{"partial": True, "runs": 2},  # drawn once each

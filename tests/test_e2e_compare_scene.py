@@ -227,10 +227,10 @@ def test_each_side_follows_its_own_control_in_the_browser(renderer):  # noqa: F8
         set_control(renderer, "τ left", None)
         set_control(renderer, "τ right", None)
     # no control and nothing shown before (the offline file): the view's pair, else each side's first run
-    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
+    renderer.evaluate("() => { dbl(document.querySelector('#scene')).view = null; }")
     mount(renderer, with_view(blob, View(pair=(2.0, 0.5))))
     check_pair(renderer, family[2], family[1], [0, 60], mounted=True)
-    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
+    renderer.evaluate("() => { dbl(document.querySelector('#scene')).view = null; }")
     mount(renderer, compare_scene(family[:2], family[1:], follow=("τ left", "τ right")).to_bytes())
     check_pair(renderer, family[0], family[1], [0, 60], mounted=True)
 

@@ -14,6 +14,7 @@ from e2e_helpers import (
     wait_for_rerun,
     wait_for_scene,
     wait_for_step,
+    with_state_of,
 )
 from playwright.sync_api import Page
 
@@ -91,7 +92,7 @@ def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_s
     url = page.url
     for part in ("/dual?", "ds=XOR", "kernel=RBF", "gamma=30.0", "eta=0.5", "order=random"):
         assert part in url, url
-    other = browser.new_context(viewport={"width": 1400, "height": 900})
+    other = with_state_of(browser.new_context(viewport={"width": 1400, "height": 900}))
     try:
         fresh = other.new_page()
         fresh.goto(url)
@@ -120,7 +121,7 @@ def test_eta_moves_the_chart_in_the_browser_on_every_kernel(page: Page, app_serv
         slider = page.get_by_test_id("stSlider").filter(has_text="Step η").get_by_role("slider")
         slider.focus()
         page.keyboard.press("ArrowRight")  # 1.0 → 2.0
-        page.wait_for_function("() => document.querySelector('.dbls').__dblView.m.eta === 2")
+        page.wait_for_function("() => dbl(document.querySelector('.dbls')).view.m.eta === 2")
         wait_for_rerun(page)
         assert page.evaluate("() => document.querySelector('.dbls').dataset.ready") == ready  # no new record
         assert scene_state(page)["step"] == 3

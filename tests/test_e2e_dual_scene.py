@@ -181,7 +181,7 @@ def test_a_kernel_record_for_every_eta_follows_the_eta_control(renderer):  # noq
         assert renderer.evaluate("() => document.querySelector('#scene').dataset.ready") == ready  # no new record
     finally:
         set_control(renderer, "Step η", None)
-    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")  # the offline file: view.tau
+    renderer.evaluate("() => { dbl(document.querySelector('#scene')).view = null; }")  # the offline file: view.tau
     mount(renderer, with_view(blob, View(tau=0.5)))
     check_dual(renderer, run_dual(X, y, eta=0.5, **kw), [0, 1, 150], mounted=True)
 

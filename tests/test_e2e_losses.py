@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import CHART, assert_no_exception, wait_for_rerun
+from e2e_helpers import CHART, assert_no_exception, wait_for_rerun, with_state_of
 from playwright.sync_api import Page, expect
 
 ROOT = ".st-key-loss_chart .dbls"
-VIEW = f"document.querySelector({ROOT!r}).__dblView"
+VIEW = f"dbl(document.querySelector({ROOT!r})).view"
 DATA = f"Array.from(document.querySelectorAll({CHART!r})).find(g => g.layout && g.layout.meta && g.layout.meta.view === 'loss_data')"
 
 
 def open_loss(page: Page, url: str) -> None:
     page.goto(url)
     wait_for_rerun(page)
-    page.wait_for_function(f"() => {{ const r = document.querySelector({ROOT!r}); return r && r.dataset.ready && r.__dblView && !!({DATA}); }}")
+    page.wait_for_function(f"() => {{ const r = document.querySelector({ROOT!r}); return r && r.dataset.ready && dbl(r).view && !!({DATA}); }}")
 
 
 def screen_point(page: Page, w1: float, w2: float) -> tuple[float, float]:
@@ -107,7 +107,7 @@ def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readab
     before) nor a line to its state (the chosen weight has a line of its own, which says there is none before), so
     the surfaces keep their size under the pointer; the data chart's plot keeps its size too (room for the longest
     state is kept under it), and its state and legend stand under its x₁ title, within the window."""
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page = with_state_of(browser.new_page(viewport={"width": size[0], "height": size[1]}))
     try:
         open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true&lit=3")
         wait_for_rerun(page)

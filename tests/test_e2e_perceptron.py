@@ -105,7 +105,7 @@ def test_a_page_opened_draws_the_run_of_its_tau_control_first(page: Page, app_se
     page.goto(app_server)
     wait_for_rerun(page)
     page.evaluate("""() => { window.__taus = []; new MutationObserver((records) => {
-        for (const r of records) { const v = r.target.__dblView;
+        for (const r of records) { const v = dbl(r.target).view;
             if (r.attributeName === 'data-ready' && r.target.dataset.ready && v && v.m.run) window.__taus.push(v.m.run.tau); }
     }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-ready']}); }""")
     for _ in range(3):  # (the race is won or lost afresh at each visit)
@@ -182,7 +182,7 @@ HOLD_SENDS = """() => {  // the browser's messages to the server held back (a se
 
 
 # the chart keeps these variants' runs (app_pages/perceptron.py makes them ahead once the chart is drawn and left alone)
-AHEAD_KEPT = """(slots) => { const r = document.querySelector('.dbls'), kept = r.__dblMemo;
+AHEAD_KEPT = """(slots) => { const r = document.querySelector('.dbls'), kept = dbl(r).memo;
     return Boolean(kept && slots.every((s) => kept.records.has(s))); }"""
 
 
@@ -244,12 +244,12 @@ def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server
     # another rule: the kept runs were made with the old one and are dropped; the new rule's made ahead are drawn
     page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
     wait_for_rerun(page)
-    page.wait_for_function("() => document.querySelector('.dbls').__dblView.m.run.update_on === 'negative'")
+    page.wait_for_function("() => dbl(document.querySelector('.dbls')).view.m.run.update_on === 'negative'")
     page.wait_for_function(AHEAD_KEPT, arg=["random", "cyclic", "batch"], timeout=30_000)  # (made ahead, this rule)
     page.evaluate(HOLD_SENDS)
     pick_variant(page, "cyclic")
     shown_variant(page, "cyclic")  # drawn with the server not told: the new rule's cyclic run, never the old one's
-    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.update_on") == "negative"
+    assert page.evaluate("() => dbl(document.querySelector('.dbls')).view.m.run.update_on") == "negative"
     page.evaluate("() => window.__dblRelease()")
     wait_for_rerun(page)
     assert_no_exception(page)
@@ -305,10 +305,10 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
 # run it shows
 RECORDS_DRAWN = """() => {
     const seq = window.__seq = [], root = document.querySelector('.dbls');
-    let last = root.__dblView.m.h;
+    let last = dbl(root).view.m.h;
     const tick = () => {
-        const v = root.__dblView;
-        if (v && v.m.h !== last && root.dataset.ready === root.__dblId) {
+        const v = dbl(root).view;
+        if (v && v.m.h !== last && root.dataset.ready === dbl(root).id) {
             last = v.m.h;
             seq.push({partial: Boolean(last.partial), runs: last.runs.length, tau: v.m.run.tau, B: v.m.run.batch_size,
                       step: v.step, W: Array.from(v.m.W), order: Array.from(v.m.order)});
@@ -396,7 +396,7 @@ def test_a_batch_size_past_n_is_named_and_the_chart_draws_b_equal_n(page: Page, 
     field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
     field.fill("99999")
     field.press("Enter")
-    page.wait_for_function("() => { const v = document.querySelector('.dbls').__dblView; return v && v.m.run.batch_size === 60; }",
+    page.wait_for_function("() => { const v = dbl(document.querySelector('.dbls')).view; return v && v.m.run.batch_size === 60; }",
                            timeout=60_000)
     wait_full(page)
     expect(page.get_by_text("B = 99,999 is not a batch size here")).to_be_visible()
@@ -408,14 +408,14 @@ def test_a_batch_size_past_n_is_named_and_the_chart_draws_b_equal_n(page: Page, 
         wait_for_rerun(page)
         page.wait_for_timeout(300)
         assert page.evaluate(busy) != "true", variant
-    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.batch_size") == 60
+    assert page.evaluate("() => dbl(document.querySelector('.dbls')).view.m.run.batch_size") == 60
     assert_no_exception(page)
 
 
 def wait_full(page: Page) -> None:
     """Wait until the chart holds the runs of every τ (not a partial record) and the page has finished."""
-    page.wait_for_function("() => { const r = document.querySelector('.dbls'), v = r && r.__dblView;"
-                           " return v && !v.m.h.partial && r.dataset.ready === r.__dblId; }", timeout=60_000)
+    page.wait_for_function("() => { const r = document.querySelector('.dbls'), v = r && dbl(r).view;"
+                           " return v && !v.m.h.partial && r.dataset.ready === dbl(r).id; }", timeout=60_000)
     wait_for_rerun(page)
 
 
@@ -433,14 +433,14 @@ def test_a_new_b_keeps_the_other_variants(page: Page, app_server: str) -> None:
     page.evaluate(HOLD_SENDS)
     pick_variant(page, "mini-batch")
     shown_variant(page, "minibatch")  # drawn with the server not told
-    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.batch_size") == 50
+    assert page.evaluate("() => dbl(document.querySelector('.dbls')).view.m.run.batch_size") == 50
     assert page.evaluate(busy) == [False, "false"]
     assert page.evaluate("() => window.__dblRelease()") >= 1
     wait_full(page)
     field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
     field.fill("37")
     field.press("Enter")
-    page.wait_for_function("() => document.querySelector('.dbls').__dblView.m.run.batch_size === 37")
+    page.wait_for_function("() => dbl(document.querySelector('.dbls')).view.m.run.batch_size === 37")
     wait_full(page)
 
     page.evaluate(HOLD_SENDS)
@@ -459,7 +459,7 @@ def test_a_new_b_keeps_the_other_variants(page: Page, app_server: str) -> None:
     page.evaluate(HOLD_SENDS)  # back to mini-batch: the kept run of the B its box shows, 37 (not the first, 50)
     pick_variant(page, "mini-batch")
     shown_variant(page, "minibatch")
-    assert page.evaluate("() => document.querySelector('.dbls').__dblView.m.run.batch_size") == 37
+    assert page.evaluate("() => dbl(document.querySelector('.dbls')).view.m.run.batch_size") == 37
     page.evaluate("() => window.__dblRelease()")
     wait_full(page)
     assert_no_exception(page)

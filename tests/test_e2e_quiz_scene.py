@@ -168,14 +168,14 @@ def test_a_click_within_the_lit_disc_picks_the_point_asked_about(renderer):  # n
     sent = renderer.evaluate("""(t) => {
         const root = document.getElementById('scene'), v = window.__dblView, fl = v.plot._fullLayout;
         const r = v.plot.getBoundingClientRect(), out = [];
-        root.__dblSend = (name, value) => { out.push(value.i); };
+        dbl(root).send = (name, value) => { out.push(value.i); };
         const at = (i) => [r.left + fl.xaxis._offset + fl.xaxis.l2p(v.m.X[2 * i]), r.top + fl.yaxis._offset + fl.yaxis.l2p(v.m.X[2 * i + 1])];
         const [ax, ay] = at(0), [bx, by] = at(1), d = Math.hypot(bx - ax, by - ay), reach = v.examSize / 2;
         const click = (x, y, named) => v.pick({points: [{customdata: named + 1}], event: {clientX: x, clientY: y}});
         const f = Math.min(0.9 * reach / d, 0.9);  // within x₁'s disc, past halfway to x₂ where the disc reaches
         click(ax + f * (bx - ax), ay + f * (by - ay), 1);
         click(bx + (reach + 6) * (bx - ax) / d, by, 1);  // beyond the disc, on x₂'s far side
-        root.__dblSend = undefined;
+        dbl(root).send = undefined;
         return {out, f, d, reach};
     }""", None)
     assert sent["f"] > 0.5, sent  # (the click stood nearer x₂ than x₁)

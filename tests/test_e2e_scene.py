@@ -16,6 +16,7 @@ import re
 
 import numpy as np
 import pytest
+from e2e_helpers import with_state_of
 from oracles import describe_step, state_line_of
 from playwright.sync_api import Page
 
@@ -34,7 +35,7 @@ def renderer(browser, tmp_path_factory) -> Page:
     X, y = make_dataset("textbook", 3, 0)
     path = tmp_path_factory.mktemp("scene") / "scene.html"
     path.write_text(scene_html(perceptron_scene(run_perceptron(X, y)).to_bytes(), "renderer"), encoding="utf-8")
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page = with_state_of(browser.new_page(viewport={"width": 1200, "height": 900}))
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
@@ -388,7 +389,7 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
 
     cyclic, batch, random = record("cyclic"), record("batch"), record("random")
     elsewhere = record("random", (("b0", 1.0),))  # other settings: another memo key
-    state = "() => { const r = document.querySelector('#scene'), v = r.__dblView; return [v.m.run.variant, " \
+    state = "() => { const r = document.querySelector('#scene'), v = dbl(r).view; return [v.m.run.variant, " \
             "r.classList.contains('dbls-waiting'), r.getAttribute('aria-busy'), r.dataset.ready]; }"
     renderer.evaluate("""() => {  // the page's Variant select box, as Streamlit draws it (closed)
         const el = document.createElement('input');
@@ -414,10 +415,10 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
         mount(renderer, bundle([batch, random]))  # kept, nothing drawn
         assert renderer.evaluate(state) == ["cyclic", False, "false", ready]
         renderer.evaluate(show, "batch")  # drawn at once, the server not told
-        renderer.wait_for_function("() => document.querySelector('#scene').__dblView.m.run.variant === 'batch'")
+        renderer.wait_for_function("() => dbl(document.querySelector('#scene')).view.m.run.variant === 'batch'")
         got = renderer.evaluate(state)
         assert got[:3] == ["batch", False, "false"]
-        assert renderer.evaluate("() => document.querySelector('#scene').__dblView.m.h.runs.map((r) => r.n_steps)") == [
+        assert renderer.evaluate("() => dbl(document.querySelector('#scene')).view.m.h.runs.map((r) => r.n_steps)") == [
             r["n_steps"] for r in unpack(batch)[0]["runs"]]
         mount(renderer, with_view(batch, View()))  # the page's record of it then: the same drawing
         assert renderer.evaluate(state)[3] == got[3]
@@ -433,9 +434,9 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
         renderer.evaluate("""() => { const li = document.createElement('li'); li.setAttribute('role', 'option');
             li.id = 'variant-option'; li.innerHTML = '<div><span>random</span></div>'; document.body.appendChild(li); }""")
         renderer.locator("#variant-option span").click()
-        renderer.wait_for_function("() => document.querySelector('#scene').__dblView.m.run.variant === 'random'")
+        renderer.wait_for_function("() => dbl(document.querySelector('#scene')).view.m.run.variant === 'random'")
         assert renderer.evaluate("() => document.getElementById('variant-control').value") == "batch"
-        renderer.wait_for_function("""() => { const v = document.querySelector('#scene').__dblView;
+        renderer.wait_for_function("""() => { const v = dbl(document.querySelector('#scene')).view;
             return JSON.stringify(Array.from(v.stripEl.data[0].y)) === JSON.stringify(Array.from(v.stripTraces()[0].y)); }""")
         renderer.evaluate(show, "random")
         renderer.evaluate(box, False)  # closed with that value: the same run
@@ -444,7 +445,7 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
         renderer.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         assert renderer.evaluate(state)[0] == "random"
         renderer.evaluate(box, False)  # closed: its value is drawn
-        renderer.wait_for_function("() => document.querySelector('#scene').__dblView.m.run.variant === 'batch'")
+        renderer.wait_for_function("() => dbl(document.querySelector('#scene')).view.m.run.variant === 'batch'")
         renderer.evaluate("() => document.getElementById('variant-option').remove()")
     finally:
         renderer.evaluate("() => document.getElementById('variant-control').remove()")

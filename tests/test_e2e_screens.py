@@ -196,7 +196,7 @@ def test_presentation_mode_never_stands_a_legend_taller_than_its_surface_beside_
     wait_for_rerun(page)
     page.wait_for_timeout(500)
     legend = page.evaluate(BOX, ".st-key-loss_chart .dbls-legend")
-    if page.evaluate("() => document.querySelector('.st-key-loss_chart .dbls').__dblView.sz.side"):
+    if page.evaluate("() => dbl(document.querySelector('.st-key-loss_chart .dbls')).view.sz.side"):
         assert legend["bottom"] <= page.evaluate(BOX, ".st-key-loss_chart .dbls-loss")["bottom"] + 0.5
     else:
         assert legend["top"] >= page.evaluate(BOX, ".st-key-loss_chart .dbls-plot")["bottom"]
@@ -216,7 +216,7 @@ def test_presentation_mode_puts_one_loss_s_legend_beside_its_surface(page: Page,
     assert legend["bottom"] <= page.evaluate(BOX, ".st-key-loss_chart .dbls-loss")["bottom"] + 0.5  # no taller than it
     assert page.evaluate(BOX, ".st-key-loss_chart .dbls-controls")["bottom"] <= h
     # the panel's height (with the legend under it, measured on the XOR points: 226 px at 1024×768, 246 at 1280×720)
-    assert page.evaluate("() => document.querySelector('.st-key-loss_chart .dbls').__dblView.sz.H") >= least
+    assert page.evaluate("() => dbl(document.querySelector('.st-key-loss_chart .dbls')).view.sz.H") >= least
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1920, 1080)])
@@ -334,14 +334,14 @@ def test_at_1024_with_the_sidebar_the_controls_stand_still_as_tau_or_eta_moves(p
     root = page.locator(SCENE).first
     offset = ("(r) => Math.round(r.querySelector('[data-go=next]').getBoundingClientRect().top"
               " - r.getBoundingClientRect().top)")
-    run = "(r) => { const m = r.__dblView.m; return m.eta ?? m.run.tau; }"
+    run = "(r) => { const m = dbl(r).view.m; return m.eta ?? m.run.tau; }"
     first, shown = root.evaluate(offset), {root.evaluate(run)}
     slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
     for _ in range(6):
         slider.focus()
         before = root.evaluate(run)
         page.keyboard.press("ArrowLeft")
-        page.wait_for_function(f"(b) => {{ const m = document.querySelector({SCENE!r}).__dblView.m;"
+        page.wait_for_function(f"(b) => {{ const m = dbl(document.querySelector({SCENE!r})).view.m;"
                                " return (m.eta ?? m.run.tau) !== b; }", arg=before)
         page.wait_for_timeout(300)  # (the new run's words held a frame after it is painted)
         shown.add(root.evaluate(run))
@@ -385,10 +385,10 @@ def test_presentation_mode_fits_the_sgd_tab_s_chart_and_its_controls_on_the_firs
           scene=True)
     page.get_by_role("tab", name="Hinge-loss SGD").click()
     sgd = ".st-key-sgd_chart .dbls"
-    page.wait_for_function(f"() => {{ const r = document.querySelector('{sgd}'), v = r?.__dblView;"
-                           " return v && !v.m.h.partial && r.dataset.ready === r.__dblId; }", timeout=60_000)
+    page.wait_for_function(f"() => {{ const r = document.querySelector('{sgd}'), v = dbl(r).view;"
+                           " return v && !v.m.h.partial && r.dataset.ready === dbl(r).id; }", timeout=60_000)
     # a step's words (three lines and more at 1024 px) are longer than step 0's: the chart fits them once shown
-    page.evaluate(f"() => document.querySelector('{sgd}').__dblView.show(5)")
+    page.evaluate(f"() => dbl(document.querySelector('{sgd}')).view.show(5)")
     page.wait_for_function(f"() => document.querySelector('{sgd} .dbls-controls').getBoundingClientRect().bottom"
                            " <= window.innerHeight", timeout=10_000)
     page.wait_for_timeout(300)
@@ -411,7 +411,7 @@ def test_presentation_mode_scrolls_to_the_sgd_tab_s_chart_opened_from_below(page
     page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); m.scrollTop = m.scrollHeight; }")
     page.get_by_role("tab", name="Hinge-loss SGD").click()
     sgd = ".st-key-sgd_chart .dbls"
-    page.wait_for_function(f"() => {{ const r = document.querySelector('{sgd}'); return r && r.dataset.ready === r.__dblId; }}",
+    page.wait_for_function(f"() => {{ const r = document.querySelector('{sgd}'); return r && r.dataset.ready === dbl(r).id; }}",
                            timeout=60_000)
     page.wait_for_timeout(300)
     root = page.evaluate(BOX, sgd)
@@ -512,7 +512,7 @@ def test_presentation_mode_with_the_sidebar_kept_holds_the_step_label_in_the_row
     assert page.evaluate(BOX, ".dbls-controls")["bottom"] <= 720
 
 
-WIDTH_COVERS = """() => { const v = document.querySelector('.dbls').__dblView, m = v.m, out = [];
+WIDTH_COVERS = """() => { const v = dbl(document.querySelector('.dbls')).view, m = v.m, out = [];
   for (let k = 0; k < m.K; k++) { v.show(k); const t = document.querySelector('.dbls .dbls-width-text'); if (!t) continue;
     const r = t.getBoundingClientRect(), pr = v.plot.getBoundingClientRect(), fl = v.plot._fullLayout;
     let inside = 0;

@@ -174,7 +174,7 @@ def test_a_family_of_eta_follows_the_eta_control_and_a_partial_record_waits(rend
     finally:
         set_control(renderer, "Constant η", None)
     # no control (the offline file): the view's η, and a choice of η in the chart's controls, named η
-    renderer.evaluate("() => { document.querySelector('#scene').__dblView = null; }")
+    renderer.evaluate("() => { dbl(document.querySelector('#scene')).view = null; }")
     mount(renderer, with_view(blob, View(eta=2.0)))
     check_sgd(renderer, family[2], exact, [0, 30], mounted=True)
     pick = renderer.locator("#scene .dbls-tau")

@@ -11,7 +11,7 @@ import contextlib
 import io
 
 import pytest
-from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step
+from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step, with_state_of
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser
 
@@ -57,7 +57,7 @@ class Tabs:
 
 @pytest.fixture(scope="module")
 def tabs(browser: Browser):
-    context = browser.new_context()
+    context = with_state_of(browser.new_context())
     yield Tabs(context.new_page())
     context.close()
 
@@ -226,7 +226,7 @@ def test_the_quiz_waits_for_plotly(tabs: Tabs, app_server: str) -> None:
 def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(tabs: Tabs, app_server: str) -> None:
     """τ moves the sketched chart as it moves the drawn one (every τ's run is in the record), and plotly.js then draws
     the τ the control shows."""
-    tau = f"() => document.querySelector('{ROOT}').__dblView.m.run.tau"
+    tau = f"() => dbl(document.querySelector('{ROOT}')).view.m.run.tau"
     with fresh_tab(tabs) as (page, held):
         page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
@@ -258,11 +258,11 @@ def test_a_point_clicked_into_the_sketch_is_added(tabs: Tabs, app_server: str) -
                            "return [f.xaxis._offset, f.xaxis._length, f.yaxis._offset, f.yaxis._length]; }")
         page.mouse.click(box["x"] + fl[0] + 0.85 * fl[1], box["y"] + fl[2] + 0.85 * fl[3])  # an empty corner
         page.wait_for_function(f"() => {{ const gd = document.querySelector('{ROOT} .dbls-plot'); return gd.classList.contains("
-                               f"'dbls-sketched') && gd.__dbl && gd.__dbl.m.N === 4; }}", timeout=30_000)
+                               f"'dbls-sketched') && dbl(gd).view && dbl(gd).view.m.N === 4; }}", timeout=30_000)
         assert page.evaluate(READ, ROOT)["points"] == 4
         release(held)
         page.wait_for_selector(SCENE, state="attached", timeout=60_000)
-        page.wait_for_function(f"() => document.querySelector('{ROOT} .dbls-plot').__dbl.m.N === 4")
+        page.wait_for_function(f"() => dbl(document.querySelector('{ROOT} .dbls-plot')).view.m.N === 4")
         assert page.evaluate(READ, ROOT)["points"] == 4
         assert_no_exception(page)
 

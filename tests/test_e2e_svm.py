@@ -13,7 +13,7 @@ ROOT = ".st-key-svm_chart .dbls"
 def shown(page: Page) -> dict:
     """What the chart shows: its C, the margin width and the support vectors (the plot's meta), the status."""
     page.wait_for_function(f"() => {{ const r = document.querySelector({ROOT!r}); return r && r.dataset.ready; }}")
-    return page.evaluate(f"""() => {{ const r = document.querySelector({ROOT!r}), v = r.__dblView;
+    return page.evaluate(f"""() => {{ const r = document.querySelector({ROOT!r}), v = dbl(r).view;
         return {{c: r.dataset.c, ...JSON.parse(JSON.stringify(v.plot.layout.meta)),
                  status: r.querySelector('.dbls-text').textContent, margins: v.drawn().lines['1']}}; }}""")
 
@@ -103,7 +103,7 @@ def test_hovering_a_point_says_where_it_lies(page: Page, app_server: str) -> Non
     page.goto(app_server.rstrip("/") + "/svm?ds=textbook")
     wait_for_rerun(page)
     shown(page)
-    box = page.evaluate(f"""() => {{ const v = document.querySelector({ROOT!r}).__dblView, fl = v.plot._fullLayout;
+    box = page.evaluate(f"""() => {{ const v = dbl(document.querySelector({ROOT!r})).view, fl = v.plot._fullLayout;
         const r = v.plot.getBoundingClientRect();
         return [r.left + fl.xaxis._offset + fl.xaxis.l2p(v.m.X[0]), r.top + fl.yaxis._offset + fl.yaxis.l2p(v.m.X[1])]; }}""")
     page.mouse.move(box[0], box[1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_helpers import APP_IDLE, assert_no_exception, chart_meta, wait_for_chart, wait_for_rerun
+from e2e_helpers import APP_IDLE, assert_no_exception, chart_meta, wait_for_chart, wait_for_rerun, with_state_of
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
@@ -166,13 +166,13 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_serv
         return {n: g.layout.meta.n_points, data: g._fullData.filter(t => t.name.startsWith('y =')).map(
             t => [Array.from(t.x), Array.from(t.y)])}; }""")
 
-    other = browser.new_context(viewport={"width": 1400, "height": 900})
+    other = with_state_of(browser.new_context(viewport={"width": 1400, "height": 900}))
     try:
         fresh = other.new_page()
         fresh.goto(link)
         fresh.wait_for_selector(APP_IDLE, state="attached", timeout=30_000)
         fresh.wait_for_function("() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');"
-                                " return !!(g && g._fullLayout && g.__dbl); }", timeout=30_000)
+                                " return !!(g && g._fullLayout && dbl(g).view); }", timeout=30_000)
         after = fresh.evaluate("""() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');
             return {n: g.layout.meta.n_points, tau: g.layout.meta.tau,
                     active: Number(document.querySelector('.st-key-perceptron_chart .dbls').dataset.step),
@@ -190,7 +190,7 @@ def test_two_sessions_drawing_at_once_never_see_each_others_points(app_server: s
 
     from datasets.points import decode_points
 
-    contexts = [browser.new_context(viewport={"width": 1400, "height": 900}) for _ in range(2)]
+    contexts = [with_state_of(browser.new_context(viewport={"width": 1400, "height": 900})) for _ in range(2)]
     try:
         pages = [c.new_page() for c in contexts]
         for p in pages:

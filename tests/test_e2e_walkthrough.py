@@ -39,7 +39,7 @@ def test_next_disabled_at_the_last_step_hands_the_focus_to_back(page: Page, app_
     """Next pressed to the last step was disabled with the focus on it, and the focus fell to the page's body."""
     _open(page, app_server.rstrip("/") + "/perceptron")
     page.locator(f"{SCENE} [data-go=next]").focus()
-    last = page.evaluate("() => document.querySelector('.dbls').__dblView.m.nStops - 1")
+    last = page.evaluate("() => dbl(document.querySelector('.dbls')).view.m.nStops - 1")
     for _ in range(last):
         page.keyboard.press("Enter")
     page.wait_for_timeout(200)
@@ -52,7 +52,7 @@ def test_the_png_export_keeps_the_loss_axis_whole(page: Page, app_server: str) -
     ticks and its title, ran past the image's right edge."""
     _open(page, app_server.rstrip("/") + "/perceptron?ds=xor&step=30")
     got = page.evaluate("""async () => {
-        const v = document.querySelector('.dbls').__dblView, fig = v.figure(), div = document.createElement('div');
+        const v = dbl(document.querySelector('.dbls')).view, fig = v.figure(), div = document.createElement('div');
         div.style.cssText = 'position: absolute; left: 0; top: 0';
         document.body.appendChild(div);
         await window.Plotly.newPlot(div, fig.data, fig.layout, {staticPlot: true});

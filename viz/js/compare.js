@@ -15,6 +15,7 @@ import {PerceptronModel, ruleMask, runArray} from "./perceptron-model.js";
 import {checkBox, checkFinite, checkPoints, checkPtr} from "./record.js";
 import {CONTROLS, MATH} from "./shells.js";
 import {Panels} from "./stepping.js";
+import {stateOf} from "./state.js";
 
 
 const REFERENCE = "#CC79A7";  // Okabe–Ito reddish purple: the exact SVM (viz.compare)
@@ -282,13 +283,13 @@ class CompareView extends Panels {
     await this.drawPanels(old);
     for (const tip of this.root.querySelectorAll(".dbls-tip")) tip.hidden = true;  // (the last record's labels)
     this.plots.forEach((gd, j) => {
-      gd.__dbl = this;
-      if (!gd.__dblHooked) {
-        gd.__dblHooked = true;
-        gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+      stateOf(gd).view = this;
+      if (!stateOf(gd).hooked) {
+        stateOf(gd).hooked = true;
+        gd.on("plotly_afterplot", () => stateOf(this.root).view && stateOf(this.root).view.drawStep());
         // a hovered point: each panel's label, over its step's layers (Stepping.hover)
-        gd.on("plotly_hover", (ev) => this.root.__dblView && this.root.__dblView.hoverPanel(j, ev));
-        gd.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hoverPanel(j, null));
+        gd.on("plotly_hover", (ev) => stateOf(this.root).view && stateOf(this.root).view.hoverPanel(j, ev));
+        gd.on("plotly_unhover", () => stateOf(this.root).view && stateOf(this.root).view.hoverPanel(j, null));
       }
     });
     this.show(this.i);

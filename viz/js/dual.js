@@ -16,6 +16,7 @@ import {PerceptronModel, ruleMask} from "./perceptron-model.js";
 import {CONTROLS, MATH} from "./shells.js";
 import {colourBar, painted} from "./sketch.js";
 import {Stepping} from "./stepping.js";
+import {stateOf} from "./state.js";
 
 
 const DUAL_NAMES = 4;  // DUAL_STATE_NAMES in tests/oracles.py: most points the state line names in one list
@@ -540,8 +541,8 @@ export class DualView extends Stepping {
   // largest side that fits is found by halving, the column measured at each side's width before the panels are drawn
   async fit() {
     const sz = this.sz;
-    if (this.root.__dblView === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";
-    if (!sz || !this.root.offsetHeight || this.root.__dblView !== this) return;
+    if (stateOf(this.root).view === this) this.text.style.minHeight = this.stateEl.style.minHeight = "";
+    if (!sz || !this.root.offsetHeight || stateOf(this.root).view !== this) return;
     const longest = this.heldTexts((v) => v.fit()), hold = () => {
       holdTallest(this.text, longest.words);
       holdTallest(this.stateEl, longest.states);
@@ -568,7 +569,7 @@ export class DualView extends Stepping {
     if (!data && !second) return;
     this.g = null;
     await Promise.all([data ? this.Plotly.relayout(this.plot, {width: S, height: S}) : null, second ? this.sizeGram(sz.gram) : null]);
-    if (this.root.__dblView === this) this.drawStep();
+    if (stateOf(this.root).view === this) this.drawStep();
   }
 
   // what the words' column and the state line are held at (fit, Stepping.heldTexts), so that the run's longest words

@@ -3,6 +3,7 @@
 
 import {decode} from "./record.js";
 import {painted} from "./sketch.js";
+import {stateOf} from "./state.js";
 
 // what the page's control labelled ``label`` shows (a slider's text, a select box's choice, a number box's text), or
 // null where the page has none (the offline file), or while a select box is open (its text is what the user types)
@@ -55,10 +56,11 @@ const slotFor = (variant, B) => (variant === "minibatch" ? `minibatch:${B}` : va
 export const slotOf = (run) => slotFor(run.variant, run.batch_size);
 
 export function keep(root, bytes, header) {
+  const chart = stateOf(root);
   const memo = header.memo;
   if (!keeps(header) || header.partial || !header.runs || !header.runs.length) return;  // (a partial one: τ alone)
-  if (!root.__dblMemo || root.__dblMemo.key !== memo.key) root.__dblMemo = {key: memo.key, records: new Map()};
-  const records = root.__dblMemo.records, slot = slotOf(header.runs[0]);
+  if (!chart.memo || chart.memo.key !== memo.key) chart.memo = {key: memo.key, records: new Map()};
+  const records = chart.memo.records, slot = slotOf(header.runs[0]);
   records.delete(slot);
   records.set(slot, bytes);  // the newest last
   while (records.size > MEMO_KEEP) records.delete(records.keys().next().value);
@@ -84,7 +86,7 @@ export function drawWith(draw) { drawRecord = draw; }
 
 // the page's variant control shows a variant this chart has drawn (for the same points and settings): draw it
 function followVariant(root, v) {
-  const memo = v.m.h.memo, kept = root.__dblMemo;
+  const memo = v.m.h.memo, kept = stateOf(root).memo;
   if (!keeps(v.m.h) || !kept || kept.key !== memo.key) return false;
   // while the page runs, another setting may have changed (the kept runs were made without it): the server answers
   if (document.querySelector(RUNNING)) return false;
@@ -99,8 +101,8 @@ function followVariant(root, v) {
 // SVM's C, Compare's τ or B of each side, the Dual's η, the Loss surface's λ)
 export function syncControls() {
   for (const root of document.querySelectorAll(".dbls")) {
-    const v = root.__dblView;
-    const drawn = root.dataset.ready === root.__dblId || root.dataset.sketched === root.__dblId;
+    const v = stateOf(root).view;
+    const drawn = root.dataset.ready === stateOf(root).id || root.dataset.sketched === stateOf(root).id;
     if (!v || !v.sync || !v.m.h.follow || !drawn) continue;  // none, or still mounting
     if (followVariant(root, v)) continue;
     v.sync();
@@ -196,21 +198,22 @@ function aheadSlots(v) {
 }
 
 export function askAhead(root, id) {
-  const v = root.__dblView, h = v && v.m.h;
-  if (!h || !keeps(h) || h.partial || !Array.isArray(h.memo.ahead) || !h.memo.ahead.length || !root.__dblSend) return;
-  const asked = root.__dblAhead || (root.__dblAhead = {key: null, tries: 0});
+  const chart = stateOf(root);
+  const v = chart.view, h = v && v.m.h;
+  if (!h || !keeps(h) || h.partial || !Array.isArray(h.memo.ahead) || !h.memo.ahead.length || !chart.send) return;
+  const asked = chart.ahead || (chart.ahead = {key: null, tries: 0});
   if (asked.key !== h.memo.key) { asked.key = h.memo.key; asked.tries = 0; }
   clearTimeout(asked.timer);
   asked.timer = setTimeout(() => {
-    const kept = root.__dblMemo, now = root.__dblView;
+    const kept = chart.memo, now = chart.view;
     if (!root.isConnected || root.dataset.ready !== id || !now || now.m.h.memo?.key !== asked.key || asked.tries >= AHEAD_TRIES)
       return;  // (gone, another record, or asked enough)
     if (!kept || kept.key !== asked.key || aheadSlots(now).every((slot) => kept.records.has(slot))) return;
     // the chart is being worked (stepped, played): not now, so that no rerun lands in the middle of it
-    if (now.timer || performance.now() - (root.__dblWorked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
+    if (now.timer || performance.now() - (chart.worked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
     asked.tries++;
     if (!document.querySelector(RUNNING))  // (the page is busy: later)
-      root.__dblSend("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
+      chart.send("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
                                               key: asked.key, shows: slotOf(now.m.run)}));
     askAhead(root, id);  // again, until every one is kept
   }, AHEAD_WAIT_MS * 1.5 ** asked.tries);
@@ -219,8 +222,9 @@ export function askAhead(root, id) {
 // a bundle of records made ahead: each kept (where it is of the memo's key the chart keeps), none drawn; one the
 // page's controls show already is drawn now
 export function keepAhead(root, bytes) {
-  const {arrays} = decode(bytes), kept = root.__dblMemo;
-  if (!root.__dblView || !kept) return;  // (nothing drawn here yet: the page's next record is)
+  const chart = stateOf(root);
+  const {arrays} = decode(bytes), kept = chart.memo;
+  if (!chart.view || !kept) return;  // (nothing drawn here yet: the page's next record is)
   for (let j = 0; arrays[`r${j}`]; j++) {
     const record = arrays[`r${j}`], parsed = headerOf(record);
     if (parsed && keeps(parsed.header) && parsed.header.memo.key === kept.key) keep(root, record, parsed.header);
@@ -232,14 +236,15 @@ export function keepAhead(root, bytes) {
 // which takes both cores here for about half a second, would otherwise hold up the frames that paint it), unless
 // another record came meanwhile
 export function askMore(root, id) {
+  const chart = stateOf(root);
   painted().then(painted).then(() => {
-    if (root.isConnected && root.__dblId === id && root.dataset.ready === id && root.__dblSend) root.__dblSend("more", id);
+    if (root.isConnected && chart.id === id && root.dataset.ready === id && chart.send) chart.send("more", id);
   });
 }
 
 // a partial record of a run this chart keeps in full (the server had forgotten it was made): the kept one
 export function keptInFull(root, header) {
-  const kept = root.__dblMemo;
+  const kept = stateOf(root).memo;
   if (!header.partial || !keeps(header) || !kept || kept.key !== header.memo.key || !header.runs || !header.runs.length)
     return null;
   return kept.records.get(slotOf(header.runs[0])) || null;
@@ -252,9 +257,10 @@ export function fingerprint(bytes) {  // FNV-1a over every byte: the same record
 }
 
 export function fail(root, message) {
-  root.__dblId = null;  // the next good record is drawn, even the one drawn before
-  if (root.__dblView) root.__dblView.pause();
-  if (root.__dblView && root.__dblView.dropPick) root.__dblView.dropPick();  // (a weight drawn ahead of its record)
+  const chart = stateOf(root);
+  chart.id = null;  // the next good record is drawn, even the one drawn before
+  if (chart.view) chart.view.pause();
+  if (chart.view && chart.view.dropPick) chart.view.dropPick();  // (a weight drawn ahead of its record)
   root.removeAttribute("aria-busy");
   const box = root.querySelector(".dbls-error") || root.insertBefore(document.createElement("div"), root.firstChild);
   box.className = "dbls-error";

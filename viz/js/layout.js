@@ -2,6 +2,7 @@
 // a point's name, the window's room in presentation mode, the charts' font and the width of a text in it.
 
 import {sub, vec} from "./format.js";
+import {stateOf} from "./state.js";
 
 export const FONT = "Inter, Segoe UI, Helvetica, Arial, sans-serif";
 
@@ -46,8 +47,8 @@ function longestOf(list, n) {
 const HELD_ALL = 8, HELD_NOW_MS = 12;
 
 export function heldForAll(scene, models, texts, done) {
-  if (scene.__dblHeldAll || scene.__dblHeldAsked || models.length < 2) return scene.__dblHeldAll || null;
-  scene.__dblHeldAsked = true;
+  if (stateOf(scene).heldAll || stateOf(scene).heldAsked || models.length < 2) return stateOf(scene).heldAll || null;
+  stateOf(scene).heldAsked = true;
   const idle = window.requestIdleCallback ? (f) => window.requestIdleCallback(f, {timeout: 400}) : (f) => setTimeout(f, 30);
   const words = [], states = [], t0 = performance.now();
   let j = 0;
@@ -55,7 +56,7 @@ export function heldForAll(scene, models, texts, done) {
     try { const t = texts(models[j]()); words.push(...t.words); states.push(...t.states); } catch (e) { /* (none) */ }
     j++;
   };
-  const finish = () => (scene.__dblHeldAll = {words: longestOf(words, HELD_ALL), states: longestOf(states, HELD_ALL)});
+  const finish = () => (stateOf(scene).heldAll = {words: longestOf(words, HELD_ALL), states: longestOf(states, HELD_ALL)});
   while (j < models.length && performance.now() - t0 < HELD_NOW_MS) one();
   if (j >= models.length) return finish();
   const next = () => {

@@ -11,6 +11,7 @@
 import {CONFIG, INK, NEG, POS, PURPLE, layer} from "./draw.js";
 import {grouped, num} from "./format.js";
 import {FONT, esc, f1} from "./layout.js";
+import {stateOf} from "./state.js";
 
 
 export let KATEX = null, KATEX_FAILED = false;
@@ -102,11 +103,11 @@ function setRows(body, rows) {
   if (body.childNodes.length !== body.children.length) body.textContent = "";  // (words in it: a message)
   rows.forEach((row, r) => {
     const key = JSON.stringify(row), el = body.children[r];
-    if (el && el.__dblKey === key) return;
+    if (el && stateOf(el).key === key) return;
     const t = document.createElement("template");
     t.innerHTML = mathRow(row);
     const node = t.content.firstElementChild;
-    node.__dblKey = key;
+    stateOf(node).key = key;
     if (el) el.replaceWith(node); else body.appendChild(node);
   });
   while (body.children.length > rows.length) body.lastElementChild.remove();
@@ -115,9 +116,9 @@ function setRows(body, rows) {
 // a row wider than its column (a phone) is set smaller to fit, down to 70 % (past that it scrolls)
 function fitRows(body) {
   // (KaTeX's fonts still loading set the rows narrower than they stand once in: measured again then)
-  if (document.fonts && document.fonts.status !== "loaded" && !body.__dblFitSoon) {
-    body.__dblFitSoon = true;
-    document.fonts.ready.then(() => { body.__dblFitSoon = false; fitRows(body); });
+  if (document.fonts && document.fonts.status !== "loaded" && !stateOf(body).fitSoon) {
+    stateOf(body).fitSoon = true;
+    document.fonts.ready.then(() => { stateOf(body).fitSoon = false; fitRows(body); });
   }
   for (const el of body.querySelectorAll(".dbls-math-tex")) {
     el.style.fontSize = "";
@@ -144,10 +145,10 @@ function setColumns(body, columns) {
 
 // the folds as the user left them on this chart (the formula open, the proof folded, the first time)
 export function lessonFolds(root) {
-  const open = root.__dblOpen || {};
+  const open = stateOf(root).open || {};
   for (const d of root.querySelectorAll("details[data-part]")) {
     const want = open[d.dataset.part] ?? d.dataset.part === "math";
-    if (d.open !== want) { d.__dblAuto = true; d.open = want; }  // (not the user's choice: wire() does not keep it)
+    if (d.open !== want) { stateOf(d).auto = true; d.open = want; }  // (not the user's choice: wire() does not keep it)
   }
 }
 

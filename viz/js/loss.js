@@ -16,6 +16,7 @@ import {checkFinite, checkPoints} from "./record.js";
 import {MATH, sweepControls} from "./shells.js";
 import {colourBar} from "./sketch.js";
 import {Panels} from "./stepping.js";
+import {stateOf} from "./state.js";
 
 
 const LOSS_SCALE = [[0.0, "#ffffff"], [0.15, "#fde0c5"], [0.4, "#f59e72"], [0.7, "#d1495b"], [1.0, "#5c1a33"]];  // viz.losses.COLOURSCALE
@@ -287,7 +288,7 @@ class LossView extends Panels {
   // the square leaves, and the panel gains the legend's rows in height
   sizes() {
     const k = this.k, n = this.m.run.names.length, width = Math.max(this.root.clientWidth || 800, 300);
-    const side = k > 1 && n === 1 && width >= 640 && this.root.__dblNoSide !== this.sideAt(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
+    const side = k > 1 && n === 1 && width >= 640 && stateOf(this.root).noSide !== this.sideAt(width), legendW = side ? Math.round(Math.min(260 * k, 0.36 * width)) : 0;
     const ml = Math.round(52 * k), mb = Math.round(44 * k);
     // side by side where each keeps 220 px (the normal page: a plot area of MIN_AREA px beside its colour bar)
     const across = (c) => Math.floor((width - legendW - (side ? GAP : 0) - (c - 1) * GAP) / c);
@@ -326,13 +327,13 @@ class LossView extends Panels {
     const data = document.querySelector(".st-key-loss_data"), r = this.root.getBoundingClientRect();
     const below = !(this.sz && this.sz.side) && Boolean(data) && data.offsetHeight > 0 && data.getBoundingClientRect().top >= r.bottom - 4;
     const math = this.root.querySelector("details.dbls-math");  // (above the panels: folded, unless opened before)
-    if (math && math.open === below && (this.root.__dblOpen || {}).math === undefined) {
-      math.__dblAuto = true;  // (not the user's choice: not kept, so a wider page shows it open again)
+    if (math && math.open === below && (stateOf(this.root).open || {}).math === undefined) {
+      stateOf(math).auto = true;  // (not the user's choice: not kept, so a wider page shows it open again)
       math.open = !below;
     }
     if (below === this.root.classList.contains("dbls-data-below")) return;
     this.root.classList.toggle("dbls-data-below", below);
-    const dv = data && data.querySelector(".dbls") && data.querySelector(".dbls").__dblView;
+    const dv = data && data.querySelector(".dbls") && stateOf(data.querySelector(".dbls")).view;
     if (dv && dv.resize) dv.resize();  // (it fits itself under the panels: lossdata.js)
   }
   resize() {
@@ -362,18 +363,18 @@ class LossView extends Panels {
     for (let p = 0; p < m.run.names.length; p++) {
       const gd = this.plots[p], nm = m.run.names[p];
       await this.Plotly.react(gd, [this.contour(nm, this.g.Z[nm], this.sz.H)], this.panelLayout(p, this.sz.W, this.sz.H), CONFIG);
-      gd.__dbl = this;
-      gd.__dblPanel = p;
-      if (!gd.__dblHooked) {
-        gd.__dblHooked = true;
-        gd.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+      stateOf(gd).view = this;
+      stateOf(gd).panel = p;
+      if (!stateOf(gd).hooked) {
+        stateOf(gd).hooked = true;
+        gd.on("plotly_afterplot", () => stateOf(this.root).view && stateOf(this.root).view.drawStep());
         // a click on a weight, read from the pointer (pressed and released within 4 px): plotly's own click event comes
         // only once its mouseup has worked the hover out again, 50–110 ms later here. The weight is found at the press,
         // before plotly's own handler changes the page (a layout read after it costs a whole layout of the page, 40–50
         // ms here); the release lands on the cover plotly lays over the page while a button is down, so it is heard on
         // the window
         gd.addEventListener("pointerdown", (down) => {
-          const v = this.root.__dblView, w = down.button === 0 && v && v.weightAt ? v.weightAt(gd, down) : null;
+          const v = stateOf(this.root).view, w = down.button === 0 && v && v.weightAt ? v.weightAt(gd, down) : null;
           if (v && v.ring) { v.ring = null; v.drawStep(); }  // (a click shows no ring: ← → move b after it)
           if (!w) return;
           const end = (ev) => {  // this pointer's release (or its cancel: a touch that became a pan)
@@ -381,7 +382,7 @@ class LossView extends Panels {
             window.removeEventListener("pointerup", end, true);
             window.removeEventListener("pointercancel", end, true);
             if (ev.type === "pointerup" && Math.hypot(ev.clientX - down.clientX, ev.clientY - down.clientY) <= 4 &&
-                this.root.__dblView === v) v.pick(w);
+                stateOf(this.root).view === v) v.pick(w);
           };
           window.addEventListener("pointerup", end, true);
           window.addEventListener("pointercancel", end, true);
@@ -393,18 +394,18 @@ class LossView extends Panels {
         gd.setAttribute("aria-label", "Weights w₁, w₂: the arrow keys move a ring over them (Shift: five at a time), " +
                         "Enter chooses the weight under it, as a click does; Escape takes the ring away");
         gd.addEventListener("keydown", (ev) => {
-          const v = this.root.__dblView;
+          const v = stateOf(this.root).view;
           if (ev.repeat && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); return; }  // (one choice a press)
           if (ev.altKey || ev.ctrlKey || ev.metaKey || !v || !v.weightKey || !v.weightKey(ev.key, ev.shiftKey)) return;
           ev.preventDefault();  // (so the page's keys leave b alone)
           ev.stopPropagation();
         });
         gd.addEventListener("focus", () => {  // (from the keyboard: a click's focus shows no ring)
-          const v = this.root.__dblView;
+          const v = stateOf(this.root).view;
           if (v && v.weightKey && gd.matches(":focus-visible")) v.weightKey(null);
         });
         gd.addEventListener("blur", (ev) => {  // (to another panel of the chart: the ring stays where it was moved)
-          const v = this.root.__dblView;
+          const v = stateOf(this.root).view;
           if (v && v.ring && !(ev.relatedTarget && v.plots.includes(ev.relatedTarget))) { v.ring = null; v.drawStep(); }
         });
       }
@@ -422,7 +423,7 @@ class LossView extends Panels {
     if (!idle) return;  // (then each b is sampled when it is shown)
     let job = null;
     const step = (deadline) => {
-      if (this.root.__dblView !== this) return;  // replaced by a newer record
+      if (stateOf(this.root).view !== this) return;  // replaced by a newer record
       while (deadline.timeRemaining() > 3) {
         if (!job) {
           let j = -1;
@@ -462,8 +463,8 @@ class LossView extends Panels {
   async fit() {
     const moved = await super.fit();
     const panels = this.root.querySelector(".dbls-loss");
-    if (!this.sz || !this.sz.side || this.root.__dblView !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return moved;
-    this.root.__dblNoSide = this.sideAt(this.sz.width);
+    if (!this.sz || !this.sz.side || stateOf(this.root).view !== this || this.legendEl.offsetHeight <= panels.offsetHeight + 2) return moved;
+    stateOf(this.root).noSide = this.sideAt(this.sz.width);
     this.sz = this.sizes();
     this.layoutClasses(this.sz);
     await this.sizePanels(this.sz);
@@ -530,7 +531,7 @@ class LossView extends Panels {
   }
 
   pick(w) {
-    const send = this.root.__dblSend;
+    const send = stateOf(this.root).send;
     this.picked = {w, b: this.m.bs[this.i], at: Date.now()};
     if (send) send("pick", this.picked);
     this.preview(this.picked);
@@ -548,7 +549,7 @@ class LossView extends Panels {
     this.drawStep();
     showLesson(this, this.i);  // (the formula box writes the losses at the weight picked)
     for (const el of document.querySelectorAll(".dbls")) {  // the page's data chart (lossdata.js)
-      const v = el.__dblView;
+      const v = stateOf(el).view;
       if (v && v.previewPick) v.previewPick({w, b: pick.b, at: pick.at});
     }
   }

@@ -16,6 +16,7 @@ import {CHOSEN_INK, LOSSES, lossesAt} from "./loss.js";
 import {PerceptronView} from "./perceptron.js";
 import {checkBox, checkPoints} from "./record.js";
 import {Stepping} from "./stepping.js";
+import {stateOf} from "./state.js";
 
 
 const LD_NAMES = 3;  // LOSS_STATE_NAMES in tests/oracles.py: most points the state line names on one line
@@ -107,9 +108,9 @@ class LossDataView extends Stepping {
     const sz = this.ldSz = this.sizes();
     this.placed(sz);
     await this.drawData(prev, sz.width, sz.height);
-    if (!this.plot.__dblHooked) {
-      this.plot.__dblHooked = true;
-      this.plot.on("plotly_afterplot", () => { const v = this.root.__dblView; if (v && v.drawStep) v.drawStep(); });
+    if (!stateOf(this.plot).hooked) {
+      stateOf(this.plot).hooked = true;
+      this.plot.on("plotly_afterplot", () => { const v = stateOf(this.root).view; if (v && v.drawStep) v.drawStep(); });
     }
     this.hookHover();  // (a hovered point's name and place: Stepping.tipFor)
     // a weight picked after the page made this record (View.seen) is drawn over it again: the last view's, or one picked

@@ -10,6 +10,7 @@ import {inView} from "./layout.js";
 import {KATEX, lessonFolds, loadKatex, showLesson, typesetAsMathML} from "./lesson.js";
 import {asBytes, decode} from "./record.js";
 import {SKETCH, painted, unsketch} from "./sketch.js";
+import {stateOf} from "./state.js";
 
 drawWith(mountScene);
 
@@ -23,7 +24,9 @@ function samePoints(a, b) {
 
 // draws a record in ``root``; resolves to its view once drawn (nothing where it was kept, or a newer record came)
 export async function mountScene(root, data, {standalone = false, shownAs = null, stripLater = false} = {}) {
+  const chart = stateOf(root);
   if (standalone) typesetAsMathML();
+  listen(root);
   let bytes, parsed;
   try { bytes = asBytes(data); } catch (e) { fail(root, e.message); return; }
   parsed = headerOf(bytes);
@@ -34,15 +37,15 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   const full = parsed && keptInFull(root, parsed.header);
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
   const id = recordId(bytes, shownAs, parsed);
-  if (root.__dblId === id && root.__dblView) {  // drawn already: the controls may have moved since (dimmed or not)
+  if (chart.id === id && chart.view) {  // drawn already: the controls may have moved since (dimmed or not)
     if (root.dataset.ready === id) {
       syncControls();
       // the same partial record again (its inputs came back before the rest was made): ask for the rest again
-      if (parsed && parsed.header.partial && root.__dblSend) root.__dblSend("more", id);
+      if (parsed && parsed.header.partial && chart.send) chart.send("more", id);
     }
     return;
   }
-  root.__dblId = id;
+  chart.id = id;
   let model, scene, kind;
   try {
     scene = decode(bytes);
@@ -53,22 +56,22 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   // a first drawing that follows a control of the page (τ, η, λ…) the page has not drawn yet (a page just opened: its
   // widgets' code still loading) waits for it, three seconds at most, rather than draw another value's run under it
   const follows = [].concat(scene.header.follow ?? []).filter((label) => typeof label === "string");  // (Compare: a side's)
-  if (!standalone && !root.__dblView && follows.some((label) => controlValue(label) === null)) {
+  if (!standalone && !chart.view && follows.some((label) => controlValue(label) === null)) {
     await untilControls(follows, CONTROL_WAIT_MS);
-    if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+    if (chart.id !== id) return;  // a newer scene arrived meanwhile
   }
-  try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
+  try { model = kind.model(scene, chart.view); } catch (e) { fail(root, e.message); return; }
   // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
   // (and a newer record that comes while the sketch waits for plotly.js: sketched too, never left under the old one)
   let sketched = null;
-  const shown = root.__dblView;
+  const shown = chart.view;
   const sketchable = kind.sketch && !(kind.viewFor ? kind.viewFor(scene) : kind.View).unsketched;
   if (!window.Plotly && sketchable && !standalone && !document.hidden && (!shown || shown.Plotly === SKETCH)) {
     try { sketched = await drawScene(root, id, scene, kind, model, SKETCH, stripLater); } catch (e) {
       console.warn(`the chart's sketch: ${e.message}`);  // (plotly.js draws it: nothing is said)
-      root.__dblView = shown;
+      chart.view = shown;
     }
-    if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+    if (chart.id !== id) return;  // a newer scene arrived meanwhile
     if (sketched) {  // (it follows the page's controls and the page's size, and shows its formulas, as the chart drawn
       root.dataset.sketched = id;  // with plotly.js does: a row of columns that stacks once the charts are in widens it)
       watchSize(root);
@@ -80,10 +83,10 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   }
   let Plotly;
   try { Plotly = await loadPlotly(); } catch (e) { fail(root, e.message); return; }
-  if (root.__dblId !== id) return;  // a newer scene arrived meanwhile
+  if (chart.id !== id) return;  // a newer scene arrived meanwhile
   unsketch(root);  // (plotly.js draws on fresh elements: the sketch's go)
   if (sketched) {  // (the run a control chose meanwhile: τ moved in the sketch)
-    try { model = kind.model(scene, root.__dblView); } catch (e) { fail(root, e.message); return; }
+    try { model = kind.model(scene, chart.view); } catch (e) { fail(root, e.message); return; }
   }
   const pace = sketched && sketched.timer ? sketched.pace : null;  // (played in the sketch: plays on)
   let view;
@@ -91,15 +94,15 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   if (!view) return;
   if (pace && view.play && view.i < view.m.nStops - 1) view.play(...pace);
   root.dataset.ready = id;
-  if (root.__dblScaleWas !== undefined && view.k !== undefined && root.__dblScaleWas !== view.k) inView(root);
+  if (chart.scaleWas !== undefined && view.k !== undefined && chart.scaleWas !== view.k) inView(root);
   // (presentation mode: a chart drawn for the first time with its top above what the page shows is scrolled to: a tab
   // opened below the chart puts it at the page's top while the page stays scrolled at the tabs, 900 px under it)
-  else if (!root.__dblShown && view.k > 1 && root.getBoundingClientRect().top < 0) inView(root);
-  root.__dblShown = true;
-  root.__dblScaleWas = undefined;
+  else if (!chart.shown && view.k > 1 && root.getBoundingClientRect().top < 0) inView(root);
+  chart.shown = true;
+  chart.scaleWas = undefined;
   watchSize(root);
   keep(root, bytes, scene.header);
-  if (scene.header.partial && root.__dblSend) askMore(root, id);  // the page then sends every τ's run
+  if (scene.header.partial && chart.send) askMore(root, id);  // the page then sends every τ's run
   else askAhead(root, id);
   lessonSoon(root);
   watchControls();
@@ -110,24 +113,25 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
 // the lesson's formulas once KaTeX is in (loaded once; the panel says so where it cannot be)
 function lessonSoon(root) {
   if (KATEX) return;
-  const show = () => { const v = root.__dblView; if (v) showLesson(v, v.step); };
+  const show = () => { const v = stateOf(root).view; if (v) showLesson(v, v.step); };
   loadKatex().then(show, show);
 }
 
 // a scene's view made and drawn in ``root`` with ``Plotly`` (plotly.js, or the sketch), or null where a newer record came
 // meanwhile; a view that cannot be made or drawn throws
 async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
-  let old = root.__dblView;
+  const chart = stateOf(root);
+  let old = chart.view;
   if (old) old.pause();
   root.classList.remove("dbls-failed", "dbls-waiting");
   root.removeAttribute("aria-busy");
   const err = root.querySelector(".dbls-error");
   if (err) err.remove();
   const shell = kind.shellFor ? kind.shellFor(scene) : kind.shell;  // (the Loss page's has a panel per loss)
-  if (root.__dblKind !== scene.header.kind || root.__dblShell !== shell || !root.querySelector(".dbls-plot")) {
+  if (chart.kind !== scene.header.kind || chart.shell !== shell || !root.querySelector(".dbls-plot")) {
     root.innerHTML = shell;
-    root.__dblKind = scene.header.kind;
-    root.__dblShell = shell;
+    chart.kind = scene.header.kind;
+    chart.shell = shell;
     if (old && old.m.h.kind !== scene.header.kind) old = null;
     wire(root);
   }
@@ -137,23 +141,24 @@ async function drawScene(root, id, scene, kind, model, Plotly, stripLater) {
   // a link's step (once); on a new run of the same points (τ moved…), the step the last run stood at; on new points
   // (another dataset, a point clicked in, Undo), the view's start, else step 0 (the Loss surface: the b it opens at)
   // (a chart drawn anew in another element of the page: where the old one stood, once, for a scene of its kind)
-  const stood = root.__dblStood && root.__dblStood.kind === scene.header.kind ? root.__dblStood.step : null;
-  root.__dblStood = null;
-  const at = start !== null && start !== root.__dblStart ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
-  root.__dblStart = start;
-  root.__dblView = view;
+  const stood = chart.stood && chart.stood.kind === scene.header.kind ? chart.stood.step : null;
+  chart.stood = null;
+  const at = start !== null && start !== chart.start ? start : (old ? (samePoints(old.m, model) ? old.step : start ?? 0) : stood ?? 0);
+  chart.start = start;
+  chart.view = view;
   // a new run over a chart of the same points (a new B or variant from the server, as a kept one from the browser):
   // the data panel, the words and the controls first, the strip's curves a frame later (PerceptronView.mount)
   await view.mount(at, old, {stripLater: stripLater || samePoints(old && old.m, model), stood});
-  return root.__dblId === id ? view : null;  // (a newer record arrived meanwhile: it says when it is ready)
+  return chart.id === id ? view : null;  // (a newer record arrived meanwhile: it says when it is ready)
 }
 
 function wire(root) {
-  const v = () => root.__dblView;
-  if (!root.__dblWorkHooked) {  // (the variants made ahead wait while the chart is worked: askAhead)
-    root.__dblWorkHooked = true;
+  const chart = stateOf(root);
+  const v = () => chart.view;
+  if (!chart.workHooked) {  // (the variants made ahead wait while the chart is worked: askAhead)
+    chart.workHooked = true;
     for (const ev of ["pointerdown", "keydown", "input", "wheel"])
-      root.addEventListener(ev, () => { root.__dblWorked = performance.now(); }, {capture: true, passive: true});
+      root.addEventListener(ev, () => { chart.worked = performance.now(); }, {capture: true, passive: true});
   }
   const controls = root.querySelector(".dbls-controls");  // (a quiz has none: the page asks the next question)
   if (controls) controls.addEventListener("click", (ev) => {
@@ -186,8 +191,8 @@ function wire(root) {
   const tau = root.querySelector(".dbls-tau select");
   if (tau) tau.addEventListener("change", (ev) => v() && v().setRun(Number(ev.target.value)));
   for (const d of root.querySelectorAll("details[data-part]")) d.addEventListener("toggle", () => {
-    if (!d.__dblAuto) (root.__dblOpen || (root.__dblOpen = {}))[d.dataset.part] = d.open;  // (the user's: kept)
-    d.__dblAuto = false;  // (folded or opened by the layout: loss.js placeWords)
+    if (!stateOf(d).auto) (chart.open || (chart.open = {}))[d.dataset.part] = d.open;  // (the user's: kept)
+    stateOf(d).auto = false;  // (folded or opened by the layout: loss.js placeWords)
     if (d.open && v()) showLesson(v(), v().step);
   });
   const legend = root.querySelector(".dbls-legend");
@@ -204,12 +209,12 @@ function wire(root) {
     ev.preventDefault();
     const k = Math.max(0, Math.min(all.length - 1, to));
     all.forEach((b, i) => { b.tabIndex = i === k ? 0 : -1; });
-    root.__dblLegendAt = k;
+    chart.legendAt = k;
     all[k].focus();
   });
   legend.addEventListener("focusin", (ev) => {
     const all = [...legend.querySelectorAll("button[data-part]")], j = all.indexOf(ev.target.closest("button[data-part]"));
-    if (j >= 0) root.__dblLegendAt = j;
+    if (j >= 0) chart.legendAt = j;
   });
 }
 
@@ -218,10 +223,11 @@ function wire(root) {
 // window below its top. Set on each record drawn (once a root); let go once the root has left the page
 let windowWatched = false;
 function watchSize(root) {
-  if (!window.ResizeObserver || root.__dblResize) return;
-  const obs = root.__dblResize = new ResizeObserver(() => {
-    if (!root.isConnected) { obs.disconnect(); root.__dblResize = null; return; }
-    const v = root.__dblView;
+  const chart = stateOf(root);
+  if (!window.ResizeObserver || chart.resize) return;
+  const obs = chart.resize = new ResizeObserver(() => {
+    if (!root.isConnected) { obs.disconnect(); chart.resize = null; return; }
+    const v = chart.view;
     if (root.offsetWidth && v) v.resize();  // (hidden, in a tab not shown: nothing to size to)
   });
   obs.observe(root);
@@ -230,7 +236,7 @@ function watchSize(root) {
   if (!windowWatched) {  // the window's height alone (a projector's full screen): no element changes size
     windowWatched = true;
     window.addEventListener("resize", () => {
-      for (const r of document.querySelectorAll(".dbls")) if (r.__dblResize && r.offsetWidth && r.__dblView) r.__dblView.resize();
+      for (const r of document.querySelectorAll(".dbls")) if (stateOf(r).resize && r.offsetWidth && stateOf(r).view) stateOf(r).view.resize();
     });
   }
 }
@@ -241,20 +247,30 @@ function watchSize(root) {
 const DRAWN = new Map();
 
 function takeOver(root) {
+  const chart = stateOf(root);
   const host = root.closest("[class*='st-key-']");
   const name = host && [...host.classList].find((c) => c.startsWith("st-key-"));
   if (!name) return;
   const before = DRAWN.get(name);
   DRAWN.set(name, root);
-  if (!before || before === root || root.__dblView || !before.__dblView) return;
-  before.__dblView.pause();
+  if (!before || before === root || chart.view || !stateOf(before).view) return;
+  stateOf(before).view.pause();
   // (the scale it was drawn at: presentation mode turned draws the chart anew in the other, a page left and come back
   // to in the same, mountScene)
-  root.__dblScaleWas = before.__dblView.k;
-  root.__dblStood = {step: before.__dblView.step, kind: before.__dblKind};
-  root.__dblStart = before.__dblStart;
-  root.__dblMemo = before.__dblMemo;
-  root.__dblOpen = before.__dblOpen;
+  chart.scaleWas = stateOf(before).view.k;
+  chart.stood = {step: stateOf(before).view.step, kind: stateOf(before).kind};
+  chart.start = stateOf(before).start;
+  chart.memo = stateOf(before).memo;
+  chart.open = stateOf(before).open;
+}
+
+// tests and the curious: a ``dbl-state`` event dispatched on a chart's root, or (bubbling) on an element in it, is
+// given that element's state (state.js) as ``detail.state``
+function listen(root) {
+  const chart = stateOf(root);
+  if (chart.listening) return;
+  chart.listening = true;
+  root.addEventListener("dbl-state", (ev) => { if (ev.detail) ev.detail.state = stateOf(ev.target); });
 }
 
 export default function (component) {
@@ -266,6 +282,6 @@ export default function (component) {
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
   takeOver(root);
-  root.__dblSend = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
+  stateOf(root).send = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
   mountScene(root, data);
 }

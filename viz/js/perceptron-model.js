@@ -3,6 +3,7 @@
 
 import {afterUpdates, apart, bnum, grouped, mistakesText, names, num, pointSet, sub, vec} from "./format.js";
 import {TW, TX, tn, tset, tsign, tv} from "./lesson.js";
+import {stateOf} from "./state.js";
 
 // run j's array ``name``, named <field>.<j> in the record (a run that shares another's order: run.order_of)
 
@@ -99,13 +100,13 @@ export class PerceptronModel {
   checkBits() {  // every step's set holds B of the N points
     const w = (this.N + 7) >> 3, B = this.run.batch_size, o = this.order;
     if (!(o instanceof Uint8Array) || o.length !== this.S * w) throw new Error("the scene's subsets do not match its steps");
-    if (o.__dblChecked === B) return;  // (the runs of every τ share one array: checked once)
+    if (stateOf(o).checked === B) return;  // (the runs of every τ share one array: checked once)
     for (let s = 0; s < this.S; s++) {
       let c = 0;
       for (let j = s * w; j < (s + 1) * w; j++) for (let v = o[j]; v; v &= v - 1) c++;
       if (c !== B || (this.N & 7 && o[(s + 1) * w - 1] >> (this.N & 7))) throw new Error(`step ${s + 1}'s subset does not hold B = ${B} of the ${this.N} points`);
     }
-    o.__dblChecked = B;
+    stateOf(o).checked = B;
   }
 
   updated(step, k) {  // the core's Trajectory.updated: the examined points in M of the state before (M ∩ I)

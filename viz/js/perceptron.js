@@ -11,6 +11,7 @@ import {PerceptronModel} from "./perceptron-model.js";
 import {SHELL} from "./shells.js";
 import {painted} from "./sketch.js";
 import {Stepping} from "./stepping.js";
+import {stateOf} from "./state.js";
 
 export class PerceptronView extends Stepping {
   constructor(root, model, Plotly, scene) {
@@ -219,7 +220,7 @@ export class PerceptronView extends Stepping {
   // only grows, so it settles after the longest words seen.
   async fitSide() {
     const sz = this.sz, ctl = this.root.querySelector(".dbls-controls");
-    if (!sz || !sz.side || !ctl || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (hidden: no sizes)
+    if (!sz || !sz.side || !ctl || stateOf(this.root).view !== this || !this.root.offsetHeight) return;  // (hidden: no sizes)
     const at = sideKey(sz.width), before = this.sideCut && this.sideCut.at === at ? this.sideCut.by : 0;
     const over = Math.round(ctl.getBoundingClientRect().bottom - this.root.getBoundingClientRect().top - this.room(0));
     if (over <= 2 || sz.mainH <= 280) return;
@@ -228,9 +229,9 @@ export class PerceptronView extends Stepping {
     this.layoutClasses(this.sz);
     this.fitStrip(this.sz);
     await this.Plotly.relayout(this.plot, {width: this.sz.mainW, height: this.sz.mainH});
-    if (this.root.__dblView !== this) return;
+    if (stateOf(this.root).view !== this) return;
     await this.Plotly.relayout(this.stripEl, {width: this.sz.stripW, height: this.stripLayout(this.sz.stripW).height});
-    if (this.root.__dblView === this) this.drawStep();
+    if (stateOf(this.root).view === this) this.drawStep();
   }
 
   // fitSide whenever the words or the legend beside the panel, or the state line under it, change height (at most once
@@ -284,7 +285,7 @@ export class PerceptronView extends Stepping {
   // held before stay the least, so that a new record (new data, another variant) moves the controls once, if at all,
   // not down and back (a partial record's own words can be shorter than every τ's)
   holdWords() {
-    if (!this.sz || this.root.__dblView !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
+    if (!this.sz || stateOf(this.root).view !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
     const held = this.heldTexts((v) => v.holdWords()), was = (el) => (held.final ? 0 : parseFloat(el.style.minHeight) || 0);
     holdTallest(this.text, held.words, was(this.text));
     holdTallest(this.stateEl, held.states, was(this.stateEl));
@@ -308,10 +309,10 @@ export class PerceptronView extends Stepping {
   stripSoon(hold = false) {
     const m = this.m;
     painted().then(() => {
-      if (this.m !== m || this.root.__dblView !== this) return;  // τ moved on meanwhile, or a new record is drawn
+      if (this.m !== m || stateOf(this.root).view !== this) return;  // τ moved on meanwhile, or a new record is drawn
       if (hold) this.holdWords();
       this.Plotly.react(this.stripEl, this.stripTraces(), this.stripLayout(this.sz.stripW), CONFIG)
-        .then(() => { if (this.root.__dblView === this) this.drawStep(); });
+        .then(() => { if (stateOf(this.root).view === this) this.drawStep(); });
     });
   }
 
@@ -321,7 +322,7 @@ export class PerceptronView extends Stepping {
     this.fitStrip(sz);
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
     this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => {
-      if (this.root.__dblView !== this) return null;  // (a newer record is drawn meanwhile: its own sizes hold)
+      if (stateOf(this.root).view !== this) return null;  // (a newer record is drawn meanwhile: its own sizes hold)
       this.drawStep();
       showLesson(this, this.step);  // (the lesson's plots take the new width)
       this.holdWords();

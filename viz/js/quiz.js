@@ -9,6 +9,7 @@ import {EXAM_MANY, INK, NONE, UPDATE, examHalo, overlaps, pen} from "./draw.js";
 import {afterUpdates, grouped, num, pointSet, sub, vec} from "./format.js";
 import {esc, f1, holdTallest, largestFitting, pointName, sideKey} from "./layout.js";
 import {PerceptronView} from "./perceptron.js";
+import {stateOf} from "./state.js";
 
 
 const WRONG = "#CC0000";  // a wrong pick
@@ -86,9 +87,9 @@ export class QuizView extends PerceptronView {
     this.sz = sz;
     this.layoutClasses(sz);
     await this.drawData(old, sz.mainW, sz.mainH);  // (the same points at the same size: not drawn again)
-    if (!this.plot.__dblQuiz) {
-      this.plot.__dblQuiz = true;
-      this.plot.on("plotly_click", (ev) => this.root.__dblView && this.root.__dblView.pick && this.root.__dblView.pick(ev));
+    if (!stateOf(this.plot).quiz) {
+      stateOf(this.plot).quiz = true;
+      this.plot.on("plotly_click", (ev) => stateOf(this.root).view && stateOf(this.root).view.pick && stateOf(this.root).view.pick(ev));
     }
     this.attach();
     await this.fitQuiz();
@@ -105,7 +106,7 @@ export class QuizView extends PerceptronView {
   async fitQuiz() {
     const sz = this.sz, top0 = this.sized || sz;
     for (const el of [this.text, this.legendEl, this.stateEl]) el.style.minHeight = "";
-    if (!sz || this.root.__dblView !== this || !this.root.offsetHeight) return;
+    if (!sz || stateOf(this.root).view !== this || !this.root.offsetHeight) return;
     const box = (el) => el.getBoundingClientRect(), held = this.answerHeld(), hold = () => {
       holdTallest(this.text, held.words);
       holdTallest(this.legendEl, [held.legend]);
@@ -121,7 +122,7 @@ export class QuizView extends PerceptronView {
       if (Math.abs(H - sz.mainH) <= 2 && fl && fl.height === sz.mainH) return;
       sz.mainH = H;
       await this.Plotly.relayout(this.plot, {height: H});
-      if (this.root.__dblView === this) this.drawStep();
+      if (stateOf(this.root).view === this) this.drawStep();
       return;
     }
     const top = top0.mainW, rowTop = box(this.plot).top;
@@ -142,7 +143,7 @@ export class QuizView extends PerceptronView {
     hold();
     if (fl && fl.width === S && fl.height === S) return;  // (drawn at that size already)
     await this.Plotly.relayout(this.plot, {width: S, height: S});
-    if (this.root.__dblView === this) this.drawStep();
+    if (stateOf(this.root).view === this) this.drawStep();
   }
 
   // what fitQuiz holds the column and the state line at: the answered question's words, legend (with a wrong pick's
@@ -160,7 +161,7 @@ export class QuizView extends PerceptronView {
   // (or halo) of a point the step examines means that point, even where another point lies nearer the pointer
   // (plotly.js's pick: points overlap at 40 XOR points)
   pick(ev) {
-    const pt = ev && ev.points && ev.points[0], send = this.root.__dblSend;
+    const pt = ev && ev.points && ev.points[0], send = stateOf(this.root).send;
     if (this.q.answered || !pt || !Number.isInteger(pt.customdata)) return;
     this.picked = {i: this.litAt(ev.event) ?? pt.customdata - 1, at: Date.now()};
     if (send) send("pick", this.picked);

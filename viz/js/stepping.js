@@ -6,6 +6,7 @@ import {fingerprint} from "./follow.js";
 import {grouped} from "./format.js";
 import {esc, heldForAll, pageTop, placeTip, pointName} from "./layout.js";
 import {lessonHeight, showLesson} from "./lesson.js";
+import {stateOf} from "./state.js";
 
 // what every view does alike: step, play and pause over its model's stops (m.nStops), and the room a
 // presentation-mode chart has in the window
@@ -21,7 +22,7 @@ export class Stepping {
     this.text = q(".dbls-text"); this.plot = q(".dbls-plot"); this.over = q(".dbls-over");
     this.legendEl = q(".dbls-legend"); this.stateEl = q(".dbls-state"); this.live = q(".dbls-live");
     this.range = q(".dbls-range"); this.label = q(".dbls-at");
-    this.hidden = root.__dblHidden || (root.__dblHidden = new Set(hidden));
+    this.hidden = stateOf(root).hidden || (stateOf(root).hidden = new Set(hidden));
     this.i = 0;
     this.timer = null;
   }
@@ -49,7 +50,7 @@ export class Stepping {
   drawLegend() { this.legendEl.innerHTML = this.legendHTML(); }
   // (one Tab stop, the arrows move along it, main.js: wire: the ten entries were ten stops before the controls)
   legendHTML(items = this.legendButtons()) {
-    const at = Math.min(this.root.__dblLegendAt || 0, items.length - 1);
+    const at = Math.min(stateOf(this.root).legendAt || 0, items.length - 1);
     return items.map(([id, label, svg], j) =>
       `<button type="button" data-part="${id}" aria-pressed="${!this.hidden.has(id)}" tabindex="${j === at ? 0 : -1}" title="Show or hide: ${esc(label)}">` +
       `<svg width="18" height="18" aria-hidden="true">${svg}</svg><span>${esc(label)}</span></button>`).join("");
@@ -89,10 +90,10 @@ export class Stepping {
   // once drawn: the plot knows its view (the page's keys and exports find it there), the layers follow the plot
   // when it is drawn again (resize, legend), and the step is shown
   attach() {
-    this.plot.__dbl = this;
-    if (!this.plot.__dblHooked) {
-      this.plot.__dblHooked = true;
-      this.plot.on("plotly_afterplot", () => this.root.__dblView && this.root.__dblView.drawStep());
+    stateOf(this.plot).view = this;
+    if (!stateOf(this.plot).hooked) {
+      stateOf(this.plot).hooked = true;
+      this.plot.on("plotly_afterplot", () => stateOf(this.root).view && stateOf(this.root).view.drawStep());
     }
     this.hookHover();
     const tip = this.root.querySelector(".dbls-tip");
@@ -104,10 +105,10 @@ export class Stepping {
   // (.dbls-tip). plotly.js's label lay under those layers and wrote the coordinates unrounded; the views whose points
   // plotly.js knows hover them with hoverinfo "none" (its events still come). Hooked once a plot
   hookHover() {
-    if (this.plot.__dblHover || !this.root.querySelector(".dbls-tip")) return;
-    this.plot.__dblHover = true;
-    this.plot.on("plotly_hover", (ev) => this.root.__dblView && this.root.__dblView.hover(ev));
-    this.plot.on("plotly_unhover", () => this.root.__dblView && this.root.__dblView.hover(null));
+    if (stateOf(this.plot).hoverHooked || !this.root.querySelector(".dbls-tip")) return;
+    stateOf(this.plot).hoverHooked = true;
+    this.plot.on("plotly_hover", (ev) => stateOf(this.root).view && stateOf(this.root).view.hover(ev));
+    this.plot.on("plotly_unhover", () => stateOf(this.root).view && stateOf(this.root).view.hover(null));
   }
   hover(ev) {
     const p = ev && ev.points && ev.points[0];
@@ -131,14 +132,14 @@ export class Stepping {
   // those are known (the view then showing this record). ``final``: whether that is all there is to hold (every run's
   // known, or a record of one run that is not a partial one, whose other runs are to come)
   heldTexts(again) {
-    const kept = this.scene.__dblHeld || (this.scene.__dblHeld = new Map());
+    const kept = stateOf(this.scene).held || (stateOf(this.scene).held = new Map());
     const own = (m) => {
       const key = this.heldKey(m);
       if (!kept.has(key)) kept.set(key, this.textsOf(m));
       return kept.get(key);
     };
     const all = again ? heldForAll(this.scene, this.runModels(), own, () => {
-      const v = this.root.__dblView;
+      const v = stateOf(this.root).view;
       if (v && v.scene === this.scene) again(v);
     }) : null;
     const mine = own(this.m);
@@ -189,7 +190,7 @@ export class Stepping {
 
   go(delta) { this.pause(); this.show(this.i + delta); }
   key(name) {  // (the page's keys: glue/chart_tools.py)
-    this.root.__dblWorked = performance.now();
+    stateOf(this.root).worked = performance.now();
     const last = this.m.nStops - 1;
     const i = {ArrowLeft: this.i - 1, ArrowRight: this.i + 1, Home: 0, End: last}[name];
     if (i === undefined) return false;
@@ -250,7 +251,7 @@ export class Panels extends Stepping {
   }
   // (true where the panels were sized again)
   async fit() {
-    if (this.root.__dblView !== this || !this.root.offsetWidth) return false;  // (a newer record's view, or hidden: not measured)
+    if (stateOf(this.root).view !== this || !this.root.offsetWidth) return false;  // (a newer record's view, or hidden: not measured)
     this.around = Math.max(0, this.aroundNow());
     const sz = this.sizes();
     if (Math.abs(sz.H - this.sz.H) <= 2) return false;

@@ -12,6 +12,7 @@ import {TW, TX, showLesson, tn, tsign, tv} from "./lesson.js";
 import {PerceptronView} from "./perceptron.js";
 import {MARGINS, MATH, sweepControls} from "./shells.js";
 import {Stepping} from "./stepping.js";
+import {stateOf} from "./state.js";
 
 
 const SVM_NAMES = 5;  // SVM_STATE_NAMES in tests/oracles.py: most points the state line names in one list
@@ -235,12 +236,12 @@ class SvmView extends Stepping {
   // the page's Penalty C control then shows it, the link carries it and the SGD tab runs at it; a move of that control
   // (sync) is not sent back, nor a C the control already shows
   report() {
-    const send = this.root.__dblSend;
+    const send = stateOf(this.root).send;
     if (!send || this.syncing || this.m.K < 2) return;
     clearTimeout(this.reportTimer);
     this.reportTimer = setTimeout(() => {
       const text = this.followed();
-      if (this.timer || this.root.__dblView !== this || text === null || this.indexOf(text) === this.i) return;
+      if (this.timer || stateOf(this.root).view !== this || text === null || this.indexOf(text) === this.i) return;
       this.reported = this.i;  // (its echo from the control is not a move: sync)
       send("c", this.m.Cs[this.i]);
     }, REPORT_MS);
