@@ -9,13 +9,15 @@ Fixtures for e2e tests:
 - ``browser_type_launch_args`` / ``browser_context_args`` (session): pytest-playwright's fixtures,
   extended with that executable, flags for a sandboxless offline machine, and a 1400x900 viewport.
 - ``page``: one browser tab shared by the whole-app tests (a new page per test cost about 1.5 s more, most of it
-  a new renderer process booting Streamlit's frontend), at the 1400x900 viewport when each test starts; a test that
-  listens to the page's events, routes its requests, adds init scripts or closes it takes ``fresh_page`` instead
-  (pytest-playwright's own: a new context and page).
+  a new renderer process booting Streamlit's frontend), at the 1400x900 viewport when each test starts and left on
+  about:blank after it; a test that listens to the page's events, routes its requests, adds init scripts or closes it
+  takes ``fresh_page`` instead (a new context and page).
+- ``context``: pytest-playwright's, overridden so that its pages have ``dbl(el)`` (e2e_helpers.STATE_OF), as the
+  shared tab's have.
 - ``app_server`` (session): base URL (``http://127.0.0.1:PORT``, no trailing slash) of
   ``streamlit run app.py`` started from the repository root.
 
-Use them with pytest-playwright's ``page`` fixture and the helpers in ``tests/e2e_helpers.py``.
+Use them with the ``page`` fixture above and the helpers in ``tests/e2e_helpers.py``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Helpers for end-to-end tests that drive the Streamlit app in a real Chromium (Playwright, sync API).
 
-Typical use, with the ``page`` fixture of pytest-playwright and ``app_server`` from conftest.py::
+Typical use, with the ``page`` fixture (conftest.py: the shared tab) and ``app_server`` from conftest.py::
 
     page.goto(app_server)
     wait_for_rerun(page)
@@ -172,9 +172,9 @@ def goto_page(
     wait_for_rerun(page, timeout=timeout)
 
 
-def open_page(page: Page, base_url: str, link_text: str, url_path: str) -> None:
-    """Open one of the app's pages by its address (``url_path``; ``link_text`` names it in the sidebar) and wait for
-    its chart (no exception shown). The sidebar's links are tested in test_e2e_smoke.py."""
+def open_page(page: Page, base_url: str, url_path: str) -> None:
+    """Open one of the app's pages by its address (``url_path``) and wait for its chart (no exception shown). The
+    sidebar's links to every page: test_e2e_smoke.py."""
     page.goto(base_url.rstrip("/") + "/" + url_path.lstrip("/"))
     wait_for_rerun(page)
     wait_for_chart(page)

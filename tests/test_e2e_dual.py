@@ -20,7 +20,7 @@ from playwright.sync_api import Page
 
 
 def open_dual(page: Page, base: str) -> None:
-    open_page(page, base, 'Dual / Gram', 'dual')
+    open_page(page, base, 'dual')
     wait_for_scene(page)
 
 

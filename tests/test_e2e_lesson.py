@@ -273,7 +273,7 @@ def test_the_loss_formulas_write_each_loss_at_the_chosen_weight(renderer):  # no
 def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_step(page: Page, app_server: str) -> None:
     from e2e_helpers import SCENE, assert_no_exception, open_page, scene_button, wait_for_step
 
-    open_page(page, app_server, "Perceptron", "perceptron")
+    open_page(page, app_server, "perceptron")
     page.wait_for_selector(f"{SCENE} .dbls-math-tex .katex-html", timeout=30_000)  # KaTeX's HTML, not the raw TeX
     tex = lambda: page.evaluate(  # noqa: E731
         f"() => Array.from(document.querySelectorAll('{SCENE} .dbls-math-tex')).map((r) => r.dataset.tex)")

@@ -30,6 +30,10 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     asked: list[str] = []
     context.on("request", lambda request: asked.append(request.url))  # every frame and worker of the context
+    flying: set = set()  # the requests not yet answered (or failed)
+    context.on("request", lambda request: flying.add(request))
+    context.on("requestfinished", lambda request: flying.discard(request))
+    context.on("requestfailed", lambda request: flying.discard(request))
     page = context.new_page()
     try:
         for view in VIEWS:
@@ -46,7 +50,7 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
             if view == "/perceptron?quiz=true":  # answer the first question: the verdict and the Next button
                 page.get_by_role("button", name="No update").click()
                 page.get_by_role("button", name="Next question").wait_for()
-            page.wait_for_load_state("networkidle")  # icons and fonts load after the first paint: none pending for 0.5 s
+            quiet(page, flying)  # icons and fonts load after the first paint
             assert_no_exception(page)
     finally:
         context.close()
@@ -54,6 +58,15 @@ def test_no_page_asks_another_host(browser: Browser, app_server: str) -> None:
     assert any(urlparse(u).path.endswith("/app/static/katex.js") for u in asked)  # the formulas' KaTeX: from the app
     elsewhere = sorted({u for u in asked if not u.startswith(LOCAL) and urlparse(u).netloc != ours})
     assert not elsewhere, "requests to other hosts:\n" + "\n".join(elsewhere[:20])
+
+
+def quiet(page, flying: set, still_ms: int = 800, most_ms: int = 5000) -> None:
+    """Wait until no request of ``flying`` has been in flight for ``still_ms`` (at most ``most_ms`` in all)."""
+    still = waited = 0
+    while still < still_ms and waited < most_ms:
+        page.wait_for_timeout(100)
+        waited += 100
+        still = still + 100 if not flying else 0
 
 
 def test_no_material_icons_in_the_source() -> None:

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 
 def open_perceptron(page: Page, base: str) -> None:
-    open_page(page, base, 'Perceptron', 'perceptron')
+    open_page(page, base, 'perceptron')
     wait_for_scene(page)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from e2e_helpers import assert_no_exception, wait_for_rerun
+from e2e_helpers import assert_no_exception, goto_page, wait_for_chart, wait_for_rerun
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -59,3 +59,23 @@ def test_a_fresh_server_s_first_request_for_a_page_runs_the_app_around_it(page: 
         assert sidebar.get_by_text("Dataset", exact=False).count() >= 1
         assert page.get_by_test_id("stSidebarNav").get_by_text("Dual / Gram").count() == 1
         assert page.locator("h1, h2, h3").filter(has_text="Perceptron").count() >= 1
+
+
+SIDEBAR_PAGES = [("Perceptron", "perceptron", "Perceptron"), ("Dual / Gram", "dual", "Dual perceptron"),
+                 ("SVM margin", "svm", "SVM"), ("Loss surface", "losses", "Loss"), ("Compare", "compare", "Compare"),
+                 ("Home", "", APP_NAME)]
+
+
+def test_each_sidebar_link_opens_its_page_with_its_chart(page: Page, app_server: str) -> None:
+    """The navigation drawn by app.py: each link, clicked in turn in one session, opens its page at its address, with
+    its heading and (but the home page) its chart; the dataset chosen stays."""
+    page.goto(app_server.rstrip("/") + "/?ds=xor")
+    wait_for_rerun(page)
+    for link, path, heading in SIDEBAR_PAGES:
+        goto_page(page, app_server, link)
+        assert page.url.split("?")[0].rstrip("/") == (app_server.rstrip("/") + "/" + path).rstrip("/"), (link, page.url)
+        page.locator("h1").filter(has_text=heading).first.wait_for()
+        if path:
+            wait_for_chart(page)
+            assert "ds=XOR" in page.url or "ds=xor" in page.url, (link, page.url)
+        assert_no_exception(page)
