@@ -8,8 +8,8 @@ Fixtures for e2e tests:
 - ``chromium_executable`` (session): path of the Chromium that Playwright launches.
 - ``browser_type_launch_args`` / ``browser_context_args`` (session): pytest-playwright's fixtures,
   extended with that executable, flags for a sandboxless offline machine, and a 1400x900 viewport.
-- ``page``: one browser tab shared by the whole-app tests (a new page per test cost about 1.5 s more, most of it
-  a new renderer process booting Streamlit's frontend), at the 1400x900 viewport when each test starts and left on
+- ``page``: one browser tab shared by the whole-app tests (a new page per test boots Streamlit's frontend in a new
+  renderer process: its cost is in bench/RESULTS.md, the test suite's time), at the 1400x900 viewport when each test starts and left on
   about:blank after it; a test that listens to the page's events, routes its requests, adds init scripts or closes it
   takes ``fresh_page`` instead (a new context and page).
 - ``context``: pytest-playwright's, overridden so that its pages have ``dbl(el)`` (e2e_helpers.STATE_OF), as the

@@ -504,10 +504,9 @@ def test_presentation_mode_with_the_sidebar_kept_holds_the_step_label_in_the_row
     """At 1280×720 with the sidebar kept (hide=tables) "Step 0 of 15" went to a row of its own under the buttons (room
     held for "Step 1,000 of 1,000"), and the panel gave up that row: its plot area was 237 px wide.
 
-    The plot area is 340 px, or 313 px on about one load in four, in a new tab as in one reused: the sketch's first fit
-    sometimes measures the step's words taller than they stand once drawn, and the panel keeps that cut
-    (PerceptronView.fitSide: the cut only grows). That race is open (bench/RESULTS.md, 2026-12-02); this test asks that
-    the row is not given up."""
+    The panel's size there varies from load to load: the sketch's first fit may measure the step's words taller than
+    they stand once drawn, and PerceptronView.fitSide's cut only grows (an open race, bench/RESULTS.md 2026-12-02);
+    this test asks that the row is not given up."""
     _open(page, app_server.rstrip("/") + "/perceptron?present=true&hide=tables", 1280, 720, scene=True)
     at, nxt = page.evaluate(BOX, ".dbls-at"), page.evaluate(BOX, ".dbls-controls [data-go=next]")
     lh = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.dbls-at')).lineHeight) || 30")
