@@ -146,7 +146,12 @@ export function inView(root) {
   if (r.top >= 0 && r.top < 0.5 * window.innerHeight) return;
   const top = pageTop(root);
   if (top > 0.45 * window.innerHeight) { root.scrollIntoView({block: "start"}); return; }
-  for (const p of scrollers(root)) p.scrollTop = 0;
+  toTop(root);
+}
+
+// the page around ``el`` scrolled to its top
+export function toTop(el) {
+  for (const p of scrollers(el)) p.scrollTop = 0;
   window.scrollTo(0, 0);
 }
 

@@ -6,7 +6,7 @@
 import {SPEEDS, loadPlotly} from "./draw.js";
 import {CONTROL_WAIT_MS, askAhead, askMore, controlValue, drawWith, fail, headerOf, keep, keepAhead, keptInFull, recordId, syncControls, untilControls, watchControls} from "./follow.js";
 import {KINDS} from "./kinds.js";
-import {inView} from "./layout.js";
+import {inView, toTop} from "./layout.js";
 import {KATEX, lessonFolds, loadKatex, showLesson, typesetAsMathML} from "./lesson.js";
 import {asBytes, decode} from "./record.js";
 import {SKETCH, painted, unsketch} from "./sketch.js";
@@ -273,6 +273,11 @@ function listen(root) {
   root.addEventListener("dbl-state", (ev) => { if (ev.detail) ev.detail.state = stateOf(ev.target); });
 }
 
+// the page (its address's path) the last chart was mounted on. Streamlit usually opens a page chosen in the sidebar
+// at its top, but now and then (the old page's elements still standing as the new one's arrive) keeps the old page's
+// scroll: the first chart of a page come to puts the page at its top
+let pathShown = null;
+
 export default function (component) {
   const {data, parentElement} = component;
   if (data === null || data === undefined) {  // mounted early, before the page has its scene (its html fetches plotly.js,
@@ -281,6 +286,8 @@ export default function (component) {
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
+  if (pathShown !== null && pathShown !== location.pathname) toTop(root);
+  pathShown = location.pathname;
   takeOver(root);
   stateOf(root).send = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
   mountScene(root, data);
