@@ -13,6 +13,8 @@ import {painted} from "./sketch.js";
 import {Stepping} from "./stepping.js";
 import {stateOf} from "./state.js";
 
+const GIVE_BACK = 3;  // steps a presentation-mode panel's cut may be given back in (PerceptronView.fitSide)
+
 export class PerceptronView extends Stepping {
   constructor(root, model, Plotly, scene) {
     super(root, model, Plotly, scene, ["R", "gamma"]);
@@ -217,21 +219,40 @@ export class PerceptronView extends Stepping {
   // words or legend wrap in a narrow column: a step's words may be longer than the last's) and so push the controls
   // out of the window, the panel gives up that much more room, for this width and window height (sizes(); a new
   // record of the chart keeps it). Measured once drawn and whenever the words or the legend change height: the cut
-  // only grows, so it settles after the longest words seen.
+  // grows, so it settles after the longest words seen. Once every run's tallest words are held (holdWords: final) it
+  // gives back what it took too much (a first fit, made before then, measured longer words than any run has), in up
+  // to GIVE_BACK steps, each measured, and goes back to the last cut that fitted where the controls then run past the
+  // window (the legend beside the panel wraps anew as the panel's width changes, and under a tall column of words the
+  // strip keeps its least height: a cut and the room it leaves are not in proportion).
   async fitSide() {
+    if (this.fitting) { this.fitAgain = true; return; }  // (one at a time: one measured mid-relayout would cut too much)
+    this.fitting = true;
+    try { await this.fitSideOnce(); } finally { this.fitting = false; }
+    if (this.fitAgain) { this.fitAgain = false; await this.fitSide(); }
+  }
+
+  async fitSideOnce() {
     const sz = this.sz, ctl = this.root.querySelector(".dbls-controls");
     if (!sz || !sz.side || !ctl || stateOf(this.root).view !== this || !this.root.offsetHeight) return;  // (hidden: no sizes)
-    const at = sideKey(sz.width), before = this.sideCut && this.sideCut.at === at ? this.sideCut.by : 0;
+    const at = sideKey(sz.width), cut = this.sideCut && this.sideCut.at === at ? this.sideCut : {by: 0, gave: 0};
     const over = Math.round(ctl.getBoundingClientRect().bottom - this.root.getBoundingClientRect().top - this.room(0));
-    if (over <= 2 || sz.mainH <= 280) return;
-    this.sideCut = {at, by: before + over};
+    const giveBack = over < -2 && cut.by > 0 && this.wordsFinal && cut.gave < GIVE_BACK;
+    if (giveBack) {
+      this.sideCut = {at, by: Math.max(0, cut.by + over), fitted: cut.by, gave: cut.gave + 1};
+    } else if (over > 2 && sz.mainH > 280) {  // (after a step given back too far: the cut that fitted, and no more steps)
+      this.sideCut = cut.fitted > cut.by ? {...cut, by: cut.fitted, gave: GIVE_BACK} : {...cut, at, by: cut.by + over};
+    } else {
+      return;
+    }
     Object.assign(this.sz, this.sizes());
     this.layoutClasses(this.sz);
     this.fitStrip(this.sz);
     await this.Plotly.relayout(this.plot, {width: this.sz.mainW, height: this.sz.mainH});
     if (stateOf(this.root).view !== this) return;
     await this.Plotly.relayout(this.stripEl, {width: this.sz.stripW, height: this.stripLayout(this.sz.stripW).height});
-    if (stateOf(this.root).view === this) this.drawStep();
+    if (stateOf(this.root).view !== this) return;
+    this.drawStep();
+    if (giveBack) await this.fitSideOnce();  // (measured again: another step, or back to the cut that fitted)
   }
 
   // fitSide whenever the words or the legend beside the panel, or the state line under it, change height (at most once
@@ -287,6 +308,7 @@ export class PerceptronView extends Stepping {
   holdWords() {
     if (!this.sz || stateOf(this.root).view !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
     const held = this.heldTexts((v) => v.holdWords()), was = (el) => (held.final ? 0 : parseFloat(el.style.minHeight) || 0);
+    this.wordsFinal = held.final;
     holdTallest(this.text, held.words, was(this.text));
     holdTallest(this.stateEl, held.states, was(this.stateEl));
   }
