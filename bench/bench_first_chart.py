@@ -7,7 +7,8 @@ visit), the bare app's tab between each two of the app's, and times from the nav
 
 - the bare app: its Plotly chart drawn (``_fullLayout``);
 - the app: the chart sketched (``data-sketched``: the points, axes and step drawn before plotly.js is in;
-  viz/js/sketch.js) where the page's chart kind is, and drawn with plotly.js (``data-ready``: hover, clicks).
+  viz/js/sketch.js) where the page's chart kind is, drawn with plotly.js (``data-ready``: hover, clicks), and drawn
+  from a whole record (where the first was partial, the value shown alone: the rest it then asked for).
 
 Prints the medians of ``--runs`` tabs (and the range) and each as a ratio to the bare app's median. Run by hand
 (2-core machine: about three minutes at --runs 6):
@@ -39,6 +40,15 @@ new MutationObserver(() => {
   seen("bare", () => { const g = document.querySelector(".js-plotly-plot"); return g && g._fullLayout && !document.querySelector(".dbls"); });
   seen("sketched", () => document.querySelector(".dbls[data-sketched]"));
   seen("ready", () => document.querySelector(".dbls[data-ready]"));
+  seen("whole", () => {  // every chart drawn from a whole record: a partial one (the value shown alone) is followed by the rest
+    const roots = [...document.querySelectorAll(".dbls[data-ready]")];
+    return roots.length > 0 && roots.every((r) => {
+      const ev = new CustomEvent("dbl-state", {detail: {}, bubbles: true});
+      r.dispatchEvent(ev);
+      const v = ev.detail.state && ev.detail.state.view;
+      return v && !v.m.h.partial;
+    });
+  });
 }).observe(document, {subtree: true, childList: true, attributes: true});
 """
 
@@ -68,7 +78,7 @@ def main() -> None:
     n = args.n
     pages = [("Perceptron, XOR", f"perceptron?ds=XOR&n_xor={n}"), ("Perceptron, textbook", "perceptron"),
              ("Dual", "dual"), ("SVM, blobs", f"svm?ds=Blobs&n_blobs={n}"), ("Loss surface", "losses"),
-             ("Compare", "compare")]
+             ("Compare", "compare"), ("Compare, C", "compare?cmp=svm")]
     pages = [(name, path) for name, path in pages if args.only.lower() in name.lower()]
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with served("bench/bare_app.py") as bare, served("app.py") as app, sync_playwright() as pw:
@@ -78,11 +88,12 @@ def main() -> None:
             first_times(browser, f"{app}/{path}" if path else bare, ("ready",) if path else ("bare",))
         bare_ms: list[float] = []
         for name, path in pages:
-            sketch_ms, ready_ms = [], []
+            sketch_ms, ready_ms, whole_ms = [], [], []
             for _ in range(args.runs):
                 bare_ms.append(first_times(browser, bare, ("bare",))["bare"])
-                got = first_times(browser, f"{app}/{path}", ("ready",))
+                got = first_times(browser, f"{app}/{path}", ("ready", "whole"))
                 ready_ms.append(got["ready"])
+                whole_ms.append(got["whole"])
                 if got.get("sketched", -1) > 0:
                     sketch_ms.append(got["sketched"])
             ref = statistics.median(bare_ms)
@@ -94,6 +105,9 @@ def main() -> None:
             r = statistics.median(ready_ms)
             print(f"  drawn with plotly.js: median {r:.0f} ms ({min(ready_ms):.0f}–{max(ready_ms):.0f}), "
                   f"{r / ref:.2f}× the bare app's")
+            w = statistics.median(whole_ms)
+            print(f"  drawn from a whole record: median {w:.0f} ms ({min(whole_ms):.0f}–{max(whole_ms):.0f}), "
+                  f"{w / ref:.2f}× the bare app's")
         print(f"\nthe bare app's first chart over all: median {statistics.median(bare_ms):.0f} ms "
               f"({min(bare_ms):.0f}–{max(bare_ms):.0f}, {len(bare_ms)} tabs)")
         browser.close()

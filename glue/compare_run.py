@@ -19,7 +19,7 @@ C_LABEL = "SVM penalty C"
 # records' sizes behind it: bench/RESULTS.md, figures that stood in code comments)
 FAMILY_STEPS = 26_000
 SHOWN = "_compare_shown"  # the runs of the record this session was sent last (glue.builds.settings_key)
-FAMILIES = 8  # families of C runs the server keeps (about a megabyte each at N = 2,000), and its registry of them
+FAMILIES = 8  # families of C runs the server keeps (about a megabyte each at N = 2,000)
 
 
 @st.cache_resource(max_entries=16, ttl=TTL, show_spinner="Running both…")
@@ -31,8 +31,8 @@ def compute(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str):
 
 @st.cache_resource(max_entries=FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every C…")
 def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
-    """:func:`compute` for a family of C (kept apart: the registry "compare" names what this holds,
-    glue.shared.partial_first), its runs made in every worker at once."""
+    """:func:`compute` for a family of C (kept apart: glue.shared.partial_first sends the runs shown first), its runs
+    made in every worker at once."""
     return compare_page(X, y, lefts, rights, follow, "C", share=offload_shared)
 
 
@@ -45,6 +45,6 @@ def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tupl
     if key != "C" or pair is None or not any(follow):  # (one run a side, or a family of τ or B: quick)
         return *compute(X, y, lefts, rights, follow, key), lefts, rights
     shown_l, shown_r = shown_specs(lefts, rights, pair, key)
-    return partial_first(SHOWN, "compare", FAMILIES, settings_key(X, y, (("runs", (lefts, rights)),)),
+    return partial_first(SHOWN, settings_key(X, y, (("runs", (lefts, rights)),)),
                          lambda: (*offload(compare_page, X, y, shown_l, shown_r, follow, key, True), shown_l, shown_r),
                          lambda: (*compute_family(X, y, lefts, rights, follow), lefts, rights))

@@ -26,7 +26,6 @@ CHART = "perceptron_chart"  # the data chart's key (clicks on it edit the points
 TAU_LABEL = "Step size τ"  # the renderer follows this control: τ moves in the browser
 VARIANT_LABEL, B_LABEL = "Variant", "Batch size B"  # and these, back to a variant (and B) it has drawn (the memo)
 SHOWN = "_perceptron_shown"  # the inputs of the record this session was sent last
-BUILT_KEEP = 32  # inputs the registry of builds holds, as compute's cache does (a forgotten one: a partial record)
 AHEAD_ASKED = "_perceptron_ahead"  # the chart's ask for the variants made ahead (glue.ahead.Ask), for this run
 LAST_BUILD = "_perceptron_last_build_s"  # how long this session's last build of every τ (not a cache lookup) took
 # a build this slow sends the τ shown first (first_tau_first); a cache lookup is quicker than CACHED_S
@@ -81,7 +80,7 @@ def build(ds, params: tuple, tau: float, first: bool) -> tuple:
             st.session_state[LAST_BUILD] = took
         return made
 
-    out = partial_first(SHOWN, "perceptron", BUILT_KEEP, key, lambda: perceptron_page(
+    out = partial_first(SHOWN, key, lambda: perceptron_page(
         X, y, params, (tau,), TAU_LABEL, offload_shared, (VARIANT_LABEL, B_LABEL), partial=True),
         every, may=first and ahead.future(key) is None)
     if every_tau(out) and made_ahead_kind(params, len(y)):  # (an ask then takes it from there)

@@ -10,10 +10,8 @@ not valid.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from time import monotonic
 from typing import Any
 
 import numpy as np
@@ -37,7 +35,6 @@ from glue.options import (
     DATASET_LABELS,
     N_PLANE_MAX,
     PARAMS,
-    TTL,
     URL_FORMS,
     known_url_key,
     named,
@@ -496,9 +493,6 @@ def show_points(ds: Dataset, key: str) -> None:
     show_chart(sized(fig, presenting()), key, f"The points of {ds.label}")
 
 
-_REGISTRY_LOCK = threading.Lock()
-
-
 def sent_anew(name: str, key: str) -> bool:
     """Whether this session was last sent a record of other inputs than ``key`` (kept under ``name``, which now holds
     ``key``): a partial record is sent only for new inputs, and the page's next run with the same ones (the chart's
@@ -513,44 +507,16 @@ def more_asked() -> None:
     (:func:`sent_anew` then False), makes it."""
 
 
-def remember(registry: dict, key: str, keep: int) -> None:
-    """``key`` was made (or used again): the server's ``registry`` of builds holds the ``keep`` last, the oldest
-    dropped first, as the cache that holds the builds themselves drops them, each with the time it was made (a build
-    older than the cache's TTL was made again just now)."""
-    with _REGISTRY_LOCK:  # (every session's script thread)
-        made = registry.pop(key, None)
-        registry[key] = made if made is not None and monotonic() - made < TTL else monotonic()
-        while len(registry) > keep:
-            del registry[next(iter(registry))]
-
-
-def made_fresh(registry: dict, key: str) -> bool:
-    """Whether the build ``key`` is in the ``registry`` and still in its cache (made less than the TTL ago)."""
-    with _REGISTRY_LOCK:
-        made = registry.get(key)
-    return made is not None and monotonic() - made < TTL
-
-
-@st.cache_resource(show_spinner=False)  # (no TTL: they say when each build was made, made_fresh)
-def _registries() -> dict[str, dict]:
-    """The server's registries of builds made, by name (:func:`partial_first`), for every session."""
-    return {}
-
-
-def partial_first(shown: str, name: str, keep: int, key: str, partial: Callable[[], tuple],
-                  full: Callable[[], tuple], may: bool = True) -> tuple:
+def partial_first(shown: str, key: str, partial: Callable[[], tuple], full: Callable[[], tuple],
+                  may: bool = True) -> tuple:
     """A page's build of the inputs ``key``: ``partial()`` (the runs the controls show alone, a partial record) where
-    it ``may`` and the inputs are new to this session (:func:`sent_anew` under ``shown``) and not in the server's
-    registry of builds ``name`` (:func:`made_fresh`); else ``full()``, remembered there (its last ``keep``, as the
-    cache of ``full`` keeps them). The chart asks for the rest once it has drawn a partial record
-    (:func:`more_asked`), and that run, with the same inputs, makes them in full."""
-    with _REGISTRY_LOCK:
-        registry = _registries().setdefault(name, {})
-    if sent_anew(shown, key) and may and not made_fresh(registry, key):
+    it ``may`` and the inputs are new to this session (:func:`sent_anew` under ``shown``); else ``full()``. The chart
+    asks for the rest once it has drawn a partial record (:func:`more_asked`), and that run, with the same inputs,
+    makes them in full, or finds them in ``full``'s cache (another session's: one more round trip, no registry of
+    what that cache holds; bench/RESULTS.md, 2026-12-02)."""
+    if sent_anew(shown, key) and may:
         return partial()
-    out = full()
-    remember(registry, key, keep)
-    return out
+    return full()
 
 
 def take_start_step() -> int | None:

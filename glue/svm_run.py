@@ -17,7 +17,7 @@ PATH_KERNEL_MAX_N = 300  # 25 SMO fits: kept to a second or two
 C_LABEL = "Penalty C (log scale)"  # the chart follows this control: C moves in the browser
 ETA_LABEL = "Constant η"  # the SGD chart follows this control: η moves in the browser
 SGD_SHOWN = "_svm_sgd_shown"  # the inputs of the SGD record this session was sent last (glue.shared.sent_anew)
-SGD_FAMILIES = 8  # families of η runs the server keeps, and its registry of them names
+SGD_FAMILIES = 8  # families of η runs the server keeps
 
 
 def every_c(kernel: str, n: int) -> bool:
@@ -53,8 +53,8 @@ def compute_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int
 
 @st.cache_resource(max_entries=SGD_FAMILIES, ttl=TTL, show_spinner="Running hinge SGD for every η…")
 def compute_sgd_family(X, y, C: float, steps: int, seed: int, etas: tuple):
-    """Hinge SGD for each constant η of ``etas`` and the exact SVM (the registry "sgd" names what this holds, glue.shared.partial_first), the
-    runs made in every worker at once."""
+    """Hinge SGD for each constant η of ``etas`` and the exact SVM (glue.shared.partial_first sends the η shown
+    first), the runs made in every worker at once."""
     return sgd_page(X, y, C, "constant", etas, steps, seed, ETA_LABEL, share=offload_shared)
 
 
@@ -66,7 +66,7 @@ def build_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int) 
     etas = family_etas(schedule, steps, len(y), C)
     if eta not in etas or len(etas) < 2:  # (the decaying schedule reads no η: one run for all)
         return *compute_sgd(X, y, C, schedule, eta if schedule == "constant" else TAUS[0], steps, seed), False
-    return partial_first(SGD_SHOWN, "sgd", SGD_FAMILIES, settings_key(X, y, (("sgd", (C, steps, seed)),)),
+    return partial_first(SGD_SHOWN, settings_key(X, y, (("sgd", (C, steps, seed)),)),
                          lambda: (*offload(sgd_page, X, y, C, schedule, (eta,), steps, seed, ETA_LABEL, True), True),
                          lambda: (*compute_sgd_family(X, y, C, steps, seed, etas), False))
 

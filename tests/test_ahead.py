@@ -119,29 +119,6 @@ def test_a_failed_build_is_tried_again_and_the_store_stays_bounded():
     assert len(ahead.runs) <= 8
 
 
-def test_the_registry_of_builds_forgets_one_past_its_cache_s_ttl(monkeypatch):
-    """glue.shared.partial_first sends a partial record first for inputs the server has not made: the registry says
-    which, each with the time it was made, and a build older than the caches' TTL counts as not made (its cache has
-    dropped it: a partial record first again, not a blocking build of every value)."""
-    from glue import shared
-    from glue.options import TTL
-
-    now = [1000.0]
-    monkeypatch.setattr(shared, "monotonic", lambda: now[0])
-    registry: dict = {}
-    shared.remember(registry, "a", 2)
-    now[0] += TTL / 2
-    shared.remember(registry, "a", 2)  # a cache hit: the time it was made stays
-    shared.remember(registry, "b", 2)
-    assert shared.made_fresh(registry, "a") and shared.made_fresh(registry, "b")
-    now[0] += TTL / 2
-    assert not shared.made_fresh(registry, "a") and shared.made_fresh(registry, "b")
-    shared.remember(registry, "a", 2)  # made again just now
-    assert shared.made_fresh(registry, "a") and registry["a"] == now[0]
-    shared.remember(registry, "c", 2)  # the oldest used is dropped, as the cache drops it
-    assert list(registry) == ["a", "c"] and not shared.made_fresh(registry, "b")
-
-
 def test_the_mini_batch_made_ahead_is_of_the_b_the_page_s_box_shows():
     """The page says the B its box shows: the mini-batch made ahead is of that B, every other setting the page's, so
     that its key is the one the page's own build of those settings looks for (glue.builds.run_params, as the page
