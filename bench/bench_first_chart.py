@@ -45,8 +45,8 @@ new MutationObserver(() => {
     return roots.length > 0 && roots.every((r) => {
       const ev = new CustomEvent("dbl-state", {detail: {}, bubbles: true});
       r.dispatchEvent(ev);
-      const v = ev.detail.state && ev.detail.state.view;
-      return v && !v.m.h.partial;
+      const st = ev.detail.state, v = st && st.view;
+      return v && r.dataset.ready === st.id && !v.m.h.partial;  // (drawn: its view is made before it is mounted)
     });
   });
 }).observe(document, {subtree: true, childList: true, attributes: true});

@@ -38,10 +38,10 @@ def compute_family(X, y, lefts: tuple, rights: tuple, follow: tuple):
 
 def build(X, y, lefts: tuple, rights: tuple, follow: tuple, key: str, pair: tuple | None) -> tuple:
     """What the chart shows: :func:`compute`'s runs and record; or, for a family of C (25 hinge-SGD runs, an order
-    of magnitude slower than one: bench/RESULTS.md, Compare page) not made yet, on runs other than this session's
-    last, the runs the controls show alone (a partial record). Once drawn, the chart asks for the rest
-    (``more_asked``): the page's next run, with the same runs, makes the family, and the chart takes it in place, at
-    the same step."""
+    of magnitude slower than one: bench/RESULTS.md, Compare page) on runs new to this session (other than its last),
+    the runs the controls show alone (a partial record). Once drawn, the chart asks for the rest
+    (``more_asked``): the page's next run, with the same runs, makes the family (or finds it in the cache), and the
+    chart takes it in place, at the same step."""
     if key != "C" or pair is None or not any(follow):  # (one run a side, or a family of τ or B: quick)
         return *compute(X, y, lefts, rights, follow, key), lefts, rights
     shown_l, shown_r = shown_specs(lefts, rights, pair, key)

@@ -66,8 +66,9 @@ def ask_ahead() -> None:
 def build(ds, params: tuple, tau: float, first: bool) -> tuple:
     """What the page shows for ``params``: (the record, the words of each τ, the conventions, the dataset's label).
 
-    The record holds every τ's run; where ``first`` allows it and those runs are not made yet, it holds ``tau``'s
-    alone (a partial record), and the chart asks for the rest once drawn. A build that was not a cache hit is timed
+    The record holds every τ's run; where ``first`` allows it, the inputs are new to this session and they are not
+    being made ahead (glue.ahead), it holds ``tau``'s alone (a partial record), and the chart asks for the rest once
+    drawn. A build that was not a cache hit is timed
     for :func:`first_tau_first`."""
     X, y = plane_data(ds, N_PLANE_MAX)
     key, ahead = settings_key(X, y, params), made_ahead()

@@ -60,9 +60,9 @@ def compute_sgd_family(X, y, C: float, steps: int, seed: int, etas: tuple):
 
 def build_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int) -> tuple:
     """The SGD tab's record, each run's summary and whether the record is partial: one η's run where the η shown is
-    not in :func:`family_etas`; else every η's, or, for inputs new to this session and not made yet, the run of the
+    not in :func:`family_etas`; else every η's, or, for inputs new to this session, the run of the
     η shown alone first (a partial record: bench/RESULTS.md, SVM margin page). Once drawn, the chart asks for the
-    rest (``more_asked``), and the next run, with the same inputs, makes them."""
+    rest (``more_asked``), and the next run, with the same inputs, makes them (or finds them in the cache)."""
     etas = family_etas(schedule, steps, len(y), C)
     if eta not in etas or len(etas) < 2:  # (the decaying schedule reads no η: one run for all)
         return *compute_sgd(X, y, C, schedule, eta if schedule == "constant" else TAUS[0], steps, seed), False

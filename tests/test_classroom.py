@@ -191,7 +191,7 @@ def test_the_quiz_page_keeps_the_score_and_moves_on():
 
 @pytest.mark.parametrize("what", ["order", "tau", "batch", "svm"])
 def test_every_comparison_runs_on_the_same_points(what):
-    seed = 23 if what == "svm" else 0  # (points of its own: a family no other test made, built here)
+    seed = 23 if what == "svm" else 0
     at = page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "app_pages/compare.py")
     assert not at.error and not at.exception
     sc = scene(at)  # one record: the points once and both runs' states
@@ -213,7 +213,7 @@ def test_every_comparison_runs_on_the_same_points(what):
         at.run()  # the family is made: this session is sent it at once from now on
         assert not scene(at).partial
         other = page_from_url({"ds": "separable", "cmp": what, "data_seed": str(seed)}, "app_pages/compare.py")
-        assert scene(other).partial  # another session: the runs shown first, then the family, from the cache
+        assert scene(other).partial  # another session: the runs shown first, then the family
         other.run()
         assert not scene(other).partial and len(scene(other).runs) == 1 + len(C_GRID)
     else:  # every value of the page's τ (or B) controls run once: each side follows its control in the browser
@@ -244,8 +244,7 @@ def test_a_compare_link_opens_at_its_step():
     ({"cmp": "tau", "cmp_steps": "5000"}, False),  # past the budget: the two runs shown
     ({"cmp": "tau", "tau_a": "0.5", "tau_b": "0.5", "cmp_steps": "5000"}, False),  # one run, on both sides
     ({"cmp": "order", "cmp_steps": "1500"}, False),  # twenty runs of 1,500 steps: past it
-    # 25 C's hinge runs and the perceptron's of 1,000 steps, after the C shown's (points of their own, so that the
-    # family is not one another test made: it would then come from the cache)
+    # 25 C's hinge runs and the perceptron's of 1,000 steps, after the C shown's
     ({"cmp": "svm", "data_seed": "21"}, True),
     ({"cmp": "svm", "cmp_steps": "1100", "data_seed": "22", "C": "0.1"}, False)])
 def test_compare_sends_a_family_only_within_its_budget(query, family):

@@ -489,8 +489,8 @@ class PerceptronScene:
         control shows: the variant}) and ``ahead`` (the variants the server makes ahead when asked, sent in a
         :func:`bundle`; "minibatch": at the B the page's B control shows). None: nothing is kept.
     partial : bool
-        The record holds the run of the page's τ alone, sent first when the server had not made the runs of every
-        τ: once it is drawn, the chart asks for them (app_pages/perceptron.py), and dims while the page's τ control shows
+        The record holds the run of the page's τ alone, sent first for inputs new to the session (where the
+        page's last build was slow, or the variant or B changed): once it is drawn, the chart asks for them (app_pages/perceptron.py), and dims while the page's τ control shows
         another τ than this record's.
     """
 

@@ -273,10 +273,16 @@ function listen(root) {
   root.addEventListener("dbl-state", (ev) => { if (ev.detail) ev.detail.state = stateOf(ev.target); });
 }
 
-// the page (its address's path) the last chart was mounted on. Streamlit usually opens a page chosen in the sidebar
-// at its top, but now and then (the old page's elements still standing as the new one's arrive) keeps the old page's
-// scroll: the first chart of a page come to puts the page at its top
-let pathShown = null;
+// Streamlit usually opens a page chosen in the sidebar at its top, but now and then (the old page's elements still
+// standing as the new one's arrive) keeps the old page's scroll: the first chart mounted after the address's path
+// changed (from a page with a chart or without: the browser's navigation events say so where it has them) puts the
+// page at its top
+let pathShown = location.pathname, cameTo = false;
+if (window.navigation) {
+  window.navigation.addEventListener("currententrychange", () => {
+    if (location.pathname !== pathShown) { pathShown = location.pathname; cameTo = true; }
+  });
+}
 
 export default function (component) {
   const {data, parentElement} = component;
@@ -286,8 +292,9 @@ export default function (component) {
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
-  if (pathShown !== null && pathShown !== location.pathname) toTop(root);
+  if (cameTo || pathShown !== location.pathname) toTop(root);
   pathShown = location.pathname;
+  cameTo = false;
   takeOver(root);
   stateOf(root).send = component.setTriggerValue;  // what a chart tells the page (a weight clicked, a quiz's pick)
   mountScene(root, data);

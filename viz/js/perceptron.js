@@ -231,7 +231,7 @@ export class PerceptronView extends Stepping {
     if (this.fitAgain) { this.fitAgain = false; await this.fitSide(); }
   }
 
-  async fitSideOnce() {
+  async fitSideOnce(afterGive = false) {
     const sz = this.sz, ctl = this.root.querySelector(".dbls-controls");
     if (!sz || !sz.side || !ctl || stateOf(this.root).view !== this || !this.root.offsetHeight) return;  // (hidden: no sizes)
     const at = sideKey(sz.width), cut = this.sideCut && this.sideCut.at === at ? this.sideCut : {by: 0, gave: 0};
@@ -239,8 +239,8 @@ export class PerceptronView extends Stepping {
     const giveBack = over < -2 && cut.by > 0 && this.wordsFinal && cut.gave < GIVE_BACK;
     if (giveBack) {
       this.sideCut = {at, by: Math.max(0, cut.by + over), fitted: cut.by, gave: cut.gave + 1};
-    } else if (over > 2 && sz.mainH > 280) {  // (after a step given back too far: the cut that fitted, and no more steps)
-      this.sideCut = cut.fitted > cut.by ? {...cut, by: cut.fitted, gave: GIVE_BACK} : {...cut, at, by: cut.by + over};
+    } else if (over > 2 && sz.mainH > 280) {  // (a step just given back too far: the cut that fitted, and no more steps)
+      this.sideCut = afterGive && cut.fitted > cut.by ? {...cut, by: cut.fitted, gave: GIVE_BACK} : {...cut, at, by: cut.by + over};
     } else {
       return;
     }
@@ -252,7 +252,7 @@ export class PerceptronView extends Stepping {
     await this.Plotly.relayout(this.stripEl, {width: this.sz.stripW, height: this.stripLayout(this.sz.stripW).height});
     if (stateOf(this.root).view !== this) return;
     this.drawStep();
-    if (giveBack) await this.fitSideOnce();  // (measured again: another step, or back to the cut that fitted)
+    if (giveBack) await this.fitSideOnce(true);  // (measured again: another step, or back to the cut that fitted)
   }
 
   // fitSide whenever the words or the legend beside the panel, or the state line under it, change height (at most once
@@ -275,7 +275,7 @@ export class PerceptronView extends Stepping {
     const m = this.m;
     this.range.max = String(m.nStops - 1);
     this.i = m.stopOf(startStep);
-    if (old && old.sideCut) this.sideCut = old.sideCut;
+    if (old && old.sideCut) this.sideCut = {...old.sideCut, gave: 0};  // (a new record's words may give back again)
     if (old && old.sideWatch) old.sideWatch.disconnect();
     const sz = this.sizes();
     this.sz = sz;
@@ -308,9 +308,11 @@ export class PerceptronView extends Stepping {
   holdWords() {
     if (!this.sz || stateOf(this.root).view !== this || !this.root.offsetHeight) return;  // (another view's, or hidden: no sizes)
     const held = this.heldTexts((v) => v.holdWords()), was = (el) => (held.final ? 0 : parseFloat(el.style.minHeight) || 0);
+    const final = held.final && !this.wordsFinal;
     this.wordsFinal = held.final;
     holdTallest(this.text, held.words, was(this.text));
     holdTallest(this.stateEl, held.states, was(this.stateEl));
+    if (final && this.sz.side) this.fitSide();  // (what a fit before then took too much: given back now)
   }
 
   // (heldTexts) a run's key, every run of the record, and run m's texts: its first and last steps, the first updates
