@@ -503,10 +503,10 @@ def test_at_1024_with_the_sidebar_the_loss_surface_and_its_data_chart_keep_400_p
 
 def test_presentation_mode_with_the_sidebar_kept_holds_the_step_label_in_the_row_of_buttons(page: Page,
                                                                                           app_server: str) -> None:
-    """At 1280×720 with the sidebar kept (hide=tables) "Step 0 of 15" went to a row of its own under the buttons (room
-    held for "Step 1,000 of 1,000"), and the panel gave up that row: its plot area was 237 px wide. Later it was 313 px
-    on 3 loads in 10: a first fit, made before every run's words were held, measured them taller than they stand,
-    and the panel never took that room back (PerceptronView.fitSide gives it back now; bench/RESULTS.md 2026-12-02)."""
+    """At 1280×720 with the sidebar kept (hide=tables) the step label ("Step 0 of 15", room held for "Step 1,000 of
+    1,000") stays in the row of buttons, and the panel keeps its room: a first fit made before every run's words were
+    held must not keep what it took too much (PerceptronView.fitSide gives it back; figures: bench/RESULTS.md,
+    2026-12-02)."""
     _open(page, app_server.rstrip("/") + "/perceptron?present=true&hide=tables", 1280, 720, scene=True)
     at, nxt = page.evaluate(BOX, ".dbls-at"), page.evaluate(BOX, ".dbls-controls [data-go=next]")
     lh = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.dbls-at')).lineHeight) || 30")
@@ -514,7 +514,7 @@ def test_presentation_mode_with_the_sidebar_kept_holds_the_step_label_in_the_row
     with contextlib.suppress(PlaywrightTimeout):  # (the words are held final in idle time after the drawing)
         page.wait_for_function(f"(sel) => ({AREAS})(sel)[0]?.width >= 330", arg=".dbls-figure", timeout=5000)
     area = page.evaluate(AREAS, ".dbls-figure")[0]
-    assert area["width"] >= 330, area  # (340 px; 313 on 3 loads in 10 before, 237 with the row given up)
+    assert area["width"] >= 330, area
     assert page.evaluate(BOX, ".dbls-controls")["bottom"] <= 720
 
 
