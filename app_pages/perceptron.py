@@ -14,8 +14,9 @@ import streamlit as st
 
 from glue.builds import SCALE, run_params
 from glue.chart_tools import exports, file_stem
+from glue.controls import ChartControls
 from glue.dataset import current_dataset
-from glue.options import PERCEPTRON, TAUS
+from glue.options import PERCEPTRON, TAUS, VARIANT_LABELS
 from glue.perceptron_run import (
     AHEAD_ASKED,
     B_LABEL,
@@ -70,9 +71,9 @@ def page() -> None:
     first = st.container()  # presentation mode: the chart comes first, the settings under it
 
     with part("settings"):
-        cols = st.columns([2.2, 2, 1.4, 1.3, 1.4])  # variant, τ, B (drawn by live), the rule, the frames
-        rule = bound(cols[3].radio, "Update when", key="rule")
-        mode = bound(cols[4].radio, "Frames", key="frames")
+        cols = st.columns([1.4, 1.4, 3])  # the rule, the frames (the variant, τ and B are the chart's: live)
+        rule = bound(cols[0].radio, "Update when", key="rule")
+        mode = bound(cols[1].radio, "Frames", key="frames")
         with st.expander("More settings: bias, start, seed, max steps, figure size"):
             d1, d2, d3, d4 = st.columns(4)
             fit_b = bound(d1.toggle, "Learn bias b", key="bias")
@@ -101,30 +102,32 @@ def page() -> None:
     settings = (("w0", (float(w01), float(w02))), ("b0", float(b0)), ("update_on", rule), ("fit_intercept", bool(fit_b)),
                 ("max_steps", steps), ("seed", int(seed)), ("reduction", reduction))
     out = first if big else st.container()
-    live(cols[:3], out, settings, View(int(height), SCALE if big else 1.0, mode), quiz_on)
+    live(out, settings, View(int(height), SCALE if big else 1.0, mode), quiz_on)
 
 
 @live_fragment
-def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
-    """The controls a lecturer tunes live (the variant, τ, B), drawn into the page's settings row, and all they
+def live(out, settings: tuple, view: View, quiz_on: bool) -> None:
+    """The controls a lecturer tunes live (the variant, τ, B), which the chart draws (glue.controls), and all they
     change: the chart and its status (in ``out``), the notes and the exports. Changing one reruns this alone
     (glue.shared.live_fragment); the page's other settings come in ``settings`` and ``view``.
 
     Streamlit lets a fragment's rerun write into a container made outside it only where the fragment wrote on
-    the last run of the container's maker: the widgets' columns and ``out`` are written on every run (a widget,
-    and the chart, a message or the points), and the notes and tables are made here."""
+    the last run of the container's maker: ``out`` is written on every run (the chart, a message or the points),
+    and the notes and tables are made here."""
     ds = current_dataset()
     N = max(len(ds.y), 1)
     alone = not st.session_state.pop(PAGE_RAN, False)  # the page did not run since this part last did
     asked = st.session_state.pop(AHEAD_ASKED, None)  # (glue.ahead.Ask)
-    variant = bound(cols[0].selectbox, VARIANT_LABEL, key="variant", help=VARIANT_HELP)
-    tau = bound(cols[1].select_slider, TAU_LABEL, key="tau",
-                help="Moves the chart at once, in your browser: every τ is run in advance.")
-    # (no bounds on the box: Streamlit would only mark a B outside them with a small "!" and keep the last; the page
-    # names it and runs the nearest B, here and in the browser's choice of a kept run: wantedSlot in viz/js/follow.js)
-    typed = int(bound(cols[2].number_input, B_LABEL, None, None, min(max(N // 4, 1), N), 1, key="B",
-                      disabled=variant != "minibatch", help="Only the mini-batch variant uses B (1 ≤ B ≤ N)."))
+    knobs = ChartControls(PERCEPTRON)
+    variant = knobs.add("variant", VARIANT_LABEL, help=VARIANT_HELP)
+    tau = knobs.add("tau", TAU_LABEL, help="Moves the chart at once, in your browser: every τ is run in advance.")
+    # (a B outside 1..N, from a link or an earlier dataset, is named and the nearest run, here and in the browser's
+    # choice of a kept run: wantedSlot in viz/js/follow.js)
+    typed = int(knobs.add("B", B_LABEL, default=min(max(N // 4, 1), N), lo=1, hi=N,
+                          enabled_by=(VARIANT_LABEL, VARIANT_LABELS["minibatch"]),
+                          help="Only the mini-batch variant uses B (1 ≤ B ≤ N)."))
     batch = min(max(typed, 1), N)
+    view = replace(view, controls=tuple(knobs.specs))
     minibatch = variant == "minibatch"
     params = run_params(variant, batch, settings)
     result = None
@@ -138,20 +141,22 @@ def live(cols, out, settings: tuple, view: View, quiz_on: bool) -> None:
         if points_ready(ds, CHART, "the perceptron"):
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
                 build(ds, params, float(tau), first_tau_first(alone) and not quiz_on)) or made[0], CHART, every_tau)
+        over = False  # (the quiz's run is over: the step-through chart at its last step, and its controls)
         if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
-            quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes, classes=ds.classes))
-            result = None
+            over = not quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes,
+                                                        classes=ds.classes, controls=view.controls), knobs)
+            result = None if not over else result
         if result is not None:
             blob, words, conv, label = result
             (kind, status), n_steps, (bkind, btext) = words[float(tau)]
             step_beyond(step0, n_steps, "the run has")
-            view = replace(view, start=step0, axes=ds.axes or View.axes, classes=ds.classes)
+            view = replace(view, start=n_steps if over else step0, axes=ds.axes or View.axes, classes=ds.classes)
             scene = with_view(blob, view)  # τ is not in it: moving τ sends the same bytes (and the browser keeps them)
             if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record
                 ahead = answer_ahead(ds, params, asked, batch)
                 scene = bundle([r[0] for r in ahead]) if ahead else scene  # the other variants: the chart keeps them
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=ask_ahead)  # (a partial record asks for more)
+            show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=ask_ahead, **knobs.callbacks(CHART))  # (a partial record asks for more)
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode
         with part("notes"):

@@ -57,9 +57,10 @@ def _reset_score() -> None:
     st.session_state[SCORE] = [0, 0]
 
 
-def quiz(blob: bytes, tau: float, view: View) -> None:
+def quiz(blob: bytes, tau: float, view: View, knobs) -> bool:
     """Draw the quiz on the run of step size ``tau`` in the page's scene record ``blob`` (another record, e.g. of
-    edited points, or another τ restarts it), shown as ``view`` shows the step-through chart."""
+    edited points, or another τ restarts it), shown as ``view`` shows the step-through chart, with the page's chart
+    controls ``knobs`` (glue.controls.ChartControls); False where the run is over (no question: no chart)."""
     run = SceneRun.of_tau(blob, tau)
     q = st.session_state.get(QUIZ)
     # the cached record itself: the same inputs give the same object (no hash of its bytes on every rerun)
@@ -79,7 +80,8 @@ def quiz(blob: bytes, tau: float, view: View) -> None:
     if asked is not None:
         with chart:
             show_scene(with_view(blob, replace(view, start=None, tau=float(tau), quiz=asked)), QUIZ_CHART,
-                       on_pick_change=lambda: _on_pick(run))
+                       on_pick_change=lambda: _on_pick(run), **knobs.callbacks(QUIZ_CHART))
+    return asked is not None
 
 
 def _words(run: SceneRun, k: int, answer, score: list[int], narrow: bool, verdict=None) -> dict | None:
@@ -94,7 +96,7 @@ def _words(run: SceneRun, k: int, answer, score: list[int], narrow: bool, verdic
     if k >= run.n_steps:
         st.success(f"The run is over after {run.n_steps:,} steps ({run.n_updates:,} updates"
                    + (", converged)." if run.converged else ", the step limit).") + " Start it over, or change "
-                   "the settings above for a new run.")
+                   "the settings for a new run; the run is drawn below.")
         return None
     if st.session_state.get("edit_points"):
         st.caption("While the quiz runs, a click on the chart picks a point; turn the quiz off to draw points.")

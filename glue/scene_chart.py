@@ -22,6 +22,16 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 CSS = """
 .st-key-dbl_scene_preload { display: none; }  /* (glue.scene_chart.preload_renderer: nothing to see) */
+.dbls-tune { display: flex; flex-wrap: wrap; gap: 0.35rem 1.6rem; align-items: center; margin: 0 0 0.5rem;
+  color: var(--st-text-color, #0d0d0d); }
+.dbls-knob { display: flex; align-items: center; gap: 0.5rem; font-size: 0.95em; }
+.dbls-knob input[type=range] { width: 13rem; accent-color: var(--st-primary-color, #0b57d0); }
+.dbls-knob output { min-width: 3.2em; font-variant-numeric: tabular-nums; font-weight: 600; }
+.dbls-knob select, .dbls-knob input[type=number] { font: inherit; padding: 0.25rem 0.4rem; border-radius: 0.4rem;
+  border: 1px solid var(--st-border-color, #8a8f98); background: var(--st-background-color, #fff); color: inherit; }
+.dbls-knob input[type=number] { width: 6.5em; }
+.dbls-knob :focus-visible { outline: 2px solid var(--st-primary-color, #0b57d0); outline-offset: 2px; }
+.dbls-knob-off { opacity: 0.45; }
 .dbls { font: inherit; color: var(--st-text-color, #0d0d0d); background: #fff; }
 .dbls-text { min-height: 4.3em; line-height: 1.45; font-size: 1.02em; overflow-wrap: anywhere; }
 .dbls-quiz-text { min-height: 0; }  /* the quiz's words appear once answered: no room kept for them */

@@ -74,6 +74,7 @@ BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 ALLOWED_THIS_RUN = "_url_allowed"  # widget key -> what a link may give it, in words (allowed_values)
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
+CHART_SAID = "_chart_said"  # a value a chart's own control sent that is not one of its values (glue.controls), said once
 STEP_MAX = 10**9  # the largest step a link may name (a run has at most 100,000)
 STEP_POINTS = "_step_points"  # the points a link's step was used on (forget_stale_step)
 
@@ -262,6 +263,8 @@ def report_url_problems(where=None) -> None:
         (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
     for said in st.session_state.pop(URL_SAID, []):  # (what of the link was used, but not as it asked)
         (where or st).info(escape_md(said))
+    for said in st.session_state.pop(CHART_SAID, []):
+        (where or st).warning(escape_md(said))
 
 
 def name_bad_values(keys: tuple[str, ...]) -> None:

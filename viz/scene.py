@@ -233,7 +233,8 @@ _NUMBER = (int, float)
 _NONE = type(None)
 _VIEW_TYPES = {"height": _NUMBER, "scale": _NUMBER, "mode": (str,), "start": (int, _NONE), "tau": (*_NUMBER, _NONE),
                "axes": (list,), "lam": (*_NUMBER, _NONE), "quiz": (dict, _NONE), "pair": (list, _NONE),
-               "eta": (*_NUMBER, _NONE), "seen": (*_NUMBER, _NONE), "classes": (list, _NONE)}
+               "eta": (*_NUMBER, _NONE), "seen": (*_NUMBER, _NONE), "classes": (list, _NONE),
+               "controls": (list,)}
 _TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number", _NONE: "null"}
 _REQUIRED = object()
 
@@ -288,7 +289,10 @@ class _Reader:
                                                                        for a in v[key])):
                 raise ValueError(f"the scene header's view.{key} is {_shown(v[key])}, not 2 "
                                  f"{'strings' if of is str else 'numbers'}")
-        return View(**{**v, **{key: tuple(v[key]) for key in ("axes", "pair", "classes") if v.get(key) is not None}})
+        if not all(isinstance(c, dict) for c in v.get("controls", ())):
+            raise ValueError("the scene header's view.controls holds something other than objects")
+        return View(**{**v, **{key: tuple(v[key]) for key in ("axes", "pair", "classes", "controls")
+                               if v.get(key) is not None}})
 
     def runs(self) -> tuple:
         """The header's ``runs`` and their arrays as run records (:func:`_runs_of`)."""
@@ -384,6 +388,10 @@ class View:
         The names of the −1 and +1 classes, where the points have them (a user's CSV with named classes: e.g.
         ``("setosa", "versicolor")``, :attr:`datasets.csvio.CsvData.classes`); None: the classes are y = −1 and y = +1
         (the legend says them: viz/js/draw.js classEntries).
+    controls : tuple of dict
+        The controls the chart draws itself (τ, η, C, λ, the variant, B: glue.controls.ChartControls), each
+        ``{"key", "label", "value", "options" or "lo"/"hi", "shown", "disabled", "help", "enabled_by"}``, the
+        value and options as the link spells them; the renderer opens each at its value (viz/js/tune.js).
     """
 
     height: int = 780
@@ -398,6 +406,7 @@ class View:
     eta: float | None = None
     seen: float | None = None
     classes: tuple[str, str] | None = None
+    controls: tuple = ()
 
 
 @dataclass(frozen=True)

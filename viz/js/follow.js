@@ -4,12 +4,15 @@
 import {decode} from "./record.js";
 import {painted} from "./sketch.js";
 import {stateOf} from "./state.js";
+import {tunedValue} from "./tune.js";
 
 // what the page's control labelled ``label`` shows (a slider's text, a select box's choice, a number box's text), or
 // null where the page has none (the offline file), or while a select box is open (its text is what the user types)
 
 export function controlValue(label) {
   if (!label) return null;
+  const tuned = tunedValue(label);
+  if (tuned !== null) return tuned;
   for (const el of document.querySelectorAll("input[aria-label]")) {
     if (el.getAttribute("aria-label") !== label) continue;
     if (el.type === "range") return el.getAttribute("aria-valuetext");
@@ -172,9 +175,9 @@ export function headerOf(bytes) {
 // page's view (followVariant) is then the same drawing as the page's own record of it, which is not drawn twice.
 export function recordId(bytes, shownAs, parsed = headerOf(bytes)) {
   if (!parsed) return fingerprint(bytes);
-  const header = {...parsed.header}, view = JSON.stringify(shownAs || header.view || null);
+  const header = {...parsed.header}, {controls, ...view} = shownAs || header.view || {};  // (the controls' values: tune.js)
   delete header.view;
-  return `${fingerprint(bytes.subarray(parsed.body))}:${fingerprint(new TextEncoder().encode(JSON.stringify(header)))}:${view}`;
+  return `${fingerprint(bytes.subarray(parsed.body))}:${fingerprint(new TextEncoder().encode(JSON.stringify(header)))}:${JSON.stringify(view)}`;
 }
 
 // ----- the variants made ahead: once a record with a memo is drawn and the page is left alone for AHEAD_WAIT_MS, the

@@ -11,8 +11,10 @@ import {KATEX, lessonFolds, loadKatex, showLesson, typesetAsMathML} from "./less
 import {asBytes, decode} from "./record.js";
 import {SKETCH, painted, unsketch} from "./sketch.js";
 import {stateOf} from "./state.js";
+import {drawTune, tuneTakenOver, tuneWith} from "./tune.js";
 
 drawWith(mountScene);
+tuneWith(syncControls);
 
 // whether two models draw the same points (X and y alike, value for value)
 function samePoints(a, b) {
@@ -38,6 +40,7 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
   const id = recordId(bytes, shownAs, parsed);
   if (chart.id === id && chart.view) {  // drawn already: the controls may have moved since (dimmed or not)
+    if (parsed) drawTune(root, (shownAs || parsed.header.view || {}).controls || [], standalone ? null : chart.send);
     if (root.dataset.ready === id) {
       syncControls();
       // the same partial record again (its inputs came back before the rest was made): ask for the rest again
@@ -53,6 +56,7 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
     kind = KINDS[scene.header.kind];
     if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
   } catch (e) { fail(root, e.message); return; }
+  drawTune(root, scene.header.view.controls || [], standalone ? null : chart.send);  // (before the run is chosen)
   // a first drawing that follows a control of the page (τ, η, λ…) the page has not drawn yet (a page just opened: its
   // widgets' code still loading) waits for it, three seconds at most, rather than draw another value's run under it
   const follows = [].concat(scene.header.follow ?? []).filter((label) => typeof label === "string");  // (Compare: a side's)
@@ -262,6 +266,7 @@ function takeOver(root) {
   chart.start = stateOf(before).start;
   chart.memo = stateOf(before).memo;
   chart.open = stateOf(before).open;
+  tuneTakenOver(root, before);
 }
 
 // tests and the curious: a ``dbl-state`` event dispatched on a chart's root, or (bubbling) on an element in it, is

@@ -1,0 +1,127 @@
+// The controls a chart draws itself (τ, η, C, λ, the variant, B: the record's view.controls, glue/controls.py), above
+// its root. A move shows its run at once (every chart of the page that follows that control: syncControls); once the
+// control rests its value goes to the page (the component's trigger named by the control's key), which puts it in
+// the link and the exports and builds with it. The values are the page's, by label (follow.js: controlValue).
+
+import {stateOf} from "./state.js";
+
+// label -> the text the control shows (as the link spells it): what the charts of the page follow
+const VALUES = new Map();
+
+export function tunedValue(label) {
+  return VALUES.has(label) ? VALUES.get(label) : null;
+}
+
+let onMove = () => {};  // what a move does (follow.js: syncControls, given once by main.js)
+export function tuneWith(move) { onMove = move; }
+
+// the row of controls ``specs`` for the chart in ``root``, where the page has a server to tell (``send``; the offline
+// file draws its own τ choice instead). A control this root drew before keeps the user's value; one new to it opens
+// at the record's.
+export function drawTune(root, specs, send) {
+  const chart = stateOf(root);
+  if (!send) return;
+  const drawn = chart.tuned || (chart.tuned = new Set());
+  for (const s of specs) if (!drawn.has(s.label)) VALUES.set(s.label, s.value);
+  const shown = specs.filter((s) => s.shown && (s.options ? s.options.length > 1 : true));
+  let row = chart.tune;
+  if (!shown.length) {
+    if (row) row.remove();
+    chart.tune = null;
+    drawn.clear();
+    for (const s of specs) drawn.add(s.label);
+    return;
+  }
+  const sig = JSON.stringify(shown.map((s) => [s.key, s.label, s.options, s.lo, s.hi, s.help]));
+  if (!row || row.dataset.sig !== sig || !row.isConnected) {
+    if (row) row.remove();
+    row = chart.tune = document.createElement("div");
+    row.className = "dbls-tune";
+    row.dataset.sig = sig;
+    row.innerHTML = shown.map(controlHTML).join("");
+    root.before(row);
+    wireTune(row, shown, send);
+  }
+  drawn.clear();
+  for (const s of specs) drawn.add(s.label);
+  showTune(row, shown);
+}
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function controlHTML(s, j) {
+  const id = `dbls-tune-${j}-${Math.random().toString(36).slice(2, 8)}`, tip = s.help ? ` title="${esc(s.help)}"` : "";
+  let input;
+  if (s.options && s.options.length <= 6 && !/^[-\d.]/.test(s.options[0])) {  // a few names: a list
+    input = `<select id="${id}" aria-label="${esc(s.label)}">${s.options.map((o) => `<option>${esc(o)}</option>`).join("")}</select>`;
+  } else if (s.options) {  // a grid of numbers: a slider over its steps
+    input = `<input id="${id}" type="range" min="0" max="${s.options.length - 1}" step="1" aria-label="${esc(s.label)}">` +
+      `<output for="${id}"></output>`;
+  } else {
+    input = `<input id="${id}" type="number" step="1" min="${s.lo ?? ""}" max="${s.hi ?? ""}" aria-label="${esc(s.label)}">`;
+  }
+  return `<label class="dbls-knob" data-key="${esc(s.key)}"${tip}><span>${esc(s.label)}</span>${input}</label>`;
+}
+
+// the controls show the page's values (and which are in use: B only for the mini-batch variant)
+function showTune(row, specs) {
+  for (const s of specs) {
+    const box = row.querySelector(`[data-key="${CSS.escape(s.key)}"]`), el = box && box.querySelector("select, input");
+    if (!el) continue;
+    const text = tunedValue(s.label) ?? s.value;
+    if (el.type === "range") {
+      const j = Math.max(0, s.options.indexOf(text));
+      if (document.activeElement !== el || el.value !== String(j)) el.value = String(j);
+      el.setAttribute("aria-valuetext", s.options[j]);
+      box.querySelector("output").textContent = s.options[j];
+    } else if (el.type === "number") {
+      if (document.activeElement !== el) el.value = text;
+    } else el.value = text;
+    const off = s.disabled || (s.enabled_by ? tunedValue(s.enabled_by[0]) !== s.enabled_by[1] : false);
+    el.disabled = off;
+    box.classList.toggle("dbls-knob-off", off);
+  }
+}
+
+const REST_MS = 150;  // a control at rest this long is told to the page (keys held down: one report, not one a key)
+
+function wireTune(row, specs, send) {
+  const timers = {};
+  const tell = (s, text) => {
+    clearTimeout(timers[s.key]);
+    timers[s.key] = setTimeout(() => send(s.key, text), REST_MS);
+  };
+  for (const s of specs) {
+    const el = row.querySelector(`[data-key="${CSS.escape(s.key)}"] select, [data-key="${CSS.escape(s.key)}"] input`);
+    const take = (text, report) => {
+      VALUES.set(s.label, text);
+      showTune(row, specs);
+      onMove();
+      if (report) tell(s, text);
+    };
+    if (el.type === "range") {
+      el.addEventListener("input", () => take(s.options[Number(el.value)], false));
+      el.addEventListener("change", () => take(s.options[Number(el.value)], true));
+    } else if (el.type === "number") {
+      el.addEventListener("change", () => {
+        let B = Math.round(Number(el.value));
+        if (!Number.isFinite(B) || !String(el.value).trim()) { showTune(row, specs); return; }  // (nothing typed: kept)
+        if (s.lo !== null && s.lo !== undefined) B = Math.max(B, s.lo);
+        if (s.hi !== null && s.hi !== undefined) B = Math.min(B, s.hi);
+        el.value = String(B);
+        take(String(B), true);
+      });
+    } else {
+      el.addEventListener("change", () => take(el.value, true));
+    }
+  }
+}
+
+// a chart's state (main.js: takeOver) taken by the chart drawn in its place: its controls' values are the page's
+export function tuneTakenOver(root, before) {
+  const was = stateOf(before);
+  if (was.tune) { was.tune.remove(); was.tune = null; }
+  stateOf(root).tuned = new Set(was.tuned || []);
+}
