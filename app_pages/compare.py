@@ -16,8 +16,9 @@ from datasets.csvio import paired_runs_csv
 from glue.builds import SCALE, compare_specs, shown_run
 from glue.chart_tools import exports, file_stem
 from glue.compare_run import B_LEFT, B_RIGHT, C_LABEL, CHART, FAMILY_STEPS, HEIGHT, TAU_BOTH, TAU_LEFT, TAU_RIGHT, build
+from glue.controls import ChartControls
 from glue.dataset import current_dataset
-from glue.options import BATCHES, N_UI_MAX, OWN_KEYS, TAUS
+from glue.options import BATCHES, COMPARE, N_UI_MAX, OWN_KEYS, TAUS
 from glue.present import part
 from glue.scene_chart import show_scene
 from glue.shared import (
@@ -55,29 +56,28 @@ def page() -> None:
                      help="Seeds the random order of both runs (the same draws).")
         max_steps = int(bound(c3.number_input, "Max steps", step=100, key="cmp_steps"))
         common = {"seed": int(seed), "max_steps": max_steps}
+        knobs = ChartControls(COMPARE)  # (each side's τ, B or C is the chart's: glue.controls)
         if what == "order":  # every τ run both ways: τ moves in the browser
-            tau = float(bound(own.columns(2)[0].select_slider, TAU_BOTH, key="tau"))
+            tau = float(knobs.add("tau", TAU_BOTH))
             lefts = tuple(("perceptron", {"variant": "cyclic", "tau": t}) for t in TAUS)
             rights = tuple(("perceptron", {"variant": "random", "tau": t}) for t in TAUS)
             follow, pair = (TAU_BOTH, TAU_BOTH), (tau, tau)
         elif what == "tau":  # one family of every τ; each side shows the τ of its control
-            k1, k2, k3 = own.columns(3)
-            variant = bound(k1.selectbox, "Variant", key="cmp_order")
-            ta = float(bound(k2.select_slider, TAU_LEFT, key="tau_a"))
-            tb = float(bound(k3.select_slider, TAU_RIGHT, key="tau_b"))
+            variant = bound(own.columns(3)[0].selectbox, "Variant", key="cmp_order")
+            ta = float(knobs.add("tau_a", TAU_LEFT))
+            tb = float(knobs.add("tau_b", TAU_RIGHT))
             lefts = rights = tuple(("perceptron", {"variant": variant, "tau": t}) for t in TAUS)
             follow, pair = (TAU_LEFT, TAU_RIGHT), (ta, tb)
         elif what == "batch":  # one family of every B
-            k1, k2, _ = own.columns(3)
-            ba = int(bound(k1.select_slider, B_LEFT, key="B_a"))
-            bb = int(bound(k2.select_slider, B_RIGHT, key="B_b"))
+            ba = int(knobs.add("B_a", B_LEFT))
+            bb = int(knobs.add("B_b", B_RIGHT))
             if max(ba, bb) > N:
                 st.info(f"B is at most N = {N}: a batch of {max(ba, bb)} takes every point, so it runs with B = {N}.")
             Bs = sorted({min(b, N) for b in BATCHES})
             lefts = rights = tuple(("perceptron", {"variant": "minibatch", "batch_size": b}) for b in Bs)
             follow, key, pair = (B_LEFT, B_RIGHT), "batch_size", (min(ba, N), min(bb, N))
         else:
-            C = float(bound(own.columns(2)[0].select_slider, C_LABEL, key="C"))
+            C = float(knobs.add("C", C_LABEL))
             lefts, rights = (("perceptron", {"variant": "random"}),), tuple(("hinge", {"C": c}) for c in C_GRID)
             follow, key, pair = (None, C_LABEL), "C", (None, C)
     name_bad_values(tuple(k for cmp, keys in OWN_KEYS.items() if cmp != what for k in keys))  # (the others' own)
@@ -102,11 +102,13 @@ def page() -> None:
         runs = (left_runs[shown(left_specs, 0)], right_runs[shown(right_specs, 1)])  # the CSV's and the link's pair
         last = max(r.n_steps for r in runs)
         step_beyond(step0, last, "the longer run has")
-        view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes, classes=ds.classes)
+        view = View(HEIGHT, SCALE if presenting() else 1.0, "all", step0, axes=ds.axes or View.axes, classes=ds.classes,
+                    controls=tuple(knobs.specs))
         scene = with_view(blob, view)  # τ (B, C) is not in it: moving it sends the same bytes, and the chart follows
         with first if presenting() else nullcontext():
             st.markdown(f"**{escape_md(label)}**")
-            show_scene(scene, CHART, on_more_change=more_asked)  # a partial record asks for the rest once drawn
+            show_scene(scene, CHART, on_more_change=more_asked,  # a partial record asks for the rest once drawn
+                       **knobs.callbacks(CHART))
         with part("notes"):
             st.caption("One slider, Back / Next, Play and the ← → keys step both runs together, in your browser; a run "
                        "that has ended holds its last state. Both start at w = 0, b = 0 with the same seed, on the same "

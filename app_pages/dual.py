@@ -15,6 +15,7 @@ import streamlit as st
 
 from glue.builds import SCALE
 from glue.chart_tools import exports, file_stem
+from glue.controls import ChartControls
 from glue.dataset import current_dataset
 from glue.dual_run import CHART, ETA_LABEL, MIN_HEIGHT, compute, steps_of
 from glue.options import DUAL, N_UI_MAX, TAUS
@@ -49,7 +50,7 @@ def page() -> None:
     step0 = take_start_step()  # a link's ?step=, used once
 
     with part("settings"):
-        c1, c2, c3, c4, c5 = st.columns([1.6, 2.2, 2, 1.3, 1.5])
+        c1, c2, c4, c5 = st.columns([1.6, 2.2, 1.3, 1.5])  # (η is the chart's: glue.controls)
         kernel = bound(c1.selectbox, "Kernel", key="kernel", help=KERNEL_HELP)
         kparams: tuple = ()
         if kernel == "poly":
@@ -63,7 +64,6 @@ def page() -> None:
             kparams = (("gamma", float(gamma)),)
         else:
             c2.caption("The linear kernel has no parameters: its w = Σ αᵢyᵢxᵢ is compared with the primal perceptron's.")
-        eta = bound(c3.select_slider, ETA_LABEL, key="eta", help=ETA_HELP)
         order = bound(c4.radio, "Order", key="order")
         mode = bound(c5.radio, "Frames", key="frames")
         with st.expander("More settings: seed, max steps, figure size"):
@@ -72,6 +72,8 @@ def page() -> None:
             max_steps = bound(e2.number_input, "Max steps", step=100, key="max_steps")
             height = bound(e3.select_slider, "Figure height (px)", key="height", page=DUAL)
 
+    knobs = ChartControls(DUAL)
+    eta = knobs.add("eta", ETA_LABEL, help=ETA_HELP)
     if int(height) < MIN_HEIGHT:
         st.caption(f"This page draws three panels: its figure is at least {MIN_HEIGHT} px tall (asked for {int(height)}).")
         height = MIN_HEIGHT
@@ -97,11 +99,12 @@ def page() -> None:
                     f"the chart holds its first {facts['shown']:,} steps ({DUAL_BYTES / 1e6:g} MB). Lower max steps to "
                     "see where it ends, or try another kernel or parameter.")
         step_beyond(step0, facts["shown"], "the chart holds")
-        view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes, classes=ds.classes)
+        view = View(int(height), SCALE if presenting() else 1.0, mode, step0, axes=ds.axes or View.axes, classes=ds.classes,
+                    controls=tuple(knobs.specs))
         scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
         with first if presenting() else nullcontext():
             st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
-            show_scene(scene, CHART)
+            show_scene(scene, CHART, **knobs.callbacks(CHART))
             getattr(st, kind)(status)
         with part("notes"):
             if agreement is not None:

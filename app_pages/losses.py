@@ -18,6 +18,7 @@ import streamlit as st
 from core.losses import grid_half_width
 from glue.builds import SCALE, loss_grid
 from glue.chart_tools import exports, file_stem
+from glue.controls import ChartControls
 from glue.dataset import current_dataset
 from glue.loss_run import (
     CHART,
@@ -51,13 +52,11 @@ def page() -> None:
     first = st.container()  # presentation mode: the charts here, before the settings
     ds = current_dataset()
     with part("settings"):
-        c1, c2, c3, c4 = st.columns([1.3, 2, 1.2, 1.4])
+        c1, c2, c3 = st.columns([1.3, 2, 1.2])  # (λ is the surface chart's: glue.controls)
         loss = bound(c1.selectbox, "Loss", key="loss")
         slc = bound(c2.radio, "Slice of weight space", key="slice", horizontal=True)
         view = bound(c3.radio, "View", key="view",
                      horizontal=True)
-        lam = float(bound(c4.select_slider, LAM_LABEL, key="lam",
-                          help="The (w₁, w₂) chart follows it at once, in your browser: every λ is drawn in advance."))
         more = st.expander("Trajectory, point, radius, starting b, figure size")
         with more:
             e1, e2, e3, e4, e5 = st.columns(5)
@@ -70,6 +69,9 @@ def page() -> None:
             height = int(bound(e1.select_slider, "Figure height (px)", key="height", page=LOSSES))
             path_seed = int(bound(e2.number_input, "Trajectory seed", step=1, key="path_seed"))
 
+    knobs = ChartControls(LOSSES)
+    lam = float(knobs.add("lam", LAM_LABEL, help="The (w₁, w₂) chart and the data chart follow it at once, in your "
+                                                 "browser: every λ is drawn in advance."))
     names = ("hinge", "perceptron", "zero_one") if loss == "all" else (loss,)
 
     def make():
@@ -111,10 +113,13 @@ def page() -> None:
             with left:
                 st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
                 if live:
-                    shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"), seen=seen)
-                    show_scene(with_view(chart, shown), SURFACE, on_pick_change=take_pick)  # λ is not in it: the same bytes
+                    shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"), seen=seen,
+                                 controls=tuple(knobs.specs))
+                    show_scene(with_view(chart, shown), SURFACE, on_pick_change=take_pick,  # λ is not in it: the same bytes
+                               **knobs.callbacks(SURFACE))
                 else:  # (the renderer fits the 3-D view to the window in presentation mode)
-                    show_chart(chart, SURFACE, what, View(scale=SCALE if presenting() else 1.0))
+                    show_chart(chart, SURFACE, what, View(scale=SCALE if presenting() else 1.0, controls=tuple(knobs.specs)),
+                               **knobs.callbacks(SURFACE))
             with right:
                 show_scene(with_view(data, View(min(int(height), DATA_H), SCALE if presenting() else 1.0, seen=seen,
                                                 axes=ds.axes or View.axes, classes=ds.classes)), CHART)  # (the renderer fits it to the window)

@@ -18,6 +18,7 @@ import streamlit as st
 from core.svm import C_GRID
 from glue.builds import SCALE, SGD_FAMILY_WORK
 from glue.chart_tools import exports, file_stem
+from glue.controls import ChartControls
 from glue.dataset import current_dataset
 from glue.options import (
     HEIGHTS,
@@ -57,12 +58,11 @@ def page() -> None:
     first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()
     with part("settings"):
-        c1, c2, c3, c4 = st.columns([3, 1.7, 1.6, 2.0])
+        c2, c3, c4 = st.columns([1.7, 1.6, 2.0])  # (C is the chart's: glue.controls)
         kernel = bound(c3.selectbox, "Kernel", key="kernel")
         hard = bound(c2.toggle, "Hard margin", key="hard",
                      disabled=kernel != "linear", help="C = ∞: no slack at all. Offered for the linear kernel.")
         hard = hard and kernel == "linear"
-        C = bound(c1.select_slider, C_LABEL, key="C", help=C_HELP, disabled=hard)
         kparams: tuple = ()
         if kernel == "poly":
             k1, k2 = c4.columns(2)
@@ -79,8 +79,10 @@ def page() -> None:
                             disabled=kernel != "linear")
             height = bound(e2.select_slider, "Figure height (px)", options=HEIGHTS[1:], key="height", page=SVM)  # ≥ 680: four panels
 
+    live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser, on the chart's own slider
+    knobs = ChartControls(SVM)
+    C = knobs.add("C", C_LABEL, shown=not live, disabled=hard, help=C_HELP)
     C_used = math.inf if hard else float(C)
-    live = not hard and every_c(kernel, len(ds.y))  # every C solved: C moves in the browser
     # lazy tabs: only the open one runs, so moving C does not also rerun the SGD
     # (in the link too: svm_tab=Hinge-loss SGD opens the SGD tab)
     exact_tab, sgd_tab = bound(st.tabs, ["Exact SVM", "Hinge-loss SGD"], key="svm_tab", on_change="rerun")
@@ -92,21 +94,21 @@ def page() -> None:
                     bool(overlay) and kernel == "linear"), ds.label), CHART)
         if result is not None:
             blob, label = result
-            view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes, classes=ds.classes)
+            view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes, classes=ds.classes,
+                        controls=tuple(knobs.specs))
             with first if presenting() else nullcontext():
                 st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
                 # C is not in it: moving C sends the same bytes; the chart's own C, once at rest, moves the control
-                show_scene(with_view(blob, view), CHART, on_c_change=take_chart_c)
+                show_scene(with_view(blob, view), CHART, on_c_change=take_chart_c, **knobs.callbacks(CHART))
             with part("notes"):
                 if live:
                     st.caption("C moves in your browser: drag the slider under the chart, use ◀ Smaller C / Larger C ▶ or "
-                               "the ← → keys, or move the Penalty C control above. Each follows the other (the control "
-                               "once the chart's C has rested), and the control's C goes into the link and the SGD tab. "
-                               "Sweep C ▶ plays C from small to large.")
+                               "the ← → keys. Once it rests, its C goes into the link and the SGD tab. Sweep C ▶ plays C "
+                               "from small to large.")
                 elif kernel != "linear":
                     st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
                                f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
-                               "above sets C.")
+                               "above the chart sets C.")
                 st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
                            "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
                            "point inside the margin or misclassified is joined to its own margin line by a segment "
@@ -121,13 +123,13 @@ def page() -> None:
                     "the same minimiser as the SVM above, reached one random point at a time. Its progress J is "
                     "written on the SVM's scale, J = ½‖w‖² + C Σξ (N·C times the objective SGD descends), so that "
                     "it meets the exact SVM's J* (at w = 0, b = 0: J = C·N).")
-        s1, s2, s3, s4 = st.columns(4)
+        s1, s3, s4 = st.columns(3)  # (η is the chart's: glue.controls)
         schedule = bound(s1.radio, "Step size", key="schedule")
-        sgd_eta = bound(s2.select_slider, ETA_LABEL, key="sgd_eta",
-                        disabled=schedule != "constant",
-                        help=f"The step size of the constant schedule, below N·C. Every such η is run at once (up to "
-                             f"{SGD_FAMILY_WORK // len(TAUS) // 2000:,} steps at N = 2,000), so the chart follows this "
-                             "control in your browser.")
+        sgd_knobs = ChartControls(SVM)
+        sgd_eta = sgd_knobs.add("sgd_eta", ETA_LABEL, disabled=schedule != "constant",
+                                help=f"The step size of the constant schedule, below N·C. Every such η is run at once "
+                                     f"(up to {SGD_FAMILY_WORK // len(TAUS) // 2000:,} steps at N = 2,000), so the chart "
+                                     "follows this control in your browser.")
         sgd_steps = bound(s3.select_slider, "Steps", key="sgd_steps")
         sgd_seed = bound(s4.number_input, "Seed", step=1, key="sgd_seed")
         if not sgd_tab.open:
@@ -145,10 +147,12 @@ def page() -> None:
                 sblob, gaps, partial, stem, label = sgd
                 refused = schedule == "constant" and eta not in gaps  # (the error above names it: the last good run)
                 sview = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes, classes=ds.classes,
-                             eta=eta if refused else None)  # (no run of it is coming: the chart does not wait)
+                             eta=eta if refused else None,  # (no run of it is coming: the chart does not wait)
+                             controls=tuple(sgd_knobs.specs))
                 # η is not in it: moving η sends the same bytes, and the chart follows the control
                 with first if presenting() else nullcontext():
-                    show_scene(with_view(sblob, sview), SGD_CHART, on_more_change=more_asked)
+                    show_scene(with_view(sblob, sview), SGD_CHART, on_more_change=more_asked,
+                               **sgd_knobs.callbacks(SGD_CHART))
                 with part("notes", "sgd"):
                     st.caption("Every step can be reached, in your browser: ◀ Back / Next ▶, the slider, Play and the ← → "
                                "keys. Rings mark the points with margin y·(w·x+b) < 1 (the hinge is active there); the "

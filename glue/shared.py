@@ -479,15 +479,15 @@ def live_fragment(body: Callable[..., None]) -> Callable[..., None]:
     return _named_fragment(body, "live", body)
 
 
-def show_chart(fig: dict | Chart, key: str, alt: str, view: View | None = None) -> None:
+def show_chart(fig: dict | Chart, key: str, alt: str, view: View | None = None, **callbacks) -> None:
     """Draw a still figure, one that nothing steps (the Loss page's θ slice and 3-D view; the points alone), with the
     scene renderer as a ``figure`` record (:func:`viz.scene.figure_scene`): plotly.js draws it in the browser like
     every other chart, from the JSON made where the figure was built. ``alt`` describes it for screen readers; the
     keyed element is the page's chart (clicks on a data chart edit its points). ``view``: how it is shown, where that
-    matters (presentation mode's scale).
+    matters (presentation mode's scale; the controls it draws, whose ``callbacks`` come here).
     """
     blob = figure_scene(titled_axes(fig, current_dataset().axes), alt)
-    show_scene(blob if view is None else with_view(blob, view), key)
+    show_scene(blob if view is None else with_view(blob, view), key, **callbacks)
 
 
 def show_points(ds: Dataset, key: str) -> None:

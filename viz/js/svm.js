@@ -5,6 +5,7 @@
 import {CONFIG, GAP, GL_POINTS, INK, MARGIN_INK, NEG, NONE, POS, PixelLayer, REGION, layer, nextClipId, overlaps, pen, plotCanvas, stamp, stampRings} from "./draw.js";
 import {DualView, addKernelRow, chained, gapped, panelClasses, zeroSegments} from "./dual.js";
 import {controlValue} from "./follow.js";
+import {setTuned} from "./tune.js";
 import {general, grouped, mistakesText, names, num, sub, vec} from "./format.js";
 import {region, segment} from "./geometry.js";
 import {FONT, esc, f1, placeTip} from "./layout.js";
@@ -214,7 +215,7 @@ class SvmView extends Stepping {
   position() { return this.m.K > 1 ? {prefix: "C = ", label: this.m.cText(this.i), step: null} : null; }  // C; one C: none
   get cLabel() { const p = this.position(); return p ? p.label : null; }  // the C a copied link and a file name say
 
-  // ----- the page's C control: the chart follows it when it moves (and opens at it)
+  // ----- the page's C (glue.controls; the chart's own slider is its control): the chart opens at it
   followed() { return this.m.K < 2 ? null : controlValue(this.m.h.follow); }
   indexOf(text) {
     const want = Number(text);
@@ -227,14 +228,11 @@ class SvmView extends Stepping {
     const text = this.followed();
     if (text === null || text === this.following) return;
     this.following = text;
-    const k = this.indexOf(text), echo = k !== null && k === this.reported;
-    this.reported = null;
-    if (echo) return;  // the control took the C this chart reported: the chart has moved on since, or a sweep runs
+    const k = this.indexOf(text);
     if (k !== null && k !== this.i) { this.syncing = true; this.pause(); this.show(k); this.syncing = false; }
   }
   // the chart's own C (its slider, ◀ ▶, the keys, the sweep's end) is told to the page once it has rested REPORT_MS:
-  // the page's Penalty C control then shows it, the link carries it and the SGD tab runs at it; a move of that control
-  // (sync) is not sent back, nor a C the control already shows
+  // the link then carries it and the SGD tab runs at it; a C the page has already is not sent
   report() {
     const send = stateOf(this.root).send;
     if (!send || this.syncing || this.m.K < 2) return;
@@ -242,7 +240,8 @@ class SvmView extends Stepping {
     this.reportTimer = setTimeout(() => {
       const text = this.followed();
       if (this.timer || stateOf(this.root).view !== this || text === null || this.indexOf(text) === this.i) return;
-      this.reported = this.i;  // (its echo from the control is not a move: sync)
+      this.following = String(this.m.Cs[this.i]);  // (the page's C from now on: no move of this chart)
+      setTuned(this.m.h.follow, this.following);
       send("c", this.m.Cs[this.i]);
     }, REPORT_MS);
   }

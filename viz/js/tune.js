@@ -12,6 +12,9 @@ export function tunedValue(label) {
   return VALUES.has(label) ? VALUES.get(label) : null;
 }
 
+// a chart whose own slider is the control (the SVM's C) says the value it told the page
+export function setTuned(label, text) { VALUES.set(label, text); }
+
 let onMove = () => {};  // what a move does (follow.js: syncControls, given once by main.js)
 export function tuneWith(move) { onMove = move; }
 
