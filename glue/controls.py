@@ -58,9 +58,9 @@ class ChartControls:
         options = list(options if options is not None else row.options)
         default = row.default_on(self.page) if default is None else default
         spell = row.spell
-        if key not in st.session_state:  # the session's first sight of it: the link's value, where it is one
-            link = st.query_params.get(key)
-            value = read_reported(key, link, options or None, lo, hi) if link is not None else None
+        if key not in st.session_state:  # the session's first sight of it: the link's value, where it is one (a whole
+            link = st.query_params.get(key)  # number outside lo..hi too: the page names it and runs the nearest)
+            value = read_reported(key, link, options or None) if link is not None else None
             st.session_state[key] = default if value is None else value
             if link is not None and value is not None:  # (used: not named as ignored)
                 (st.session_state.get(URL_AT_START) or {}).get("values", {}).pop(key, None)

@@ -14,7 +14,9 @@ from viz.scene import (
     PerceptronScene,
     SgdScene,
     SvmScene,
+    View,
     unpack,
+    with_view,
 )
 
 
@@ -40,8 +42,16 @@ def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
 
 
 def scenes_bytes(at: AppTest) -> list[bytes]:
-    """The scene records of this run that step, as bytes (the same bytes twice: nothing new travelled)."""
-    return [b for b in records(at) if unpack(b)[0]["kind"] not in STILL]
+    """The scene records of this run that step, as bytes, as the renderer tells them apart (the same bytes twice:
+    nothing new to draw): without their controls' values (:func:`as_drawn`)."""
+    return [as_drawn(b) for b in records(at) if unpack(b)[0]["kind"] not in STILL]
+
+
+def as_drawn(blob: bytes) -> bytes:
+    """A record without its view's controls: the chart keeps its controls' values and opens at a record's only where
+    it has none (viz/js/tune.js), so records that differ in them alone draw the same (viz/js/follow.js recordId)."""
+    view = dict(unpack(blob)[0].get("view") or {})
+    return with_view(blob, View(**view)) if view.pop("controls", None) else blob
 
 
 def figures(at: AppTest) -> list[dict]:
@@ -116,3 +126,10 @@ def still_figure() -> dict:
                       "line": {"width": 4}}],
             "layout": {"height": 520, "font": {"size": 16}, "annotations": [{"text": "Step 0", "font": {"size": 15}}],
                        "meta": {"view": "test", "steps": 4}}}
+
+
+def chart_control(at: AppTest, key: str, value) -> AppTest:
+    """What a chart's own control (τ, η, C, λ, the variant, B: glue.controls) reports once moved: the value the page
+    keeps under ``key`` (AppTest has no browser to draw it; the report itself: tests/test_controls.py)."""
+    at.session_state[key] = value
+    return at

@@ -191,13 +191,9 @@ def test_the_image_export_draws_both_panels_with_their_words(renderer):  # noqa:
 
 
 def set_control(page: Page, label: str, value: str | None) -> None:
-    """A slider of the page, as Streamlit writes one (its label and the value it shows); None removes it."""
-    page.evaluate("""([label, value]) => {
-        let el = [...document.querySelectorAll('input[type=range][aria-valuetext]')].find((e) => e.getAttribute('aria-label') === label);
-        if (value === null) { if (el) el.remove(); return; }
-        if (!el) { el = document.createElement('input'); el.type = 'range'; el.setAttribute('aria-label', label); document.body.append(el); }
-        el.setAttribute('aria-valuetext', value);
-    }""", [label, value])
+    """A chart's own control labelled ``label`` shows ``value`` (viz/js/tune.js; the exported file draws none, and
+    stands in for one with this); None: no such control."""
+    page.evaluate("([label, value]) => window.__dbl.setControl(label, value)", [label, value])
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 

@@ -139,11 +139,10 @@ def test_lambda_follows_the_pages_control_in_the_browser(renderer):  # noqa: F81
     mount(renderer, loss_scene(X, y, names, us, vs, bs, lams=lams, paths=paths, chosen=(w, b), follow="λ of the test",
                                view=View(lam=1.0)).to_bytes())
     assert renderer.evaluate("() => window.__dblView.m.lam") == 1.0
-    # the page's control, as Streamlit draws a select_slider: the renderer reads its aria-valuetext
-    renderer.evaluate("""() => { const s = document.createElement('input'); s.type = 'range'; s.id = 'lam';
-        s.setAttribute('aria-label', 'λ of the test'); document.body.appendChild(s); }""")
+    # the chart's own λ control (viz/js/tune.js; the exported file stands in for it)
+    lam = "(v) => window.__dbl.setControl('λ of the test', v)"
     for lv in (1.0, 0.1, 0.0):
-        renderer.evaluate("(v) => document.getElementById('lam').setAttribute('aria-valuetext', String(v))", lv)
+        renderer.evaluate(lam, str(lv))
         renderer.wait_for_function("(v) => window.__dblView.m.lam === v", arg=lv)
         got = drawn_at(renderer, 1)
         ref = surface("hinge", X, y, us, vs, b=float(bs[1]), lam=lv)
@@ -159,7 +158,7 @@ def test_lambda_follows_the_pages_control_in_the_browser(renderer):  # noqa: F81
         assert got["pathOff"]["x"] == W[~on, 0].tolist()
         assert name in renderer.inner_text("#scene .dbls-legend")
         assert renderer.evaluate("() => window.__dblView.m.grad('hinge')") == hinge_subgradient(w, b, X, y, lam=lv)[0].tolist()
-    renderer.evaluate("() => document.getElementById('lam').remove()")
+    renderer.evaluate(lam, None)
 
 
 def test_the_image_export_draws_every_panel(renderer):  # noqa: F811

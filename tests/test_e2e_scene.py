@@ -345,22 +345,19 @@ def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
     labels = ("Variant", "Batch size B")
     partial = perceptron_page(X, y, params, (1.0,), label, labels=labels, partial=True)[0]
     full = perceptron_page(X, y, params, (0.5, 1.0, 2.0), label, labels=labels)[0]
-    renderer.evaluate("""(label) => {  // the page's τ control, as Streamlit draws a select_slider
-        const el = document.createElement('input');
-        el.type = 'range'; el.setAttribute('aria-label', label); el.setAttribute('aria-valuetext', '1.0');
-        el.id = 'tau-control'; document.body.appendChild(el);
-    }""", label)
+    tau = "(v) => window.__dbl.setControl('Step size τ', v)"  # the chart's τ control (viz/js/tune.js)
+    renderer.evaluate(tau, "1.0")
     try:
         mount(renderer, partial)
         state = "() => { const r = document.querySelector('#scene'); return [r.classList.contains('dbls-waiting'), " \
                 "r.getAttribute('aria-busy'), window.__dblView.m.run.tau, window.__dblView.m.h.partial]; }"
         assert renderer.evaluate(state) == [False, "false", 1.0, True]
-        renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '0.5')")
+        renderer.evaluate(tau, "0.5")
         renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
         assert renderer.evaluate(state) == [True, "true", 1.0, True]  # τ = 1's run, dimmed: not shown as τ = 0.5's
-        renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '1.0')")
+        renderer.evaluate(tau, "1.0")
         renderer.wait_for_function("() => !document.querySelector('#scene').classList.contains('dbls-waiting')")
-        renderer.evaluate("() => document.getElementById('tau-control').setAttribute('aria-valuetext', '0.5')")
+        renderer.evaluate(tau, "0.5")
         renderer.wait_for_function("() => document.querySelector('#scene').classList.contains('dbls-waiting')")
         mount(renderer, full)
         assert renderer.evaluate(state) == [False, "false", 0.5, False]  # every τ: the control's, at once
@@ -368,7 +365,7 @@ def test_a_partial_record_waits_for_the_rest_while_tau_shows_another(renderer):
         assert renderer.evaluate(state) == [False, "false", 0.5, False]
         assert renderer.evaluate("() => window.__dblView.m.h.runs.length") == 3
     finally:
-        renderer.evaluate("() => document.getElementById('tau-control').remove()")
+        renderer.evaluate(tau, None)
 
 
 def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_to_them(renderer):
@@ -391,13 +388,8 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
     elsewhere = record("random", (("b0", 1.0),))  # other settings: another memo key
     state = "() => { const r = document.querySelector('#scene'), v = dbl(r).view; return [v.m.run.variant, " \
             "r.classList.contains('dbls-waiting'), r.getAttribute('aria-busy'), r.dataset.ready]; }"
-    renderer.evaluate("""() => {  // the page's Variant select box, as Streamlit draws it (closed)
-        const el = document.createElement('input');
-        el.setAttribute('aria-label', 'Variant'); el.setAttribute('role', 'combobox');
-        el.setAttribute('aria-expanded', 'false'); el.setAttribute('value', 'cyclic');
-        el.id = 'variant-control'; document.body.appendChild(el);
-    }""")
-    show = "(v) => document.getElementById('variant-control').setAttribute('value', v)"
+    show = "(v) => window.__dbl.setControl('Variant', v)"  # the chart's variant control (viz/js/tune.js)
+    renderer.evaluate(show, "cyclic")
     try:
         mount(renderer, cyclic)
         ready = renderer.evaluate(state)[3]
@@ -427,28 +419,8 @@ def test_variants_made_ahead_are_kept_and_drawn_when_the_variant_control_comes_t
         assert renderer.evaluate(state)[:3] == ["batch", False, "false"]
         assert renderer.locator("#scene .dbls-error").count() == 0
 
-        # an option clicked in the open box is drawn before the box closes (its value still the one before), the
-        # strip a frame later: the run shown's
-        box = "(open) => document.getElementById('variant-control').setAttribute('aria-expanded', String(open))"
-        renderer.evaluate(box, True)
-        renderer.evaluate("""() => { const li = document.createElement('li'); li.setAttribute('role', 'option');
-            li.id = 'variant-option'; li.innerHTML = '<div><span>random</span></div>'; document.body.appendChild(li); }""")
-        renderer.locator("#variant-option span").click()
-        renderer.wait_for_function("() => dbl(document.querySelector('#scene')).view.m.run.variant === 'random'")
-        assert renderer.evaluate("() => document.getElementById('variant-control').value") == "batch"
-        renderer.wait_for_function("""() => { const v = dbl(document.querySelector('#scene')).view;
-            return JSON.stringify(Array.from(v.stripEl.data[0].y)) === JSON.stringify(Array.from(v.stripTraces()[0].y)); }""")
-        renderer.evaluate(show, "random")
-        renderer.evaluate(box, False)  # closed with that value: the same run
-        renderer.evaluate(box, True)  # open again: what it showed last is not its value any more
-        renderer.evaluate(show, "batch")
-        renderer.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        assert renderer.evaluate(state)[0] == "random"
-        renderer.evaluate(box, False)  # closed: its value is drawn
-        renderer.wait_for_function("() => dbl(document.querySelector('#scene')).view.m.run.variant === 'batch'")
-        renderer.evaluate("() => document.getElementById('variant-option').remove()")
     finally:
-        renderer.evaluate("() => document.getElementById('variant-control').remove()")
+        renderer.evaluate(show, None)
 
 
 def test_a_new_run_of_the_same_points_keeps_the_step_and_new_points_start_at_0(renderer):

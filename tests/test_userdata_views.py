@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apptest_helpers import chart_shown, figure, run_meta, scene
+from apptest_helpers import chart_control, chart_shown, figure, run_meta, scene
 from test_views import page_from_url
 
 from datasets import make_dataset
@@ -89,7 +89,7 @@ def test_one_class_stops_the_svm_with_a_message_and_the_points_shown():
 def test_a_link_step_opens_the_chart_there_once():
     at = page_from_url({"step": "5"})
     assert run_meta(at)["start"] == 5  # the renderer opens there (its text at step 5: tests/test_e2e_scene.py)
-    at.select_slider(key="tau").set_value(0.5).run()  # used once: a new run opens where the browser stood
+    chart_control(at, "tau", 0.5).run()  # used once: a new run opens where the browser stood
     assert run_meta(at)["start"] is None
 
 

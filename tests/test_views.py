@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import (  # noqa: F401
+from apptest_helpers import (
+    chart_control,  # noqa: F401
     chart_shown,
     decoded,
     figure,
@@ -87,11 +88,11 @@ def test_changing_tau_and_variant_rebuilds_the_figure():
     at = perceptron_page()
     at.sidebar.selectbox(key="ds").set_value("separable").run()
     before, blob = run_meta(at), at.get("bidi_component")[-1].proto.bytes
-    at.select_slider(key="tau").set_value(0.1).run()
+    chart_control(at, "tau", 0.1).run()
     after = run_meta(at)
     assert before["tau"] == 1.0 and after["tau"] == 0.1 and before["taus"] == after["taus"]
     assert [e for e in at.get("bidi_component") if e.proto.bytes == blob]  # τ moved: the same scene, every τ in it
-    at.selectbox(key="variant").set_value("minibatch").run()
+    chart_control(at, "variant", "minibatch").run()
     assert not at.exception
     meta = run_meta(at)
     assert meta["variant"] == "minibatch"
@@ -120,7 +121,7 @@ def test_bad_data_shows_an_error_and_keeps_the_last_good_run():
     good = scene(at)
     X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
     at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), X, np.array([1, 0, -1]))
-    at.select_slider(key="tau").set_value(0.5).run()  # any rerun with the bad data
+    chart_control(at, "tau", 0.5).run()  # any rerun with the bad data
     assert not at.exception
     assert "labels must be -1 or +1, got values [0.0]" in at.error[0].value
     kept = scene(at)  # the last good scene, every τ in it
@@ -148,7 +149,7 @@ def test_url_reproduces_the_view():
 def test_empty_dataset_shows_an_empty_plane_to_click_not_a_traceback():
     at = perceptron_page()
     at.session_state[DATASET_KEY] = Dataset("textbook", 3, 0, (), np.zeros((0, 2)), np.zeros(0))
-    at.select_slider(key="tau").set_value(0.5).run()
+    chart_control(at, "tau", 0.5).run()
     assert not at.exception
     assert "Cannot run the perceptron: there are no points yet" in at.info[0].value
     fig = figure(at)  # the points alone (none), on the chart the clicks go to
@@ -173,7 +174,7 @@ def test_invalid_url_parameters_are_named():
     text = " ".join(w.value for w in at.warning)
     assert "tau='abc'" in text and "ds='nonsense'" in text and "max_steps='-5'" in text
     assert run_meta(at)["tau"] == 1.0  # the default was used
-    at.select_slider(key="tau").set_value(0.5).run()  # reported once, not on every rerun
+    chart_control(at, "tau", 0.5).run()  # reported once, not on every rerun
     assert not any("Ignored URL" in w.value for w in at.warning)
 
 
@@ -183,7 +184,7 @@ def test_the_work_cap_stops_a_batch_run_and_the_page_says_so():
     at = perceptron_page()
     at.sidebar.selectbox(key="ds").set_value("xor").run()
     at.sidebar.select_slider(key="n_xor").set_value(2000).run()
-    at.selectbox(key="variant").set_value("batch")
+    chart_control(at, "variant", "batch")
     at.number_input(key="max_steps").set_value(100_000).run()
     assert not at.exception and not at.error
     assert not any("lowered" in i.value for i in at.info)
@@ -231,8 +232,7 @@ def test_a_bound_widget_keeps_its_default_over_reruns():
     on every run, or a setting chosen equal to another run's default (height 560, bias off) would drop out of a
     copied link."""
     at = perceptron_page()
-    defaults = lambda: (at.select_slider(key="height").proto.default, at.toggle(key="bias").proto.default,  # noqa: E731
-                        at.select_slider(key="tau").proto.default)
+    defaults = lambda: (at.select_slider(key="height").proto.default, at.toggle(key="bias").proto.default)  # noqa: E731
     first = defaults()
     at.select_slider(key="height").set_value(560).run()
     at.toggle(key="bias").set_value(False).run()
@@ -245,7 +245,7 @@ def test_a_batch_size_outside_one_to_n_is_named_and_the_nearest_runs(typed, used
     (Streamlit's bounded box only marked it with a small "!" and kept the last B while showing the new one)."""
     at = page_from_url({"ds": "XOR", "n_xor": "60", "variant": "mini-batch", "B": "20"})
     assert scene_run(at).run["batch_size"] == 20
-    at.number_input(key="B").set_value(typed).run()
+    chart_control(at, "B", typed).run()
     assert not at.exception
     said = " ".join(w.value for w in at.warning)
     assert f"B = {typed:,} is not a batch size here" in said and f"uses B = {used}" in said
@@ -365,10 +365,10 @@ def test_mistake_bound_beside_the_count():
     assert "**Mistake bound**" in info and "This run made 7" in info
     bound = scene(at).bound  # the renderer writes "updates so far k ≤ (R/γ)² = 117" and draws R and γ from it
     assert round(bound["bound"]) == 117 and bound["R"] > 0 and bound["gamma"] > 0
-    at.selectbox(key="variant").set_value("batch").run()
+    chart_control(at, "variant", "batch").run()
     assert any("does not apply to this run: it counts single-point updates" in c.value for c in at.caption)
     assert scene(at).bound is None and "mini-batch and batch steps add up" in scene(at).bound_note  # the proof's words
-    at.selectbox(key="variant").set_value("cyclic")
+    chart_control(at, "variant", "cyclic")
     at.sidebar.selectbox(key="ds").set_value("xor").run()
     assert any("not linearly separable, so γ = 0" in c.value for c in at.caption)
 
@@ -384,7 +384,7 @@ def test_svm_page_c_moves_the_margin():
     assert meta["view"] == "svm" and meta["C"] == 1.0
     wide = meta["width"]
     blob = scenes_bytes(at)
-    at.select_slider(key="C").set_value(100.0).run()
+    chart_control(at, "C", 100.0).run()
     assert not at.exception
     narrow = run_meta(at)["width"]
     assert narrow < wide  # a larger C buys fewer violations with a narrower margin
@@ -451,7 +451,7 @@ def test_svm_sgd_tab_sends_every_eta_after_the_one_shown(query, family):
         assert {r.run["C"] for r in sc.runs} == {1.0} and {r.run["n_steps"] for r in sc.runs} == {1000}
         assert [r.run["order_of"] for r in sc.runs] == [0] * len(TAUS)  # one seed: the points drawn travel once
         blob = scenes_bytes(at)[0]
-        at.select_slider(key="sgd_eta").set_value(2.0).run()  # η moves: the same bytes (the chart follows in the browser)
+        chart_control(at, "sgd_eta", 2.0).run()  # η moves: the same bytes (the chart follows in the browser)
         assert scenes_bytes(at) == [blob] and not at.exception
         X, y = make_dataset("blobs", 60, 31)
         run = hinge_sgd(X, y, C=1.0, schedule="constant", eta=2.0, max_steps=1000, seed=0)
@@ -482,13 +482,13 @@ def test_svm_sgd_tab_runs_only_the_etas_the_core_takes_and_names_one_it_does_not
     sc = scene(at)
     assert not sc.partial and [r.run["eta"] for r in sc.runs] == [e for e in TAUS if e < 40 * 0.1] and not at.error
     blob = scenes_bytes(at)[0]
-    at.select_slider(key="sgd_eta").set_value(5.0).run()
+    chart_control(at, "sgd_eta", 5.0).run()
     assert not at.exception
     assert "constant η must stay below 1/λ = N·C = 4" in at.error[0].value and "last good run" in at.error[0].value
     kept = scene(at)  # the last good record stays, its view naming the refused η (the chart then does not wait)
     assert kept.view.eta == 5.0 and with_view(scenes_bytes(at)[0], View()) == with_view(blob, View())
     assert not [i for i in at.info if i.value.startswith("After ")]  # and no run's summary: none is of η = 5
-    at.select_slider(key="sgd_eta").set_value(1.0).run()
+    chart_control(at, "sgd_eta", 1.0).run()
     assert not at.error and scenes_bytes(at) == [blob]
     assert [i for i in at.info if i.value.startswith("After 200 steps")]
 
@@ -609,7 +609,7 @@ def test_dual_eta_moves_in_the_browser_on_every_kernel():
         sc = scene(at)
         assert sc.run["etas"] == TAUS and sc.follow == "Step η" and run_meta(at)["eta"] == 0.5
         assert len(sc.lines) == (len(TAUS) if kernel == "linear" else 0)
-        at.select_slider(key="eta").set_value(2.0).run()
+        chart_control(at, "eta", 2.0).run()
         assert not at.exception and scenes_bytes(at) == before and run_meta(at)["eta"] == 2.0
         if kernel == "linear":
             assert any("Primal and dual agree" in s.value for s in at.success)

@@ -129,7 +129,7 @@ const bytes = new Uint8Array(raw.length);
 for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
 // the view and the renderer's own functions, for tests and the curious (this file's names, not the renderer's)
 mountScene(document.getElementById("scene"), bytes, {{standalone: true}}).then((view) => {{ window.__dblView = view; }});
-window.__dbl = {{mountScene, num, decode}};
+window.__dbl = {{mountScene, num, decode, setControl: (label, text) => {{ setTuned(label, text); syncControls(); }}}};
 document.addEventListener("keydown", (ev) => {{ if (window.__dblView && window.__dblView.key(ev.key)) ev.preventDefault(); }});
 </script></body></html>
 """

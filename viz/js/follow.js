@@ -1,31 +1,15 @@
-// The chart and the page's own controls: the values the page's Streamlit controls show (τ, η, λ, C, the variant, B),
-// which run of a record they pick, and the records a chart keeps (the variants made ahead, a record's every τ).
+// The chart and the page's live controls (τ, η, λ, C, the variant, B: drawn by the charts, tune.js): which run of a
+// record they pick, and the records a chart keeps (the variants made ahead, a record's every τ).
 
 import {decode} from "./record.js";
 import {painted} from "./sketch.js";
 import {stateOf} from "./state.js";
 import {tunedValue} from "./tune.js";
 
-// what the page's control labelled ``label`` shows (a slider's text, a select box's choice, a number box's text), or
-// null where the page has none (the offline file), or while a select box is open (its text is what the user types)
-
+// what the page's control labelled ``label`` shows (the text a chart's own control shows: tune.js), or null where the
+// page has none (the offline file)
 export function controlValue(label) {
-  if (!label) return null;
-  const tuned = tunedValue(label);
-  if (tuned !== null) return tuned;
-  for (const el of document.querySelectorAll("input[aria-label]")) {
-    if (el.getAttribute("aria-label") !== label) continue;
-    if (el.type === "range") return el.getAttribute("aria-valuetext");
-    if (el.getAttribute("role") === "combobox") {
-      if (el.getAttribute("aria-expanded") !== "true") {
-        if (picked && picked.box === el) picked = null;  // (closed: its value is the page's)
-        return el.value;
-      }
-      return picked && picked.box === el ? picked.text : null;  // (a box drawn anew is another element: not it)
-    }
-    if (el.type === "number") return el.value;
-  }
-  return null;
+  return label ? tunedValue(label) : null;
 }
 
 // the value (τ; the SGD tab's η) the page's own control shows (header.follow is its label), or null
@@ -69,19 +53,14 @@ export function keep(root, bytes, header) {
   while (records.size > MEMO_KEEP) records.delete(records.keys().next().value);
 }
 
-// the variant (and B) the page's controls show, as a kept record's slot; null where they cannot be read. B is read
-// only on a change of variant: B's box is disabled for the other variants (its value is the page's), and while a
-// mini-batch is shown the text typed in it is not yet a B.
+// the variant (and B) the page's controls show, as a kept record's slot; null where they cannot be read
 export function wantedSlot(v) {
   const memo = v.m.h.memo, want = memo && memo.options[controlValue(memo.follow)];
   if (!want) return null;
-  if (want === v.m.run.variant) return slotOf(v.m.run);
   if (want !== "minibatch") return want;
   const B = boxBatch(v);  // (one outside 1..N runs as the nearest: app_pages/perceptron.py)
   return B === null ? null : slotFor(want, B);
 }
-
-const RUNNING = "[data-testid=stApp][data-test-script-state=running]";  // the page's script is running
 
 // how a kept record is drawn (main.js's mountScene, given once by main.js: it imports this module, not this it)
 let drawRecord = () => {};
@@ -91,8 +70,6 @@ export function drawWith(draw) { drawRecord = draw; }
 function followVariant(root, v) {
   const memo = v.m.h.memo, kept = stateOf(root).memo;
   if (!keeps(v.m.h) || !kept || kept.key !== memo.key) return false;
-  // while the page runs, another setting may have changed (the kept runs were made without it): the server answers
-  if (document.querySelector(RUNNING)) return false;
   const want = wantedSlot(v);
   const bytes = want && want !== slotOf(v.m.run) ? kept.records.get(want) : null;
   if (!bytes) return false;
@@ -115,50 +92,6 @@ export function syncControls() {
       root.setAttribute("aria-busy", String(waiting));
     }
   }
-}
-
-// an option clicked in an open select box: that box's value from now on, until it closes (controlValue). The charts
-// follow it once the box has handled the click, about 30 ms before the box closes with that value.
-let picked = null;
-
-function pickedOption(ev) {
-  const opt = ev.target instanceof Element ? ev.target.closest("[role=option]") : null;
-  const box = opt && document.querySelector("input[role=combobox][aria-expanded=true]");
-  if (!box) return;
-  picked = {box, text: opt.textContent.trim()};  // (replaced at the next pick: never more than one box held)
-  setTimeout(syncControls, 0);
-}
-
-// a control the charts follow moved (synced at once) or appeared after the chart, or a select box closed (at the next
-// frame, once per frame at most)
-let watcher = null;  // (one for the page: every chart's controls are synced at once)
-export function watchControls() {
-  if (watcher) return;
-  document.addEventListener("click", pickedOption, {capture: true});
-  let queued = false;
-  watcher = new MutationObserver((records) => {
-    if (records.some((r) => r.type === "attributes")) { syncControls(); return; }  // a control moved: now
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; syncControls(); });
-  });
-  watcher.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuetext", "value", "aria-expanded"]});
-}
-
-export const CONTROL_WAIT_MS = 3000;  // (a server busy with other sessions' builds can be slow to send a widget's code)
-
-// a promise that resolves once the page shows every control labelled in `labels` (controlValue), or after `ms`
-export function untilControls(labels, ms) {
-  return new Promise((resolve) => {
-    let done = false;
-    const shown = () => labels.every((label) => controlValue(label) !== null);
-    const watch = new MutationObserver(() => { if (shown()) end(); });
-    const timer = setTimeout(() => end(), ms);
-    function end() { if (done) return; done = true; watch.disconnect(); clearTimeout(timer); resolve(); }
-    watch.observe(document.body, {subtree: true, childList: true, attributes: true,
-                                  attributeFilter: ["aria-label", "aria-valuetext", "value"]});
-    if (shown()) end();
-  });
 }
 
 // a record's header and where its arrays start, or null where it is not a record (decode() then names what is wrong)
@@ -215,8 +148,7 @@ export function askAhead(root, id) {
     // the chart is being worked (stepped, played): not now, so that no rerun lands in the middle of it
     if (now.timer || performance.now() - (chart.worked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
     asked.tries++;
-    if (!document.querySelector(RUNNING))  // (the page is busy: later)
-      chart.send("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
+    chart.send("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
                                               key: asked.key, shows: slotOf(now.m.run)}));
     askAhead(root, id);  // again, until every one is kept
   }, AHEAD_WAIT_MS * 1.5 ** asked.tries);

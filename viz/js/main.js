@@ -4,7 +4,7 @@
 // (M, ties, which points updated, convergence) is decided again. kinds.js says what draws each kind of record.
 
 import {SPEEDS, loadPlotly} from "./draw.js";
-import {CONTROL_WAIT_MS, askAhead, askMore, controlValue, drawWith, fail, headerOf, keep, keepAhead, keptInFull, recordId, syncControls, untilControls, watchControls} from "./follow.js";
+import {askAhead, askMore, drawWith, fail, headerOf, keep, keepAhead, keptInFull, recordId, syncControls} from "./follow.js";
 import {KINDS} from "./kinds.js";
 import {inView, toTop} from "./layout.js";
 import {KATEX, lessonFolds, loadKatex, showLesson, typesetAsMathML} from "./lesson.js";
@@ -57,13 +57,6 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
     if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
   } catch (e) { fail(root, e.message); return; }
   drawTune(root, scene.header.view.controls || [], standalone ? null : chart.send);  // (before the run is chosen)
-  // a first drawing that follows a control of the page (τ, η, λ…) the page has not drawn yet (a page just opened: its
-  // widgets' code still loading) waits for it, three seconds at most, rather than draw another value's run under it
-  const follows = [].concat(scene.header.follow ?? []).filter((label) => typeof label === "string");  // (Compare: a side's)
-  if (!standalone && !chart.view && follows.some((label) => controlValue(label) === null)) {
-    await untilControls(follows, CONTROL_WAIT_MS);
-    if (chart.id !== id) return;  // a newer scene arrived meanwhile
-  }
   try { model = kind.model(scene, chart.view); } catch (e) { fail(root, e.message); return; }
   // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
   // (and a newer record that comes while the sketch waits for plotly.js: sketched too, never left under the old one)
@@ -80,7 +73,6 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
       root.dataset.sketched = id;  // with plotly.js does: a row of columns that stacks once the charts are in widens it)
       watchSize(root);
       lessonSoon(root);
-      watchControls();
       syncControls();
     }
     await painted();
@@ -109,7 +101,6 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   if (scene.header.partial && chart.send) askMore(root, id);  // the page then sends every τ's run
   else askAhead(root, id);
   lessonSoon(root);
-  watchControls();
   syncControls();
   return view;
 }

@@ -3,6 +3,7 @@
 // control rests its value goes to the page (the component's trigger named by the control's key), which puts it in
 // the link and the exports and builds with it. The values are the page's, by label (follow.js: controlValue).
 
+import {esc} from "./layout.js";
 import {stateOf} from "./state.js";
 
 // label -> the text the control shows (as the link spells it): what the charts of the page follow
@@ -12,8 +13,12 @@ export function tunedValue(label) {
   return VALUES.has(label) ? VALUES.get(label) : null;
 }
 
-// a chart whose own slider is the control (the SVM's C) says the value it told the page
-export function setTuned(label, text) { VALUES.set(label, text); }
+// a chart whose own slider is the control (the SVM's C) says the value it told the page (null: none; the offline
+// file's tests stand in for a control with it)
+export function setTuned(label, text) {
+  if (text === null) VALUES.delete(label);
+  else VALUES.set(label, text);
+}
 
 let onMove = () => {};  // what a move does (follow.js: syncControls, given once by main.js)
 export function tuneWith(move) { onMove = move; }
@@ -48,10 +53,6 @@ export function drawTune(root, specs, send) {
   drawn.clear();
   for (const s of specs) drawn.add(s.label);
   showTune(row, shown);
-}
-
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function controlHTML(s, j) {
