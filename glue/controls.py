@@ -19,10 +19,13 @@ from glue.options import PARAMS, URL_FORMS, quoted
 from glue.shared import ALLOWED_THIS_RUN, BOUND_THIS_RUN, CHART_SAID, URL_AT_START, allowed_values
 
 
+WHOLE_MAX = 10**9  # a whole number a report or a link may give (B: the page names one outside 1..N and runs the nearest)
+
+
 def read_reported(key: str, text, options: Sequence | None = None, lo: int | None = None, hi: int | None = None):
     """The value a chart's report (or a link) ``text`` gives the control ``key``, or None where it gives none: one of
     ``options`` (read as the link reads it: glue.options.parse_url), or for a whole number (B) a whole number from
-    ``lo`` to ``hi``."""
+    ``lo`` to ``hi`` (each ±WHOLE_MAX where not given)."""
     if not isinstance(text, str) or len(text) > 200:
         return None
     row = PARAMS[key]
@@ -31,7 +34,7 @@ def read_reported(key: str, text, options: Sequence | None = None, lo: int | Non
             value = float(text)
         except ValueError:
             return None
-        if not value.is_integer() or (lo is not None and value < lo) or (hi is not None and value > hi):
+        if not value.is_integer() or not (-WHOLE_MAX if lo is None else lo) <= value <= (WHOLE_MAX if hi is None else hi):
             return None
         return int(value)
     form = URL_FORMS.get(key)
@@ -88,7 +91,7 @@ class ChartControls:
         if enabled_by:
             spec["enabled_by"] = list(enabled_by)
         self.specs.append(spec)
-        self._takers[key] = (options or None, lo, hi, label)
+        self._takers[key] = (options or None, None, None, label)  # (B outside lo..hi: named by the page, the nearest run)
         return value
 
     def callbacks(self, chart: str) -> dict[str, Callable[[], None]]:

@@ -26,7 +26,7 @@ DEFAULT_HIDE = ["sidebar", "tables"]
 _CSS = {
     "sidebar": '[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], '
                '[data-testid="stExpandSidebarButton"] { display: none !important; }',
-    "settings": '[class*="st-key-dbl_settings"] { display: none !important; }',
+    "settings": '[class*="st-key-dbl_settings"], .dbls-tune { display: none !important; }',  # (the charts' own too)
     "notes": '[class*="st-key-dbl_notes"] { display: none !important; }',
     "tables": '[class*="st-key-dbl_tables"] { display: none !important; }',
     "title": '[data-testid="stMain"] h1 { display: none !important; }',

@@ -193,3 +193,37 @@ def exported_figure(page) -> dict:
                     width: div._fullLayout.width, height: div._fullLayout.height, error: null};
         } catch (e) { return {error: String(e)}; } finally { window.Plotly.purge(div); div.remove(); }
     }""")
+
+
+def chart_control(page: Page, label: str):
+    """The first chart's own control whose label holds ``label`` (viz/js/tune.js: a slider over a grid, a list, or a
+    number box)."""
+    return page.locator(f".dbls-tune [aria-label*={label!r}]").first
+
+
+def set_chart_control(page: Page, label: str, value: str) -> None:
+    """Move the chart's own control labelled ``label`` to the option ``value`` (its text, as the link spells it), as a
+    user does: a slider dragged there and let go (its input events, then its change), a list's option picked, a number
+    typed and Enter pressed."""
+    el = chart_control(page, label)
+    kind = el.evaluate("(e) => e.tagName === 'SELECT' ? 'select' : e.type")
+    if kind == "select":
+        el.select_option(value)
+    elif kind == "number":
+        el.fill(value)
+        el.press("Enter")
+    else:
+        el.evaluate("""(e, text) => {
+            const options = JSON.parse(e.dataset.options);
+            const j = options.indexOf(text);
+            if (j < 0) throw new Error(`no option ${text} on ${e.getAttribute('aria-label')}: ${options}`);
+            e.value = String(j);
+            e.dispatchEvent(new Event('input', {bubbles: true}));
+            e.dispatchEvent(new Event('change', {bubbles: true}));
+        }""", value)
+
+
+def chart_control_value(page: Page, label: str) -> str:
+    """The text the chart's own control labelled ``label`` shows."""
+    return chart_control(page, label).evaluate(
+        "(e) => e.type === 'range' ? e.getAttribute('aria-valuetext') : e.value")

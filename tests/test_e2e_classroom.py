@@ -7,6 +7,7 @@ import io
 import pytest
 from e2e_helpers import (
     assert_no_exception,
+    chart_control,
     scene_button,
     wait_for_chart,
     wait_for_rerun,
@@ -312,7 +313,7 @@ def test_compare_follows_tau_right_in_the_browser_and_its_csv_holds_the_runs_sho
     root = ".st-key-compare_chart .dbls"
     page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
     ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
-    slider = page.get_by_test_id("stSlider").filter(has_text="τ right").get_by_role("slider")
+    slider = chart_control(page, "τ right")
     slider.focus()
     page.keyboard.press("ArrowRight")  # 1.0 → 2.0
     page.wait_for_function(f"() => dbl(document.querySelector('{root}')).view.m.panels[1].run.tau === 2")
@@ -339,7 +340,7 @@ def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(bro
         _settle(page)
         before = _settled(page, size)  # (the chart fits itself to what it drew under the panels once drawn)
         ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
-        slider = page.get_by_test_id("stSlider").filter(has_text="Step size τ (both)").get_by_role("slider")
+        slider = chart_control(page, "Step size τ (both)")
         slider.focus()  # scrolls the page down to it
         page.keyboard.press("ArrowLeft")  # past the family's budget: a new record, drawn again
         page.wait_for_function(f"(r) => document.querySelector('{root}').dataset.ready !== r", arg=ready)
@@ -408,7 +409,7 @@ def _step_then_move(page: Page, root: str, label: str) -> str:
     page.locator(f"{root} [data-go=next]").click()
     page.wait_for_function(f"() => document.querySelector('{root}').dataset.step === '1'")
     page.evaluate(HOLD_SENDS)
-    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    slider = chart_control(page, label)
     slider.focus()
     page.keyboard.press("ArrowRight")
     return ready

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from e2e_helpers import (
     assert_no_exception,
+    chart_control,
     chart_meta,
     open_page,
     scene_button,
@@ -118,7 +119,7 @@ def test_eta_moves_the_chart_in_the_browser_on_every_kernel(page: Page, app_serv
         wait_for_step(page, 3)
         ready = page.evaluate("() => document.querySelector('.dbls').dataset.ready")
         alpha = scene_drawn(page)["alpha"]
-        slider = page.get_by_test_id("stSlider").filter(has_text="Step η").get_by_role("slider")
+        slider = chart_control(page, "Step η")
         slider.focus()
         page.keyboard.press("ArrowRight")  # 1.0 → 2.0
         page.wait_for_function("() => dbl(document.querySelector('.dbls')).view.m.eta === 2")

@@ -271,7 +271,7 @@ def test_the_loss_formulas_write_each_loss_at_the_chosen_weight(renderer):  # no
 # ----- in the app: Streamlit's own KaTeX, served by the app, typesets the formula, which follows the step and τ
 
 def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_step(page: Page, app_server: str) -> None:
-    from e2e_helpers import SCENE, assert_no_exception, open_page, scene_button, wait_for_step
+    from e2e_helpers import SCENE, assert_no_exception, chart_control, open_page, scene_button, wait_for_step
 
     open_page(page, app_server, "perceptron")
     page.wait_for_selector(f"{SCENE} .dbls-math-tex .katex-html", timeout=30_000)  # KaTeX's HTML, not the raw TeX
@@ -291,7 +291,7 @@ def test_the_app_typesets_the_formula_with_streamlit_s_katex_and_it_follows_the_
     page.locator(f"{SCENE} .dbls-proof summary").click()
     page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-proof-plot')._fullLayout")
     assert page.evaluate(f"() => document.querySelector('{SCENE} .dbls-proof-plot').dataset.k") == "1"
-    slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
+    slider = chart_control(page, "Step size")
     slider.focus()
     page.keyboard.press("ArrowRight")  # τ = 2: the same updates, every number doubled
     page.wait_for_function(f"() => document.querySelector('{SCENE} .dbls-math-tex[data-tex*=\"(6,\\\\\\\\ 6)\"]')")

@@ -8,7 +8,7 @@ with its rerun. The page's TOOLS component (glue/userdata.py) sees the address a
 
 from __future__ import annotations
 
-from e2e_helpers import assert_no_exception, wait_for_chart, wait_for_rerun
+from e2e_helpers import assert_no_exception, chart_control, wait_for_chart, wait_for_rerun
 from playwright.sync_api import Page
 
 TOO_LONG = "This link is too long ("
@@ -20,7 +20,7 @@ def _too_long(page: Page) -> list[str]:
 
 
 def _tau(page: Page) -> str | None:
-    slider = page.get_by_test_id("stSlider").filter(has_text="Step size τ").get_by_role("slider").first
+    slider = chart_control(page, "Step size τ")
     return slider.get_attribute("aria-valuetext")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import CHART, assert_no_exception, wait_for_rerun, with_state_of
+from e2e_helpers import CHART, assert_no_exception, chart_control, wait_for_rerun, with_state_of
 from playwright.sync_api import Page, expect
 
 ROOT = ".st-key-loss_chart .dbls"
@@ -228,7 +228,7 @@ def test_the_b_slider_moves_the_surface_in_the_browser(fresh_page: Page, app_ser
 
 def largest_lambda(page: Page) -> None:
     """Move the page's λ control to its largest value, λ = 1 (the End key on its slider)."""
-    page.get_by_test_id("stSlider").filter(has_text="λ of the hinge").get_by_role("slider").focus()
+    chart_control(page, "λ of the hinge").focus()
     page.keyboard.press("End")
 
 

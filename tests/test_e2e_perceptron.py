@@ -9,11 +9,13 @@ from e2e_helpers import (
     CHART,
     SCENE,
     assert_no_exception,
+    chart_control,
     chart_meta,
     open_page,
     scene_button,
     scene_drawn,
     scene_state,
+    set_chart_control,
     wait_for_rerun,
     wait_for_scene,
     wait_for_step,
@@ -123,11 +125,11 @@ def test_changing_tau_makes_a_new_run_at_the_same_step(page: Page, app_server: s
     for _ in range(4):
         scene_button(page, "next")
     wait_for_step(page, 4)
-    slider = page.get_by_test_id("stSlider").filter(has_text="Step size").get_by_role("slider")
+    slider = chart_control(page, "Step size")
     slider.focus()
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"() => {{ const g = document.querySelector({CHART!r}); return g && g.layout.meta.tau === 0.5; }}")
-    assert "tau=0.5" in page.url  # the view is in the URL
+    page.wait_for_function("() => location.search.includes('tau=0.5')")  # the view is in the URL, once τ rests
     assert scene_state(page)["step"] == 4  # the lecturer keeps the moment of the run she was showing
     assert "0.5·(" in scene_state(page)["text"] or "no update" in scene_state(page)["text"]
     assert_no_exception(page)
@@ -192,8 +194,7 @@ def ready(page: Page) -> str:
 
 
 def pick_variant(page: Page, text: str) -> None:
-    page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
-    page.get_by_role("option", name=text, exact=True).click()
+    set_chart_control(page, "Variant", text)
 
 
 def shown_variant(page: Page, variant: str) -> None:
@@ -276,15 +277,14 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
     assert all(fragment for _, fragment in sent)  # every element of that rerun is the page's
     assert not [path for path, _ in sent if path[0] == 1]  # and the sidebar was not sent again
     assert "variant=random" in page.url
-    # the variant is a live control: it reruns the page's live part (glue.shared.live_fragment), not its other
-    # settings; the rule is not, and reruns the page, the live part with it
-    assert {"Variant", "Step size τ", "Batch size B"} <= _widget_labels(frames[n0:])
+    # the variant is a live control (the chart's own: glue.controls): it reruns the page's live part
+    # (glue.shared.live_fragment), not its other settings; the rule is not, and reruns the page, the live part with it
     assert not {"Update when", "Order seed", "Max steps"} & _widget_labels(frames[n0:])
     n_rule = len(frames)
     page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
     wait_for_rerun(page)
     page.wait_for_timeout(200)
-    assert {"Variant", "Update when", "Order seed", "Max steps"} <= _widget_labels(frames[n_rule:])
+    assert {"Update when", "Order seed", "Max steps"} <= _widget_labels(frames[n_rule:])
     assert "rule=" in page.url
 
     n1 = len(frames)
@@ -374,7 +374,7 @@ def test_a_new_batch_size_draws_its_tau_first_then_every_tau(page: Page, app_ser
     wait_for_scene(page)
     wait_for_step(page, 30)
     page.evaluate(RECORDS_DRAWN)
-    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field = chart_control(page, "Batch size B")
     field.fill("37")
     field.press("Enter")
     page.wait_for_function("() => window.__seq.length === 2", timeout=60_000)
@@ -393,7 +393,7 @@ def test_a_batch_size_past_n_is_named_and_the_chart_draws_b_equal_n(page: Page, 
     page.goto(app_server.rstrip("/") + "/perceptron?ds=XOR&n_xor=60&variant=mini-batch&B=20")
     wait_for_rerun(page)
     wait_full(page)
-    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field = chart_control(page, "Batch size B")
     field.fill("99999")
     field.press("Enter")
     page.wait_for_function("() => { const v = dbl(document.querySelector('.dbls')).view; return v && v.m.run.batch_size === 60; }",
@@ -437,7 +437,7 @@ def test_a_new_b_keeps_the_other_variants(page: Page, app_server: str) -> None:
     assert page.evaluate(busy) == [False, "false"]
     assert page.evaluate("() => window.__dblRelease()") >= 1
     wait_full(page)
-    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field = chart_control(page, "Batch size B")
     field.fill("37")
     field.press("Enter")
     page.wait_for_function("() => dbl(document.querySelector('.dbls')).view.m.run.batch_size === 37")

@@ -7,7 +7,7 @@ import contextlib
 import re
 
 import pytest
-from e2e_helpers import SCENE, assert_no_exception, wait_for_chart, wait_for_rerun
+from e2e_helpers import SCENE, assert_no_exception, chart_control, wait_for_chart, wait_for_rerun
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -338,7 +338,7 @@ def test_at_1024_with_the_sidebar_the_controls_stand_still_as_tau_or_eta_moves(p
               " - r.getBoundingClientRect().top)")
     run = "(r) => { const m = dbl(r).view.m; return m.eta ?? m.run.tau; }"
     first, shown = root.evaluate(offset), {root.evaluate(run)}
-    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    slider = chart_control(page, label)
     for _ in range(6):
         slider.focus()
         before = root.evaluate(run)

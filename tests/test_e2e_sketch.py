@@ -11,7 +11,7 @@ import contextlib
 import io
 
 import pytest
-from e2e_helpers import SCENE, assert_no_exception, scene_state, wait_for_step, with_state_of
+from e2e_helpers import SCENE, assert_no_exception, chart_control, scene_state, wait_for_step, with_state_of
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser
 
@@ -231,7 +231,7 @@ def test_tau_moved_in_the_sketch_is_drawn_there_and_kept(tabs: Tabs, app_server:
         page.goto(f"{app_server}/perceptron?ds=XOR&n_xor=300")
         page.wait_for_selector(f"{ROOT}[data-sketched]", state="attached", timeout=60_000)
         assert page.evaluate(tau) == 1.0
-        slider = page.get_by_test_id("stSlider").filter(has_text="τ").get_by_role("slider")
+        slider = chart_control(page, "τ")
         slider.focus()
         page.keyboard.press("ArrowLeft")  # τ = 0.5
         page.wait_for_function(f"() => ({tau[6:]}) === 0.5")

@@ -61,7 +61,8 @@ function controlHTML(s, j) {
   if (s.options && s.options.length <= 6 && !/^[-\d.]/.test(s.options[0])) {  // a few names: a list
     input = `<select id="${id}" aria-label="${esc(s.label)}">${s.options.map((o) => `<option>${esc(o)}</option>`).join("")}</select>`;
   } else if (s.options) {  // a grid of numbers: a slider over its steps
-    input = `<input id="${id}" type="range" min="0" max="${s.options.length - 1}" step="1" aria-label="${esc(s.label)}">` +
+    input = `<input id="${id}" type="range" min="0" max="${s.options.length - 1}" step="1" aria-label="${esc(s.label)}" ` +
+      `data-options="${esc(JSON.stringify(s.options))}">` +
       `<output for="${id}"></output>`;
   } else {
     input = `<input id="${id}" type="number" step="1" min="${s.lo ?? ""}" max="${s.hi ?? ""}" aria-label="${esc(s.label)}">`;
@@ -89,13 +90,15 @@ function showTune(row, specs) {
   }
 }
 
-const REST_MS = 150;  // a control at rest this long is told to the page (keys held down: one report, not one a key)
+const REST_MS = 150;  // a slider at rest this long is told to the page (keys held down: one report, not one a key)
 
 function wireTune(row, specs, send) {
   const timers = {};
   const tell = (s, text) => {
     clearTimeout(timers[s.key]);
-    timers[s.key] = setTimeout(() => send(s.key, text), REST_MS);
+    if (s.options && row.querySelector(`[data-key="${CSS.escape(s.key)}"] input[type=range]`))
+      timers[s.key] = setTimeout(() => send(s.key, text), REST_MS);
+    else send(s.key, text);  // (a list's pick, a number typed: at once)
   };
   for (const s of specs) {
     const el = row.querySelector(`[data-key="${CSS.escape(s.key)}"] select, [data-key="${CSS.escape(s.key)}"] input`);
@@ -110,10 +113,9 @@ function wireTune(row, specs, send) {
       el.addEventListener("change", () => take(s.options[Number(el.value)], true));
     } else if (el.type === "number") {
       el.addEventListener("change", () => {
-        let B = Math.round(Number(el.value));
-        if (!Number.isFinite(B) || !String(el.value).trim()) { showTune(row, specs); return; }  // (nothing typed: kept)
-        if (s.lo !== null && s.lo !== undefined) B = Math.max(B, s.lo);
-        if (s.hi !== null && s.hi !== undefined) B = Math.min(B, s.hi);
+        // a whole number as typed (one outside lo..hi too: the page names it and runs the nearest); nothing typed: kept
+        const B = Math.round(Number(el.value));
+        if (!Number.isFinite(B) || !String(el.value).trim()) { showTune(row, specs); return; }
         el.value = String(B);
         take(String(B), true);
       });
