@@ -130,12 +130,21 @@ def bare_rerun(page, base: str, moves: int) -> tuple[list[float], float, list[fl
     return times, first, inpage
 
 
+def slider_of(page, label: str):
+    """The slider labelled ``label``: a chart's own control (viz/js/tune.js), else the page's Streamlit slider; a label
+    that starts with "." is a CSS selector (the SVM chart's own C: ".st-key-svm_chart .dbls-range")."""
+    if label.startswith("."):
+        return page.locator(label).first
+    own = page.locator(f".dbls-tune [aria-label*={label!r}]")
+    return own.first if own.count() else page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+
+
 def followed_moves(page, label: str, read: str, moves: int, received: list[int]
                    ) -> tuple[list[float], list[int], list[float], list[float]]:
     """Move the page's slider labelled ``label``, which the chart follows (τ, C), down and up: the key press until
     ``read`` (JS) changes, plus one frame; the bytes the server sent for the move (its rerun of the page); the key
     press until that rerun has finished; and the first, timed in the page itself."""
-    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    slider = slider_of(page, label)
     times, sizes, reruns, inpage = [], [], [], []
     for i in range(moves):
         key = "ArrowLeft" if i < moves // 2 else "ArrowRight"
@@ -245,15 +254,12 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
     drawn = {start}
     for v in [*others, start, *others, start]:
         ready = page.evaluate(READY)
-        page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
         n0 = len(received)
-        option = page.get_by_role("option", name=v, exact=True)
-        option.wait_for()
-        arm(page, READY, "click")
+        arm(page, READY, "change")
         server_had = v in server_has
         slot = {"mini-batch": f"minibatch:{page.evaluate(CHART_B)}"}.get(v, v)
         kept = page.evaluate(KEPT, slot)
-        option.click()
+        page.locator(VARIANT).select_option(v)
         redrawn(page, time.perf_counter(), ready, received, n0)
         kind = "browser" if v in drawn else "ahead" if kept else "server" if server_had else "built"
         timed.setdefault(kind, []).append(armed_ms(page))
@@ -266,6 +272,7 @@ def variant_changes(page, received: list[int], start: str, timed: dict[str, list
 
 
 CHART_B = "() => dbl(document.querySelector('.dbls')).view.m.run.batch_size"
+VARIANT = ".dbls-tune select[aria-label='Variant']"  # the chart's own variant list (viz/js/tune.js)
 
 
 def new_seed(page, received: list[int], seed: int) -> None:
@@ -282,11 +289,8 @@ def quick_variants(page, received: list[int], start: str, n: int, timed: dict[st
         new_seed(page, received, seed)
         for v in (other, start):
             ready = page.evaluate(READY)
-            page.get_by_test_id("stSelectbox").filter(has_text="Variant").click()
-            option = page.get_by_role("option", name=v, exact=True)
-            option.wait_for()
-            arm(page, READY, "click")
-            option.click()
+            arm(page, READY, "change")
+            page.locator(VARIANT).select_option(v)
             redrawn(page, time.perf_counter(), ready, received, len(received))
             if v == other:
                 timed.setdefault("built", []).append(armed_ms(page))
@@ -307,7 +311,7 @@ def every_tau_ms(page) -> float:
 def batch_changes(page, received: list[int], n: int) -> tuple[list[float], list[float], list[int]]:
     """B typed anew (mini-batch; every τ run again on the server): the Enter key until the chart draws the new B's run
     of the page's τ (a partial record) and until it holds every τ's, timed in the page; the bytes received."""
-    field = page.get_by_test_id("stNumberInput").filter(has_text="Batch size B").locator("input")
+    field = page.locator(".dbls-tune input[aria-label='Batch size B']")
     first, every, sizes = [], [], []
     for b in (n // 4 - 1, n // 4 - 2, n // 4 - 3):
         ready = page.evaluate(READY)
@@ -452,7 +456,7 @@ def record_moves(page, label: str, moves: int, received: list[int], root: str = 
     """Move the page's slider labelled ``label`` (a control whose move sends a new scene record) down and up: the key
     press until the chart has drawn the new record, plus one frame; and the bytes the server sent for each move."""
     ready = f"() => document.querySelector({root!r}).dataset.ready || ''"
-    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+    slider = slider_of(page, label)
     times, sizes = [], []
     for i in range(moves):
         key = "ArrowLeft" if i < moves // 2 else "ArrowRight"

@@ -7,10 +7,10 @@ the most points the page solves every C for with a kernel):
 - the first chart in a new tab, against the bare app's, and the bytes that tab received;
 - C on the chart (the chart's own slider, ← →): the key press until the frame after the new C is drawn, in the
   page (no server message);
-- the Penalty C control above the chart: the key press until the chart shows the new C (it follows the control in
-  the browser), and until the page's rerun has finished; the bytes the server sent for the move;
+- the same slider again, until the page's rerun that its report causes (the link, the SGD tab's C) has finished; the
+  bytes the server sent for the move;
 - the hinge-SGD tab (blobs, constant η, 2,000 steps): its click until the run of the η shown is drawn and until
-  every η's is; Next / Back; the Constant η control as the Penalty C control above (the chart follows it); Steps
+  every η's is; Next / Back; the chart's own Constant η control (the chart follows it in the browser); Steps
   (a new record); and Constant η at 5,000 steps, past the budget, where each η is built on the server.
 
 Prints medians and 95th percentiles, each as a ratio to the bare rerun measured in the same run.
@@ -77,10 +77,11 @@ def main() -> None:
             print(f"  first chart in a new tab: {first:.0f} ms (bare app's: {bare_first:.0f} ms, "
                   f"{first / bare_first:.2f}×); {sum(received) / 1000:.0f} KB received")
             print("  " + line("C on the chart → drawn (in the browser)", chart_moves(tab, 2 * args.moves)))
-            _, sizes, rerun, follow = followed_moves(tab, "Penalty C", C_SHOWN, args.moves, received)
-            print("  " + line("Penalty C control → chart drawn", follow, statistics.median(ref_in)))
-            print("  " + line("Penalty C control → page's rerun done", rerun, ref50))
-            print(f"  bytes received per Penalty C move: median {statistics.median(sizes) / 1000:.1f} KB")
+            _, sizes, rerun, follow = followed_moves(tab, ".st-key-svm_chart .dbls-range", C_SHOWN, args.moves,
+                                                         received)
+            print("  " + line("the chart's C slider → chart drawn", follow, statistics.median(ref_in)))
+            print("  " + line("the chart's C slider → page's rerun done", rerun, ref50))
+            print(f"  bytes received per C move: median {statistics.median(sizes) / 1000:.1f} KB")
             if "linear" in name:  # the hinge-SGD tab: 2,000 steps of SGD against the exact SVM
                 sgd = ".st-key-sgd_chart .dbls"
                 view = f"dbl(document.querySelector('{sgd}')).view"

@@ -18,7 +18,7 @@ import streamlit as st
 from glue.options import PARAMS, URL_FORMS, quoted
 from glue.shared import ALLOWED_THIS_RUN, BOUND_THIS_RUN, CHART_SAID, URL_AT_START, allowed_values
 
-
+WRITTEN = "_controls_written"  # what the controls last wrote into the address, and on which page
 WHOLE_MAX = 10**9  # a whole number a report or a link may give (B: the page names one outside 1..N and runs the nearest)
 
 
@@ -71,11 +71,19 @@ class ChartControls:
         if options and value not in options:  # (a grid that changed under it: the nearest)
             value = min(options, key=lambda o: abs(float(o) - float(value))) if row.kind == "grid" else default
             st.session_state[key] = value
-        if value == default:
-            if key in st.query_params:
-                del st.query_params[key]
-        elif st.query_params.get(key) != spell(value):
-            st.query_params[key] = spell(value)
+        # into the address where it changed, or on the page's first run after another page's (not on every run: an
+        # address Streamlit dropped whole, being too long, is the page's to name, not to overwrite: glue.shared)
+        written = st.session_state.setdefault(WRITTEN, {})
+        if written.get("page") != self.page:
+            written.clear()
+            written["page"] = self.page
+        if written.get(key) != spell(value):
+            written[key] = spell(value)
+            if value == default:
+                if key in st.query_params:
+                    del st.query_params[key]
+            elif st.query_params.get(key) != spell(value):
+                st.query_params[key] = spell(value)
         st.session_state.setdefault(BOUND_THIS_RUN, {})[key] = spell
         if options:
             st.session_state.setdefault(ALLOWED_THIS_RUN, {})[key] = allowed_values(st.select_slider, (), {"options": options},

@@ -22,12 +22,15 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 CSS = """
 .st-key-dbl_scene_preload { display: none; }  /* (glue.scene_chart.preload_renderer: nothing to see) */
-.dbls-tune { display: flex; flex-wrap: wrap; gap: 0.35rem 1.6rem; align-items: center; margin: 0 0 0.5rem;
-  color: var(--st-text-color, #0d0d0d); }
-.dbls-knob { display: flex; align-items: center; gap: 0.5rem; font-size: 0.95em; }
-.dbls-knob input[type=range] { width: 13rem; accent-color: var(--st-primary-color, #0b57d0); }
+.dbls-tune { display: flex; flex-wrap: wrap; gap: 0.3rem 1.4rem; align-items: center; margin: 0 0 0.4rem;
+  color: var(--st-text-color, #0d0d0d); font-size: 0.95em; }
+.dbls-tune-big { font-size: 0.8em; margin: 0.6rem 0 0; }  /* presentation mode: under the chart */
+.dbls-knob { display: flex; align-items: center; gap: 0.5rem; }
+.dbls-knob[hidden] { display: none; }
+.dbls-knob input[type=range] { width: 12rem; accent-color: var(--st-primary-color, #0b57d0); }
+.dbls-tune-big .dbls-knob input[type=range] { width: 8rem; }
 .dbls-knob output { min-width: 3.2em; font-variant-numeric: tabular-nums; font-weight: 600; }
-.dbls-knob select, .dbls-knob input[type=number] { font: inherit; padding: 0.25rem 0.4rem; border-radius: 0.4rem;
+.dbls-knob select, .dbls-knob input[type=number] { font: inherit; padding: 0.2rem 0.4rem; border-radius: 0.4rem;
   border: 1px solid var(--st-border-color, #8a8f98); background: var(--st-background-color, #fff); color: inherit; }
 .dbls-knob input[type=number] { width: 6.5em; }
 .dbls-knob :focus-visible { outline: 2px solid var(--st-primary-color, #0b57d0); outline-offset: 2px; }

@@ -447,6 +447,7 @@ def test_the_sgd_tab_follows_eta_in_the_browser_after_the_run_of_the_eta_shown(f
     run = hinge_sgd(X, y, C=1.0, schedule="constant", eta=1.0, max_steps=1000, seed=0)
     assert page.evaluate(f"() => {view}.step") == 1
     assert page.evaluate(f"() => Array.from({view}.m.p.B)") == run.B.tolist()
+    page.wait_for_function("() => window.__dblHeld() >= 1")  # the move reported once at rest (viz/js/tune.js)
     assert page.evaluate("() => window.__dblRelease()") >= 1  # the move was still to be sent
     _settle(page)
     assert page.evaluate(f"() => document.querySelector('{root}').dataset.ready") == ready  # no new record
@@ -480,6 +481,7 @@ def test_compare_follows_c_in_the_browser_after_the_runs_of_the_c_shown(fresh_pa
     sol = fit_svm(X, y, C=C)
     assert page.evaluate(f"() => {view}.m.refs[1]") == {"w": sol.w.tolist(), "b": sol.b, "C": C}
     assert f"exact SVM (C = {C:g})" in page.locator(f"{root} .dbls-legend").text_content()
+    page.wait_for_function("() => window.__dblHeld() >= 1")  # the move reported once at rest (viz/js/tune.js)
     assert page.evaluate("() => window.__dblRelease()") >= 1  # the move was still to be sent
     _settle(page)
     assert page.evaluate(f"() => document.querySelector('{root}').dataset.ready") == ready  # no new record

@@ -180,6 +180,7 @@ HOLD_SENDS = """() => {  // the browser's messages to the server held back (a se
     WebSocket.prototype.send = function (data) { held.push([this, data]); };
     window.__dblRelease = () => { WebSocket.prototype.send = send; for (const [ws, data] of held) send.call(ws, data);
                                   return held.length; };
+    window.__dblHeld = () => held.length;
 }"""
 
 

@@ -142,10 +142,11 @@ export function windowRoom(el, pad) {
 // is in view, to the page's top where the chart stands near it (presentation mode: the title over it), else to the
 // chart's top
 export function inView(root) {
-  const r = root.getBoundingClientRect();
+  const before = root.previousElementSibling, first = before && before.classList.contains("dbls-tune") ? before : root;
+  const r = first.getBoundingClientRect();  // (the chart's own controls, above it, in view with it: tune.js)
   if (r.top >= 0 && r.top < 0.5 * window.innerHeight) return;
-  const top = pageTop(root);
-  if (top > 0.45 * window.innerHeight) { root.scrollIntoView({block: "start"}); return; }
+  const top = pageTop(first);
+  if (top > 0.45 * window.innerHeight) { first.scrollIntoView({block: "start"}); return; }
   toTop(root);
 }
 

@@ -40,7 +40,8 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
   if (full) return mountScene(root, full, {standalone, shownAs: shownAs || parsed.header.view});  // (no "more" asked)
   const id = recordId(bytes, shownAs, parsed);
   if (chart.id === id && chart.view) {  // drawn already: the controls may have moved since (dimmed or not)
-    if (parsed) drawTune(root, (shownAs || parsed.header.view || {}).controls || [], standalone ? null : chart.send);
+    const shown = shownAs || parsed?.header.view || {};
+    if (parsed) drawTune(root, shown.controls || [], standalone ? null : chart.send, shown.scale > 1);
     if (root.dataset.ready === id) {
       syncControls();
       // the same partial record again (its inputs came back before the rest was made): ask for the rest again
@@ -56,7 +57,8 @@ export async function mountScene(root, data, {standalone = false, shownAs = null
     kind = KINDS[scene.header.kind];
     if (!kind) throw new Error(`this renderer draws no ${scene.header.kind} scene`);
   } catch (e) { fail(root, e.message); return; }
-  drawTune(root, scene.header.view.controls || [], standalone ? null : chart.send);  // (before the run is chosen)
+  const {controls = [], scale} = scene.header.view;
+  drawTune(root, controls, standalone ? null : chart.send, scale > 1);  // (before the run is chosen)
   try { model = kind.model(scene, chart.view); } catch (e) { fail(root, e.message); return; }
   // a new tab's first chart: sketched while plotly.js is fetched and evaluated (sketch.js), then drawn with it
   // (and a newer record that comes while the sketch waits for plotly.js: sketched too, never left under the old one)

@@ -24,9 +24,10 @@ let onMove = () => {};  // what a move does (follow.js: syncControls, given once
 export function tuneWith(move) { onMove = move; }
 
 // the row of controls ``specs`` for the chart in ``root``, where the page has a server to tell (``send``; the offline
-// file draws its own τ choice instead). A control this root drew before keeps the user's value; one new to it opens
-// at the record's.
-export function drawTune(root, specs, send) {
+// file draws its own τ choice instead); ``big``: presentation mode, where the row stands under the chart (where the
+// page's settings stand then: the chart keeps the window's height, a slide). A control this root drew before keeps
+// the user's value; one new to it opens at the record's.
+export function drawTune(root, specs, send, big = false) {
   const chart = stateOf(root);
   if (!send) return;
   const drawn = chart.tuned || (chart.tuned = new Set());
@@ -47,9 +48,11 @@ export function drawTune(root, specs, send) {
     row.className = "dbls-tune";
     row.dataset.sig = sig;
     row.innerHTML = shown.map(controlHTML).join("");
-    root.before(row);
     wireTune(row, shown, send);
   }
+  if (big && row.previousElementSibling !== root) root.after(row);
+  else if (!big && row.nextElementSibling !== root) root.before(row);
+  row.classList.toggle("dbls-tune-big", big);
   drawn.clear();
   for (const s of specs) drawn.add(s.label);
   showTune(row, shown);
@@ -70,7 +73,8 @@ function controlHTML(s, j) {
   return `<label class="dbls-knob" data-key="${esc(s.key)}"${tip}><span>${esc(s.label)}</span>${input}</label>`;
 }
 
-// the controls show the page's values (and which are in use: B only for the mini-batch variant)
+// the controls show the page's values; one that another control turns off (B: only for the mini-batch variant) is not
+// shown, one the page turns off (η for the decaying schedule) is greyed
 function showTune(row, specs) {
   for (const s of specs) {
     const box = row.querySelector(`[data-key="${CSS.escape(s.key)}"]`), el = box && box.querySelector("select, input");
@@ -84,9 +88,9 @@ function showTune(row, specs) {
     } else if (el.type === "number") {
       if (document.activeElement !== el) el.value = text;
     } else el.value = text;
-    const off = s.disabled || (s.enabled_by ? tunedValue(s.enabled_by[0]) !== s.enabled_by[1] : false);
-    el.disabled = off;
-    box.classList.toggle("dbls-knob-off", off);
+    box.hidden = s.enabled_by ? tunedValue(s.enabled_by[0]) !== s.enabled_by[1] : false;
+    el.disabled = Boolean(s.disabled);
+    box.classList.toggle("dbls-knob-off", Boolean(s.disabled));
   }
 }
 
