@@ -74,7 +74,7 @@ def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Pa
                                                                         browser: Browser) -> None:
     _open(page, f"{app_server}/perceptron?present=true&hide=sidebar,settings")
     assert_no_exception(page)
-    assert not page.get_by_test_id("stSidebar").is_visible()
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()  # (once the page's style is in: a moment after its chart)
     assert not page.get_by_text("Step size τ").is_visible()  # the page settings
     assert page.get_by_text("Every step as a table").is_visible()  # tables were not chosen: still shown
     big = page.evaluate(f"() => {GD}._fullLayout.font.size")
@@ -86,7 +86,7 @@ def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Pa
     try:
         p2 = other.new_page()
         _open(p2, shared)
-        assert not p2.get_by_test_id("stSidebar").is_visible()
+        expect(p2.get_by_test_id("stSidebar")).to_be_hidden()
         assert not p2.get_by_text("Step size τ").is_visible()
         assert p2.evaluate(f"() => {GD}._fullLayout.font.size") == big
     finally:

@@ -149,7 +149,7 @@ export function askAhead(root, id) {
     if (now.timer || performance.now() - (chart.worked || 0) < AHEAD_WAIT_MS) { askAhead(root, id); return; }
     asked.tries++;
     chart.send("ahead", JSON.stringify({have: [...kept.records.keys()], last: asked.tries === AHEAD_TRIES,
-                                              key: asked.key, shows: slotOf(now.m.run)}));
+                                        key: asked.key, shows: slotOf(now.m.run)}));
     askAhead(root, id);  // again, until every one is kept
   }, AHEAD_WAIT_MS * 1.5 ** asked.tries);
 }
