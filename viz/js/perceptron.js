@@ -158,6 +158,13 @@ export class PerceptronView extends Stepping {
     ];
   }
 
+  // the strip at another width: its height, and the step axis's right end, padded for that width (a sketch laid out
+  // before the slide was cut kept the wider strip's end: plotly.js's drawing then ended 60 steps short of it)
+  stripResized(width) {
+    const s = this.stripLayout(width);
+    return {width, height: s.height, "xaxis.range": s.xaxis.range};
+  }
+
   stripLayout(width) {
     const m = this.m, k = this.k;
     let emax = 1, lmax = 0;
@@ -249,7 +256,7 @@ export class PerceptronView extends Stepping {
     this.fitStrip(this.sz);
     await this.Plotly.relayout(this.plot, {width: this.sz.mainW, height: this.sz.mainH});
     if (stateOf(this.root).view !== this) return;
-    await this.Plotly.relayout(this.stripEl, {width: this.sz.stripW, height: this.stripLayout(this.sz.stripW).height});
+    await this.Plotly.relayout(this.stripEl, this.stripResized(this.sz.stripW));
     if (stateOf(this.root).view !== this) return;
     this.drawStep();
     if (giveBack) await this.fitSideOnce(true);  // (measured again: another step, or back to the cut that fitted)
@@ -345,7 +352,7 @@ export class PerceptronView extends Stepping {
     if (!sz) return;
     this.fitStrip(sz);
     this.Plotly.relayout(this.plot, {width: sz.mainW, height: sz.mainH});
-    this.Plotly.relayout(this.stripEl, {width: sz.stripW, height: this.stripLayout(sz.stripW).height}).then(() => {
+    this.Plotly.relayout(this.stripEl, this.stripResized(sz.stripW)).then(() => {
       if (stateOf(this.root).view !== this) return null;  // (a newer record is drawn meanwhile: its own sizes hold)
       this.drawStep();
       showLesson(this, this.step);  // (the lesson's plots take the new width)
