@@ -16,6 +16,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import streamlit as st  # noqa: E402
 
+from glue.controls import page_shown  # noqa: E402
 from glue.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
 from glue.scene_chart import preload_renderer, serve_assets  # noqa: E402
 from glue.server import tune_once  # noqa: E402
@@ -34,6 +35,7 @@ pages = [
         st.Page("app_pages/compare.py", title="Compare", url_path="compare"),
 ]
 nav = st.navigation(pages)
+page_shown(nav.url_path)  # (a page come to anew: its chart's controls written into the address again)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
 preload_renderer()  # first: plotly.js starts loading before the page's script has built its scene (evaluated once sketched)
 dataset_sidebar()

@@ -1,7 +1,7 @@
 """The controls a chart draws itself: τ, η, C, λ, the variant and B, where the chart holds their runs.
 
 The page names them (:class:`ChartControls`), the record's view carries them (:attr:`viz.scene.View.controls`), and
-the renderer draws them above the chart (``viz/js/tune.js``): a move redraws the chart in the browser at once and, once
+the renderer draws them in a row by the chart (``viz/js/tune.js``: above it; under it in presentation mode): a move redraws the chart in the browser at once and, once
 the control rests, tells the page its value as the link spells it (one trigger per control, named by its key). The
 page keeps each value in ``st.session_state[key]`` (a plain key: it outlives the page, as the dataset does), reads a
 link's value for it on the session's first sight of it, and writes it into the address (none where it is the
@@ -18,7 +18,8 @@ import streamlit as st
 from glue.options import PARAMS, URL_FORMS, quoted
 from glue.shared import ALLOWED_THIS_RUN, BOUND_THIS_RUN, CHART_SAID, URL_AT_START, allowed_values
 
-WRITTEN = "_controls_written"  # what the controls last wrote into the address, and on which page
+WRITTEN = "_controls_written"  # what the controls last wrote into the address, on the page shown
+PAGE_SHOWN = "_controls_page"  # the page of the app's last whole run (page_shown)
 WHOLE_MAX = 10**9  # a whole number a report or a link may give (B: the page names one outside 1..N and runs the nearest)
 
 
@@ -40,6 +41,14 @@ def read_reported(key: str, text, options: Sequence | None = None, lo: int | Non
     form = URL_FORMS.get(key)
     value = form(text) if form else None
     return value if value is not None and (options is None or value in options) else None
+
+
+def page_shown(path: str) -> None:
+    """Call in ``app.py`` on every whole run with the page's address: on a page come to from another, the controls
+    write their values into the address again."""
+    if st.session_state.get(PAGE_SHOWN) != path:
+        st.session_state[PAGE_SHOWN] = path
+        st.session_state.pop(WRITTEN, None)
 
 
 class ChartControls:
@@ -71,12 +80,9 @@ class ChartControls:
         if options and value not in options:  # (a grid that changed under it: the nearest)
             value = min(options, key=lambda o: abs(float(o) - float(value))) if row.kind == "grid" else default
             st.session_state[key] = value
-        # into the address where it changed, or on the page's first run after another page's (not on every run: an
-        # address Streamlit dropped whole, being too long, is the page's to name, not to overwrite: glue.shared)
+        # into the address where it changed, or on a page come to anew (not on every run: an address Streamlit dropped
+        # whole, being too long, is the page's to name, not to overwrite: glue.shared)
         written = st.session_state.setdefault(WRITTEN, {})
-        if written.get("page") != self.page:
-            written.clear()
-            written["page"] = self.page
         if written.get(key) != spell(value):
             written[key] = spell(value)
             if value == default:

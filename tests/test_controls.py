@@ -67,3 +67,12 @@ def test_a_links_value_that_is_none_of_the_controls_is_named_and_the_default_use
     said = " ".join(w.value for w in at.warning)
     assert "tau='0.3'" in said and "using '1.0'" in said
     assert at.session_state["tau"] == 1.0
+
+
+def test_a_page_come_back_to_writes_its_controls_into_the_address_again():
+    at = page({"tau": "0.5"})
+    at.switch_page("app_pages/home.py").run()
+    for key in list(at.query_params):  # (the browser's address on another page: the chart's settings not in it)
+        del at.query_params[key]
+    at.switch_page(PERCEPTRON).run()
+    assert not at.exception and at.query_params["tau"] == "0.5" and at.session_state["tau"] == 0.5
