@@ -1,11 +1,13 @@
 """The controls a chart draws itself: τ, η, C, λ, the variant and B, where the chart holds their runs.
 
 The page names them (:class:`ChartControls`), the record's view carries them (:attr:`viz.scene.View.controls`), and
-the renderer draws them in a row by the chart (``viz/js/tune.js``: above it; under it in presentation mode): a move redraws the chart in the browser at once and, once
-the control rests, tells the page its value as the link spells it (one trigger per control, named by its key). The
-page keeps each value in ``st.session_state[key]`` (a plain key: it outlives the page, as the dataset does), reads a
-link's value for it on the session's first sight of it, and writes it into the address (none where it is the
-default). A value the chart reports that is not one of the control's is named above the page and the last is kept.
+the renderer draws them in a row by the chart (``viz/js/tune.js``: above it; under it in presentation mode): a move
+redraws the chart in the browser at once and, once the control rests, tells the page its value as the link spells it
+(one trigger per control, named by its key). The page keeps each value in ``st.session_state[key]`` (a plain key: it
+outlives the page, as the dataset does), reads a link's value for it on the session's first sight of it, and writes it
+into the address (none where it is the default). The record names the value the page opened at (the chart keeps the
+user's from then on), so that a move sends the same bytes. A value the chart reports that is not one of the
+control's is named above the page and the last is kept.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from glue.shared import ALLOWED_THIS_RUN, BOUND_THIS_RUN, CHART_SAID, URL_AT_STA
 
 WRITTEN = "_controls_written"  # what the controls last wrote into the address, on the page shown
 PAGE_SHOWN = "_controls_page"  # the page of the app's last whole run (page_shown)
+OPENING = "_controls_opening"  # the values the page shown opened at: the ones its records name (ChartControls.add)
 WHOLE_MAX = 10**9  # a whole number a report or a link may give (B: the page names one outside 1..N and runs the nearest)
 
 
@@ -49,6 +52,7 @@ def page_shown(path: str) -> None:
     if st.session_state.get(PAGE_SHOWN) != path:
         st.session_state[PAGE_SHOWN] = path
         st.session_state.pop(WRITTEN, None)
+        st.session_state.pop(OPENING, None)
 
 
 class ChartControls:
@@ -96,7 +100,10 @@ class ChartControls:
                                                                                     spell)
         elif lo is not None and hi is not None:
             st.session_state.setdefault(ALLOWED_THIS_RUN, {})[key] = f"a whole number from {lo:,} to {hi:,}"
-        spec = {"key": key, "label": label, "value": spell(value), "shown": shown,
+        # the record names the value the page opened at, not the one moved to since: a move then sends the same bytes
+        # (which Streamlit sends again as a reference to those the browser has), and the chart keeps the user's
+        opened = st.session_state.setdefault(OPENING, {}).setdefault(key, value)
+        spec = {"key": key, "label": label, "value": spell(opened), "shown": shown,
                 "disabled": disabled, "help": help}
         if options:
             spec["options"] = [spell(o) for o in options]

@@ -14,9 +14,7 @@ from viz.scene import (
     PerceptronScene,
     SgdScene,
     SvmScene,
-    View,
     unpack,
-    with_view,
 )
 
 
@@ -42,16 +40,9 @@ def scenes(at: AppTest) -> list[PerceptronScene | DualScene]:
 
 
 def scenes_bytes(at: AppTest) -> list[bytes]:
-    """The scene records of this run that step, as bytes, as the renderer tells them apart (the same bytes twice:
-    nothing new to draw): without their controls' values (:func:`as_drawn`)."""
-    return [as_drawn(b) for b in records(at) if unpack(b)[0]["kind"] not in STILL]
-
-
-def as_drawn(blob: bytes) -> bytes:
-    """A record without its view's controls: the chart keeps its controls' values and opens at a record's only where
-    it has none (viz/js/tune.js), so records that differ in them alone draw the same (viz/js/follow.js recordId)."""
-    view = dict(unpack(blob)[0].get("view") or {})
-    return with_view(blob, View(**view)) if view.pop("controls", None) else blob
+    """The scene records of this run that step, as bytes (the same bytes twice: nothing new travelled; a chart's
+    controls name the values the page opened at: glue.controls)."""
+    return [b for b in records(at) if unpack(b)[0]["kind"] not in STILL]
 
 
 def figures(at: AppTest) -> list[dict]:

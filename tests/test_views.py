@@ -520,8 +520,11 @@ def test_loss_page_default_and_its_views():
 
 @pytest.mark.parametrize("path", ["perceptron", "hinge_sgd"])
 def test_loss_page_lambda_moves_in_the_browser_the_record_is_the_same(path):
-    sent = [scenes_bytes(page_from_url({"ds": "blobs", "loss": "hinge", "path": path, "lam": lam}, page="app_pages/losses.py"))
-            for lam in ("0.0", "0.1", "1.0")]
+    at = page_from_url({"ds": "blobs", "loss": "hinge", "path": path}, page="app_pages/losses.py")
+    sent = [scenes_bytes(at)]
+    for lam in (0.1, 1.0):  # (what the chart's λ reports once moved)
+        sent.append(scenes_bytes(chart_control(at, "lam", lam).run()))
+    assert not at.exception and at.query_params["lam"] == "1.0"
     assert sent[0] == sent[1] == sent[2]  # every λ is in it: moving λ sends nothing new, the chart follows
     sc = decoded(sent[0][0])
     assert sc.follow == "λ of the hinge's λ/2‖w‖²" and sc.run["lams"] == [0.0, 0.001, 0.01, 0.1, 1.0]

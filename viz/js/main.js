@@ -11,7 +11,7 @@ import {KATEX, lessonFolds, loadKatex, showLesson, typesetAsMathML} from "./less
 import {asBytes, decode} from "./record.js";
 import {SKETCH, painted, unsketch} from "./sketch.js";
 import {stateOf} from "./state.js";
-import {drawTune, tuneTakenOver, tuneWith} from "./tune.js";
+import {drawTune, newPage, tuneTakenOver, tuneWith} from "./tune.js";
 
 drawWith(mountScene);
 tuneWith(syncControls);
@@ -259,7 +259,7 @@ function takeOver(root) {
   chart.start = stateOf(before).start;
   chart.memo = stateOf(before).memo;
   chart.open = stateOf(before).open;
-  tuneTakenOver(root, before);
+  tuneTakenOver(before);
 }
 
 // tests and the curious: a ``dbl-state`` event dispatched on a chart's root, or (bubbling) on an element in it, is
@@ -290,7 +290,7 @@ export default function (component) {
     return;
   }
   const root = parentElement.querySelector(".dbls") || parentElement;
-  if (cameTo || pathShown !== location.pathname) toTop(root);
+  if (cameTo || pathShown !== location.pathname) { toTop(root); newPage(); }
   pathShown = location.pathname;
   cameTo = false;
   takeOver(root);

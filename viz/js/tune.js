@@ -6,8 +6,14 @@
 import {esc} from "./layout.js";
 import {stateOf} from "./state.js";
 
-// label -> the text the control shows (as the link spells it): what the charts of the page follow
+// label -> the text the control shows (as the link spells it): what the charts of the page follow. A record names
+// the values its page opened at (the same bytes while the user moves a control: the server then sends the record
+// again as a reference to the one the browser holds); from then on, until another page is shown, the values are the
+// user's, whichever chart of the page draws them (the quiz's, presentation mode's, the step-through's).
 const VALUES = new Map();
+
+// another page shown: its records' values are the page's from now on
+export function newPage() { VALUES.clear(); }
 
 export function tunedValue(label) {
   return VALUES.has(label) ? VALUES.get(label) : null;
@@ -25,20 +31,17 @@ export function tuneWith(move) { onMove = move; }
 
 // the row of controls ``specs`` for the chart in ``root``, where the page has a server to tell (``send``; the offline
 // file draws its own τ choice instead); ``big``: presentation mode, where the row stands under the chart (where the
-// page's settings stand then: the chart keeps the window's height, a slide). A control this root drew before keeps
-// the user's value; one new to it opens at the record's.
+// page's settings stand then: the chart keeps the window's height, a slide). A control opens at the record's value
+// where the page has none yet (VALUES).
 export function drawTune(root, specs, send, big = false) {
   const chart = stateOf(root);
   if (!send) return;
-  const drawn = chart.tuned || (chart.tuned = new Set());
-  for (const s of specs) if (!drawn.has(s.label)) VALUES.set(s.label, s.value);
+  for (const s of specs) if (!VALUES.has(s.label)) VALUES.set(s.label, s.value);
   const shown = specs.filter((s) => s.shown && (s.options ? s.options.length > 1 : true));
   let row = chart.tune;
   if (!shown.length) {
     if (row) row.remove();
     chart.tune = null;
-    drawn.clear();
-    for (const s of specs) drawn.add(s.label);
     return;
   }
   const sig = JSON.stringify(shown.map((s) => [s.key, s.label, s.options, s.lo, s.hi, s.help]));
@@ -53,8 +56,6 @@ export function drawTune(root, specs, send, big = false) {
   if (big && row.previousElementSibling !== root) root.after(row);
   else if (!big && row.nextElementSibling !== root) root.before(row);
   row.classList.toggle("dbls-tune-big", big);
-  drawn.clear();
-  for (const s of specs) drawn.add(s.label);
   showTune(row, shown);
 }
 
@@ -129,9 +130,8 @@ function wireTune(row, specs, send) {
   }
 }
 
-// a chart's state (main.js: takeOver) taken by the chart drawn in its place: its controls' values are the page's
-export function tuneTakenOver(root, before) {
+// a chart drawn in the place of ``before`` (main.js: takeOver): the old one's row goes with it
+export function tuneTakenOver(before) {
   const was = stateOf(before);
   if (was.tune) { was.tune.remove(); was.tune = null; }
-  stateOf(root).tuned = new Set(was.tuned || []);
 }
