@@ -50,7 +50,7 @@ def page() -> None:
     follow, key, pair = (None, None), "tau", None  # a side's family follows its control in the browser
     with part("settings"):
         c1, c2, c3 = st.columns([2.4, 1.4, 1.4])
-        own = st.container()  # the chosen comparison's own controls, a row of their own (whole on a projector)
+        own = st.container()  # the variant of τ against τ, a row of its own (the chart draws τ, B and C)
         what = bound(c1.selectbox, "Compare", key="cmp", help="Both runs start at w = 0, b = 0 on the same points with the same seed.")
         seed = bound(c2.number_input, "Order seed", step=1, key="seed",
                      help="Seeds the random order of both runs (the same draws).")

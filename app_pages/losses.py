@@ -122,7 +122,8 @@ def page() -> None:
                                **knobs.callbacks(SURFACE))
             with right:
                 show_scene(with_view(data, View(min(int(height), DATA_H), SCALE if presenting() else 1.0, seen=seen,
-                                                axes=ds.axes or View.axes, classes=ds.classes)), CHART)  # (the renderer fits it to the window)
+                                                axes=ds.axes or View.axes, classes=ds.classes,  # (λ, drawn by the surface)
+                                                controls=tuple({**c, "shown": False} for c in knobs.specs))), CHART)  # (the renderer fits it to the window)
                 with part("notes", "explain"):
                     for nm in names:
                         st.markdown(f"**{NAMES[nm]}.** {EXPLAIN[nm]}")

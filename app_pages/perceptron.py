@@ -142,7 +142,8 @@ def live(out, settings: tuple, view: View, quiz_on: bool) -> None:
             result = run_or_last_good(LAST_GOOD, "the perceptron", lambda: made.append(
                 build(ds, params, float(tau), first_tau_first(alone) and not quiz_on)) or made[0], CHART, every_tau)
         over = False  # (the quiz's run is over: the step-through chart at its last step, and its controls)
-        if result is not None and quiz_on:  # the same record, shown as a question: no step-through, notes or exports
+        if result is not None and quiz_on:  # the same record, shown as a question (no step-through, notes or exports
+            # until its run is over)
             over = not quiz(result[0], float(tau), View(view.height, view.scale, axes=ds.axes or View.axes,
                                                         classes=ds.classes, controls=view.controls), knobs)
             result = None if not over else result

@@ -2,9 +2,9 @@
 
 The SVM is solved once for every C of the grid (cached per dataset and
 kernel) and the page sends one scene record of every solution (viz.scene.svm_scene), so C moves
-in the browser with no round trip: on the chart (its slider, Back/Next, Sweep, the keys) and from
-the page's own Penalty C control, which the chart follows (bench/bench_svm_page.py). Once the chart's own C rests,
-the chart tells the page, and the control takes it (one rerun per rest; no record comes back).
+in the browser with no round trip, on the chart (its slider, Back/Next, Sweep, the keys: bench/bench_svm_page.py).
+Once the chart's C rests, the chart tells the page, which keeps it for the link and the SGD tab (one rerun per rest;
+no new record comes back). Where C is not live, the chart draws a Penalty C control (glue.controls).
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ def page() -> None:
                                "from small to large.")
                 elif kernel != "linear":
                     st.caption(f"C moves live on the chart for the linear kernel, and for the other kernels on up to "
-                               f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the Penalty C control "
-                               "above the chart sets C.")
+                               f"{PATH_KERNEL_MAX_N} points (it takes {len(C_GRID)} fits); here the chart's Penalty C control "
+                               "sets C.")
                 st.caption("Symbols say where each point lies: filled outside the margin, dotted on a margin line, hollow "
                            "inside the margin, crossed when misclassified (circles are y = +1, diamonds y = −1). Every "
                            "point inside the margin or misclassified is joined to its own margin line by a segment "

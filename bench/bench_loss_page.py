@@ -8,7 +8,7 @@ for all three:
 - b moved on the chart (in the browser: the renderer samples each loss for the new b, then draws its bands and
   lines): the key until the frame after it is drawn, the first visit of each b (nothing cached) and a return to a
   b already shown;
-- a move of λ (the chart follows the page's λ control in the browser: every λ is in the record): the key press
+- a move of λ (the chart follows its own λ control in the browser: every λ is in the record): the key press
   until the chart shows the new λ, timed in the page, and the bytes the page's own rerun sent;
 - a click on a weight: until the data chart beside draws its boundary, sides and M (in the browser, by the rule and
   the surface's sums), and until the page's record for it (M and the losses from the core) replaces that (a rerun);
@@ -106,7 +106,7 @@ def main() -> None:
         for loss in ("hinge", "all"):
             ctx, tab, received, first = open_tab(browser, f"{app}/losses?ds=blobs&n_blobs={args.n}&loss={loss}"
                                                           "&path=perceptron&lam=0.1")
-            t = time.perf_counter()  # the surface (it waits for the page's λ control: the data chart can come first)
+            t = time.perf_counter()  # the surface (the data chart can come first)
             tab.wait_for_selector(".st-key-loss_chart .dbls[data-ready]", state="attached", timeout=90_000)
             surface = first + (time.perf_counter() - t) * 1000
             print(f"\nLoss surface, loss = {loss}, N = {args.n}:")

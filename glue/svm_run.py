@@ -72,8 +72,8 @@ def build_sgd(X, y, C: float, schedule: str, eta: float, steps: int, seed: int) 
 
 
 def take_chart_c() -> None:
-    """The chart's own C came to rest (its slider, buttons, keys or sweep): the Penalty C control takes it, so the
-    control, the link and the SGD tab say the C shown. A value off the grid is ignored."""
+    """The chart's own C came to rest (its slider, buttons, keys or sweep): the page keeps it (``st.session_state["C"]``,
+    glue.controls), so the link and the SGD tab say the C shown. A value off the grid is ignored."""
     c = c_pick((st.session_state.get(CHART) or {}).get("c"), C_GRID)
     if c is not None:
         st.session_state["C"] = c

@@ -51,8 +51,9 @@ export function drawTune(root, specs, send, big = false) {
     row.className = "dbls-tune";
     row.dataset.sig = sig;
     row.innerHTML = shown.map(controlHTML).join("");
-    wireTune(row, shown, send);
+    wireTune(root, row, shown);
   }
+  stateOf(row).specs = shown;  // (the latest record's: its disabled flags)
   if (big && row.previousElementSibling !== root) root.after(row);
   else if (!big && row.nextElementSibling !== root) root.before(row);
   row.classList.toggle("dbls-tune-big", big);
@@ -69,7 +70,7 @@ function controlHTML(s, j) {
       `data-options="${esc(JSON.stringify(s.options))}">` +
       `<output for="${id}"></output>`;
   } else {
-    input = `<input id="${id}" type="number" step="1" min="${s.lo ?? ""}" max="${s.hi ?? ""}" aria-label="${esc(s.label)}">`;
+    input = `<input id="${id}" type="number" step="1" min="${esc(s.lo ?? "")}" max="${esc(s.hi ?? "")}" aria-label="${esc(s.label)}">`;
   }
   return `<label class="dbls-knob" data-key="${esc(s.key)}"${tip}><span>${esc(s.label)}</span>${input}</label>`;
 }
@@ -95,21 +96,27 @@ function showTune(row, specs) {
   }
 }
 
+const WHOLE_MAX = 1e9;  // (glue.controls.WHOLE_MAX: the largest whole number the page takes)
 const REST_MS = 150;  // a slider at rest this long is told to the page (keys held down: one report, not one a key)
 
-function wireTune(row, specs, send) {
+function wireTune(root, row, specs) {
   const timers = {};
+  const send = (key, text) => {  // (the page's trigger as it is when sent; none once the row is gone)
+    const to = stateOf(root).send;
+    if (row.isConnected && to) to(key, text);
+  };
   const tell = (s, text) => {
     clearTimeout(timers[s.key]);
     if (s.options && row.querySelector(`[data-key="${CSS.escape(s.key)}"] input[type=range]`))
       timers[s.key] = setTimeout(() => send(s.key, text), REST_MS);
     else send(s.key, text);  // (a list's pick, a number typed: at once)
   };
+  const latest = () => stateOf(row).specs || specs;
   for (const s of specs) {
     const el = row.querySelector(`[data-key="${CSS.escape(s.key)}"] select, [data-key="${CSS.escape(s.key)}"] input`);
     const take = (text, report) => {
       VALUES.set(s.label, text);
-      showTune(row, specs);
+      showTune(row, latest());
       onMove();
       if (report) tell(s, text);
     };
@@ -118,9 +125,10 @@ function wireTune(row, specs, send) {
       el.addEventListener("change", () => take(s.options[Number(el.value)], true));
     } else if (el.type === "number") {
       el.addEventListener("change", () => {
-        // a whole number as typed (one outside lo..hi too: the page names it and runs the nearest); nothing typed: kept
-        const B = Math.round(Number(el.value));
-        if (!Number.isFinite(B) || !String(el.value).trim()) { showTune(row, specs); return; }
+        // a whole number as typed, within ±WHOLE_MAX (one outside lo..hi too: the page names it and runs the nearest;
+        // glue/controls.py); nothing typed: kept
+        const B = Math.max(-WHOLE_MAX, Math.min(WHOLE_MAX, Math.round(Number(el.value))));
+        if (!Number.isFinite(B) || !String(el.value).trim()) { showTune(row, latest()); return; }
         el.value = String(B);
         take(String(B), true);
       });
