@@ -107,12 +107,13 @@ class ChartControls:
                 "disabled": disabled, "help": help}
         if options:
             spec["options"] = [spell(o) for o in options]
+            spec["list"] = row.kind == "choice"  # (names: a list; a grid of numbers: a slider over its steps)
         else:
             spec["lo"], spec["hi"] = lo, hi
         if enabled_by:
             spec["enabled_by"] = list(enabled_by)
         self.specs.append(spec)
-        self._takers[key] = (options or None, None, None, label)  # (B outside lo..hi: named by the page, the nearest run)
+        self._takers[key] = (options or None, label)  # (B outside lo..hi: named by the page, the nearest run)
         return value
 
     def callbacks(self, chart: str) -> dict[str, Callable[[], None]]:
@@ -120,11 +121,11 @@ class ChartControls:
         return {f"on_{key}_change": partial(_take, chart, key, *how) for key, how in self._takers.items()}
 
 
-def _take(chart: str, key: str, options, lo, hi, label: str) -> None:
+def _take(chart: str, key: str, options, label: str) -> None:
     """The chart ``chart`` reported a value of ``key``: kept where it is one of the control's, else named (the
     last kept)."""
     text = (st.session_state.get(chart) or {}).get(key)
-    value = read_reported(key, text, options, lo, hi)
+    value = read_reported(key, text, options)
     if value is None:
         allowed = (st.session_state.get(ALLOWED_THIS_RUN) or {}).get(key, "")
         st.session_state.setdefault(CHART_SAID, []).append(

@@ -390,7 +390,7 @@ class View:
         (the legend says them: viz/js/draw.js classEntries).
     controls : tuple of dict
         The controls the chart draws itself (τ, η, C, λ, the variant, B: glue.controls.ChartControls), each
-        ``{"key", "label", "value", "options" or "lo"/"hi", "shown", "disabled", "help", "enabled_by"}``, the
+        ``{"key", "label", "value", "options" and "list" or "lo"/"hi", "shown", "disabled", "help", "enabled_by"}``, the
         value and options as the link spells them; the renderer opens each at its value (viz/js/tune.js).
     """
 

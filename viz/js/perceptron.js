@@ -158,8 +158,8 @@ export class PerceptronView extends Stepping {
     ];
   }
 
-  // the strip at another width: its height, and the step axis's right end, padded for that width (a sketch laid out
-  // before the slide was cut kept the wider strip's end: plotly.js's drawing then ended 60 steps short of it)
+  // the strip at another width: its height, and the step axis's right end, padded for that width (the padding is in
+  // px: an end kept from another width would differ from the one plotly.js's drawing of this width gets)
   stripResized(width) {
     const s = this.stripLayout(width);
     return {width, height: s.height, "xaxis.range": s.xaxis.range};

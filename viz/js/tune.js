@@ -63,7 +63,7 @@ export function drawTune(root, specs, send, big = false) {
 function controlHTML(s, j) {
   const id = `dbls-tune-${j}-${Math.random().toString(36).slice(2, 8)}`, tip = s.help ? ` title="${esc(s.help)}"` : "";
   let input;
-  if (s.options && s.options.length <= 6 && !/^[-\d.]/.test(s.options[0])) {  // a few names: a list
+  if (s.options && s.list) {  // names: a list
     input = `<select id="${id}" aria-label="${esc(s.label)}">${s.options.map((o) => `<option>${esc(o)}</option>`).join("")}</select>`;
   } else if (s.options) {  // a grid of numbers: a slider over its steps
     input = `<input id="${id}" type="range" min="0" max="${s.options.length - 1}" step="1" aria-label="${esc(s.label)}" ` +
