@@ -160,10 +160,11 @@ def test_presentation_mode_turned_on_or_off_shows_the_chart(page: Page, app_serv
     # another page and back: the chart drawn anew, at the same scale, is not scrolled to (the page opens at its top)
     page.get_by_test_id("stSidebar").get_by_text("Dual / Gram").click()
     _settle(page)
-    wait_for_scene(page)
+    page.wait_for_selector(".st-key-dual_chart .dbls[data-ready]")  # (Dual's own chart, not the one it replaces)
     page.evaluate("() => { for (const r of document.querySelectorAll('.dbls')) r.__dblOld = true; }")
     page.get_by_test_id("stSidebar").get_by_text("Perceptron", exact=True).click()
     _settle(page)
+    page.wait_for_selector(".st-key-perceptron_chart .dbls[data-ready]")
     page.wait_for_function(f"() => ({top})() !== null")
     page.wait_for_timeout(300)
     assert page.evaluate(top) > 768 / 2  # under the title and the settings, as the page opens
