@@ -26,6 +26,7 @@ from viz.scene import (
     assemble,
     compare_record,
     compare_scene,
+    dual_lines_overflow,
     dual_scene,
     loss_data_scene,
     loss_scene,
@@ -193,6 +194,8 @@ def dual_page(X, y, kernel: str, kparams: tuple, params: tuple, etas: tuple | No
         def primal_of(eta: float):  # the primal perceptron with τ = η on the same order
             return run_perceptron(X, y, variant=run["variant"], tau=eta, max_steps=run["max_steps"], seed=run["seed"])
 
+        if etas and dual_lines_overflow(traj, len(etas)):
+            return None  # every η's w would cut the run short: the page sends its η alone
         if etas:
             lines = [(run_dual(X, y, kernel=kernel, G=G, **{**run, "eta": e}), primal_of(e)) for e in etas]
             agreements = {e: agreement_text(primal_agreement(t, pr)) for e, (t, pr) in zip(etas, lines, strict=True)}

@@ -98,6 +98,23 @@ def c_path(X, y, Cs=C_GRID, kernel: str = "linear", **params) -> dict[str, list]
 # ----------------------------------------------------------------------------------------------------
 
 
+def svm_dual_bound(X, y, alpha, C: float) -> float:
+    """A lower bound on the linear soft-margin SVM's optimum from any α in [0, C]: α made feasible (Σ αᵢyᵢ = 0, the
+    residue taken off the side that has it) and its dual value Σ αᵢ − ½‖Σ αᵢyᵢxᵢ‖², which no primal value is under."""
+    a = np.clip(np.asarray(alpha, dtype=float), 0.0, C)
+    y = np.asarray(y, dtype=float)
+    r = a @ y  # > 0: too much on the +1 side (take it off there); < 0: on the −1 side
+    side = np.flatnonzero(y == np.sign(r))
+    for i in side[np.argsort(-a[side])]:  # largest αᵢ first: at most a few are touched
+        if r == 0:
+            break
+        cut = min(a[i], abs(r))
+        a[i] -= cut
+        r -= np.sign(r) * cut
+    v = (a * y) @ X
+    return float(a.sum() - 0.5 * v @ v)
+
+
 def apart(before, after, digits: int = 3, most: int = 6) -> int:
     """The fewest decimals, from ``digits`` to ``most``, that write each number of ``before`` apart from the same one of
     ``after`` where the two differ: a small step (τ = 0.01 over 200 points) changes w past its third decimal, and the

@@ -12,7 +12,7 @@ from core.dual import decision_function, run_dual
 from core.perceptron import run_perceptron
 from datasets import make_dataset
 from viz.dual import MAX_TERMS, cost_lines, dual_summary, dual_table, gram_display
-from viz.scene import GRAM_LEVELS, DualScene, dual_scene, rule_mistakes
+from viz.scene import GRAM_LEVELS, DualScene, dual_lines_overflow, dual_scene, rule_mistakes
 
 
 def state_line(traj, step: int) -> str:
@@ -288,3 +288,18 @@ def test_a_linear_record_for_every_eta_holds_each_eta_s_w_and_primal_run():
     assert scene.run["primal_steps_of"] == [pr.n_steps for _, pr in lines]
     with pytest.raises(ValueError, match="lines must hold the run of each η"):
         dual_scene(run_dual(X, y, eta=1.0, **kw), etas=[0.1, 2.0, 3.0], lines=lines)
+
+
+@pytest.mark.parametrize("max_bytes", [3_000, 6_000, 12_000, 50_000])
+def test_a_record_said_to_overflow_for_every_eta_is_cut_when_made(max_bytes):
+    """dual_lines_overflow is a lower bound: where it says every η's record would be cut, dual_scene cuts it (the page
+    then skips the other η's runs); a record it lets through may still be cut, never the other way round."""
+    X, y = make_dataset("xor", 40, 1)
+    kw = {"variant": "cyclic", "seed": 0, "max_steps": 400}
+    etas = [0.5, 1.0, 2.0]
+    one = run_dual(X, y, eta=1.0, **kw)
+    lines = [(run_dual(X, y, eta=e, **kw), run_perceptron(X, y, variant="cyclic", tau=e, seed=0, max_steps=400))
+             for e in etas]
+    cut = dual_scene(one, etas=etas, lines=lines, max_bytes=max_bytes).run["cut_from"] is not None
+    assert not dual_lines_overflow(one, len(etas), max_bytes) or cut
+    assert dual_lines_overflow(one, len(etas), 3_000) and not dual_lines_overflow(one, len(etas), 10**9)

@@ -919,6 +919,14 @@ class DualScene(_FlatRecord):
         return cls(**{name: r.array(name) for name in cls.ARRAYS}, **rest, lines=lines)
 
 
+def dual_lines_overflow(traj, n_etas: int, max_bytes: int = DUAL_BYTES) -> bool:
+    """Whether a record of ``traj`` for ``n_etas`` values of η (the linear kernel's w of each, :func:`dual_scene`'s
+    ``lines``) would surely be cut: the least it holds (8 bytes a step; an update's state, and each η's w and M's
+    pointer at it) is already over ``max_bytes``. Lets the page skip the other η's runs of a record it cannot send."""
+    isz = np.dtype(_index_dtype(traj.problem.n)).itemsize
+    return 8.0 * traj.n_steps + traj.n_updates * (4 + isz + 8 + 4 + n_etas * (4 + 16)) > max_bytes
+
+
 def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES, etas=None,
                follow: str | None = None, lines=None) -> DualScene:
     """The scene of a dual perceptron run on 2-D points: the core's states, nothing drawn.
