@@ -82,6 +82,13 @@ def wait_for_scene(page: Page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     page.wait_for_selector(SCENE, state="attached", timeout=timeout)
 
 
+def wait_for_words_held(page: Page, root: str = SCENE, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the chart at ``root`` holds its words at the record's last height (every run's tallest: written in
+    the browser's idle time, later under load), so that the controls stand where they will stay."""
+    page.wait_for_function(f"() => {{ const v = dbl(document.querySelector({root!r})).view; return v && v.wordsHeld; }}",
+                           timeout=timeout)
+
+
 def scene_state(page: Page) -> dict:
     """What the scene renderer shows: the step, the arithmetic (HTML), the state line, the step label."""
     return page.evaluate(

@@ -147,6 +147,11 @@ export class Stepping {
     return {...mine, final: !this.m.h.partial && this.runModels().length < 2};
   }
 
+  // whether the words' held height is the record's last: every run's tallest known (heldTexts), or a whole record of one
+  get wordsHeld() {
+    return Boolean(stateOf(this.scene).heldAll) || (!this.m.h.partial && this.runModels().length < 2);
+  }
+
   // one step on screen: the view's drawing (geometry, drawStep), the words, the controls
   show(i) {
     const m = this.m;
