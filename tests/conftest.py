@@ -11,7 +11,7 @@ Fixtures for e2e tests:
 - ``page``: one browser tab shared by the whole-app tests (a new page per test boots Streamlit's frontend in a new
   renderer process: its cost is in bench/RESULTS.md, the test suite's time), at the 1400x900 viewport when each test starts and left on
   about:blank after it; a test that listens to the page's events, routes its requests, adds init scripts or closes it
-  takes ``fresh_page`` instead (a new context and page).
+  takes ``fresh_page`` instead (a new tab of the same browser context, closed after it).
 - ``context``: pytest-playwright's, overridden so that its pages have ``dbl(el)`` (e2e_helpers.STATE_OF), as the
   shared tab's have.
 - ``app_server`` (session): base URL (``http://127.0.0.1:PORT``, no trailing slash) of
@@ -200,10 +200,14 @@ def context(new_context: Any) -> Any:
 
 
 @pytest.fixture
-def fresh_page(context: Any) -> Any:
-    """A page of its own in a new context (pytest-playwright's ``page``), for a test that listens to its events,
-    routes its requests, adds init scripts or closes it."""
-    return context.new_page()
+def fresh_page(_shared_tab: Any) -> Iterator[Any]:
+    """A page of its own, for a test that listens to its events, routes its requests, adds init scripts or closes it:
+    a new tab of the shared tab's browser (its listeners, routes and scripts are the tab's own and go with it; the
+    browser's cache is shared, as a user's second tab shares it), closed after the test."""
+    tab = _shared_tab.new_page()
+    yield tab
+    if not tab.is_closed():
+        tab.close()
 
 
 # --------------------------------------------------------------------------- streamlit server

@@ -70,8 +70,7 @@ def _press_until(page: Page, key: str, js: str) -> None:
                 raise
 
 
-def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Page, app_server: str,
-                                                                        browser: Browser) -> None:
+def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Page, app_server: str) -> None:
     _open(page, f"{app_server}/perceptron?present=true&hide=sidebar,settings")
     assert_no_exception(page)
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()  # (once the page's style is in: a moment after its chart)
@@ -82,15 +81,14 @@ def test_presentation_mode_hides_the_chosen_parts_and_survives_the_link(page: Pa
     shared = page.url
     assert "present=true" in shared and "hide=sidebar%2Csettings" in shared.replace(",", "%2C")
 
-    other = with_state_of(browser.new_context(viewport={"width": 1400, "height": 900}))  # a student opening the shared link
+    p2 = page.context.new_page()  # a student opening the shared link: a session of its own, nothing but the link
     try:
-        p2 = other.new_page()
         _open(p2, shared)
         expect(p2.get_by_test_id("stSidebar")).to_be_hidden()
         assert not p2.get_by_text("Step size τ").is_visible()
         assert p2.evaluate(f"() => {GD}._fullLayout.font.size") == big
     finally:
-        other.close()
+        p2.close()
 
     page.get_by_role("button", name="Leave presentation mode").click()
     _settle(page)

@@ -15,7 +15,6 @@ from e2e_helpers import (
     wait_for_rerun,
     wait_for_scene,
     wait_for_step,
-    with_state_of,
 )
 from playwright.sync_api import Page
 
@@ -81,7 +80,7 @@ def test_rbf_boundary_is_not_a_straight_line(page: Page, app_server: str) -> Non
     assert_no_exception(page)
 
 
-def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_server: str, browser) -> None:
+def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_server: str) -> None:
     """Friendly spellings (kernel=rbf, gamma=30) are rewritten as the controls write them, so the address bar
     still holds the view; that address, opened in a fresh browser context, shows the same run at the same step."""
     page.goto(app_server.rstrip("/") + "/dual?ds=xor&kernel=rbf&gamma=30&eta=0.5&order=random&step=4")
@@ -93,9 +92,8 @@ def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_s
     url = page.url
     for part in ("/dual?", "ds=XOR", "kernel=RBF", "gamma=30.0", "eta=0.5", "order=random"):
         assert part in url, url
-    other = with_state_of(browser.new_context(viewport={"width": 1400, "height": 900}))
+    fresh = page.context.new_page()  # another tab: a session of its own, nothing of the first one's but the link
     try:
-        fresh = other.new_page()
         fresh.goto(url)
         wait_for_rerun(fresh)
         wait_for_scene(fresh)
@@ -105,7 +103,7 @@ def test_a_hand_written_link_is_kept_and_reopens_the_same_view(page: Page, app_s
         assert scene_state(fresh)["text"] == scene_state(page)["text"]  # the link keeps step=4
         assert_no_exception(fresh)
     finally:
-        other.close()
+        fresh.close()
 
 
 def test_eta_moves_the_chart_in_the_browser_on_every_kernel(page: Page, app_server: str) -> None:

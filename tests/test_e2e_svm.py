@@ -57,9 +57,16 @@ def test_c_moves_on_the_chart_in_the_browser(fresh_page: Page, app_server: str) 
     wait_for_rerun(page)
     assert url0 != page.url and 1 <= len(sent) - n0 <= 3
     assert shown(page)["c"] == "0.001"
+    rng.focus()
+    page.keyboard.press("End")
+    for _ in range(4):  # four steps of 10^¼ down: C = 100, the sweep's start
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => window.location.search.includes('C=100&') || window.location.search.endsWith('C=100')",
+                           timeout=10_000)
+    wait_for_rerun(page)
     page.evaluate(f"() => {{ window.__record = document.querySelector({ROOT!r}).dataset.ready; }}")
     n1 = len(sent)
-    page.get_by_role("button", name="Sweep C ▶").click()  # 24 values of C in the browser, then one message
+    page.get_by_role("button", name="Sweep C ▶").click()  # five values of C in the browser, then one message
     page.wait_for_function(f"() => document.querySelector({ROOT!r}).dataset.c === '1000'", timeout=20_000)
     page.wait_for_function("() => window.location.search.includes('C=1000')", timeout=10_000)
     wait_for_rerun(page)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_helpers import APP_IDLE, assert_no_exception, chart_meta, wait_for_chart, wait_for_rerun, with_state_of
-from playwright.sync_api import Browser, Page
+from e2e_helpers import APP_IDLE, assert_no_exception, chart_meta, wait_for_chart, wait_for_rerun
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
 
 CHARTS = {"perceptron": "perceptron_chart", "dual": "dual_chart", "svm": "svm_chart", "losses": "loss_data"}
 ADDED = re.compile(r"added x\S* = \((-?[\d.]+), (-?[\d.]+)\), y = ([+-]1)")
@@ -145,7 +145,7 @@ def test_a_good_csv_with_labels_0_and_1_loads(page: Page, app_server: str) -> No
     assert_no_exception(page)
 
 
-def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_server: str, browser: Browser) -> None:
+def test_a_copied_link_opens_the_same_view_in_another_tab(page: Page, app_server: str) -> None:
     _open(page, f"{app_server}/perceptron?ds=Blobs&n_blobs=20&tau=0.5")
     _editing_on(page)
     px, py, _, _ = _screen(page, "perceptron_chart", 0.5, 0.5)
@@ -166,9 +166,8 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_serv
         return {n: g.layout.meta.n_points, data: g._fullData.filter(t => t.name.startsWith('y =')).map(
             t => [Array.from(t.x), Array.from(t.y)])}; }""")
 
-    other = with_state_of(browser.new_context(viewport={"width": 1400, "height": 900}))
+    fresh = page.context.new_page()  # another tab: a session of its own, nothing of the first one's but the link
     try:
-        fresh = other.new_page()
         fresh.goto(link)
         fresh.wait_for_selector(APP_IDLE, state="attached", timeout=30_000)
         fresh.wait_for_function("() => { const g = document.querySelector('.st-key-perceptron_chart .js-plotly-plot');"
@@ -182,17 +181,17 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(page: Page, app_serv
         assert after["tau"] == 0.5 and after["active"] == 3
         assert "Your points: n = 21" in fresh.inner_text("body")
     finally:
-        other.close()
+        fresh.close()
 
 
-def test_two_sessions_drawing_at_once_never_see_each_others_points(app_server: str, browser: Browser) -> None:
+def test_two_sessions_drawing_at_once_never_see_each_others_points(fresh_page: Page, app_server: str) -> None:
+    """Two tabs, two Streamlit sessions (a session is its tab's connection, whichever browser it is in)."""
     from urllib.parse import parse_qs, urlparse
 
     from datasets.points import decode_points
 
-    contexts = [with_state_of(browser.new_context(viewport={"width": 1400, "height": 900})) for _ in range(2)]
+    pages = [fresh_page, fresh_page.context.new_page()]
     try:
-        pages = [c.new_page() for c in contexts]
         for p in pages:
             _open(p, f"{app_server}/perceptron?ds=textbook")
             _editing_on(p)
@@ -210,8 +209,7 @@ def test_two_sessions_drawing_at_once_never_see_each_others_points(app_server: s
             assert added == {tuple(np_round(s)) for s in spots[who]}, (who, added)
             assert "Your points: n = 5" in p.inner_text("body")
     finally:
-        for c in contexts:
-            c.close()
+        pages[1].close()
 
 
 def np_round(x) -> tuple[float, float]:
