@@ -245,6 +245,7 @@ def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server
 
     # another rule: the kept runs were made with the old one and are dropped; the new rule's made ahead are drawn
     page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
+    page.wait_for_function("() => location.search.includes('rule=')")
     wait_for_rerun(page)
     page.wait_for_function("() => dbl(document.querySelector('.dbls')).view.m.run.update_on === 'negative'")
     page.wait_for_function(AHEAD_KEPT, arg=["random", "cyclic", "batch"], timeout=30_000)  # (made ahead, this rule)
@@ -271,6 +272,7 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
     n0 = len(frames)
     pick_variant(page, "random")
     shown_variant(page, "random")
+    page.wait_for_function("() => location.search.includes('variant=random')")  # (the rerun it asked for has run)
     wait_for_rerun(page)
     page.wait_for_timeout(200)
     sent = _deltas(frames[n0:])
@@ -283,6 +285,7 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
     assert not {"Update when", "Order seed", "Max steps"} & _widget_labels(frames[n0:])
     n_rule = len(frames)
     page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
+    page.wait_for_function("() => location.search.includes('rule=')")
     wait_for_rerun(page)
     page.wait_for_timeout(200)
     assert {"Update when", "Order seed", "Max steps"} <= _widget_labels(frames[n_rule:])
@@ -293,6 +296,7 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
     field.fill("3")
     field.press("Enter")
     shown_variant(page, "random")
+    page.wait_for_function("() => location.search.includes('data_seed=3')")
     wait_for_rerun(page)
     page.wait_for_timeout(200)
     again = _deltas(frames[n1:])
@@ -303,20 +307,21 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
 
 
 # each record the chart draws from now on, as drawn (window.__seq: two at most): whether partial, its runs, and the
-# run it shows
+# run it shows; read when the renderer marks it drawn (data-ready), so that two records drawn within one frame (under
+# load) are both seen
 RECORDS_DRAWN = """() => {
     const seq = window.__seq = [], root = document.querySelector('.dbls');
     let last = dbl(root).view.m.h;
-    const tick = () => {
+    const seen = new MutationObserver(() => {
         const v = dbl(root).view;
         if (v && v.m.h !== last && root.dataset.ready === dbl(root).id) {
             last = v.m.h;
             seq.push({partial: Boolean(last.partial), runs: last.runs.length, tau: v.m.run.tau, B: v.m.run.batch_size,
                       step: v.step, W: Array.from(v.m.W), order: Array.from(v.m.order)});
         }
-        if (seq.length < 2) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
+        if (seq.length >= 2) seen.disconnect();
+    });
+    seen.observe(root, {attributes: true, attributeFilter: ['data-ready']});
 }"""
 
 
