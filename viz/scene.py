@@ -924,7 +924,16 @@ def dual_lines_overflow(traj, n_etas: int, max_bytes: int = DUAL_BYTES) -> bool:
     ``lines``) would surely be cut: the least it holds (8 bytes a step; an update's state, and each η's w and M's
     pointer at it) is already over ``max_bytes``. Lets the page skip the other η's runs of a record it cannot send."""
     isz = np.dtype(_index_dtype(traj.problem.n)).itemsize
-    return 8.0 * traj.n_steps + traj.n_updates * (4 + isz + 8 + 4 + n_etas * (4 + 16)) > max_bytes
+    return STEP_BYTES * traj.n_steps + traj.n_updates * (_update_bytes(isz) + n_etas * LINE_BYTES) > max_bytes
+
+
+# what a Dual record holds at least per step (its f), per update (its step, point, β and count of mistakes) and per
+# update of each linear run (its w and M's pointer): dual_scene counts with them, dual_lines_overflow bounds with them
+STEP_BYTES, LINE_BYTES = 8.0, 4 + 16
+
+
+def _update_bytes(isz: int) -> int:
+    return 4 + isz + 8 + 4
 
 
 def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUAL_BYTES, etas=None,
@@ -1011,12 +1020,12 @@ def dual_scene(traj, primal=None, view: View | None = None, max_bytes: int = DUA
     t_ptr = t_ptr[:last + 1] if t_val else t_ptr[:1]
     # the bytes each step adds to the record (its f, order, Gram entries; its update's state and M's changes)
     isz = np.dtype(ix).itemsize
-    step_bytes = np.full(S, 8.0 + (isz if traj.order is not None else 0))
+    step_bytes = np.full(S, STEP_BYTES + (isz if traj.order is not None else 0))
     step_bytes[:t_ptr.size - 1] += 8.0 * np.diff(t_ptr) + 4.0
     ptr_of = lambda fl: np.concatenate([[0], np.cumsum([f.size for f in fl])]).astype(np.uint32)  # noqa: E731
     m_ptrs = [ptr_of(fl) for fl in flips_of] or [ptr_of(flips)]
-    upd_bytes = 4 + isz + 8 + 4 + sum(4 + 16 + isz * np.diff(m)[1:].astype(float) for m in m_ptrs) if linear else \
-        4 + isz + 8 + 4 + 4 + isz * np.diff(m_ptrs[0])[1:].astype(float)
+    upd_bytes = _update_bytes(isz) + sum(LINE_BYTES + isz * np.diff(m)[1:].astype(float) for m in m_ptrs) if linear \
+        else _update_bytes(isz) + 4 + isz * np.diff(m_ptrs[0])[1:].astype(float)
     np.add.at(step_bytes, traj.update_steps - 1, upd_bytes)
     for _, pr in linear:  # the primal runs' states, at their own updates
         if pr is not None:
