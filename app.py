@@ -20,7 +20,7 @@ from glue.controls import page_shown  # noqa: E402
 from glue.present import narrow_screen_style, part, presentation_sidebar, presentation_style  # noqa: E402
 from glue.scene_chart import preload_renderer, serve_assets  # noqa: E402
 from glue.server import tune_once  # noqa: E402
-from glue.shared import dataset_sidebar, remember_url, report_url_problems  # noqa: E402
+from glue.shared import dataset_sidebar, remember_url, report_dropped_link, report_url_problems  # noqa: E402
 from glue.userdata import points_table  # noqa: E402
 
 tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (glue/server.py)
@@ -46,4 +46,5 @@ url_notes = st.container()  # above the page; filled once the page has drawn its
 nav.run()
 with part("tables", "points"):
     points_table()  # under every page: the shared points as an editable table
+report_dropped_link(url_notes)
 report_url_problems(url_notes)

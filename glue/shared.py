@@ -45,13 +45,14 @@ from glue.options import (
 )
 from glue.scene_chart import show_scene
 from glue.userdata import (
-    LINK_DROPPED,
     LINK_MAX_CHARS,
     LINK_MAX_PARAMS,
     PTS,
+    TOOLS_RUN,
     drop_points_from_url,
     escape_html,
     escape_md,
+    link_dropped,
     points_count,
     points_from_link,
     points_sidebar,
@@ -72,6 +73,7 @@ LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the sessi
 URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 ALLOWED_THIS_RUN = "_url_allowed"  # widget key -> what a link may give it, in words (allowed_values)
+DROPPED_SAID = "_dropped_said"  # the whole run (TOOLS_RUN) whose chart page named a dropped link
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 CHART_SAID = "_chart_said"  # a value a chart's own control sent that is not one of its values (glue.controls), said once
@@ -120,8 +122,8 @@ def remember_url() -> None:
 # Streamlit reads no query string over 524,288 characters or 1,000 parameters: it drops the whole string before the
 # script runs (its sanitize_query_string) and says so only in the server's log, so the script sees no link at all.
 # The browser knows the address: the page's TOOLS component (glue.userdata) compares it with those limits as
-# Streamlit counts them, on every run whose script saw no parameter, and reports one over them (once, until the
-# address is back within them); report_url_problems names it. (A fresh request for a long address never gets here:
+# Streamlit counts them, on every run whose script saw no parameter, and reports one over them (its "link" state,
+# until the address is back within them); report_url_problems names it on each run while it stays so. (A fresh request for a long address never gets here:
 # the web server answers 400 above about 128 KB. What reaches the limits is an address that grew inside the page, a
 # script's history.replaceState, sent with Streamlit's next rerun; or a short one of over 1,000 parameters.)
 
@@ -141,6 +143,21 @@ def dropped_link_message(chars: int, params: int) -> str | None:
     if chars > LINK_MAX_CHARS:
         said += f" A link carries at most {URL_MAX_POINTS} of your points; for more, export them as a CSV file and import it."
     return said
+
+
+def report_dropped_link(where=None, *, page: bool = False) -> None:
+    """Name an address Streamlit dropped whole (:func:`dropped_link_message`) on each run while the browser's address
+    stays over the limits: in each chart page's fragment (``page``; the browser's report may come back as a rerun of
+    the fragment alone, when Streamlit sends it with the chart's own message), and in ``app.py`` for a run whose page
+    said nothing (the home page)."""
+    run = st.session_state.get(TOOLS_RUN)  # (the whole runs, counted by the sidebar's TOOLS)
+    if page:
+        st.session_state[DROPPED_SAID] = run
+    elif st.session_state.get(DROPPED_SAID) == run:
+        return
+    dropped = link_dropped()
+    if dropped:
+        (where or st).warning(escape_md(dropped_link_message(*dropped)))
 
 
 def bound(widget: Callable[..., Any], label: str, *args, key: str, fmt: Callable[[Any], str] | None = None,
@@ -255,10 +272,6 @@ def report_url_problems(where=None) -> None:
                 bad.append(f"{key}={quoted(value)} (using {quoted(shown)}" + (f": {key} is {allowed})" if allowed else ")"))
     start["repeated"] = []
     bad += st.session_state.pop(URL_NOTES, [])
-    dropped = st.session_state.pop(LINK_DROPPED, None)  # (what the browser found of an address Streamlit dropped)
-    dropped = dropped_link_message(*dropped) if dropped else None
-    if dropped:
-        (where or st).warning(escape_md(dropped))
     if bad:  # the values come from the link: shown as text, never as a link or markup
         (where or st).warning("Ignored URL parameters: " + escape_md("; ".join(bad)) + ".")
     for said in st.session_state.pop(URL_SAID, []):  # (what of the link was used, but not as it asked)
@@ -458,6 +471,7 @@ def page_fragment(body: Callable[[], None]) -> Callable[[], None]:
     def page() -> None:
         notes = st.container()
         body()
+        report_dropped_link(notes, page=True)
         report_url_problems(notes)
 
     return _named_fragment(page, "page", body)

@@ -51,7 +51,6 @@ TOOLS_KEY = "dbl_tools"
 # sanitize_query_string): TOOLS reports an address over them, and glue.shared.report_url_problems names it
 LINK_MAX_CHARS = 512 * 1024
 LINK_MAX_PARAMS = 1_000
-LINK_DROPPED = "_link_dropped"  # (characters, parameters) of the address TOOLS found over them, until it is said
 TOOLS_RUN = "_tools_run"  # runs that drew TOOLS: its data changes on each, so its JS looks at the address on each
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
@@ -171,10 +170,18 @@ def _on_click() -> None:
 
 
 def _on_link() -> None:
-    """Keep what TOOLS found of an address Streamlit dropped whole (glue.shared.report_url_problems says it)."""
-    found = link_over_limits((st.session_state.get(TOOLS_KEY) or {}).get("link"))
-    if found:
-        st.session_state[LINK_DROPPED] = found
+    """TOOLS's "link" state changed: rerun the whole app, whose pages name it. (Streamlit flushes the widget messages
+    of one moment as one rerun, of the first fragment among them: the chart's own message sent beside this one would
+    rerun its fragment alone, and nothing would name the link.)"""
+    st.rerun(scope="app")
+
+
+def link_dropped() -> tuple[int, int] | None:
+    """(characters, parameters) of the address Streamlit dropped whole before this run, as TOOLS last saw it; None if
+    this run read the link (a run that read any parameter had its link read) or TOOLS saw it within the limits."""
+    if len(st.query_params) > 0:
+        return None
+    return link_over_limits((st.session_state.get(TOOLS_KEY) or {}).get("link"))
 
 
 def link_over_limits(event) -> tuple[int, int] | None:
@@ -370,9 +377,9 @@ def drop_points_from_url() -> None:
 # ----------------------------------------------------------------------------
 
 _JS = SLIDER_JS + r"""
-let linkOver = false;  // the address was over Streamlit's limits when last seen (said once until it is back within)
+let linkSent = "null";  // what TOOLS last set as its "link" state (a state is kept by Streamlit: sent on each change only)
 export default function(component) {
-  const { data, setTriggerValue, parentElement } = component;
+  const { data, setStateValue, setTriggerValue, parentElement } = component;
   const charts = data.charts || {};
   const editing = !!data.editing;
   // a crosshair over the data panels while clicks edit
@@ -441,13 +448,13 @@ export default function(component) {
 
   // an address Streamlit dropped whole before this run (its sanitize_query_string: the query string without its
   // "?" over data.link_max[0] characters, or over data.link_max[1] parameters, one more than its "&"s), so the
-  // script saw no link at all (data.link_read is false): reported once, and again only after the address came back
-  // within the limits (the page's widgets write themselves into the address, so it changes with each of them)
+  // script saw no link at all (data.link_read is false): the "link" state holds its size while it stays over them
+  // (a state, not a trigger: every later run sees it, so a run cut short by the next cannot lose it)
   const query = window.location.search.replace(/^\?/, "");
   const chars = query.length, params = query ? query.split("&").length : 0;
   const over = !data.link_read && (chars > data.link_max[0] || params > data.link_max[1]);
-  if (over && !linkOver) setTriggerValue("link", {chars, params});
-  linkOver = over;
+  const size = JSON.stringify(over ? {chars, params} : null);
+  if (size !== linkSent) { linkSent = size; setStateValue("link", JSON.parse(size)); }
 
   // "Copy link": the address bar, plus the step the page's chart slider shows
   const button = parentElement.querySelector("button");

@@ -21,7 +21,7 @@ from test_views import APP, page_from_url
 from core.svm import C_GRID
 from glue.options import COMPARE_LABELS, PARAMS, SIDEBAR, STATE, known_url_key, parse_url, quoted, url_spelling
 from glue.shared import BOUND_THIS_RUN, dropped_link_message
-from glue.userdata import LINK_DROPPED, LINK_MAX_CHARS, LINK_MAX_PARAMS, link_over_limits
+from glue.userdata import LINK_MAX_CHARS, LINK_MAX_PARAMS, TOOLS_KEY, link_over_limits
 
 DATA = {"ds": "blobs", "n_blobs": 60, "blobs_noise": 0.35, "data_seed": 4}
 STATES = {
@@ -168,7 +168,8 @@ def test_long_values_are_quoted_short_with_their_length():
 def test_a_link_too_long_for_streamlit_is_named():
     """Streamlit drops a query string over 524,288 characters or 1,000 parameters whole before the script runs and
     says so only in the server's log (a pts= of 100,000 points is about 1 MB). The browser's TOOLS component reports
-    such an address (tests/test_e2e_long_link.py); what it reports is checked, worded, and said once."""
+    such an address (tests/test_e2e_long_link.py); what it reports is checked, worded, and said (in one message) while
+    the address stays over the limits."""
     # the limits and the counting rule TOOLS uses (characters after the "?"; one more parameter than "&"s) are
     # Streamlit's own: a string is dropped exactly when they say it is over
     assert (LINK_MAX_CHARS, LINK_MAX_PARAMS) == (qp.CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
@@ -190,14 +191,19 @@ def test_a_link_too_long_for_streamlit_is_named():
     assert many.startswith("This link has too many parameters (1,001; Streamlit reads a link of at most 1,000)")
     assert dropped_link_message(524_288, 1_000) is None
 
-    at = page_from_url({"ds": "XOR"}, "app_pages/svm.py")
-    at.session_state[LINK_DROPPED] = (600_000, 1)  # (what the component's callback keeps)
-    at.run()
-    said = [w.value for w in at.warning if "too long" in w.value]
-    assert len(said) == 1 and "This link is too long (600,000 characters" in said[0]
-    assert at.session_state["ds"] == "xor"  # the view it showed is kept
-    at.run()
-    assert not at.exception and not [w for w in at.warning if "too long" in w.value]  # said once
+    for page in ("app_pages/svm.py", None):  # (said by a chart page's fragment; by app.py on the home page)
+        at = page_from_url({"ds": "XOR"}, page)
+        for key in list(at.query_params):  # (Streamlit dropped the address whole: the run reads none of it)
+            del at.query_params[key]
+        at.session_state[TOOLS_KEY] = {"link": {"chars": 600_000, "params": 1}}  # (the state TOOLS sets)
+        for _ in range(2):  # said on each run while the address stays so, in one message
+            at.run()
+            said = [w.value for w in at.warning if "too long" in w.value]
+            assert not at.exception and len(said) == 1 and "This link is too long (600,000 characters" in said[0]
+            assert at.session_state["ds"] == "xor"  # the view it showed is kept
+        at.query_params["ds"] = "XOR"  # a link read (the address back within the limits): nothing said
+        at.run()
+        assert not at.exception and not [w for w in at.warning if "too long" in w.value]
 
 
 def test_a_thousand_unknown_parameters_are_counted_and_left_where_a_few_are_taken_out():
