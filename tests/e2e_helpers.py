@@ -55,6 +55,18 @@ def wait_for_rerun(page: Page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     page.wait_for_selector(APP_IDLE, state="attached", timeout=timeout)
 
 
+def settled_value(page: Page, js: str, tries: int = 20) -> object:
+    """The value of ``js`` once two reads 250 ms apart agree (bounded: the last read after ``tries``)."""
+    last = page.evaluate(js)
+    for _ in range(tries):
+        page.wait_for_timeout(250)
+        now = page.evaluate(js)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def wait_for_chart(page: Page, index: int = 0, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     """Wait until the ``index``-th Plotly chart on the page has been drawn (has ``_fullLayout``)."""
     page.wait_for_function(

@@ -9,6 +9,7 @@ from e2e_helpers import (
     assert_no_exception,
     chart_control,
     scene_button,
+    settled_value,
     wait_for_chart,
     wait_for_rerun,
     wait_for_scene,
@@ -44,18 +45,6 @@ def _slider_step(page: Page) -> int:
 def _steps(page: Page) -> list[str]:
     """The step each chart drawn on the page shows."""
     return page.evaluate("() => [...document.querySelectorAll('.dbls[data-ready]')].map((r) => r.dataset.step)")
-
-
-def _settled(page: Page, js: str, tries: int = 20) -> object:
-    """The value of ``js`` once two reads 250 ms apart agree (bounded: the last read after ``tries``)."""
-    last = page.evaluate(js)
-    for _ in range(tries):
-        page.wait_for_timeout(250)
-        now = page.evaluate(js)
-        if now == last:
-            return now
-        last = now
-    return last
 
 
 def _press_until(page: Page, key: str, js: str) -> None:
@@ -327,26 +316,23 @@ def test_compare_follows_tau_right_in_the_browser_and_its_csv_holds_the_runs_sho
     assert_no_exception(page)
 
 
-def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(browser: Browser, app_server: str) -> None:
+def test_a_chart_redrawn_after_the_page_scrolled_keeps_its_presentation_size(page: Page, app_server: str) -> None:
     """Streamlit scrolls its main column in a box of its own: a control below the chart scrolls it, and the chart
     drawn again after that control's rerun must be sized from the page's top, not from where the box stands."""
-    page = with_state_of(browser.new_page(viewport={"width": 1280, "height": 720}))
-    try:
-        _open(page, f"{app_server}/compare?ds=XOR&n_xor=300&cmp=order&cmp_steps=5000&present=true")
-        root = ".st-key-compare_chart .dbls"
-        page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
-        size = f"() => dbl(document.querySelector('{root}')).view.sz.H"
-        _settle(page)
-        before = _settled(page, size)  # (the chart fits itself to what it drew under the panels once drawn)
-        ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
-        slider = chart_control(page, "Step size τ (both)")
-        slider.focus()  # scrolls the page down to it
-        page.keyboard.press("ArrowLeft")  # past the family's budget: a new record, drawn again
-        page.wait_for_function(f"(r) => document.querySelector('{root}').dataset.ready !== r", arg=ready)
-        _settle(page)
-        assert _settled(page, size) == before
-    finally:
-        page.close()
+    page.set_viewport_size({"width": 1280, "height": 720})
+    _open(page, f"{app_server}/compare?ds=XOR&n_xor=300&cmp=order&cmp_steps=5000&present=true")
+    root = ".st-key-compare_chart .dbls"
+    page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
+    size = f"() => dbl(document.querySelector('{root}')).view.sz.H"
+    _settle(page)
+    before = settled_value(page, size)  # (the chart fits itself to what it drew under the panels once drawn)
+    ready = page.evaluate(f"() => document.querySelector('{root}').dataset.ready")
+    slider = chart_control(page, "Step size τ (both)")
+    slider.focus()  # scrolls the page down to it
+    page.keyboard.press("ArrowLeft")  # past the family's budget: a new record, drawn again
+    page.wait_for_function(f"(r) => document.querySelector('{root}').dataset.ready !== r", arg=ready)
+    _settle(page)
+    assert settled_value(page, size) == before
 
 
 SHIFT = """(px) => {  // a block of px above everything on the page (0: none), as a spinner or a message would stand there
@@ -365,24 +351,21 @@ SHIFT = """(px) => {  // a block of px above everything on the page (0: none), a
     ("losses?ds=XOR&n_xor=300", ".st-key-loss_chart .dbls", "v.sz.H"),
 ])
 def test_a_presentation_chart_fits_again_when_what_stands_above_it_changes_height(
-        browser: Browser, app_server: str, path: str, root: str, size: str) -> None:
+        page: Page, app_server: str, path: str, root: str, size: str) -> None:
     """Presentation mode sizes the chart to the window below its top. What stands above it may change height once it
     is drawn (a spinner or the last run's message going, a font loading): the chart then fits the room it has now,
     smaller while the block above stands and back to its size once it goes, with the page not rerun."""
-    page = with_state_of(browser.new_page(viewport={"width": 1280, "height": 720}))
-    try:
-        _open(page, f"{app_server}/{path}&present=true")
-        page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
-        _settle(page)
-        read = f"() => {{ const v = dbl(document.querySelector('{root}')).view; return {size}; }}"
-        before = _settled(page, read)
-        page.evaluate(SHIFT, 80)
-        shrunk = _settled(page, read)
-        assert shrunk < before - 40, (before, shrunk)
-        page.evaluate(SHIFT, 0)
-        assert abs(_settled(page, read) - before) <= 2  # (the views take a change of 2 px or less for none)
-    finally:
-        page.close()
+    page.set_viewport_size({"width": 1280, "height": 720})
+    _open(page, f"{app_server}/{path}&present=true")
+    page.wait_for_function(f"() => document.querySelector('{root}')?.dataset.ready")
+    _settle(page)
+    read = f"() => {{ const v = dbl(document.querySelector('{root}')).view; return {size}; }}"
+    before = settled_value(page, read)
+    page.evaluate(SHIFT, 80)
+    shrunk = settled_value(page, read)
+    assert shrunk < before - 40, (before, shrunk)
+    page.evaluate(SHIFT, 0)
+    assert abs(settled_value(page, read) - before) <= 2  # (the views take a change of 2 px or less for none)
 
 
 READIES = """() => {  // each record the charts draw, as it is drawn: whether it was partial, and its runs

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import CHART, assert_no_exception, chart_control, wait_for_rerun, with_state_of
+from e2e_helpers import CHART, assert_no_exception, chart_control, settled_value, wait_for_rerun
 from playwright.sync_api import Page, expect
 
 ROOT = ".st-key-loss_chart .dbls"
@@ -101,33 +101,28 @@ def test_a_clicked_weight_is_drawn_at_once_then_by_the_page_from_the_core(page: 
 
 
 @pytest.mark.parametrize(("size", "loss"), [((1024, 768), "hinge"), ((1280, 720), "all")])
-def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readable(browser, app_server: str, size,
+def test_a_click_on_a_projector_keeps_the_surface_size_and_the_data_chart_readable(page: Page, app_server: str, size,
                                                                                    loss: str) -> None:
     """Presentation mode: the first click adds no row to the surface's legend (its entry is named, in the same words,
     before) nor a line to its state (the chosen weight has a line of its own, which says there is none before), so
     the surfaces keep their size under the pointer; the data chart's plot keeps its size too (room for the longest
     state is kept under it), and its state and legend stand under its x₁ title, within the window."""
-    page = with_state_of(browser.new_page(viewport={"width": size[0], "height": size[1]}))
-    try:
-        open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true&lit=3")
-        wait_for_rerun(page)
-        panel = f"() => [{VIEW}.sz.W, {VIEW}.sz.H, ({DATA})._fullLayout.width, ({DATA})._fullLayout.height]"
-        page.wait_for_timeout(500)
-        before = page.evaluate(panel)
-        _pick(page, (0.41, -0.31))  # (a weight of many digits: the longest state)
-        wait_for_rerun(page)
-        page.wait_for_timeout(500)
-        assert page.evaluate(panel) == before
-        title, legend, state = page.evaluate(f"""() => {{ const g = {DATA}, r = g.closest('.dbls');
-            return [g.querySelector('.g-xtitle').getBoundingClientRect().bottom,
-                    r.querySelector('.dbls-legend').getBoundingClientRect(), r.querySelector('.dbls-state').getBoundingClientRect()]; }}""")
-        assert title <= legend["top"] + 0.5 and legend["bottom"] <= state["top"] + 0.5, (title, legend, state)
-        assert page.evaluate("() => document.querySelector('.st-key-loss_data .dbls-state').textContent").count("\n") >= 2
-        if loss == "hinge":  # beside the surface: the whole data chart in the window
-            assert state["bottom"] <= size[1], state
-        assert_no_exception(page)
-    finally:
-        page.close()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_loss(page, app_server.rstrip("/") + f"/losses?ds=XOR&n_xor=300&loss={loss}&present=true&lit=3")
+    wait_for_rerun(page)
+    panel = f"() => [{VIEW}.sz.W, {VIEW}.sz.H, ({DATA})._fullLayout.width, ({DATA})._fullLayout.height]"
+    before = settled_value(page, panel)  # (the presentation fits the charts to the window once drawn)
+    _pick(page, (0.41, -0.31))  # (a weight of many digits: the longest state)
+    wait_for_rerun(page)
+    assert settled_value(page, panel) == before
+    title, legend, state = page.evaluate(f"""() => {{ const g = {DATA}, r = g.closest('.dbls');
+        return [g.querySelector('.g-xtitle').getBoundingClientRect().bottom,
+                r.querySelector('.dbls-legend').getBoundingClientRect(), r.querySelector('.dbls-state').getBoundingClientRect()]; }}""")
+    assert title <= legend["top"] + 0.5 and legend["bottom"] <= state["top"] + 0.5, (title, legend, state)
+    assert page.evaluate("() => document.querySelector('.st-key-loss_data .dbls-state').textContent").count("\n") >= 2
+    if loss == "hinge":  # beside the surface: the whole data chart in the window
+        assert state["bottom"] <= size[1], state
+    assert_no_exception(page)
 
 
 def test_the_keyboard_chooses_a_weight(page: Page, app_server: str) -> None:
