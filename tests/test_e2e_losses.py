@@ -20,10 +20,11 @@ def open_loss(page: Page, url: str) -> None:
 def screen_point(page: Page, w1: float, w2: float) -> tuple[float, float]:
     """Where the weight (w₁, w₂) of the first panel is on the screen."""
     page.locator(f"{ROOT} .dbls-plot .nsewdrag").first.scroll_into_view_if_needed()
-    return tuple(page.evaluate(f"""([a, b]) => {{
+    where = f"""() => {{
         const g = {VIEW}.plots[0]; const xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis;
         const r = g.querySelector('.nsewdrag').getBoundingClientRect();
-        return [r.left + xa.l2p(a), r.top + ya.l2p(b)]; }}""", [w1, w2]))
+        return [r.left + xa.l2p({w1!r}), r.top + ya.l2p({w2!r})]; }}"""
+    return tuple(settled_value(page, where))  # (where it stands once the page's layout has settled: a click lands there)
 
 
 def test_clicking_a_weight_draws_its_boundary(page: Page, app_server: str) -> None:
