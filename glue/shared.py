@@ -123,8 +123,8 @@ def remember_url() -> None:
 # script runs (its sanitize_query_string) and says so only in the server's log, so the script sees no link at all.
 # The browser knows the address: the page's TOOLS component (glue.userdata) compares it with those limits as
 # Streamlit counts them, on every run whose script saw no parameter, and reports one over them (its "link" state,
-# until the address is back within them); report_url_problems names it on each run while it stays so. (A fresh request for a long address never gets here:
-# the web server answers 400 above about 128 KB. What reaches the limits is an address that grew inside the page, a
+# until the address is back within them); report_dropped_link names it on each run while it stays so. (A fresh
+# request for a long address never gets here: the web server answers 400 above about 128 KB. What reaches the limits is an address that grew inside the page, a
 # script's history.replaceState, sent with Streamlit's next rerun; or a short one of over 1,000 parameters.)
 
 

@@ -48,7 +48,7 @@ TABLE_ROUND = "_table_round"  # the point table's key grows when an edit is refu
 CLICKS_DONE = "_clicks_done"  # ids of the last clicks applied
 TOOLS_KEY = "dbl_tools"
 # Streamlit drops a query string over these whole before the script runs (streamlit/runtime/state/query_params.py,
-# sanitize_query_string): TOOLS reports an address over them, and glue.shared.report_url_problems names it
+# sanitize_query_string): TOOLS reports an address over them, and glue.shared.report_dropped_link names it
 LINK_MAX_CHARS = 512 * 1024
 LINK_MAX_PARAMS = 1_000
 TOOLS_RUN = "_tools_run"  # runs that drew TOOLS: its data changes on each, so its JS looks at the address on each

@@ -258,6 +258,15 @@ def test_a_variant_drawn_before_comes_back_in_the_browser(page: Page, app_server
     assert_no_exception(page)
 
 
+def _within(page: Page, holds, seconds: float = 30) -> bool:
+    """Whether ``holds()`` comes true within ``seconds`` (read every 50 ms: the page's events are taken meanwhile)."""
+    for _ in range(int(seconds * 20)):
+        if holds():
+            return True
+        page.wait_for_timeout(50)
+    return bool(holds())
+
+
 def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fresh_page: Page, app_server: str) -> None:
     """The page is a fragment (glue/*.py, ``page()``), and its live part another inside it: the variant sends the
     live part's elements again and none of the sidebar's (delta paths under container 1) or of the page's other
@@ -285,10 +294,8 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
     assert not {"Update when", "Order seed", "Max steps"} & _widget_labels(frames[n0:])
     n_rule = len(frames)
     page.get_by_test_id("stRadio").filter(has_text="Update when").get_by_text("y·a < 0").click()
-    page.wait_for_function("() => location.search.includes('rule=')")
-    wait_for_rerun(page)
-    page.wait_for_timeout(200)
-    assert {"Update when", "Order seed", "Max steps"} <= _widget_labels(frames[n_rule:])
+    page.wait_for_function("() => location.search.includes('rule=')")  # (written at the click, before the rerun)
+    assert _within(page, lambda: {"Update when", "Order seed", "Max steps"} <= _widget_labels(frames[n_rule:]))
     assert "rule=" in page.url
 
     n1 = len(frames)
@@ -297,11 +304,8 @@ def test_a_page_control_reruns_the_page_alone_and_the_dataset_reruns_the_app(fre
     field.press("Enter")
     shown_variant(page, "random")
     page.wait_for_function("() => location.search.includes('data_seed=3')")
-    wait_for_rerun(page)
-    page.wait_for_timeout(200)
-    again = _deltas(frames[n1:])
-    assert [path for path, _ in again if path[0] == 1]  # the sidebar ran again
-    assert [path for path, fragment in again if path[0] == 0 and fragment]  # and the page inside it
+    assert _within(page, lambda: [path for path, _ in _deltas(frames[n1:]) if path[0] == 1])  # the sidebar ran again
+    assert [path for path, fragment in _deltas(frames[n1:]) if path[0] == 0 and fragment]  # and the page inside it
     assert "data_seed=3" in page.url
     assert_no_exception(page)
 
