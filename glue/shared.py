@@ -124,8 +124,9 @@ def remember_url() -> None:
 # The browser knows the address: the page's TOOLS component (glue.userdata) compares it with those limits as
 # Streamlit counts them, on every run whose script saw no parameter, and reports one over them (its "link" state,
 # until the address is back within them); report_dropped_link names it on each run while it stays so. (A fresh
-# request for a long address never gets here: the web server answers 400 above about 128 KB. What reaches the limits is an address that grew inside the page, a
-# script's history.replaceState, sent with Streamlit's next rerun; or a short one of over 1,000 parameters.)
+# request for a long address never gets here: the web server answers 400 above about 128 KB. What reaches the limits
+# is an address that grew inside the page, a script's history.replaceState, sent with Streamlit's next rerun; or a
+# short one of over 1,000 parameters.)
 
 
 def dropped_link_message(chars: int, params: int) -> str | None:
