@@ -155,11 +155,13 @@ def _on_click() -> None:
         return
     done = st.session_state.setdefault(CLICKS_DONE, [])
     label = int(st.session_state.get("new_class", 1))
+    applied = False
     for click in clicks[:64]:  # bounded
         if not isinstance(click, dict) or click.get("id") in done:
             continue
         done.append(click.get("id"))
         del done[:-256]
+        applied = True
         X, y, origin = before = _start_points()
         try:
             X2, y2, what = _click_shown(X, y, click, label)
@@ -167,6 +169,8 @@ def _on_click() -> None:
             st.session_state[NOTICE_KEY] = ("error", f"That click was not used: {escape_md(exc)}.")
             continue
         set_points(X2, y2, origin, ("success", f"Clicked: {what} ({points_count(len(y2))} now)."), before)
+    if applied:  # the points, the dataset list and the table changed: the whole app reruns (as for the link, _on_link)
+        st.rerun(scope="app")
 
 
 def _on_link() -> None:
