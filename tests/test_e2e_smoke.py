@@ -70,6 +70,7 @@ def test_each_sidebar_link_opens_its_page_with_its_chart(page: Page, app_server:
     """The navigation drawn by app.py: each link, clicked in turn in one session, opens its page at its address, with
     its heading and (but the home page) its chart; the dataset chosen stays."""
     page.goto(app_server.rstrip("/") + "/?ds=xor")
+    page.wait_for_function("() => location.search.includes('ds=XOR')")  # (the link's spelling tidied: a second run)
     wait_for_rerun(page)
     for link, path, heading in SIDEBAR_PAGES:
         goto_page(page, app_server, link)
