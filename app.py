@@ -21,7 +21,7 @@ from glue.present import narrow_screen_style, part, presentation_sidebar, presen
 from glue.scene_chart import preload_renderer, serve_assets  # noqa: E402
 from glue.server import tune_once  # noqa: E402
 from glue.shared import dataset_sidebar, remember_url, report_dropped_link, report_url_problems  # noqa: E402
-from glue.userdata import points_table  # noqa: E402
+from glue.userdata import note_link_read, points_table  # noqa: E402
 
 tune_once()  # once per server: TCP_NODELAY on its sockets, and the build workers started (glue/server.py)
 serve_assets()  # once per server: plotly.js, KaTeX and the scene renderer, served by this app (static/)
@@ -35,6 +35,7 @@ pages = [
         st.Page("app_pages/compare.py", title="Compare", url_path="compare"),
 ]
 nav = st.navigation(pages)
+note_link_read()  # first, before the page or the URL's tidying writes a parameter
 page_shown(nav.url_path)  # (a page come to anew: its chart's controls written into the address again)
 remember_url()  # after the page is known (a rerun from here stays on it), before any widget
 preload_renderer()  # first: plotly.js starts loading before the page's script has built its scene (evaluated once sketched)

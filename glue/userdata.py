@@ -51,6 +51,8 @@ TOOLS_KEY = "dbl_tools"
 # sanitize_query_string): TOOLS reports an address over them, and glue.shared.report_dropped_link names it
 LINK_MAX_CHARS = 512 * 1024
 LINK_MAX_PARAMS = 1_000
+LINK_READ = "_link_read"  # whether this whole run was given any parameter (read first: the page writes some), until
+# its chart page's fragment takes it (a rerun of the fragment alone reads its own)
 TOOLS_RUN = "_tools_run"  # runs that drew TOOLS: its data changes on each, so its JS looks at the address on each
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
@@ -180,10 +182,16 @@ def _on_link() -> None:
     st.rerun(scope="app")
 
 
-def link_dropped() -> tuple[int, int] | None:
+def note_link_read() -> None:
+    """Call first in ``app.py``: keep whether this run was given any parameter, before the page writes one (a run
+    given any parameter had its link read: Streamlit drops a query string whole)."""
+    st.session_state[LINK_READ] = len(st.query_params) > 0
+
+
+def link_dropped(read: bool) -> tuple[int, int] | None:
     """(characters, parameters) of the address Streamlit dropped whole before this run, as TOOLS last saw it; None if
-    this run read the link (a run that read any parameter had its link read) or TOOLS saw it within the limits."""
-    if len(st.query_params) > 0:
+    this run was given its link (``read``: any parameter, seen at the run's start) or TOOLS saw it within the limits."""
+    if read:
         return None
     return link_over_limits((st.session_state.get(TOOLS_KEY) or {}).get("link"))
 
@@ -537,7 +545,8 @@ def points_sidebar() -> None:
     with sb.container():
         TOOLS(data={"charts": DATA_CHARTS, "editing": bool(editing), "drag_px": DRAG_PX,
                     "done": st.session_state.get(CLICKS_DONE, []), "run": run,
-                    "link_max": [LINK_MAX_CHARS, LINK_MAX_PARAMS], "link_read": len(st.query_params) > 0},
+                    "link_max": [LINK_MAX_CHARS, LINK_MAX_PARAMS],
+                    "link_read": st.session_state.get(LINK_READ, len(st.query_params) > 0)},
               key=TOOLS_KEY, on_click_change=_on_click, on_link_change=_on_link)
     csv_notice = st.session_state.pop(CSV_NOTICE_KEY, None)
     with sb.expander("CSV: import, export", expanded=csv_notice is not None):

@@ -45,12 +45,14 @@ def test_a_link_grown_past_streamlits_limit_is_named_until_it_is_back_within(pag
     assert_no_exception(page)
 
     page.locator(".st-key-edit_points label").click()  # another rerun, the address still too long: said again, once
+    page.get_by_text("Class of a new point").wait_for()  # (drawn by that rerun)
     wait_for_rerun(page)
     assert len(_too_long(page)) == 1
     assert _tau(page) == "0.5"
 
     page.evaluate("() => history.replaceState(null, '', location.pathname + '?ds=XOR&tau=0.5')")  # back within
     page.locator(".st-key-edit_points label").click()
+    page.get_by_text("Class of a new point").wait_for(state="hidden")  # (that rerun has run)
     page.wait_for_function(f"() => ![...document.querySelectorAll('[data-testid=stAlert]')]"
                            f".some(e => e.innerText.includes({TOO_LONG!r}))", timeout=30_000)
     wait_for_rerun(page)

@@ -186,8 +186,11 @@ def test_a_click_after_the_3d_view_picks_once(page: Page, app_server: str) -> No
     """The surface's element drew a still figure (the 3-D view) before the contours: a click then picks its weight once
     and the page stays responsive."""
     open_loss(page, app_server.rstrip("/") + "/losses?ds=blobs&loss=hinge&view=surface")
+    ready = page.evaluate(f"() => document.querySelector({ROOT!r}).dataset.ready")
     page.get_by_test_id("stRadio").filter(has_text="View").get_by_text("filled contours").click()
-    page.wait_for_function(f"() => {{ const v = {VIEW}; return v && v.m && v.m.us; }}", timeout=30_000)
+    page.wait_for_function(f"(r) => {{ const e = document.querySelector({ROOT!r}), v = {VIEW}; "
+                           "return e.dataset.ready && e.dataset.ready !== r && v && v.m && v.m.us; }", arg=ready,
+                           timeout=30_000)  # (the contours drawn: their record, not the 3-D view's)
     wait_for_rerun(page)
     drawn, made, target = _pick(page, (0.5, 0.5))
     assert drawn["lines"] == made["lines"] == 1 and drawn["meta"]["pending"] and not made["meta"]["pending"]
