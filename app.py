@@ -47,5 +47,5 @@ url_notes = st.container()  # above the page; filled once the page has drawn its
 nav.run()
 with part("tables", "points"):
     points_table()  # under every page: the shared points as an editable table
-report_dropped_link(url_notes)
+report_dropped_link(url_notes)  # (the address Streamlit dropped, as TOOLS last reported it)
 report_url_problems(url_notes)

@@ -49,7 +49,6 @@ from glue.userdata import (
     LINK_MAX_PARAMS,
     LINK_READ,
     PTS,
-    TOOLS_RUN,
     drop_points_from_url,
     escape_html,
     escape_md,
@@ -74,7 +73,6 @@ LINK_CHECKED = "_link_checked"  # the link's dataset was looked at (on the sessi
 URL_AT_START = "_url_at_start"  # the query string the session opened with
 BOUND_THIS_RUN = "_url_bound"  # widget key -> how the URL writes its value
 ALLOWED_THIS_RUN = "_url_allowed"  # widget key -> what a link may give it, in words (allowed_values)
-DROPPED_SAID = "_dropped_said"  # the whole run (TOOLS_RUN) whose chart page had its say of a dropped link
 URL_NOTES = "_url_notes"  # problems with the link found outside the widgets (e.g. hide=), said once
 URL_SAID = "_url_said"  # what the link asked that was used otherwise (a step past the run), said once
 CHART_SAID = "_chart_said"  # a value a chart's own control sent that is not one of its values (glue.controls), said once
@@ -147,19 +145,10 @@ def dropped_link_message(chars: int, params: int) -> str | None:
     return said
 
 
-def report_dropped_link(where=None, *, read: bool | None = None) -> None:
-    """Name an address Streamlit dropped whole (:func:`dropped_link_message`) on each run while the browser's address
-    stays over the limits: in each chart page's fragment (``read``: whether the fragment's run was given any
-    parameter; the browser's report may come back as a rerun of the fragment alone, when Streamlit sends it with the
-    chart's own message), and in ``app.py`` for a whole run whose page has no fragment (the home page)."""
-    run = st.session_state.get(TOOLS_RUN)  # (the whole runs, counted by the sidebar's TOOLS)
-    if read is not None:
-        st.session_state[DROPPED_SAID] = run
-    elif st.session_state.get(DROPPED_SAID, DROPPED_SAID) == run:  # (a chart page had its say in this run)
-        return
-    else:  # (app.py's note_link_read, at the run's start)
-        read = bool(st.session_state.get(LINK_READ, len(st.query_params) > 0))
-    dropped = link_dropped(read)
+def report_dropped_link(where=None) -> None:
+    """Call last in ``app.py``: name an address Streamlit dropped whole (:func:`dropped_link_message`), on each whole
+    run while the browser's address stays over the limits (TOOLS's report reruns the whole app: glue.userdata)."""
+    dropped = link_dropped(bool(st.session_state.get(LINK_READ, len(st.query_params) > 0)))
     if dropped:
         (where or st).warning(escape_md(dropped_link_message(*dropped)))
 
@@ -469,16 +458,12 @@ def page_fragment(body: Callable[[], None]) -> Callable[[], None]:
     a point, which the sidebar's tools apply, the table) still reruns the whole app.
 
     A link's values that the page's widgets could not use are named above the page on every run of it, also one
-    that draws a widget for the first time (:func:`report_url_problems`, each once), and a link Streamlit dropped
-    whole, while it stays so (:func:`report_dropped_link`). Each page's fragment is named after its script
-    (Streamlit tells fragments apart by their function's name, and every page runs as ``__main__``).
+    that draws a widget for the first time (:func:`report_url_problems`, each once). Each page's fragment is named
+    after its script (Streamlit tells fragments apart by their function's name, and every page runs as ``__main__``).
     """
     def page() -> None:
-        read = st.session_state.pop(LINK_READ, None)  # (seen at the whole run's start; a rerun of the page alone: now)
-        read = len(st.query_params) > 0 if read is None else read
         notes = st.container()
         body()
-        report_dropped_link(notes, read=read)
         report_url_problems(notes)
 
     return _named_fragment(page, "page", body)

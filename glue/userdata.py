@@ -51,8 +51,7 @@ TOOLS_KEY = "dbl_tools"
 # sanitize_query_string): TOOLS reports an address over them, and glue.shared.report_dropped_link names it
 LINK_MAX_CHARS = 512 * 1024
 LINK_MAX_PARAMS = 1_000
-LINK_READ = "_link_read"  # whether this whole run was given any parameter (read first: the page writes some), until
-# its chart page's fragment takes it (a rerun of the fragment alone reads its own)
+LINK_READ = "_link_read"  # whether this whole run was given any parameter (read first: the page writes some)
 TOOLS_RUN = "_tools_run"  # runs that drew TOOLS: its data changes on each, so its JS looks at the address on each
 UNDO_DEPTH = 50
 PTS = "pts"  # the query parameter carrying the points
@@ -176,7 +175,7 @@ def _on_click() -> None:
 
 
 def _on_link() -> None:
-    """TOOLS's "link" state changed: rerun the whole app, whose pages name it. (Streamlit flushes the widget messages
+    """TOOLS's "link" state changed: rerun the whole app, which names it. (Streamlit flushes the widget messages
     of one moment as one rerun, of the first fragment among them: the chart's own message sent beside this one would
     rerun its fragment alone, and nothing would name the link.)"""
     st.rerun(scope="app")

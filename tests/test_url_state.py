@@ -191,9 +191,7 @@ def test_a_link_too_long_for_streamlit_is_named():
     assert many.startswith("This link has too many parameters (1,001; Streamlit reads a link of at most 1,000)")
     assert dropped_link_message(524_288, 1_000) is None
 
-    # (said by a chart page's fragment, by app.py on the home page; a rerun of the fragment alone, which AppTest does
-    # not make, is tests/test_e2e_long_link.py's)
-    for page in ("app_pages/svm.py", None):
+    for page in ("app_pages/svm.py", None):  # (a chart page, and the home page, which has no fragment)
         at = page_from_url({"ds": "XOR"}, page)
         for key in list(at.query_params):  # (Streamlit dropped the address whole: the run reads none of it)
             del at.query_params[key]
