@@ -19,7 +19,7 @@ from glue.compare_run import B_LEFT, B_RIGHT, C_LABEL, CHART, FAMILY_STEPS, HEIG
 from glue.controls import ChartControls
 from glue.dataset import current_dataset
 from glue.options import BATCHES, COMPARE, N_UI_MAX, OWN_KEYS, TAUS
-from glue.present import part
+from glue.present import label_line, page_title, part
 from glue.scene_chart import show_scene
 from glue.shared import (
     bound,
@@ -33,7 +33,6 @@ from glue.shared import (
     step_beyond,
     take_start_step,
 )
-from glue.userdata import escape_md
 from viz.scene import View, with_view
 
 LAST_GOOD = "_compare_last_good"
@@ -42,9 +41,9 @@ LAST_GOOD = "_compare_last_good"
 @page_fragment
 def page() -> None:
     """The Compare page (a fragment: glue.shared.page_fragment)."""
-    st.title("Compare two runs")
-    first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()
+    page_title("Compare two runs", ds.label)
+    first = st.container()  # presentation mode: the chart here, before the settings
     step0 = take_start_step()
     N = max(len(ds.y), 1)
     follow, key, pair = (None, None), "tau", None  # a side's family follows its control in the browser
@@ -106,7 +105,7 @@ def page() -> None:
                     controls=tuple(knobs.specs))
         scene = with_view(blob, view)  # τ (B, C) is not in it: moving it sends the same bytes, and the chart follows
         with first if presenting() else nullcontext():
-            st.markdown(f"**{escape_md(label)}**")
+            label_line(label, ds.label)
             show_scene(scene, CHART, on_more_change=more_asked,  # a partial record asks for the rest once drawn
                        **knobs.callbacks(CHART))
         with part("notes"):

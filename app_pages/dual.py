@@ -19,7 +19,7 @@ from glue.controls import ChartControls
 from glue.dataset import current_dataset
 from glue.dual_run import CHART, ETA_LABEL, MIN_HEIGHT, compute, steps_of
 from glue.options import DUAL, N_UI_MAX, TAUS
-from glue.present import part
+from glue.present import label_line, page_title, part
 from glue.scene_chart import show_scene
 from glue.shared import (
     bound,
@@ -32,7 +32,6 @@ from glue.shared import (
     steps_table,
     take_start_step,
 )
-from glue.userdata import escape_md
 from viz.scene import DUAL_BYTES, View, with_view
 
 LAST_GOOD = "_dual_last_good"
@@ -44,9 +43,9 @@ ETA_HELP = "αᵢ ← αᵢ + η and b ← b + η·yᵢ on a mistake. From α = 
 @page_fragment
 def page() -> None:
     """The Dual / Gram page (a fragment: glue.shared.page_fragment)."""
-    st.title("Dual perceptron and the Gram matrix")
-    first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()
+    page_title("Dual perceptron and the Gram matrix", ds.label)
+    first = st.container()  # presentation mode: the chart here, before the settings
     step0 = take_start_step()  # a link's ?step=, used once
 
     with part("settings"):
@@ -103,7 +102,7 @@ def page() -> None:
                     controls=tuple(knobs.specs))
         scene = with_view(blob, view)  # η is not in it (the record holds every η): moving η sends the same bytes
         with first if presenting() else nullcontext():
-            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+            label_line(label, ds.label)
             show_scene(scene, CHART, **knobs.callbacks(CHART))
             getattr(st, kind)(status)
         with part("notes"):

@@ -35,10 +35,9 @@ from glue.loss_run import (
     take_pick,
 )
 from glue.options import LOSSES, N_UI_MAX
-from glue.present import part
+from glue.present import label_line, page_title, part
 from glue.scene_chart import show_scene
 from glue.shared import bound, page_fragment, plane_data, points_ready, presenting, run_or_last_good, show_chart
-from glue.userdata import escape_md
 from viz.losses import EXPLAIN, NAMES
 from viz.scene import View, with_view
 
@@ -48,9 +47,9 @@ LAST_GOOD = "_loss_last_good"
 @page_fragment
 def page() -> None:
     """The Loss surface page (a fragment: glue.shared.page_fragment)."""
-    st.title("Loss surface")
-    first = st.container()  # presentation mode: the charts here, before the settings
     ds = current_dataset()
+    page_title("Loss surface", ds.label)
+    first = st.container()  # presentation mode: the charts here, before the settings
     with part("settings"):
         c1, c2, c3 = st.columns([1.3, 2, 1.2])  # (λ is the surface chart's: glue.controls)
         loss = bound(c1.selectbox, "Loss", key="loss")
@@ -111,7 +110,7 @@ def page() -> None:
             left, right = st.columns([2.2, 1]) if len(names) == 1 else (st.container(), st.columns([1, 1.3])[0])
             what = f"{' and '.join(NAMES[nm] for nm in names)} over weight space on {label}"
             with left:
-                st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+                label_line(label, ds.label)
                 if live:
                     shown = View(int(height), SCALE if presenting() else 1.0, start=b_at, axes=("w₁", "w₂"), seen=seen,
                                  controls=tuple(knobs.specs))

@@ -32,7 +32,7 @@ from glue.perceptron_run import (
     run_gif,
     table_of,
 )
-from glue.present import part
+from glue.present import label_line, page_title, part
 from glue.quiz import quiz
 from glue.scene_chart import show_scene
 from glue.shared import (
@@ -47,7 +47,6 @@ from glue.shared import (
     steps_table,
     take_start_step,
 )
-from glue.userdata import escape_md
 from viz.scene import View, bundle, with_view
 
 LAST_GOOD = "_perceptron_last_good"
@@ -63,9 +62,9 @@ PAGE_RAN = "_perceptron_page_ran"  # set by the page, taken by its live part: a 
 def page() -> None:
     """The Perceptron page (a fragment: glue.shared.page_fragment); its live controls and what they change are a
     fragment of their own inside it (:func:`live`)."""
-    st.title("Perceptron")
-    st.session_state[PAGE_RAN] = True
     ds = current_dataset()
+    page_title("Perceptron", ds.label)
+    st.session_state[PAGE_RAN] = True
     N = max(len(ds.y), 1)
     big = presenting()
     first = st.container()  # presentation mode: the chart comes first, the settings under it
@@ -156,7 +155,7 @@ def live(out, settings: tuple, view: View, quiz_on: bool) -> None:
             if asked and alone and made and made[0] is result and every_tau(result):  # this run's own record
                 ahead = answer_ahead(ds, params, asked, batch)
                 scene = bundle([r[0] for r in ahead]) if ahead else scene  # the other variants: the chart keeps them
-            st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+            label_line(label, ds.label)
             show_scene(scene, CHART, on_more_change=more_asked, on_ahead_change=ask_ahead, **knobs.callbacks(CHART))  # (a partial record asks for more)
             getattr(st, kind)(status)
     if result is not None:  # the notes and tables under the settings in presentation mode

@@ -28,7 +28,7 @@ from glue.options import (
     SVM,
     TAUS,
 )
-from glue.present import part
+from glue.present import label_line, page_title, part
 from glue.scene_chart import show_scene
 from glue.shared import bound, more_asked, page_fragment, plane_data, points_ready, presenting, run_or_last_good
 from glue.svm_run import (
@@ -43,7 +43,6 @@ from glue.svm_run import (
     every_c,
     take_chart_c,
 )
-from glue.userdata import escape_md
 from viz.scene import View, with_view
 
 LAST_GOOD = "_svm_last_good"
@@ -54,9 +53,9 @@ C_HELP = ("The penalty on slack: small C buys a wide margin with many violations
 @page_fragment
 def page() -> None:
     """The SVM page (a fragment: glue.shared.page_fragment)."""
-    st.title("SVM: margin and slack")
-    first = st.container()  # presentation mode: the chart here, before the settings
     ds = current_dataset()
+    page_title("SVM: margin and slack", ds.label)
+    first = st.container()  # presentation mode: the chart here, before the settings
     with part("settings"):
         c2, c3, c4 = st.columns([1.7, 1.6, 2.0])  # (C is the chart's: glue.controls)
         kernel = bound(c3.selectbox, "Kernel", key="kernel")
@@ -97,7 +96,7 @@ def page() -> None:
             view = View(int(height), SCALE if presenting() else 1.0, axes=ds.axes or View.axes, classes=ds.classes,
                         controls=tuple(knobs.specs))
             with first if presenting() else nullcontext():
-                st.markdown(f"**{escape_md(label)}**")  # a file's name is shown as text
+                label_line(label, ds.label)
                 # C is not in it: moving C sends the same bytes; the chart's own C, once at rest, moves the control
                 show_scene(with_view(blob, view), CHART, on_c_change=take_chart_c, **knobs.callbacks(CHART))
             with part("notes"):

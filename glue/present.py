@@ -12,6 +12,7 @@ import streamlit as st
 
 from glue.options import quoted
 from glue.shared import PRESENT, URL_AT_START, URL_NOTES, bound, presenting
+from glue.userdata import escape_md
 
 HIDE = "hide"
 # the parts a lecturer can hide -> what the list calls them
@@ -38,7 +39,8 @@ _CSS = {
 _BIG = ("html { font-size: 21px !important; } [data-testid='stHeader'] { display: none; } "
         "[data-testid='stMain'] h1 { font-size: 1.45rem !important; padding: 0 0 0.15rem !important; } "
         "[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.35rem 1.5rem 3rem !important; } "
-        ".st-key-present_bar { zoom: 0.8; margin-bottom: -0.6rem; }")
+        ".st-key-present_bar { zoom: 0.8; margin-bottom: -0.6rem; } "
+        ".dbl-label { font-size: 0.62em; font-weight: 600; margin-left: 0.5em; color: #31333f; }")
 
 
 # every page, every mode: where the main column is narrow (a 1024 px screen with the sidebar open), a row of
@@ -130,6 +132,28 @@ def presentation_style(pages: list) -> None:
                    type="tertiary", help="Shows the sidebar and the hidden parts again.")
         for page in pages:
             bar.page_link(page)
+
+
+def _title_holds_label() -> bool:
+    return presenting() and "title" not in st.session_state.get(HIDE, [])
+
+
+def page_title(title: str, label: str) -> None:
+    """Draws the page's ``title``: in presentation mode, where the title is shown, with the dataset's ``label`` on its
+    line in smaller type (a slide's chart gains the label's own line, the Dual's data panel at 1024×768 most:
+    bench/RESULTS.md). The label, from a file's name or a link, is shown as text."""
+    if not _title_holds_label():
+        st.title(title)
+        return
+    text = "".join(f"&#{ord(c)};" if c.isascii() and not c.isalnum() and c != " " else c for c in str(label))
+    st.markdown(f"# {escape_md(title)}<span class='dbl-label'>{text}</span>", unsafe_allow_html=True)
+
+
+def label_line(label: str, dataset_label: str) -> None:
+    """The label of the points a chart draws, over it, unless the page's title holds it (a last good run of other
+    points than the dataset's keeps its line)."""
+    if not (_title_holds_label() and label == dataset_label):
+        st.markdown(f"**{escape_md(label)}**")
 
 
 def part(name: str, suffix: str = ""):

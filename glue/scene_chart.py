@@ -85,6 +85,11 @@ CSS = """
 .dbls-dside-l .dbls-data, .dbls-dside-l .dbls-gram { grid-row: 1 / span 2; }
 .dbls-dside-l .dbls-legend { grid-column: 3; grid-row: 2; }
 .dbls-dside:not(.dbls-dside-l) .dbls-legend, .dbls-dside .dbls-strip, .dbls-dside .dbls-state, .dbls-dside .dbls-controls, .dbls-dside .dbls-error { grid-column: 1 / -1; }
+.dbls-dside.dbls-dside-n { row-gap: 8px; }
+.dbls-dside.dbls-dside-n .dbls-data { grid-row: 1 / span 2; }
+.dbls-dside.dbls-dside-n .dbls-text { grid-column: 2 / span 2; }
+.dbls-dside.dbls-dside-n .dbls-gram { grid-column: 2; grid-row: 2; }
+.dbls-dside.dbls-dside-n .dbls-legend { grid-column: 3; grid-row: 2; }
 /* the Loss page's data chart (lossdata.js): its state a line each; where weights are clicked, room for the longest
    (w and b, M in two lines, the losses), so that the plot keeps its size and place from one click to the next */
 .dbls-ld-title { line-height: 1.3; font-size: 0.95em; color: #31333f; margin-bottom: 0.2rem; }

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from apptest_helpers import figure, figures, run_meta, scene, still_figure  # noqa: F401
+from streamlit.testing.v1 import AppTest
 from test_views import page_from_url
 
 from core.perceptron import run_perceptron
@@ -65,6 +66,37 @@ def test_a_bad_hide_list_is_named_above_the_page(given, used, named):
     assert "Ignored URL parameters" in said and named in said.replace("\\", "")
     assert "<b>" not in said  # a link's text is escaped, never markup
     assert at.session_state[HIDE] == used
+
+
+@pytest.mark.parametrize("hide", ["sidebar,tables", "sidebar,title"])
+def test_presentation_mode_writes_the_dataset_on_the_title_s_line_unless_the_title_is_hidden(hide):
+    at = page_from_url({"present": "true", "hide": hide, "ds": "moons"}, "app_pages/svm.py")
+    label = "Moons: n = 60, noise σ = 0.1, seed 0"  # (the sidebar's defaults)
+    heads = [m.value for m in at.main.markdown if m.value.startswith("# ")]
+    lines = [m.value for m in at.main.markdown if m.value.startswith("**Moons")]
+    if "title" in hide:  # (hidden: the title as the normal page has it, and the label over the chart)
+        assert not heads and at.title[0].value == "SVM: margin and slack" and len(lines) == 1
+    else:  # one line: the title, then the label in smaller type (a slide's chart gains the label's line)
+        assert len(heads) == 1 and not at.title and not lines, (heads, lines)
+        title, _, rest = heads[0][2:].partition("<span class='dbl-label'>")
+        assert title == "SVM: margin and slack" and htmlmod.unescape(rest.removesuffix("</span>")) == label
+
+
+def test_a_label_on_the_title_s_line_is_shown_as_text():
+    """A file's name (or a link's) on a slide's title line: no markup of its own takes effect."""
+    def script():
+        import streamlit as st
+
+        from glue.present import page_title
+        from glue.shared import PRESENT
+        st.session_state[PRESENT] = True
+        page_title("T", "<b>x</b> *y* [a](b) $z$.csv")
+
+    at = AppTest.from_function(script).run()
+    body = at.markdown[0].value
+    rest = body.partition("<span class='dbl-label'>")[2].removesuffix("</span>")
+    assert not set("<>*[]()$") & set(rest), rest  # every mark an entity
+    assert htmlmod.unescape(rest) == "<b>x</b> *y* [a](b) $z$.csv"
 
 
 def test_the_default_hide_list_stays_out_of_the_url():

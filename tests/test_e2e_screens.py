@@ -147,22 +147,30 @@ def test_presentation_mode_fits_the_loss_chart_on_the_first_screen(page: Page, a
     assert page.evaluate(BOX, ".st-key-loss_chart .dbls-controls")["bottom"] <= h  # b's controls on the first screen
 
 
-@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)])
-@pytest.mark.parametrize("query", ["ds=xor&kernel=rbf&step=5", "ds=blobs&step=1"])
+@pytest.mark.parametrize(("size", "query"), [((1024, 768), "ds=xor&kernel=rbf&step=5"), ((1024, 768), "ds=blobs&step=1"),
+                                             ((1280, 720), "ds=xor&kernel=rbf&step=5"), ((1280, 720), "ds=blobs&step=1"),
+                                             ((1920, 1080), "ds=blobs&step=1")])
 def test_presentation_mode_fits_the_dual_chart_and_its_controls_on_the_first_screen(
         page: Page, app_server: str, size: tuple[int, int], query: str) -> None:
     """Every step of the run, its longest words included (the last step's seven lines, blobs at 1280×720), stands
-    with the controls on the first screen, and the controls stay where they are as a student steps."""
+    with the controls on the first screen, and the controls stay where they are as a student steps. Under 800 px of
+    height (or 1100 of width) the slide is the data panel beside the words, the Gram matrix and the legend under
+    them; on a large screen three columns (the data, the Gram matrix, the words over the legend)."""
     w, h = size
     _open(page, app_server.rstrip("/") + f"/dual?{query}&present=true", w, h, scene=True)
     root = page.evaluate(BOX, ".dbls")
-    data, gram, text = (page.evaluate(BOX, sel) for sel in (".dbls-data", ".dbls-gram", ".dbls-text"))
+    data, gram, text, legend = (page.evaluate(BOX, sel) for sel in (".dbls-data", ".dbls-gram", ".dbls-text", ".dbls-legend"))
     controls, bars = page.evaluate(BOX, ".dbls-controls"), page.evaluate(BOX, ".dbls-strip")
     assert page.evaluate("() => document.querySelector('.dbls').classList.contains('dbls-dside')")  # the slide layout
     assert 0 <= root["top"] and controls["bottom"] <= h, (root, controls)  # nothing to scroll for
-    assert data["width"] >= 220 and data["height"] >= 220, data
-    assert data["right"] <= gram["left"] and gram["right"] <= text["left"]  # three columns, none over another
-    assert bars["top"] >= max(data["bottom"], gram["bottom"]) - 1
+    if h < 800:  # the data panel beside the words; the Gram matrix under them, beside the legend
+        assert data["width"] >= 0.45 * h and data["height"] >= 0.45 * h, data  # (at 275 px in three columns at 1024×768)
+        assert data["right"] <= min(text["left"], gram["left"]) and gram["top"] >= text["bottom"] - 1, (data, text, gram)
+        assert gram["right"] <= legend["left"] and legend["top"] >= text["bottom"] - 1, (gram, legend)
+    else:
+        assert data["width"] >= 0.5 * h, data
+        assert data["right"] <= gram["left"] and gram["right"] <= text["left"]  # three columns, none over another
+    assert gram["height"] >= 150 and bars["top"] >= max(data["bottom"], gram["bottom"], legend["bottom"]) - 1
     assert f"Step {query.rsplit('=', 1)[1]} " in page.inner_text(".dbls-text")
     assert data["width"] >= gram["width"] - 0.5, (data, gram)  # the data panel never the smaller
     page.locator(".dbls-range").focus()

@@ -322,12 +322,17 @@ export function gapped(lines) {
   return [x.length ? x : [null], y.length ? y : [null]];
 }
 
+const GRAM_TITLE = "Gram matrix G<sub>ij</sub> = K(x<sub>i</sub>, x<sub>j</sub>)", GRAM_TITLE_SHORT = "Gram matrix G<sub>ij</sub>";
+const GRAM_LEAST = 150;  // px: the least Gram matrix of the narrow slide (DualView.fit)
+
 // two panels (the data, and a second: the Gram matrix, the SVM's objective and C path) side by side, stacked, or
-// in presentation mode a slide of three columns with the words (sz from a view's sizes(); ``second`` its width)
-export function panelClasses(root, sz, second) {
+// in presentation mode a slide of three columns with the words (sz from a view's sizes(); ``second`` its width); a
+// ``narrow`` slide has the second panel and the legend under the words (DualView.sizes)
+export function panelClasses(root, sz, second, narrow = false) {
   root.classList.toggle("dbls-two", sz.two && !sz.side);
   root.classList.toggle("dbls-dside", sz.side);
   root.classList.toggle("dbls-dside-l", Boolean(sz.side && sz.beside));
+  root.classList.toggle("dbls-dside-n", Boolean(sz.side && narrow));
   root.style.setProperty("--dbls-s", `${sz.main}px`);
   root.style.setProperty("--dbls-g", `${second}px`);
 }
@@ -441,10 +446,10 @@ export class DualView extends Stepping {
   // the Gram matrix's colour bar in a panel ``height`` px high: its ticks, and the room it takes right of the matrix
   // (made once for each height)
   gramBar(height) {
-    const r = this.m.run, k = this.k, key = Math.round(height);
+    const r = this.m.run, k = this.k, key = `${Math.round(height)}${this.smallGram() ? "s" : ""}`;
     if (!this.gramBars || this.gramBars.key !== key)
-      this.gramBars = {key, bar: colourBar(r.gram_lo, r.gram_hi, height - Math.round(68 * k), {thickness: 12 * k, size: 12 * k,
-                                                                                               title: {text: "G<sub>ij</sub>", size: 14 * k}})};
+      this.gramBars = {key, bar: colourBar(r.gram_lo, r.gram_hi, height - Math.round((this.smallGram() ? 50 : 68) * k), {thickness: 12 * k, size: 12 * k,
+                                                                                               title: this.smallGram() ? null : {text: "G<sub>ij</sub>", size: 14 * k}})};
     return this.gramBars.bar;
   }
   gramTraces(height) {
@@ -461,18 +466,21 @@ export class DualView extends Stepping {
              hovertemplate: hover, showscale: true, zmin: r.gram_lo, zmax: r.gram_hi, colorbar: this.gramBar(height).colorbar}];
   }
   gramLayout(width, height) {
-    const n = this.m.N, k = this.k, dt = n <= 12 ? {dtick: 1} : {};
+    const n = this.m.N, k = this.k, dt = n <= 12 ? {dtick: 1} : {}, small = this.smallGram();
+    const axisTitle = (text) => (small ? {} : {title: {text, standoff: 2, font: {size: 14 * k, color: "#333"}}});
     return {
       width, height, autosize: false, dragmode: false, hovermode: "closest", showlegend: false,
       font: {family: FONT, size: 14 * k, color: INK},
-      margin: {l: Math.round(44 * k), r: this.gramBar(height).room, t: Math.round(28 * k), b: Math.round(40 * k)},
+      margin: {l: Math.round((small ? 30 : 44) * k), r: this.gramBar(height).room, t: Math.round(28 * k), b: Math.round((small ? 22 : 40) * k)},
       plot_bgcolor: "rgba(0,0,0,0)", paper_bgcolor: "rgba(0,0,0,0)",
-      title: {text: "Gram matrix G<sub>ij</sub> = K(x<sub>i</sub>, x<sub>j</sub>)", font: {size: 15 * k, color: INK}, x: 0, xanchor: "left", y: 1, yanchor: "top", pad: {t: 4}},
-      xaxis: this.axis({range: [0.5, n + 0.5], zeroline: false, showgrid: false, constrain: "domain", title: {text: "column j", standoff: 2, font: {size: 14 * k, color: "#333"}}, ...dt}),
+      title: {text: small ? GRAM_TITLE_SHORT : GRAM_TITLE, font: {size: 15 * k, color: INK}, x: 0, xanchor: "left", y: 1, yanchor: "top", pad: {t: 4}},
+      xaxis: this.axis({range: [0.5, n + 0.5], zeroline: false, showgrid: false, constrain: "domain", ...axisTitle("column j"), ...dt}),
       yaxis: this.axis({range: [n + 0.5, 0.5], zeroline: false, showgrid: false, scaleanchor: "x", scaleratio: 1, constrain: "domain",
-                        title: {text: "row i", standoff: 2, font: {size: 14 * k, color: "#333"}}, ...dt}),
+                        ...axisTitle("row i"), ...dt}),
     };
   }
+  // the narrow slide's Gram matrix (DualView.sizes): a short title and no axis titles (its hover names row and column)
+  smallGram() { return Boolean(this.sz && this.sz.side && !this.sz.beside); }
   barsLayout(width) {
     const m = this.m, k = this.k;
     return {
@@ -486,24 +494,31 @@ export class DualView extends Stepping {
   }
 
   // ----- sizes: the data panel and the Gram matrix side by side where each keeps 400 px (stacked otherwise), the
-  // bars under both; in presentation mode on a wide enough screen a slide: the two panels and the step's words in
-  // three columns, the bars, the state line and the controls under them, all within the window below the chart's top
+  // bars under both; in presentation mode a slide, all within the window below the chart's top: on a wide screen the
+  // two panels and the step's words (the legend under them) in three columns; narrower (a 1024 px projector), the
+  // data panel beside the words, the Gram matrix and the legend side by side under the words; the bars, the state
+  // line and the controls under the row
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     const barsH = Math.round((k > 1 ? 84 : 120) * k);  // (at 64 px the presentation strip kept 28 px for its bars)
     if (k > 1 && width >= 720) {
-      // under the panels: the legend and the controls (full width in every layout), the bars, the state line (two lines)
-      const legend = this.legendEl.offsetHeight || 2.4 * fs, controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
-      // the legend under the step's words, where that column is wide enough (at 1024×768 the words of a run's last
-      // step, seven lines, and the legend beside the panels ran 150 px past them, the controls out of the window)
-      const beside = width >= 1100;
-      const below = Math.round((beside ? 0 : legend) + barsH + 2 * 1.45 * fs + controls + 20);
+      // under the row: the bars, the state line (two lines) and the controls (full width in every layout)
+      const controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
+      const beside = width >= 1100 && window.innerHeight >= 800, below = Math.round(barsH + 2 * 1.45 * fs + controls + 20);
+      const sz = {width, two: true, side: true, beside, bars: width, barsH};
+      if (!beside) {
+        // the data panel takes half the row where the window's height does not bound it first
+        const S = Math.max(220, Math.min(this.room(below), Math.floor((width - GAP) / 2)));
+        const G = Math.min(this.narrowGram(width, S), Math.round(S / 2));  // (its height fitted under the words: fit)
+        return {...sz, main: S, gram: this.narrowGramWidth(width, S, G), gramH: G};
+      }
       // the row beside the words: the data panel takes 55 % of it there, where the window's height does not bound
-      // it first (1400×1000: 532 px, the Gram matrix 437; 463 each before), half of it otherwise
-      const row = width - 2 * GAP - (beside ? 16 : 18) * fs;
-      const S = Math.max(220, Math.min(this.room(below), Math.floor(row * (beside ? 0.55 : 0.5))));
-      return {width, two: true, side: true, beside, main: S, gram: Math.max(220, Math.min(S, Math.floor(row - S))), bars: width, barsH};
+      // it first (1400×1000: 532 px, the Gram matrix 437; 463 each before)
+      const row = width - 2 * GAP - 16 * fs;
+      const S = Math.max(220, Math.min(this.room(below), Math.floor(row * 0.55)));
+      const G = Math.max(220, Math.min(S, Math.floor(row - S)));
+      return {...sz, main: S, gram: G, gramH: G};
     }
     const two = width >= 720;  // side by side where each panel keeps 350 px (at 1024 px with the sidebar: stacked, each 620)
     let side = two ? Math.floor((width - GAP) / 2) : width;
@@ -511,7 +526,20 @@ export class DualView extends Stepping {
     return {width, two, side: false, main: side, gram: two ? Math.min(side, width - side - GAP) : side, bars: width, barsH};
   }
 
-  layoutClasses(sz) { panelClasses(this.root, sz, sz.gram); }
+  layoutClasses(sz) { panelClasses(this.root, sz, sz.gram, !sz.beside); }
+
+  // the narrow slide's Gram matrix beside a data panel of side S at most: what the words' column keeps under them
+  // less a legend's column of 12 em (its longest entry then in two lines), never larger than the data panel
+  narrowGram(width, S) {
+    const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
+    return Math.max(GRAM_LEAST, Math.min(S, Math.floor(width - S - 2 * GAP - 12 * fs)));
+  }
+  // and its width at a height ``h``: its square's (as high as the figure's margins leave) with the colour bar beside,
+  // or its title's where that is wider (the legend beside it takes the rest)
+  narrowGramWidth(width, S, h) {
+    const k = this.k, square = h - 50 * k + 30 * k + this.gramBar(h).room;  // (gramLayout's small margins)
+    return Math.min(this.narrowGram(width, S), Math.ceil(Math.max(square, textWidth(GRAM_TITLE_SHORT, 15 * k) + 8)));
+  }
 
   async mount(startStep, old) {
     const m = this.m;
@@ -523,10 +551,10 @@ export class DualView extends Stepping {
     await this.drawData(old, sz.main, sz.main);
     // the Gram matrix is drawn again only when it changed (the points, the kernel, the size): η, the order and
     // max steps keep it
-    const gkey = JSON.stringify([m.run.kernel, m.run.kernel_params, m.run.gram_lo, m.run.gram_hi, m.h.view.scale, sz.gram,
+    const gkey = JSON.stringify([m.run.kernel, m.run.kernel_params, m.run.gram_lo, m.run.gram_hi, m.h.view.scale, sz.gram, sz.gramH,
                                  fingerprint(m.gram)]);
     if (!old || old.gramKey !== gkey || !this.gramEl._fullLayout)
-      await this.Plotly.react(this.gramEl, this.gramTraces(sz.gram), this.gramLayout(sz.gram, sz.gram), CONFIG);
+      await this.sizeGram(sz.gram, sz.gramH);
     this.gramKey = gkey;
     await this.Plotly.react(this.barsEl, [], this.barsLayout(sz.bars), CONFIG);
     this.attach();
@@ -549,26 +577,39 @@ export class DualView extends Stepping {
     };
     hold();  // (on the normal page too: its Next moved by up to 57 px at 1024×768 as the words changed length)
     if (!sz.side) return;
-    const top = sz.main, gram = sz.gram, cols = [this.text, ...(sz.beside ? [this.legendEl] : [])];
+    const top = sz.main, gram = sz.gram, narrow = !sz.beside, cols = [this.text, this.legendEl];
     const bottom = (els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
     const row = bottom([this.plot, this.gramEl, ...cols]), rowTop = this.plot.getBoundingClientRect().top;
     const R = this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4);  // (the row's room)
-    // the largest side with which the row fits R: the panels of side S, the words' column at its width then
-    let S = largestFitting(220, top, (side) => {
-      panelClasses(this.root, {...sz, main: side}, Math.min(gram, side));
+    // the second panel at side S: on the narrow slide what the words leave under them in the row (the words' column
+    // laid out at S's width, held at their tallest), at most half the width beside the data panel
+    const gramAt = (side) => {
+      if (!narrow) return Math.min(gram, side);
+      panelClasses(this.root, {...sz, main: side}, this.narrowGram(sz.width, side), true);
       hold();
-      return Math.max(side, bottom(cols) - rowTop) <= R;
+      return Math.min(this.narrowGram(sz.width, side), Math.floor(rowTop + side - this.text.getBoundingClientRect().bottom - 8));
+    };
+    // the largest side with which the row fits R: the panels of side S, the words' column at its width then (on the
+    // narrow slide the Gram matrix beside the legend under them, each as they are then)
+    let S = largestFitting(220, top, (side) => {
+      const G = Math.max(GRAM_LEAST, gramAt(side));
+      panelClasses(this.root, {...sz, main: side}, narrow ? this.narrowGramWidth(sz.width, side, G) : G, narrow);
+      hold();
+      if (!narrow) return Math.max(side, bottom(cols) - rowTop) <= R;
+      const words = this.text.getBoundingClientRect().bottom - rowTop;
+      return Math.max(side, words + 8 + G, this.legendEl.getBoundingClientRect().bottom - rowTop) <= R;
     });
     if (S >= top - 2) S = top;
-    Object.assign(sz, {main: S, gram: Math.min(gram, S)});
+    const G = Math.max(GRAM_LEAST, gramAt(S));  // (the narrow slide's Gram matrix as wide as its column, as high as G)
+    Object.assign(sz, {main: S, gram: narrow ? this.narrowGramWidth(sz.width, S, G) : G, gramH: G});
     this.layoutClasses(sz);
     hold();
     // (drawn again where a panel's size is not the one fitted: a new record over a plot a last fit made smaller keeps it)
     const size = (gd) => gd._fullLayout && gd._fullLayout.width;
-    const data = size(this.plot) !== S, second = size(this.gramEl) !== sz.gram;
+    const data = size(this.plot) !== S, second = size(this.gramEl) !== sz.gram || this.gramEl._fullLayout.height !== sz.gramH;
     if (!data && !second) return;
     this.g = null;
-    await Promise.all([data ? this.Plotly.relayout(this.plot, {width: S, height: S}) : null, second ? this.sizeGram(sz.gram) : null]);
+    await Promise.all([data ? this.Plotly.relayout(this.plot, {width: S, height: S}) : null, second ? this.sizeGram(sz.gram, sz.gramH) : null]);
     if (stateOf(this.root).view === this) this.drawStep();
   }
 
@@ -593,8 +634,9 @@ export class DualView extends Stepping {
             states: tallestTexts(m.S, (s) => esc(m.stateLine(s)), [m.S, Math.floor(m.S / 2)])};
   }
 
-  // the Gram matrix at a new size: drawn again (its colour bar's ticks and room are chosen for its height)
-  sizeGram(S) { return this.Plotly.react(this.gramEl, this.gramTraces(S), this.gramLayout(S, S), CONFIG); }
+  // the Gram matrix at a new size, ``w`` × ``h`` px (a square by default): drawn again (its colour bar's ticks and room
+  // are chosen for its height)
+  sizeGram(w, h = w) { return this.Plotly.react(this.gramEl, this.gramTraces(h), this.gramLayout(w, h), CONFIG); }
 
   // the page's η control moved (a kernel's record holds every η): α, b and f rescaled, at the same step
   sync() {
@@ -618,7 +660,7 @@ export class DualView extends Stepping {
     const sz = this.resized();
     if (!sz) return;
     this.g = null;  // the axes' ranges may change: the step's geometry is made again
-    Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}), this.sizeGram(sz.gram),
+    Promise.all([this.Plotly.relayout(this.plot, {width: sz.main, height: sz.main}), this.sizeGram(sz.gram, sz.gramH),
                  this.Plotly.relayout(this.barsEl, {width: sz.bars, height: sz.barsH})]).then(() => this.fit()).then(() => this.drawStep(),
                                                                                                      () => {});  // (hidden meanwhile)
   }

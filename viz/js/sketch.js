@@ -46,7 +46,7 @@ export function colourBar(lo, hi, lenPx, {thickness, size, outline = 0, title = 
       dt *= e * ([2, 5, 10].find((f) => f > (g / e) * (1 + 1e-12)) || 10);
       if ((Math.abs(start) / step + 1e-6) % 1 < 2e-6) t0 = 0;
     }
-  } else { dt = tickStep(hi - lo, Math.min(9, Math.max(4, lenPx / 40)) + 1); t0 = 0; }
+  } else { dt = tickStep(hi - lo, Math.min(9, Math.max(Math.min(4, lenPx / 30), lenPx / 40)) + 1); t0 = 0; }  // (a short bar: fewer)
   const tickvals = [];
   for (let j = Math.ceil((lo - t0) / dt - 1e-9); tickvals.length < SKETCH_MAX_TICKS; j++) {
     const v = t0 + j * dt;

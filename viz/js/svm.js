@@ -33,6 +33,8 @@ const SLACK_INK = "#CC79A7", SLACK_TEXT = "#8B2F6B", PERCEPTRON_INK = "rgba(0, 1
 const REPORT_MS = 600;  // the chart's C at rest this long is told to the page (one rerun, not one per C passed)
 const ARROW_PLACES = ["tip", "tip-under", "tail", "tail-under"];  // where the width's label may stand (arrowLabel)
 const ARROW_AT = [0.5, 0.38, 0.62, 0.26, 0.74, 0.14, 0.86];  // where along the boundary in view the width arrow may stand
+// presentation mode's slide: the objective and C path beside the data panel, at this share of its width (250 px least)
+const SIDE_W = 0.6, sideWidth = (S) => Math.max(Math.round(SIDE_W * S), 250);
 const PATH_ROWS = [["width", "width", "#0072B2"], ["support", "# SVs", "#E69F00"], ["slack", "Σξ", SLACK_INK]];
 
 class SvmModel {
@@ -425,8 +427,9 @@ class SvmView extends Stepping {
       const legend = this.legendEl.offsetHeight || 2.4 * fs, controls = this.root.querySelector(".dbls-controls").offsetHeight || 3.2 * fs;
       const beside = width >= 1100;
       const below = Math.round((beside ? 0 : legend) + 2 * 1.45 * fs + controls + 20);
-      const S = Math.max(260, Math.min(this.room(below), Math.floor((width - 2 * GAP - 14 * fs) / 1.75)));
-      return {width, two: true, side: true, beside, main: S, sideW: Math.max(Math.round(0.75 * S), 250), sideH: S};
+      // the data panel, the objective and C path at 60 % of its width (250 px at least), the words in 13 em
+      const S = Math.max(260, Math.min(this.room(below), Math.floor((width - 2 * GAP - 13 * fs) / (1 + SIDE_W))));
+      return {width, two: true, side: true, beside, main: S, sideW: sideWidth(S), sideH: S};
     }
     const two = width >= 720;
     const sideW = two ? Math.round(Math.min(Math.max(width * 0.32, 240 * k), 420 * k)) : width;
@@ -466,7 +469,7 @@ class SvmView extends Stepping {
     if (!sz.side) return;
     const S = this.fittedSide([this.plot, this.sideEl], sz.main, 260);
     if (S === null) return;
-    Object.assign(sz, {main: S, sideW: Math.max(Math.round(0.75 * S), 250), sideH: S});
+    Object.assign(sz, {main: S, sideW: sideWidth(S), sideH: S});
     this.layoutClasses(sz);
     this.g = null;
     await Promise.all([this.Plotly.relayout(this.plot, {width: S, height: S}),
