@@ -494,10 +494,11 @@ export class DualView extends Stepping {
   }
 
   // ----- sizes: the data panel and the Gram matrix side by side where each keeps 400 px (stacked otherwise), the
-  // bars under both; in presentation mode a slide, all within the window below the chart's top: on a wide screen the
-  // two panels and the step's words (the legend under them) in three columns; narrower (a 1024 px projector), the
-  // data panel beside the words, the Gram matrix and the legend side by side under the words; the bars, the state
-  // line and the controls under the row
+  // bars under both; in presentation mode a slide, all within the window below the chart's top: on a large screen
+  // the two panels and the step's words (the legend under them) in three columns; on a window under 1100 px wide or
+  // 800 px high (1024×768, 1280×720) the data panel beside the words, the Gram matrix and the legend side by side
+  // under the words (at 1024×768 the data panel 370 px against 275 in three columns: bench/RESULTS.md); the bars, the
+  // state line and the controls under the row
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
@@ -528,8 +529,8 @@ export class DualView extends Stepping {
 
   layoutClasses(sz) { panelClasses(this.root, sz, sz.gram, !sz.beside); }
 
-  // the narrow slide's Gram matrix beside a data panel of side S at most: what the words' column keeps under them
-  // less a legend's column of 12 em (its longest entry then in two lines), never larger than the data panel
+  // the narrow slide's Gram matrix beside a data panel of side S, at most: the row's width beside the data panel less
+  // a legend's column of 12 em (its longest entry then in two lines), never larger than the data panel
   narrowGram(width, S) {
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
     return Math.max(GRAM_LEAST, Math.min(S, Math.floor(width - S - 2 * GAP - 12 * fs)));
@@ -581,8 +582,8 @@ export class DualView extends Stepping {
     const bottom = (els) => Math.max(...els.map((e) => e.getBoundingClientRect().bottom));
     const row = bottom([this.plot, this.gramEl, ...cols]), rowTop = this.plot.getBoundingClientRect().top;
     const R = this.room(this.root.getBoundingClientRect().bottom - row - lessonHeight(this.root) + 4);  // (the row's room)
-    // the second panel at side S: on the narrow slide what the words leave under them in the row (the words' column
-    // laid out at S's width, held at their tallest), at most half the width beside the data panel
+    // the second panel's height at side S: on the narrow slide what the words leave under them in the row (the words'
+    // column laid out at S's width, held at their tallest), within narrowGram
     const gramAt = (side) => {
       if (!narrow) return Math.min(gram, side);
       panelClasses(this.root, {...sz, main: side}, this.narrowGram(sz.width, side), true);
