@@ -497,8 +497,8 @@ export class DualView extends Stepping {
   // bars under both; in presentation mode a slide, all within the window below the chart's top: on a large screen
   // the two panels and the step's words (the legend under them) in three columns; on a window under 1100 px wide or
   // 800 px high (1024×768, 1280×720) the data panel beside the words, the Gram matrix and the legend side by side
-  // under the words (at 1024×768 the data panel 370 px against 275 in three columns: bench/RESULTS.md); the bars, the
-  // state line and the controls under the row
+  // under the words (three columns leave the data panel too narrow there: bench/RESULTS.md); the bars, the state line
+  // and the controls under the row
   sizes() {
     const k = this.k, width = Math.max(this.root.clientWidth || 800, 320);
     const fs = parseFloat(getComputedStyle(this.root).fontSize) || 16;
@@ -514,8 +514,8 @@ export class DualView extends Stepping {
         const G = Math.min(this.narrowGram(width, S), Math.round(S / 2));  // (its height fitted under the words: fit)
         return {...sz, main: S, gram: this.narrowGramWidth(width, S, G), gramH: G};
       }
-      // the row beside the words: the data panel takes 55 % of it there, where the window's height does not bound
-      // it first (1400×1000: 532 px, the Gram matrix 437; 463 each before)
+      // the row beside the words: the data panel takes 55 % of it there (the larger share: it is the chart the
+      // class reads), where the window's height does not bound it first
       const row = width - 2 * GAP - 16 * fs;
       const S = Math.max(220, Math.min(this.room(below), Math.floor(row * 0.55)));
       const G = Math.max(220, Math.min(S, Math.floor(row - S)));
